@@ -1,0 +1,165 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+)
+
+// version is the qoscal version; release builds set it with
+// -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	usage   string // hand-written usage with a worked example
+	run     func(u *ui, args []string) error
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) { commands[c.name] = c }
+
+func commandNames() []string {
+	var names []string
+	for n := range commands {
+		names = append(names, n)
+	}
+	order := map[string]int{"ingest": 0, "runs": 1, "spread": 2, "recommend": 3, "plot": 4, "report": 5, "gate": 6, "samples": 7}
+	sort.Slice(names, func(i, j int) bool { return order[names[i]] < order[names[j]] })
+	return names
+}
+
+// run runs qoscal with the arguments after the program name and returns the
+// exit code. It is the only place that turns errors into exit codes.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	u := &ui{stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	defer func() {
+		if p := recover(); p != nil {
+			u.prefixed("error: ", fmt.Sprintf("internal error: %v (this is a bug in qoscal; please report it with the command that caused it)", p))
+			code = exitInput
+		}
+	}()
+	return u.exitCode(dispatch(u, args))
+}
+
+func dispatch(u *ui, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(u.stderr, mainUsage())
+		return &exitError{code: exitInput}
+	}
+	switch args[0] {
+	case "help", "-h", "--help":
+		if len(args) > 1 && args[0] == "help" {
+			c, ok := commands[args[1]]
+			if !ok {
+				return usagef("", "unknown command %q", args[1])
+			}
+			fmt.Fprint(u.stdout, c.usage)
+			return nil
+		}
+		fmt.Fprint(u.stdout, mainUsage())
+		return nil
+	case "version", "--version":
+		fmt.Fprintf(u.stdout, "qoscal %s\n", version)
+		return nil
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		if strings.HasPrefix(args[0], "-") {
+			return usagef("", "unknown flag %s before the command", args[0])
+		}
+		return usagef("", "unknown command %q", args[0])
+	}
+	return c.run(u, args[1:])
+}
+
+func mainUsage() string {
+	var b strings.Builder
+	b.WriteString(`qoscal turns noisy CI benchmark numbers into a trustworthy merge gate.
+
+Usage:
+    qoscal COMMAND [flags] [PATH...]
+
+Commands:
+`)
+	for _, n := range commandNames() {
+		fmt.Fprintf(&b, "    %-10s %s\n", n, commands[n].summary)
+	}
+	b.WriteString(`
+Run 'qoscal help COMMAND' (or 'qoscal COMMAND --help') for a command's flags
+and a worked example, 'qoscal --version' for the version.
+
+Exit codes: 0 success (or the gate passed), 1 the gate failed, 2 a usage or
+input error, 3 the gate could not judge.
+`)
+	return b.String()
+}
+
+// newFlags returns the FlagSet of a subcommand: errors are returned, not
+// printed, and --help prints the hand-written usage.
+func newFlags(c *command) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(c.name, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.SortFlags = false
+	return fs
+}
+
+// parseFlags parses args; it reports --help as errHelp after printing the
+// usage to stdout.
+func parseFlags(u *ui, c *command, fs *pflag.FlagSet, args []string) error {
+	err := fs.Parse(args)
+	if errors.Is(err, pflag.ErrHelp) {
+		fmt.Fprint(u.stdout, c.usage)
+		return errHelp
+	}
+	if err != nil {
+		return usagef(c.name, "%v", err)
+	}
+	return nil
+}
+
+// errHelp ends a command after its usage was printed on request.
+var errHelp = &exitError{code: exitOK}
+
+// storePath resolves the store file: --db, else $QOSCAL_DB, else qoscal.db.
+func storePath(u *ui, flag string) string {
+	if flag != "" {
+		return flag
+	}
+	if env := u.getenv("QOSCAL_DB"); env != "" {
+		return env
+	}
+	return "qoscal.db"
+}
+
+// now returns the current time, or SOURCE_DATE_EPOCH when it is set, for
+// reproducible output.
+func (u *ui) now() (time.Time, error) {
+	if s := u.getenv("SOURCE_DATE_EPOCH"); s != "" {
+		sec, err := strconv.ParseInt(s, 10, 64)
+		if err != nil {
+			return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH=%q: expected seconds since 1970", s)
+		}
+		return time.Unix(sec, 0).UTC(), nil
+	}
+	return time.Now().UTC(), nil
+}
+
+// checkFormat validates --format for commands that print results.
+func checkFormat(cmd, f string) error {
+	switch f {
+	case "text", "markdown", "json":
+		return nil
+	}
+	return usagef(cmd, "--format must be text, markdown or json, got %q", f)
+}

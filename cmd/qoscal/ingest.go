@@ -1,0 +1,127 @@
+package main
+
+import (
+	"fmt"
+	"time"
+
+	"qoscal/data"
+)
+
+var ingestCmd = &command{
+	name:    "ingest",
+	summary: "parse result files into the store",
+	usage: `Usage:
+    qoscal ingest [flags] PATH...
+    qoscal ingest [flags] --run ID --baseline [NAME=]FILE --candidate [NAME=]FILE
+
+Parses runs of result files into the store (a SQLite file). A PATH is a run
+folder (it holds the baseline's and the candidate's result files), a folder of
+run folders (each subfolder holding them is a run, named after the folder), or
+a CSV file of many runs. Without a PATH, --baseline and --candidate are the
+result files of a single run, named by --run.
+
+All runs of one call land together or not at all. A run id already stored
+with the same content is left alone ("already stored"); with other content it
+is an error, unless --replace.
+
+Flags:
+    --baseline [NAME=]FILE   the baseline's result file in each run folder;
+                             without NAME=, the variant is the file's stem
+    --candidate [NAME=]FILE  the candidate's result file in each run folder
+    --variant [NAME=]FILE    a further variant measured in the same runs
+                             (repeatable)
+    --run ID                 the run's id, for a single run
+    --label KEY=VALUE        a label for every run ingested (repeatable)
+    --format NAME            result-file format: auto (default), ops, csv
+    --db FILE                the store (default $QOSCAL_DB, else qoscal.db)
+    --replace                overwrite stored runs whose content differs
+    --skip-incomplete        skip, with a warning, run folders lacking a file
+
+Example: twelve CI runs of glibc malloc against mimalloc (bundled samples):
+
+    $ qoscal ingest --db calib.db --label os=linux \
+        --baseline glibc=baseline.txt --candidate mimalloc=mimalloc.txt \
+        data/samples/linux-glibc-vs-mimalloc/healthy
+    calib.db: 12 runs added, 0 already stored, 0 replaced; 240 measurements written
+`,
+}
+
+func init() {
+	ingestCmd.run = runIngest
+	register(ingestCmd)
+}
+
+func runIngest(u *ui, args []string) error {
+	c := ingestCmd
+	fs := newFlags(c)
+	var in runFlags
+	in.addLoadFlags(fs)
+	var labels []string
+	var db string
+	var replace bool
+	fs.StringArrayVar(&labels, "label", nil, "a `KEY=VALUE` label for every run")
+	fs.StringVar(&db, "db", "", "the store `FILE`")
+	fs.BoolVar(&replace, "replace", false, "overwrite stored runs whose content differs")
+	if err := parseFlags(u, c, fs, args); err != nil {
+		return err
+	}
+	lab, err := data.ParseLabels(labels)
+	if err != nil {
+		return usagef(c.name, "--label: %v", err)
+	}
+	opt, err := in.loadOptions(u, c.name)
+	if err != nil {
+		return err
+	}
+	opt.Labels = lab
+	runs, err := in.load(c.name, opt, fs.Args())
+	if err != nil {
+		return err
+	}
+	now, err := u.now()
+	if err != nil {
+		return err
+	}
+	path := storePath(u, db)
+	st, err := data.OpenStore(path, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	st.Now = func() time.Time { return now }
+	var progress func(done, total int)
+	if len(runs) >= progressMin && isTerminal(u.stderr) {
+		progress = func(done, total int) {
+			fmt.Fprintf(u.stderr, "\rqoscal: storing runs %d/%d", done, total)
+			if done == total {
+				fmt.Fprint(u.stderr, "\r\033[K")
+			}
+		}
+	}
+	res, err := st.Ingest(runs, replace, progress)
+	if err != nil {
+		return err
+	}
+	switch n := len(res.AlreadyStored); {
+	case n > 0 && n <= 5:
+		for _, id := range res.AlreadyStored {
+			u.notef("run %s already stored", id)
+		}
+	case n > 5:
+		u.notef("runs %s, %s, ... %s already stored (%d runs)", res.AlreadyStored[0], res.AlreadyStored[1], res.AlreadyStored[n-1], n)
+	}
+	fmt.Fprintf(u.stdout, "%s: %s added, %d already stored, %d replaced; %d measurements written\n",
+		path, plural(res.Added, "run"), res.Unchanged, res.Replaced, res.Measurements)
+	return nil
+}
+
+// progressMin is the number of runs from which ingest shows progress on a
+// terminal.
+const progressMin = 50
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

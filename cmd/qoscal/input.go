@@ -1,0 +1,83 @@
+package main
+
+import (
+	"os"
+
+	"github.com/spf13/pflag"
+
+	"qoscal/data"
+)
+
+// runFlags are the flags shared by every command that reads runs from
+// PATHs: which result files hold which variant, and how to read them.
+type runFlags struct {
+	baseline, candidate string
+	variants            []string
+	runID               string
+	format              string
+	skipIncomplete      bool
+}
+
+func (f *runFlags) addLoadFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&f.baseline, "baseline", "", "the baseline's `[NAME=]FILE`")
+	fs.StringVar(&f.candidate, "candidate", "", "the candidate's `[NAME=]FILE`")
+	fs.StringArrayVar(&f.variants, "variant", nil, "a further variant's `[NAME=]FILE`")
+	fs.StringVar(&f.runID, "run", "", "the run's `ID`")
+	fs.StringVar(&f.format, "format", "auto", "result-file `FORMAT`")
+	fs.BoolVar(&f.skipIncomplete, "skip-incomplete", false, "skip run folders lacking a file")
+}
+
+// loadOptions turns the flags into data.LoadOptions.
+func (f *runFlags) loadOptions(u *ui, cmd string) (data.LoadOptions, error) {
+	var opt data.LoadOptions
+	format, err := data.LookupFormat(f.format)
+	if err != nil {
+		return opt, usagef(cmd, "--format: %v", err)
+	}
+	opt.Format = format
+	opt.RunID = f.runID
+	opt.SkipIncomplete = f.skipIncomplete
+	opt.Warn = func(msg string) { u.warnf("%s", msg) }
+	if f.baseline != "" {
+		if opt.Baseline, err = data.ParseVariantSpec(f.baseline); err != nil {
+			return opt, usagef(cmd, "--baseline: %v", err)
+		}
+	}
+	if f.candidate != "" {
+		if opt.Candidate, err = data.ParseVariantSpec(f.candidate); err != nil {
+			return opt, usagef(cmd, "--candidate: %v", err)
+		}
+	}
+	for _, v := range f.variants {
+		spec, err := data.ParseVariantSpec(v)
+		if err != nil {
+			return opt, usagef(cmd, "--variant: %v", err)
+		}
+		opt.Extra = append(opt.Extra, spec)
+	}
+	return opt, nil
+}
+
+// load reads runs from PATHs, or, with no PATH, the single run whose files
+// --baseline and --candidate name directly.
+func (f *runFlags) load(cmd string, opt data.LoadOptions, paths []string) ([]data.Run, error) {
+	if len(paths) == 0 {
+		if f.baseline == "" || f.candidate == "" {
+			return nil, usagef(cmd, "no PATH given: name run folders or CSV files, or a single run's files with --baseline and --candidate")
+		}
+		if f.runID == "" {
+			return nil, usagef(cmd, "a single run given by its files needs an id: add --run ID")
+		}
+		for _, spec := range append([]data.VariantSpec{opt.Baseline, opt.Candidate}, opt.Extra...) {
+			if st, err := os.Stat(spec.File); err == nil && st.IsDir() {
+				return nil, usagef(cmd, "%s is a folder: give run folders as PATHs and file names with --baseline and --candidate", spec.File)
+			}
+		}
+		run, err := data.LoadFiles(opt)
+		if err != nil {
+			return nil, err
+		}
+		return []data.Run{run}, nil
+	}
+	return data.Load(paths, opt)
+}

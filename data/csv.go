@@ -1,0 +1,209 @@
+package data
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The csv format is long-format CSV with a header row. Columns:
+//
+//	run        required  the run id
+//	benchmark  required  the benchmark name
+//	variant    required  the variant name (system, hoard, ...)
+//	value      required  the measured value, > 0
+//	unit       optional  the value's unit (ops/sec, ns/op, ...)
+//	sample     optional  the sample index (default: order of appearance)
+//	role       optional  baseline or candidate: the variant's role in the run
+//	time       optional  when the run was measured, RFC 3339
+//	label.KEY  optional  any number of them: the run's label KEY
+//
+// One file can hold many runs; rows of one run need not be adjacent.
+// Column names are matched without regard to case.
+var csvFormat = &Format{
+	Name:     "csv",
+	Doc:      "long-format CSV with header run,benchmark,variant,value[,unit,sample,role,time,label.KEY...]",
+	Detect:   detectCSV,
+	New:      newCSVParser,
+	MultiRun: true,
+}
+
+func init() { Register(csvFormat) }
+
+var csvRequired = []string{"run", "benchmark", "variant", "value"}
+
+func detectCSV(head []byte) bool {
+	for _, line := range strings.Split(string(head), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		cols := map[string]bool{}
+		for _, c := range strings.Split(line, ",") {
+			cols[strings.ToLower(strings.Trim(strings.TrimSpace(c), `"`))] = true
+		}
+		for _, c := range csvRequired {
+			if !cols[c] {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+type csvParser struct {
+	r      *csv.Reader
+	file   string
+	header bool
+	col    map[string]int
+	labels map[string]int // label key -> column
+	ncol   int
+	auto   map[[3]string]int // next automatic sample index per run/variant/benchmark
+	err    error
+}
+
+func newCSVParser(r io.Reader, file string) Parser {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	return &csvParser{r: cr, file: file, auto: map[[3]string]int{}}
+}
+
+func (p *csvParser) Next() (Record, error) {
+	if p.err != nil {
+		return Record{}, p.err
+	}
+	for {
+		row, err := p.r.Read()
+		if err == io.EOF {
+			if !p.header {
+				p.err = &SyntaxError{File: p.file, Msg: "no header row: expected run,benchmark,variant,value"}
+				return Record{}, p.err
+			}
+			return Record{}, io.EOF
+		}
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			if errors.Is(pe.Err, csv.ErrQuote) || errors.Is(pe.Err, csv.ErrBareQuote) {
+				// The reader cannot resynchronise after a broken quote.
+				p.err = &SyntaxError{File: p.file, Line: pe.Line, Msg: pe.Err.Error()}
+				return Record{}, p.err
+			}
+			return Record{}, &SyntaxError{File: p.file, Line: pe.Line, Msg: pe.Err.Error()}
+		}
+		if err != nil {
+			se, ok := asSyntax(err)
+			if !ok {
+				return Record{}, err
+			}
+			return Record{}, se
+		}
+		line, _ := p.r.FieldPos(0)
+		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
+			continue
+		}
+		if !p.header {
+			if err := p.readHeader(row, line); err != nil {
+				p.err = err
+				return Record{}, err
+			}
+			continue
+		}
+		return p.record(row, line)
+	}
+}
+
+func (p *csvParser) readHeader(row []string, line int) error {
+	p.header = true
+	p.ncol = len(row)
+	p.col = map[string]int{}
+	p.labels = map[string]int{}
+	for i, name := range row {
+		name = strings.TrimSpace(name)
+		lower := strings.ToLower(name)
+		if strings.HasPrefix(lower, "label.") {
+			key := name[len("label."):]
+			if key == "" {
+				return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("column %d: label column with an empty key: expected label.KEY", i+1)}
+			}
+			p.labels[key] = i
+			continue
+		}
+		if _, dup := p.col[lower]; dup {
+			return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("column %q appears twice", name)}
+		}
+		p.col[lower] = i
+	}
+	var missing []string
+	for _, c := range csvRequired {
+		if _, ok := p.col[c]; !ok {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) > 0 {
+		return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("header lacks required column(s) %s: expected run,benchmark,variant,value", strings.Join(missing, ", "))}
+	}
+	return nil
+}
+
+func (p *csvParser) record(row []string, line int) (Record, error) {
+	bad := func(format string, args ...any) (Record, error) {
+		return Record{}, &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(row) != p.ncol {
+		return bad("row has %d fields, the header has %d", len(row), p.ncol)
+	}
+	get := func(c string) string {
+		if i, ok := p.col[c]; ok {
+			return strings.TrimSpace(row[i])
+		}
+		return ""
+	}
+	r := Record{Line: line, Run: get("run"), Role: strings.ToLower(get("role"))}
+	r.Benchmark, r.Variant, r.Unit = get("benchmark"), get("variant"), get("unit")
+	for _, c := range []string{"run", "benchmark", "variant"} {
+		if get(c) == "" {
+			return bad("empty %s", c)
+		}
+	}
+	v, err := parseValue(get("value"))
+	if err != nil {
+		return bad("%v", err)
+	}
+	r.Value = v
+	if r.Role != "" && r.Role != RoleBaseline && r.Role != RoleCandidate {
+		return bad("role %q: expected baseline, candidate or empty", get("role"))
+	}
+	key := [3]string{r.Run, r.Variant, r.Benchmark}
+	if s := get("sample"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return bad("sample %q: expected a whole number >= 0", s)
+		}
+		r.Sample = n
+	} else {
+		r.Sample = p.auto[key]
+		p.auto[key]++
+	}
+	if s := get("time"); s != "" {
+		t, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			return bad("time %q: expected RFC 3339, like 2026-12-01T07:33:21Z", s)
+		}
+		r.Time = t
+	}
+	if len(p.labels) > 0 {
+		r.Labels = make(map[string]string, len(p.labels))
+		for k, i := range p.labels {
+			if v := strings.TrimSpace(row[i]); v != "" {
+				r.Labels[k] = v
+			}
+		}
+	}
+	return r, nil
+}

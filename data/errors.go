@@ -1,0 +1,54 @@
+package data
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// SyntaxError is a problem with one line of one input file. Parsers return
+// it as a value and go on with the next line, so that one bad line does not
+// hide the others.
+type SyntaxError struct {
+	File string
+	Line int // 1-based; 0 when the problem is with the file as a whole
+	Msg  string
+}
+
+func (e *SyntaxError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s: %s", e.File, e.Msg)
+}
+
+// InputError gathers the syntax errors of one or more input files. Loading
+// stops with an InputError so that no run built from a bad file is used.
+type InputError struct {
+	Errs []*SyntaxError
+}
+
+// maxShown bounds how many syntax errors an InputError lists.
+const maxShown = 10
+
+func (e *InputError) Error() string {
+	var b strings.Builder
+	for i, s := range e.Errs {
+		if i == maxShown {
+			fmt.Fprintf(&b, "\n... and %d more", len(e.Errs)-maxShown)
+			break
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(s.Error())
+	}
+	return b.String()
+}
+
+// asSyntax returns err as a *SyntaxError if it is one.
+func asSyntax(err error) (*SyntaxError, bool) {
+	var se *SyntaxError
+	ok := errors.As(err, &se)
+	return se, ok
+}

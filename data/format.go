@@ -1,0 +1,178 @@
+package data
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Record is one measurement read from a result file, with what the file
+// says about the run it belongs to. Single-run formats (ops) leave Run,
+// Labels and Role empty, and Variant empty too: the caller knows which
+// variant the file holds.
+type Record struct {
+	Measurement
+	Line   int               // where in the file the record was read
+	Run    string            // run id, for formats that hold many runs
+	Labels map[string]string // labels of that run
+	Role   string            // RoleBaseline, RoleCandidate or ""
+	Time   time.Time         // when the run was measured, if the file says
+}
+
+// Parser reads records from one result file, a record at a time.
+//
+// Next returns the next record. A *SyntaxError reports one bad line (file,
+// line, message); the parser can go on after it, and the caller decides
+// whether to. io.EOF marks the end of the input. Any other error is an I/O
+// error after which the parser must not be used.
+type Parser interface {
+	Next() (Record, error)
+}
+
+// Format is one result-file format known to qoscal.
+type Format struct {
+	// Name is how --format names it.
+	Name string
+	// Doc is a one-line description for help texts.
+	Doc string
+	// Detect reports whether head, the start of a file's decoded text,
+	// looks like this format.
+	Detect func(head []byte) bool
+	// New returns a parser for the decoded text r of the named file.
+	New func(r io.Reader, file string) Parser
+	// MultiRun is true for formats that name runs and variants themselves.
+	MultiRun bool
+}
+
+var registry = map[string]*Format{}
+
+// Register adds a format to the registry. It is called from the init
+// function of each format's file; registering a name twice panics, as that
+// is a programming error.
+func Register(f *Format) {
+	if _, dup := registry[f.Name]; dup {
+		panic("data: format registered twice: " + f.Name)
+	}
+	registry[f.Name] = f
+}
+
+// FormatNames returns the registered format names, sorted.
+func FormatNames() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// LookupFormat returns the named format, or an error listing the known
+// ones. "auto" and "" return nil: detect the format from the content.
+func LookupFormat(name string) (*Format, error) {
+	if name == "" || name == "auto" {
+		return nil, nil
+	}
+	if f, ok := registry[name]; ok {
+		return f, nil
+	}
+	return nil, fmt.Errorf("unknown format %q: known formats are auto, %s", name, strings.Join(FormatNames(), ", "))
+}
+
+// detect returns the first registered format (in name order) whose Detect
+// accepts head.
+func detect(head []byte) *Format {
+	for _, n := range FormatNames() {
+		if f := registry[n]; f.Detect(head) {
+			return f
+		}
+	}
+	return nil
+}
+
+// File is an open result file: its decoded text, its detected encoding and
+// its format.
+type File struct {
+	Name   string
+	Format *Format
+	Text   *TextReader
+	closer io.Closer
+}
+
+// OpenFile opens a result file, decodes its text and settles its format:
+// the given one, or the detected one when format is nil.
+func OpenFile(name string, format *Format) (*File, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s is a folder, expected a result file", name)
+	}
+	tf, err := openReader(name, f, format)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	tf.closer = f
+	return tf, nil
+}
+
+func openReader(name string, r io.Reader, format *Format) (*File, error) {
+	tr, err := NewTextReader(name, r)
+	if err != nil {
+		return nil, err
+	}
+	if format == nil {
+		format = detect(tr.Peek(sniffLen))
+		if format == nil {
+			return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("no benchmark results found in the first %d bytes: cannot tell the format (known formats: %s); use --format", sniffLen, strings.Join(FormatNames(), ", "))}
+		}
+	}
+	return &File{Name: name, Format: format, Text: tr}, nil
+}
+
+// Close closes the underlying file.
+func (f *File) Close() error {
+	if f.closer != nil {
+		return f.closer.Close()
+	}
+	return nil
+}
+
+// Parser returns a parser over the file's text.
+func (f *File) Parser() Parser { return f.Format.New(f.Text, f.Name) }
+
+// ReadAll parses every record of a file. All syntax errors are gathered
+// into one *InputError; an I/O error stops reading. A file that yields no
+// record at all is an error too: there is nothing to measure.
+func ReadAll(f *File) ([]Record, error) {
+	p := f.Parser()
+	var recs []Record
+	var bad []*SyntaxError
+	for {
+		r, err := p.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			if se, ok := asSyntax(err); ok {
+				bad = append(bad, se)
+				continue
+			}
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
+		}
+		recs = append(recs, r)
+	}
+	if len(bad) > 0 {
+		return nil, &InputError{Errs: bad}
+	}
+	if len(recs) == 0 {
+		return nil, &SyntaxError{File: f.Name, Msg: fmt.Sprintf("no result lines (format %s: %s)", f.Format.Name, f.Format.Doc)}
+	}
+	return recs, nil
+}

@@ -1,0 +1,399 @@
+package data
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// VariantSpec names a variant and the result file that holds it.
+type VariantSpec struct {
+	Name string
+	File string
+}
+
+// ParseVariantSpec parses "NAME=FILE" or "FILE". Without "NAME=", the name
+// is the file's stem: "results/hoard.txt" is variant "hoard". A prefix that
+// contains a path separator is part of the file name, not a variant name.
+func ParseVariantSpec(s string) (VariantSpec, error) {
+	if s == "" {
+		return VariantSpec{}, errors.New("empty variant: expected [NAME=]FILE")
+	}
+	if name, file, ok := strings.Cut(s, "="); ok && !strings.ContainsAny(name, `/\`) {
+		if name == "" || file == "" {
+			return VariantSpec{}, fmt.Errorf("variant %q: expected NAME=FILE with both parts non-empty", s)
+		}
+		return VariantSpec{Name: name, File: file}, nil
+	}
+	base := filepath.Base(s)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	if stem == "" {
+		stem = base
+	}
+	return VariantSpec{Name: stem, File: s}, nil
+}
+
+// LoadOptions says how to read runs from paths.
+type LoadOptions struct {
+	// Baseline and Candidate name the two compared variants and their
+	// result files inside each run folder (or, for LoadFiles, their paths).
+	Baseline, Candidate VariantSpec
+	// Extra are further variants measured in the same runs.
+	Extra []VariantSpec
+	// Format is the result-file format; nil detects it per file.
+	Format *Format
+	// SkipIncomplete skips, with a warning, run folders that lack one of
+	// the named files, instead of failing.
+	SkipIncomplete bool
+	// RunID names the run when a path is a single run folder.
+	RunID string
+	// Labels are added to every run read.
+	Labels map[string]string
+	// Warn receives warnings (skipped folders); nil drops them.
+	Warn func(string)
+}
+
+func (o *LoadOptions) variants() []VariantSpec {
+	var vs []VariantSpec
+	for _, v := range append([]VariantSpec{o.Baseline, o.Candidate}, o.Extra...) {
+		if v.File != "" || v.Name != "" {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+func (o *LoadOptions) warn(format string, args ...any) {
+	if o.Warn != nil {
+		o.Warn(fmt.Sprintf(format, args...))
+	}
+}
+
+func (o *LoadOptions) checkVariants(needFiles bool) error {
+	vs := o.variants()
+	if needFiles && (o.Baseline.File == "" || o.Candidate.File == "") {
+		return errors.New("run folders need --baseline and --candidate: the result file of each variant inside every run folder")
+	}
+	seen := map[string]bool{}
+	for _, v := range vs {
+		if seen[v.Name] {
+			return fmt.Errorf("variant name %q is given twice: name them with NAME=FILE", v.Name)
+		}
+		seen[v.Name] = true
+	}
+	return nil
+}
+
+// Load reads runs from paths. A path is a run folder (it holds the named
+// result files), a folder of run folders (each subfolder that holds them is
+// a run, named after the subfolder, in natural order: run-2 before run-10),
+// or a CSV file of many runs. Runs come back in path order. A run id seen
+// twice is an error.
+func Load(paths []string, opt LoadOptions) ([]Run, error) {
+	var runs []Run
+	where := map[string]string{}
+	for _, p := range paths {
+		got, err := loadPath(p, &opt)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range got {
+			if prev, dup := where[r.ID]; dup {
+				return nil, fmt.Errorf("run id %q appears twice: in %s and in %s", r.ID, prev, r.Source)
+			}
+			where[r.ID] = r.Source
+			runs = append(runs, r)
+		}
+	}
+	return runs, nil
+}
+
+func loadPath(p string, opt *LoadOptions) ([]Run, error) {
+	st, err := os.Stat(p)
+	if err != nil {
+		return nil, pathError(p, err)
+	}
+	if !st.IsDir() {
+		return loadMultiRunFile(p, opt)
+	}
+	if err := opt.checkVariants(true); err != nil {
+		return nil, err
+	}
+	if present, _ := presentFiles(p, opt); present == len(opt.variants()) {
+		id := opt.RunID
+		if id == "" {
+			id = filepath.Base(filepath.Clean(p))
+		}
+		r, err := loadRunFolder(p, id, opt)
+		if err != nil {
+			return nil, err
+		}
+		return []Run{r}, nil
+	}
+	if opt.RunID != "" {
+		_, missing := presentFiles(p, opt)
+		return nil, fmt.Errorf("run folder %s lacks %s", p, strings.Join(missing, " and "))
+	}
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return nil, pathError(p, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	NaturalSort(names)
+	var runs []Run
+	for _, name := range names {
+		dir := filepath.Join(p, name)
+		present, missing := presentFiles(dir, opt)
+		switch {
+		case present == 0:
+			continue // not a run folder
+		case len(missing) > 0:
+			if !opt.SkipIncomplete {
+				return nil, fmt.Errorf("run folder %s lacks %s (use --skip-incomplete to skip such folders)", dir, strings.Join(missing, " and "))
+			}
+			opt.warn("skipped incomplete run folder %s: it lacks %s", dir, strings.Join(missing, " and "))
+			continue
+		}
+		r, err := loadRunFolder(dir, name, opt)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	if len(runs) == 0 {
+		files := make([]string, 0, 2)
+		for _, v := range opt.variants() {
+			files = append(files, v.File)
+		}
+		return nil, fmt.Errorf("%s holds no run: expected %s in it, or subfolders holding them", p, strings.Join(files, " and "))
+	}
+	return runs, nil
+}
+
+// presentFiles counts which of the named result files exist in dir and
+// lists the missing ones.
+func presentFiles(dir string, opt *LoadOptions) (present int, missing []string) {
+	for _, v := range opt.variants() {
+		if st, err := os.Stat(filepath.Join(dir, v.File)); err == nil && !st.IsDir() {
+			present++
+		} else {
+			missing = append(missing, v.File)
+		}
+	}
+	return present, missing
+}
+
+func loadRunFolder(dir, id string, opt *LoadOptions) (Run, error) {
+	run := Run{ID: id, Source: dir}
+	files := map[string]string{}
+	for _, v := range opt.variants() {
+		files[v.Name] = filepath.Join(dir, v.File)
+	}
+	if err := readVariants(&run, files, opt); err != nil {
+		return Run{}, err
+	}
+	return run, nil
+}
+
+// LoadFiles reads one run from result files given by path: the baseline's
+// and the candidate's files (and any extra variants'). The run's id is
+// opt.RunID.
+func LoadFiles(opt LoadOptions) (Run, error) {
+	if err := opt.checkVariants(true); err != nil {
+		return Run{}, err
+	}
+	run := Run{ID: opt.RunID}
+	files := map[string]string{}
+	var srcs []string
+	for _, v := range opt.variants() {
+		files[v.Name] = v.File
+		srcs = append(srcs, v.File)
+	}
+	run.Source = strings.Join(srcs, ",")
+	if err := readVariants(&run, files, &opt); err != nil {
+		return Run{}, err
+	}
+	return run, nil
+}
+
+func readVariants(run *Run, files map[string]string, opt *LoadOptions) error {
+	run.Baseline, run.Candidate = opt.Baseline.Name, opt.Candidate.Name
+	run.Labels = copyLabels(opt.Labels)
+	var bad []*SyntaxError
+	for _, v := range opt.variants() {
+		path := files[v.Name]
+		f, err := OpenFile(path, opt.Format)
+		if err != nil {
+			if se, ok := asSyntax(err); ok {
+				bad = append(bad, se)
+				continue
+			}
+			return pathError(path, err)
+		}
+		if f.Format.MultiRun {
+			f.Close()
+			return fmt.Errorf("%s is in %s format, which holds whole runs: give it as a PATH, not as a variant's file", path, f.Format.Name)
+		}
+		recs, err := ReadAll(f)
+		f.Close()
+		var ie *InputError
+		switch {
+		case errors.As(err, &ie):
+			bad = append(bad, ie.Errs...)
+			continue
+		case err != nil:
+			if se, ok := asSyntax(err); ok {
+				bad = append(bad, se)
+				continue
+			}
+			return err
+		}
+		for _, r := range recs {
+			m := r.Measurement
+			m.Variant = v.Name
+			run.Measurements = append(run.Measurements, m)
+			run.Time = earliest(run.Time, r.Time)
+		}
+	}
+	if len(bad) > 0 {
+		return &InputError{Errs: bad}
+	}
+	return nil
+}
+
+// loadMultiRunFile reads a file that holds whole runs (CSV).
+func loadMultiRunFile(p string, opt *LoadOptions) ([]Run, error) {
+	f, err := OpenFile(p, opt.Format)
+	if err != nil {
+		return nil, pathError(p, err)
+	}
+	defer f.Close()
+	if !f.Format.MultiRun {
+		return nil, fmt.Errorf("%s is a single %s result file, not a run: give run folders as PATHs, or name the files with --baseline and --candidate", p, f.Format.Name)
+	}
+	recs, err := ReadAll(f)
+	if err != nil {
+		return nil, err
+	}
+	return runsFromRecords(p, recs, opt)
+}
+
+// runsFromRecords groups a multi-run file's records into runs, in order of
+// first appearance, checking that each run's labels and roles agree.
+func runsFromRecords(file string, recs []Record, opt *LoadOptions) ([]Run, error) {
+	byID := map[string]*Run{}
+	labelLine := map[string]int{}
+	var order []string
+	var bad []*SyntaxError
+	badf := func(line int, format string, args ...any) {
+		bad = append(bad, &SyntaxError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
+	}
+	type mkey struct {
+		run, variant, bench string
+		sample              int
+	}
+	seen := map[mkey]int{}
+	for _, rec := range recs {
+		id := rec.Run
+		r, ok := byID[id]
+		if !ok {
+			r = &Run{ID: id, Source: file, Labels: copyLabels(opt.Labels), Time: rec.Time}
+			for k, v := range rec.Labels {
+				if old, clash := r.Labels[k]; clash && old != v {
+					badf(rec.Line, "run %s: label %s=%s clashes with --label %s=%s", id, k, v, k, old)
+				}
+				r.Labels[k] = v
+			}
+			byID[id] = r
+			labelLine[id] = rec.Line
+			order = append(order, id)
+		} else {
+			for k, v := range rec.Labels {
+				if old := r.Labels[k]; old != v {
+					badf(rec.Line, "run %s: label %s=%s differs from %s=%s on line %d", id, k, v, k, old, labelLine[id])
+				}
+			}
+			r.Time = earliest(r.Time, rec.Time)
+		}
+		k := mkey{id, rec.Variant, rec.Benchmark, rec.Sample}
+		if prev, dup := seen[k]; dup {
+			badf(rec.Line, "run %s: %s sample %d of %s already given on line %d", id, rec.Variant, rec.Sample, rec.Benchmark, prev)
+			continue
+		}
+		seen[k] = rec.Line
+		switch rec.Role {
+		case RoleBaseline:
+			if r.Baseline != "" && r.Baseline != rec.Variant {
+				badf(rec.Line, "run %s: baseline is %s here but %s elsewhere", id, rec.Variant, r.Baseline)
+			}
+			r.Baseline = rec.Variant
+		case RoleCandidate:
+			if r.Candidate != "" && r.Candidate != rec.Variant {
+				badf(rec.Line, "run %s: candidate is %s here but %s elsewhere", id, rec.Variant, r.Candidate)
+			}
+			r.Candidate = rec.Variant
+		}
+		r.Measurements = append(r.Measurements, rec.Measurement)
+	}
+	if len(bad) > 0 {
+		return nil, &InputError{Errs: bad}
+	}
+	runs := make([]Run, 0, len(order))
+	for _, id := range order {
+		r := byID[id]
+		// Roles named on the command line win over the file's, since they
+		// name variants inside the file.
+		if n := opt.Baseline.Name; n != "" {
+			r.Baseline = n
+		}
+		if n := opt.Candidate.Name; n != "" {
+			r.Candidate = n
+		}
+		if r.Baseline != "" && r.Baseline == r.Candidate {
+			return nil, fmt.Errorf("%s: run %s: %s is both baseline and candidate", file, id, r.Baseline)
+		}
+		runs = append(runs, *r)
+	}
+	return runs, nil
+}
+
+func copyLabels(m map[string]string) map[string]string {
+	c := make(map[string]string, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// pathError rewrites an os error about path into a short message.
+func pathError(path string, err error) error {
+	var se *SyntaxError
+	var ie *InputError
+	if errors.As(err, &se) || errors.As(err, &ie) {
+		return err
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: no such file or folder", path)
+	case errors.Is(err, fs.ErrPermission):
+		return fmt.Errorf("%s: permission denied", path)
+	}
+	return err
+}
+
+// earliest returns the earlier of two times, ignoring zero ones.
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || (!b.IsZero() && b.Before(a)) {
+		return b
+	}
+	return a
+}

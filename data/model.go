@@ -1,0 +1,148 @@
+// Package data owns qoscal's run model, the result-file parsers, the loading
+// of run folders and the SQLite store.
+//
+// A result file is what one variant's benchmark suite printed in one CI job.
+// A run is one job: every variant measured on the same machine, with an id,
+// labels (k=v), a source and, where the input says so, a time. Parsers turn
+// result files into Records; the loaders turn Records into Runs; the Store
+// keeps Runs. Nothing here computes statistics or prints reports.
+package data
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Role names the part a variant plays in a run's comparison.
+const (
+	RoleBaseline  = "baseline"
+	RoleCandidate = "candidate"
+)
+
+// Measurement is one sample: the value of one benchmark for one variant.
+// Sample numbers the repetitions of a benchmark within one variant's result
+// file, from 0, in the order they were printed.
+type Measurement struct {
+	Benchmark string
+	Variant   string
+	Sample    int
+	Value     float64
+	Unit      string
+}
+
+// Run is one CI job (or local session) in which the variants were measured
+// on the same machine.
+type Run struct {
+	ID     string
+	Labels map[string]string
+	// Source says where the run was read from (a folder, a CSV file).
+	Source string
+	// Time is when the run was measured, if the input said; zero otherwise.
+	Time time.Time
+	// Baseline and Candidate are the variant names playing those roles,
+	// empty when the input did not name them.
+	Baseline, Candidate string
+	Measurements        []Measurement
+}
+
+// Variants returns the run's variant names, sorted.
+func (r *Run) Variants() []string {
+	seen := map[string]bool{}
+	for _, m := range r.Measurements {
+		seen[m.Variant] = true
+	}
+	return sortedKeys(seen)
+}
+
+// BenchmarkCount returns, for each variant, the number of distinct
+// benchmarks that have at least one value.
+func (r *Run) BenchmarkCount() map[string]int {
+	type key struct{ v, b string }
+	seen := map[key]bool{}
+	n := map[string]int{}
+	for _, m := range r.Measurements {
+		k := key{m.Variant, m.Benchmark}
+		if !seen[k] {
+			seen[k] = true
+			n[m.Variant]++
+		}
+	}
+	return n
+}
+
+// Sort puts the run's measurements in a canonical order: variant,
+// benchmark, sample.
+func (r *Run) Sort() {
+	sort.SliceStable(r.Measurements, func(i, j int) bool {
+		a, b := &r.Measurements[i], &r.Measurements[j]
+		if a.Variant != b.Variant {
+			return a.Variant < b.Variant
+		}
+		if a.Benchmark != b.Benchmark {
+			return a.Benchmark < b.Benchmark
+		}
+		return a.Sample < b.Sample
+	})
+}
+
+// HasLabels reports whether the run carries every label in want.
+func (r *Run) HasLabels(want map[string]string) bool {
+	for k, v := range want {
+		if got, ok := r.Labels[k]; !ok || got != v {
+			return false
+		}
+	}
+	return true
+}
+
+// ParseLabel splits "k=v" into its key and value. The key must be
+// non-empty; the value may be empty.
+func ParseLabel(s string) (key, value string, err error) {
+	k, v, ok := strings.Cut(s, "=")
+	k = strings.TrimSpace(k)
+	if !ok {
+		return "", "", fmt.Errorf("label %q has no '=': expected KEY=VALUE", s)
+	}
+	if k == "" {
+		return "", "", fmt.Errorf("label %q has an empty key: expected KEY=VALUE", s)
+	}
+	return k, v, nil
+}
+
+// ParseLabels parses a list of "k=v" strings into a map. A key given twice
+// with different values is an error.
+func ParseLabels(list []string) (map[string]string, error) {
+	m := map[string]string{}
+	for _, s := range list {
+		k, v, err := ParseLabel(s)
+		if err != nil {
+			return nil, err
+		}
+		if old, ok := m[k]; ok && old != v {
+			return nil, fmt.Errorf("label %q given twice (%s=%s and %s=%s)", k, k, old, k, v)
+		}
+		m[k] = v
+	}
+	return m, nil
+}
+
+// FormatLabels renders labels as "k=v,k=v" in key order.
+func FormatLabels(labels map[string]string) string {
+	keys := sortedKeys(labels)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + labels[k]
+	}
+	return strings.Join(parts, ",")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
