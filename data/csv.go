@@ -64,7 +64,7 @@ type csvParser struct {
 	labels map[string]int // label key -> column
 	ncol   int
 	auto   map[[3]string]int // next automatic sample index per run/variant/benchmark
-	err    error
+	done   bool // a fatal syntax error was reported: the rest is unreadable
 }
 
 func newCSVParser(r io.Reader, file string) Parser {
@@ -75,15 +75,15 @@ func newCSVParser(r io.Reader, file string) Parser {
 }
 
 func (p *csvParser) Next() (Record, error) {
-	if p.err != nil {
-		return Record{}, p.err
+	if p.done {
+		return Record{}, io.EOF
 	}
 	for {
 		row, err := p.r.Read()
 		if err == io.EOF {
 			if !p.header {
-				p.err = &SyntaxError{File: p.file, Msg: "no header row: expected run,benchmark,variant,value"}
-				return Record{}, p.err
+				p.done = true
+				return Record{}, &SyntaxError{File: p.file, Msg: "no header row: expected run,benchmark,variant,value"}
 			}
 			return Record{}, io.EOF
 		}
@@ -91,17 +91,16 @@ func (p *csvParser) Next() (Record, error) {
 		if errors.As(err, &pe) {
 			if errors.Is(pe.Err, csv.ErrQuote) || errors.Is(pe.Err, csv.ErrBareQuote) {
 				// The reader cannot resynchronise after a broken quote.
-				p.err = &SyntaxError{File: p.file, Line: pe.Line, Msg: pe.Err.Error()}
-				return Record{}, p.err
+				p.done = true
+				return Record{}, &SyntaxError{File: p.file, Line: pe.Line, Msg: pe.Err.Error()}
 			}
 			return Record{}, &SyntaxError{File: p.file, Line: pe.Line, Msg: pe.Err.Error()}
 		}
 		if err != nil {
-			se, ok := asSyntax(err)
-			if !ok {
-				return Record{}, err
-			}
-			return Record{}, se
+			// Errors of the text below the CSV (a cut UTF-16 file, I/O)
+			// end the stream.
+			p.done = true
+			return Record{}, err
 		}
 		line, _ := p.r.FieldPos(0)
 		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
@@ -109,7 +108,7 @@ func (p *csvParser) Next() (Record, error) {
 		}
 		if !p.header {
 			if err := p.readHeader(row, line); err != nil {
-				p.err = err
+				p.done = true
 				return Record{}, err
 			}
 			continue

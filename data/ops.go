@@ -61,6 +61,7 @@ type opsParser struct {
 	file    string
 	samples map[string]int
 	started time.Time
+	done    bool
 }
 
 func (p *opsParser) Next() (Record, error) {
@@ -97,7 +98,8 @@ func (p *opsParser) Next() (Record, error) {
 			Time:        p.started,
 		}, nil
 	}
-	if err := p.ls.Err(p.file); err != nil {
+	if err := p.ls.Err(p.file); err != nil && !p.done {
+		p.done = true // the scanner stops for good after an error
 		return Record{}, err
 	}
 	return Record{}, io.EOF
@@ -120,7 +122,9 @@ func parseValue(s string) (float64, error) {
 		return 0, fmt.Errorf("value %q is not a number", clip(s))
 	case math.IsNaN(v):
 		return 0, fmt.Errorf("value %q is not a number (NaN)", s)
-	case math.IsInf(v, 0) || err != nil:
+	case err != nil:
+		return 0, fmt.Errorf("value %q is out of range", clip(s))
+	case math.IsInf(v, 0):
 		return 0, fmt.Errorf("value %q is not finite", clip(s))
 	case v <= 0:
 		return 0, fmt.Errorf("value %s is not positive: measurements must be > 0", s)

@@ -1,0 +1,468 @@
+package data
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// parseAll runs a format's parser over input and returns the records and
+// the messages of the syntax errors, in order.
+func parseAll(t *testing.T, format, file string, input []byte) ([]Record, []string, error) {
+	t.Helper()
+	f, err := LookupFormat(format)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf, err := openReader(file, bytes.NewReader(input), f)
+	if err != nil {
+		return nil, nil, err
+	}
+	p := tf.Parser()
+	var recs []Record
+	var msgs []string
+	for {
+		r, err := p.Next()
+		if err == io.EOF {
+			return recs, msgs, nil
+		}
+		if se, ok := asSyntax(err); ok {
+			msgs = append(msgs, se.Error())
+			if len(msgs) > 100 {
+				t.Fatal("parser does not make progress")
+			}
+			continue
+		}
+		if err != nil {
+			return recs, msgs, err
+		}
+		recs = append(recs, r)
+	}
+}
+
+func opsRec(line int, bench string, sample int, v float64) Record {
+	return Record{Line: line, Measurement: Measurement{Benchmark: bench, Sample: sample, Value: v, Unit: OpsUnit}}
+}
+
+func TestOpsParser(t *testing.T) {
+	tests := []struct {
+		name   string
+		input  string
+		want   []Record
+		errors []string
+	}{{
+		name:  "one result line",
+		input: "larson: threads=4 ops=400000 time=0.072 sec (5514093 ops/sec)\n",
+		want:  []Record{opsRec(1, "larson", 0, 5514093)},
+	}, {
+		name: "headers, crash messages and benchmarks without ops/sec are ignored; line numbers count them",
+		input: "=== Hoard allocator ===\n--- larson ---\nlarson: threads=4 (5514093 ops/sec)\n" +
+			"xmalloc-test: producers=1 time=0.857 sec\nSegmentation fault\n--- sh8bench ---\nsh8bench: x=1 (20336963.5 ops/sec)\n",
+		want: []Record{opsRec(3, "larson", 0, 5514093), opsRec(7, "sh8bench", 0, 20336963.5)},
+	}, {
+		name:  "a name repeated in one file gives one sample per occurrence",
+		input: "a: x=1 (10 ops/sec)\nb: x=1 (20 ops/sec)\na: x=1 (11 ops/sec)\na: x=1 (12 ops/sec)\n",
+		want:  []Record{opsRec(1, "a", 0, 10), opsRec(2, "b", 0, 20), opsRec(3, "a", 1, 11), opsRec(4, "a", 2, 12)},
+	}, {
+		name:  "CRLF line ends and a last line without newline",
+		input: "=== x ===\r\nlarson: t=1 (5 ops/sec)\r\ncfrac: t=1 (7 ops/sec)",
+		want:  []Record{opsRec(2, "larson", 0, 5), opsRec(3, "cfrac", 0, 7)},
+	}, {
+		name:  "exponent notation",
+		input: "a: x=1 (1.5e6 ops/sec)\n",
+		want:  []Record{opsRec(1, "a", 0, 1.5e6)},
+	}, {
+		name:   "zero value",
+		input:  "=== x ===\nlarson: t=1 (0 ops/sec)\n",
+		errors: []string{"f.txt:2: benchmark larson: value 0 is not positive: measurements must be > 0"},
+	}, {
+		name:   "negative value",
+		input:  "larson: t=1 (-5 ops/sec)\n",
+		errors: []string{"f.txt:1: benchmark larson: value -5 is not positive: measurements must be > 0"},
+	}, {
+		name:   "NaN",
+		input:  "larson: t=1 (NaN ops/sec)\n",
+		errors: []string{`f.txt:1: benchmark larson: value "NaN" is not a number (NaN)`},
+	}, {
+		name:   "infinity",
+		input:  "larson: t=1 (+Inf ops/sec)\n",
+		errors: []string{`f.txt:1: benchmark larson: value "+Inf" is not finite`},
+	}, {
+		name:   "overflow",
+		input:  "larson: t=1 (1e999 ops/sec)\n",
+		errors: []string{`f.txt:1: benchmark larson: value "1e999" is out of range`},
+	}, {
+		name:   "not a number, and parsing goes on after it",
+		input:  "larson: t=1 (12x4 ops/sec)\ncfrac: t=1 (9 ops/sec)\n",
+		want:   []Record{opsRec(2, "cfrac", 0, 9)},
+		errors: []string{`f.txt:1: benchmark larson: value "12x4" is not a number`},
+	}, {
+		name:   "ops/sec without the parenthesised value",
+		input:  "a: x=1 (3 ops/sec)\nlarson: threads=4 5514093 ops/sec\n",
+		want:   []Record{opsRec(1, "a", 0, 3)},
+		errors: []string{`f.txt:2: malformed result line "larson: threads=4 5514093 ops/sec": expected ` + "`NAME: ... (VALUE ops/sec)`"},
+	}, {
+		name:   "missing value",
+		input:  "larson: threads=4 ( ops/sec)\n",
+		errors: []string{"f.txt:1: benchmark larson: missing value"},
+	}, {
+		name:   "no name before the colon",
+		input:  ": threads=4 (5 ops/sec)\n",
+		errors: []string{`f.txt:1: result line ": threads=4 (5 ops/sec)" has no benchmark name before the colon`},
+	}, {
+		name:   "truncated last line",
+		input:  "a: x=1 (3 ops/sec)\nlarson: threads=4 ops=400000 time=0.07",
+		want:   []Record{opsRec(1, "a", 0, 3)},
+		errors: []string{`f.txt:2: truncated last line "larson: threads=4 ops=400000 time=0.07": expected it to end with ` + "`(VALUE ops/sec)`"},
+	}, {
+		name:   "truncated inside the value",
+		input:  "a: x=1 (3 ops/sec)\nlarson: threads=4 ops=400000 time=0.072 sec (55140",
+		want:   []Record{opsRec(1, "a", 0, 3)},
+		errors: []string{`f.txt:2: truncated last line "larson: threads=4 ops=400000 time=0.072 sec (55140": expected it to end with ` + "`(VALUE ops/sec)`"},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, errs, err := parseAll(t, "ops", "f.txt", []byte(tt.input))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("records (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.errors, errs); diff != "" {
+				t.Errorf("syntax errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestOpsStartedTime(t *testing.T) {
+	input := "=== run=01 variant=baseline started=2026-12-01T07:33:21+00:00 ===\na: x=1 (3 ops/sec)\n"
+	got, _, err := parseAll(t, "ops", "f.txt", []byte(input))
+	if err != nil || len(got) != 1 {
+		t.Fatalf("got %v, %v", got, err)
+	}
+	if want := "2026-12-01T07:33:21Z"; got[0].Time.UTC().Format("2006-01-02T15:04:05Z07:00") != want {
+		t.Errorf("time = %v, want %s", got[0].Time, want)
+	}
+}
+
+func csvRec(line int, run, bench, variant string, sample int, v float64, unit, role string, labels map[string]string) Record {
+	return Record{Line: line, Run: run, Role: role, Labels: labels,
+		Measurement: Measurement{Benchmark: bench, Variant: variant, Sample: sample, Value: v, Unit: unit}}
+}
+
+func TestCSVParser(t *testing.T) {
+	tests := []struct {
+		name   string
+		input  string
+		want   []Record
+		errors []string
+	}{{
+		name:  "required columns only; samples numbered by appearance per run, variant and benchmark",
+		input: "run,benchmark,variant,value\nr1,a,x,1.5\nr1,a,x,1.6\nr1,a,y,2\nr2,a,x,3\n",
+		want: []Record{
+			csvRec(2, "r1", "a", "x", 0, 1.5, "", "", nil),
+			csvRec(3, "r1", "a", "x", 1, 1.6, "", "", nil),
+			csvRec(4, "r1", "a", "y", 0, 2, "", "", nil),
+			csvRec(5, "r2", "a", "x", 0, 3, "", "", nil),
+		},
+	}, {
+		name:  "optional columns in any order and case, labels, blank lines",
+		input: "Label.os,VALUE,unit,role,variant,benchmark,run,sample\n\nlinux,10,ns/op,Baseline,sys,b1,r1,3\n",
+		want:  []Record{csvRec(3, "r1", "b1", "sys", 3, 10, "ns/op", "baseline", map[string]string{"os": "linux"})},
+	}, {
+		name:   "missing required column",
+		input:  "run,benchmark,value\nr1,a,1\n",
+		errors: []string{"f.csv:1: header lacks required column(s) variant: expected run,benchmark,variant,value"},
+	}, {
+		name:   "short row; parsing goes on",
+		input:  "run,benchmark,variant,value\nr1,a,x\nr1,b,x,2\n",
+		want:   []Record{csvRec(3, "r1", "b", "x", 0, 2, "", "", nil)},
+		errors: []string{"f.csv:2: row has 3 fields, the header has 4"},
+	}, {
+		name:   "bad values",
+		input:  "run,benchmark,variant,value\nr1,a,x,0\nr1,b,x,-1\nr1,c,x,NaN\nr1,d,x,abc\nr1,e,x,\n",
+		errors: []string{"f.csv:2: value 0 is not positive: measurements must be > 0", "f.csv:3: value -1 is not positive: measurements must be > 0", `f.csv:4: value "NaN" is not a number (NaN)`, `f.csv:5: value "abc" is not a number`, "f.csv:6: missing value"},
+	}, {
+		name:   "bad role, sample and time",
+		input:  "run,benchmark,variant,value,role,sample,time\nr1,a,x,1,boss,,\nr1,a,x,1,,-2,\nr1,a,x,1,,,yesterday\n",
+		errors: []string{`f.csv:2: role "boss": expected baseline, candidate or empty`, `f.csv:3: sample "-2": expected a whole number >= 0`, `f.csv:4: time "yesterday": expected RFC 3339, like 2026-12-01T07:33:21Z`},
+	}, {
+		name:   "empty key fields",
+		input:  "run,benchmark,variant,value\n,a,x,1\n",
+		errors: []string{"f.csv:2: empty run"},
+	}, {
+		name:   "no header at all",
+		input:  "\n\n",
+		errors: []string{"f.csv: no header row: expected run,benchmark,variant,value"},
+	}, {
+		name:   "broken quote stops the parser at its line",
+		input:  "run,benchmark,variant,value\nr1,\"a,x,1\n",
+		errors: []string{`f.csv:2: extraneous or missing " in quoted-field`},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, errs, err := parseAll(t, "csv", "f.csv", []byte(tt.input))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("records (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.errors, errs); diff != "" {
+				t.Errorf("syntax errors (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+const sampleText = "=== Hoard allocator ===\r\nlarson: threads=4 (5514093 ops/sec)\r\nsh8bench: x=1 (20336963 ops/sec)\r\n"
+
+func TestTextDecoding(t *testing.T) {
+	utf16 := func(order unicode.Endianness, bom unicode.BOMPolicy) []byte {
+		b, err := unicode.UTF16(order, bom).NewEncoder().Bytes([]byte(sampleText))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	tests := []struct {
+		name  string
+		input []byte
+		enc   Encoding
+	}{
+		{"UTF-8", []byte(sampleText), EncUTF8},
+		{"UTF-8 with BOM", append([]byte{0xEF, 0xBB, 0xBF}, sampleText...), EncUTF8BOM},
+		{"UTF-16LE with BOM (PowerShell Tee-Object)", utf16(unicode.LittleEndian, unicode.UseBOM), EncUTF16LEBOM},
+		{"UTF-16BE with BOM", utf16(unicode.BigEndian, unicode.UseBOM), EncUTF16BEBOM},
+		{"UTF-16LE without BOM", utf16(unicode.LittleEndian, unicode.IgnoreBOM), EncUTF16LE},
+		{"UTF-16BE without BOM", utf16(unicode.BigEndian, unicode.IgnoreBOM), EncUTF16BE},
+	}
+	want := []Record{opsRec(2, "larson", 0, 5514093), opsRec(3, "sh8bench", 0, 20336963)}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tr, err := NewTextReader("f.txt", bytes.NewReader(tt.input))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tr.Encoding != tt.enc {
+				t.Errorf("encoding = %q, want %q", tr.Encoding, tt.enc)
+			}
+			got, errs, err := parseAll(t, "auto", "f.txt", tt.input)
+			if err != nil || len(errs) > 0 {
+				t.Fatalf("parse: %v %v", err, errs)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("records (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestTextErrors(t *testing.T) {
+	odd, err := unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder().Bytes([]byte(sampleText))
+	if err != nil {
+		t.Fatal(err)
+	}
+	odd = odd[:len(odd)-1]
+	tests := []struct {
+		name, want string
+		input      []byte
+	}{
+		{"empty file", "f.txt: empty file: expected benchmark results", nil},
+		{"binary garbage", "f.txt: binary data at byte 4: not a text result file", []byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00larson: (5 ops/sec)\n")},
+		{"invalid UTF-8", "f.txt: binary data at byte 3: not a text result file", []byte("abc\xff\xfe\xfdxyz\n")},
+		{"UTF-16 with an odd byte count: the cut line and the file", "f.txt:3: malformed result line \"sh8bench: x=1 (20336963 ops/sec)\\r\ufffd\": expected `NAME: ... (VALUE ops/sec)`\nf.txt: utf-16le with BOM file has an odd number of bytes (193): it was cut in the middle of a character", odd},
+		{"text in no known format", "f.txt: no benchmark results found in the first 4096 bytes: cannot tell the format (known formats: csv, ops); use --format", []byte("hello\nworld\n")},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := openReader("f.txt", bytes.NewReader(tt.input), nil)
+			if err == nil {
+				_, err = ReadAll(f)
+			}
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if err.Error() != tt.want {
+				t.Errorf("error = %q\nwant    %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestReadAllNoResults(t *testing.T) {
+	f, err := openReader("f.txt", strings.NewReader("=== a: b ===\n--- larson ---\n"), opsFormat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadAll(f)
+	want := "f.txt: no result lines (format ops: allocator benchmark text, lines like `larson: threads=4 ... (5514093 ops/sec)`)"
+	if err == nil || err.Error() != want {
+		t.Errorf("error = %v\nwant    %s", err, want)
+	}
+}
+
+func TestDetect(t *testing.T) {
+	tests := []struct{ input, want string }{
+		{"run,benchmark,variant,value\n", "csv"},
+		{"\n\nrun, Benchmark ,variant,value,unit\n", "csv"},
+		{"=== x ===\nlarson: t=1 (5 ops/sec)\n", "ops"},
+		{"benchmark,value\n", ""},
+	}
+	for _, tt := range tests {
+		got := ""
+		if f := detect([]byte(tt.input)); f != nil {
+			got = f.Name
+		}
+		if got != tt.want {
+			t.Errorf("detect(%q) = %q, want %q", tt.input, got, tt.want)
+		}
+	}
+}
+
+// TestLargeFileStreams checks that parsing does not hold the whole input:
+// a long file is parsed through a reader that yields it piece by piece,
+// and the parser's memory stays bounded by the line buffer.
+func TestLargeFileStreams(t *testing.T) {
+	const lines = 200000
+	line := "bench: threads=2 ops=4000000 time=0.595 sec (6722316 ops/sec)\n"
+	r := io.MultiReader(strings.NewReader("=== start ===\n"), &repeatReader{s: line, n: lines})
+	tf, err := openReader("big.txt", r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := tf.Parser()
+	n := 0
+	for {
+		rec, err := p.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Sample != n {
+			t.Fatalf("sample %d, want %d", rec.Sample, n)
+		}
+		n++
+	}
+	if n != lines {
+		t.Errorf("parsed %d records, want %d", n, lines)
+	}
+}
+
+type repeatReader struct {
+	s   string
+	n   int
+	off int
+}
+
+func (r *repeatReader) Read(p []byte) (int, error) {
+	if r.n == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p, r.s[r.off:])
+	r.off += k
+	if r.off == len(r.s) {
+		r.off = 0
+		r.n--
+	}
+	return k, nil
+}
+
+func TestParseValue(t *testing.T) {
+	for _, s := range []string{"1", "0.5", "1e300", "5e-324"} {
+		v, err := parseValue(s)
+		if err != nil || !(v > 0) || math.IsInf(v, 0) {
+			t.Errorf("parseValue(%q) = %v, %v", s, v, err)
+		}
+	}
+}
+
+// seedFiles returns the fixture files under testdata/DIR; it fails the
+// test when there are none, so a fuzz test is never left without seeds.
+func seedFiles(t testing.TB, pattern string) [][]byte {
+	paths, err := filepath.Glob(filepath.Join("testdata", pattern))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Fatalf("no seed files match testdata/%s", pattern)
+	}
+	var out [][]byte
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// fuzzParse checks the properties every parser keeps on any input: no
+// panic, progress (finitely many results), every record has a benchmark
+// name, a positive finite value and a line inside the input, and every
+// syntax error names the file and a line inside the input.
+func fuzzParse(t *testing.T, format string, input []byte) {
+	f, _ := LookupFormat(format)
+	tf, err := openReader("fuzz", bytes.NewReader(input), f)
+	if err != nil {
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Fatalf("open: non-syntax error %v", err)
+		}
+		return
+	}
+	lines := bytes.Count(input, []byte{'\n'}) + 1
+	if tf.Text.Encoding != EncUTF8 && tf.Text.Encoding != EncUTF8BOM {
+		lines = len(input) // decoded line count is bounded by the byte count
+	}
+	p := tf.Parser()
+	for i := 0; ; i++ {
+		if i > len(input)+10 {
+			t.Fatal("parser yields more results than the input has bytes")
+		}
+		r, err := p.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			se, ok := asSyntax(err)
+			if !ok {
+				return // I/O errors end the stream
+			}
+			if se.File != "fuzz" || se.Line < 0 || se.Line > lines {
+				t.Fatalf("syntax error with bad position: %+v (input has %d lines)", se, lines)
+			}
+			continue
+		}
+		if r.Benchmark == "" || !(r.Value > 0) || math.IsInf(r.Value, 0) || r.Line < 1 || r.Line > lines {
+			t.Fatalf("bad record %+v", r)
+		}
+	}
+}
+
+func FuzzOps(f *testing.F) {
+	for _, b := range seedFiles(f, "ops/*.txt") {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { fuzzParse(t, "ops", b) })
+}
+
+func FuzzCSV(f *testing.F) {
+	for _, b := range seedFiles(f, "csv/*.csv") {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) { fuzzParse(t, "csv", b) })
+}
