@@ -64,7 +64,7 @@ type csvParser struct {
 	labels map[string]int // label key -> column
 	ncol   int
 	auto   map[[3]string]int // next automatic sample index per run/variant/benchmark
-	done   bool // a fatal syntax error was reported: the rest is unreadable
+	done   bool              // a fatal syntax error was reported: the rest is unreadable
 }
 
 func newCSVParser(r io.Reader, file string) Parser {
