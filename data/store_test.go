@@ -1,0 +1,286 @@
+package data
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestMain(m *testing.M) {
+	// Re-executed by TestConcurrentProcesses as an ingesting child process.
+	if db := os.Getenv("QOSCAL_TEST_CHILD_DB"); db != "" {
+		os.Exit(childIngest(db, os.Getenv("QOSCAL_TEST_CHILD_PREFIX")))
+	}
+	os.Exit(m.Run())
+}
+
+func testRun(id string, scale float64, labels map[string]string) Run {
+	r := Run{ID: id, Source: "src/" + id, Labels: labels, Baseline: "system", Candidate: "hoard"}
+	for i, b := range []string{"alloc-test", "larson", "sh8bench"} {
+		for s := 0; s < 2; s++ {
+			r.Measurements = append(r.Measurements,
+				Measurement{Benchmark: b, Variant: "system", Sample: s, Value: float64(1000*(i+1) + s), Unit: OpsUnit},
+				Measurement{Benchmark: b, Variant: "hoard", Sample: s, Value: scale * float64(1500*(i+1)+s), Unit: OpsUnit})
+		}
+	}
+	return r
+}
+
+func openTestStore(t *testing.T) (*Store, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "q.db")
+	s, err := OpenStore(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Now = func() time.Time { return time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC) }
+	t.Cleanup(func() { s.Close() })
+	return s, path
+}
+
+func TestStoreRoundTrip(t *testing.T) {
+	s, _ := openTestStore(t)
+	in := []Run{testRun("r1", 1, map[string]string{"os": "windows"}), testRun("r2", 1.1, map[string]string{"os": "linux"})}
+	in[0].Time = time.Date(2026, 11, 30, 7, 0, 0, 0, time.UTC)
+	res, err := s.Ingest(in, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Added != 2 || res.Measurements != 24 {
+		t.Errorf("result %+v, want 2 added, 24 measurements", res)
+	}
+	got, err := s.Runs(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("%d runs, want 2", len(got))
+	}
+	for i := range in {
+		want := in[i]
+		want.Sort()
+		if diff := cmp.Diff(want, got[i].Run); diff != "" {
+			t.Errorf("run %s (-want +got):\n%s", want.ID, diff)
+		}
+		if !got[i].Ingested.Equal(s.Now()) {
+			t.Errorf("ingested %v", got[i].Ingested)
+		}
+	}
+	linux, err := s.Runs(map[string]string{"os": "linux"})
+	if err != nil || len(linux) != 1 || linux[0].ID != "r2" {
+		t.Errorf("label filter os=linux: %v %v", linux, err)
+	}
+	none, err := s.Runs(map[string]string{"os": "linux", "runner": "x"})
+	if err != nil || len(none) != 0 {
+		t.Errorf("label filter with two labels: %v %v", none, err)
+	}
+}
+
+func TestStoreIdempotentAndReplace(t *testing.T) {
+	s, path := openTestStore(t)
+	if _, err := s.Ingest([]Run{testRun("r1", 1, nil), testRun("r2", 1, nil)}, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The same content again, read from another path, is a no-op.
+	again := testRun("r1", 1, nil)
+	again.Source = "elsewhere/r1"
+	res, err := s.Ingest([]Run{again}, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Added != 0 || res.Unchanged != 1 || res.Measurements != 0 || res.AlreadyStored[0] != "r1" {
+		t.Errorf("re-ingest: %+v", res)
+	}
+	// Other content under the same id is refused, and nothing lands.
+	changed := testRun("r1", 2, nil)
+	_, err = s.Ingest([]Run{testRun("r3", 1, nil), changed}, false, nil)
+	var ce *ConflictError
+	if !errors.As(err, &ce) || ce.ID != "r1" {
+		t.Fatalf("conflict: got %v", err)
+	}
+	want := "run r1 (from src/r1) is already in " + path + " with different content: use --replace to overwrite it, or give it another id"
+	if err.Error() != want {
+		t.Errorf("message %q\nwant    %q", err, want)
+	}
+	runs, _ := s.Runs(nil)
+	if len(runs) != 2 {
+		t.Errorf("after a failed ingest the store holds %d runs, want 2 (r3 must be rolled back)", len(runs))
+	}
+	// --replace overwrites it and keeps its place in ingest order.
+	res, err = s.Ingest([]Run{changed}, true, nil)
+	if err != nil || res.Replaced != 1 {
+		t.Fatalf("replace: %+v %v", res, err)
+	}
+	runs, _ = s.Runs(nil)
+	if runs[0].ID != "r1" || Digest(&runs[0].Run) != Digest(&changed) {
+		t.Errorf("after replace: first run %s, digest match %v", runs[0].ID, Digest(&runs[0].Run) == Digest(&changed))
+	}
+}
+
+func TestStoreRefusesForeignFiles(t *testing.T) {
+	dir := t.TempDir()
+	text := filepath.Join(dir, "notes.txt")
+	os.WriteFile(text, []byte("this is not a database\n"), 0o644)
+	foreign := filepath.Join(dir, "other.db")
+	newer := filepath.Join(dir, "newer.db")
+	for path, setup := range map[string]string{
+		foreign: "CREATE TABLE t(x)",
+		newer:   "",
+	} {
+		s, err := OpenStore(path, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Close()
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		stmt := "PRAGMA user_version = 99"
+		if setup != "" {
+			stmt = "PRAGMA application_id = 1234; " + setup
+		}
+		if _, err := db.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+	}
+	plain := filepath.Join(dir, "plain.db")
+	db, _ := sql.Open("sqlite", plain)
+	if _, err := db.Exec("CREATE TABLE mine(x)"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	textBefore, _ := os.ReadFile(text)
+	tests := []struct{ path, create, want string }{
+		{text, "create", "store " + text + " is not a SQLite database: name a qoscal store with --db"},
+		{foreign, "create", "store " + foreign + " is a SQLite database of another program (application id 0x4d2), not a qoscal store"},
+		{plain, "create", "store " + plain + " is a SQLite database with tables of its own, not a qoscal store"},
+		{newer, "create", "store " + newer + " was written by a newer qoscal (schema version 99; this qoscal knows up to " + strconv.Itoa(SchemaVersion) + "): upgrade qoscal"},
+		{filepath.Join(dir, "missing.db"), "", "no store at " + filepath.Join(dir, "missing.db") + ": ingest runs first (qoscal ingest), or name the store with --db"},
+		{dir, "create", "store " + dir + " is a folder, expected a SQLite file"},
+	}
+	for _, tt := range tests {
+		_, err := OpenStore(tt.path, tt.create != "")
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("OpenStore(%s):\n got %v\nwant %s", tt.path, err, tt.want)
+		}
+	}
+	if after, _ := os.ReadFile(text); string(after) != string(textBefore) {
+		t.Error("opening a text file as a store changed it")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "missing.db")); err == nil {
+		t.Error("opening a missing store without create made a file")
+	}
+}
+
+func TestStoreMigratesEmptyFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "empty.db")
+	os.WriteFile(path, nil, 0o644)
+	s, err := OpenStore(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var v int
+	s.db.QueryRow("PRAGMA user_version").Scan(&v)
+	if v != SchemaVersion {
+		t.Errorf("schema version %d, want %d", v, SchemaVersion)
+	}
+}
+
+// childIngest is the body of one ingesting process: it stores 40 runs, one
+// transaction each, as 40 CI jobs finishing at once would.
+func childIngest(db, prefix string) int {
+	s, err := OpenStore(db, true)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer s.Close()
+	for i := 0; i < 40; i++ {
+		if _, err := s.Ingest([]Run{testRun(fmt.Sprintf("%s-%02d", prefix, i), 1, nil)}, false, nil); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+	}
+	return 0
+}
+
+// TestConcurrentProcesses runs three processes that ingest into one new
+// store file at once; none may fail with "database is locked" and every run
+// must be stored afterwards.
+func TestConcurrentProcesses(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "shared.db")
+	var wg sync.WaitGroup
+	errs := make([]error, 3)
+	outs := make([][]byte, 3)
+	for p := 0; p < 3; p++ {
+		wg.Add(1)
+		go func(p int) {
+			defer wg.Done()
+			cmd := exec.Command(os.Args[0], "-test.run=^$")
+			cmd.Env = append(os.Environ(), "QOSCAL_TEST_CHILD_DB="+db, fmt.Sprintf("QOSCAL_TEST_CHILD_PREFIX=p%d", p))
+			outs[p], errs[p] = cmd.CombinedOutput()
+		}(p)
+	}
+	wg.Wait()
+	for p := range errs {
+		if errs[p] != nil {
+			t.Errorf("process %d: %v\n%s", p, errs[p], outs[p])
+		}
+	}
+	s, err := OpenStore(db, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	runs, err := s.Runs(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 120 {
+		t.Errorf("%d runs stored, want 120", len(runs))
+	}
+	seen := map[string]bool{}
+	for _, r := range runs {
+		if len(r.Measurements) != 12 || seen[r.ID] {
+			t.Errorf("run %s: %d measurements, seen before %v", r.ID, len(r.Measurements), seen[r.ID])
+		}
+		seen[r.ID] = true
+	}
+	if !strings.HasPrefix(runs[0].ID, "p") {
+		t.Errorf("unexpected id %s", runs[0].ID)
+	}
+}
+
+func BenchmarkIngest1000Runs(b *testing.B) {
+	runs := make([]Run, 1000)
+	for i := range runs {
+		runs[i] = testRun(fmt.Sprintf("run-%04d", i), 1, map[string]string{"os": "linux"})
+	}
+	for b.Loop() {
+		b.StopTimer()
+		s, err := OpenStore(filepath.Join(b.TempDir(), "b.db"), true)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := s.Ingest(runs, false, nil); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+}
