@@ -30,6 +30,7 @@ var csvFormat = &Format{
 	Detect:   detectCSV,
 	New:      newCSVParser,
 	MultiRun: true,
+	Exts:     []string{".csv"},
 }
 
 func init() { Register(csvFormat) }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -45,6 +46,10 @@ type Format struct {
 	New func(r io.Reader, file string) Parser
 	// MultiRun is true for formats that name runs and variants themselves.
 	MultiRun bool
+	// Exts are file-name extensions (".csv") that settle the format when
+	// no format recognises the content, so that a broken file of a known
+	// kind gets that format's own error message.
+	Exts []string
 }
 
 var registry = map[string]*Format{}
@@ -92,6 +97,19 @@ func detect(head []byte) *Format {
 	return nil
 }
 
+// byExt returns the format that claims the file name's extension, if any.
+func byExt(name string) *Format {
+	ext := strings.ToLower(filepath.Ext(name))
+	for _, n := range FormatNames() {
+		for _, e := range registry[n].Exts {
+			if ext == e {
+				return registry[n]
+			}
+		}
+	}
+	return nil
+}
+
 // File is an open result file: its decoded text, its detected encoding and
 // its format.
 type File struct {
@@ -129,6 +147,9 @@ func openReader(name string, r io.Reader, format *Format) (*File, error) {
 	}
 	if format == nil {
 		format = detect(tr.Peek(sniffLen))
+		if format == nil {
+			format = byExt(name)
+		}
 		if format == nil {
 			return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("no benchmark results found in the first %d bytes: cannot tell the format (known formats: %s); use --format", sniffLen, strings.Join(FormatNames(), ", "))}
 		}

@@ -1,0 +1,106 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// update rewrites the expected outputs inside the scripts (cmp stdout FILE).
+var update = flag.Bool("update", false, "rewrite the want files inside testdata/*.txt")
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"qoscal": func() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+	})
+}
+
+// TestScripts runs the CLI scenarios in testdata/*.txt, one per file.
+func TestScripts(t *testing.T) {
+	samples, err := filepath.Abs("../../data/samples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir: "testdata",
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("SAMPLES", samples)
+			env.Setenv("SOURCE_DATE_EPOCH", "1796112000") // 2026-12-01T08:00:00Z
+			env.Setenv("QOSCAL_DB", "")
+			env.Setenv("GITHUB_ACTIONS", "")
+			env.Setenv("GITHUB_STEP_SUMMARY", "")
+			return nil
+		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"encode": cmdEncode,
+			"chop":   cmdChop,
+		},
+		RequireUniqueNames: true,
+		UpdateScripts:      *update,
+	})
+}
+
+// cmdEncode rewrites a text file as Windows tools write it:
+//
+//	encode utf16le-bom|utf16le|utf16be-bom|utf8-bom|crlf SRC DST
+//
+// Every encoding but utf8-bom also turns LF into CRLF.
+func cmdEncode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: encode ENCODING SRC DST")
+	}
+	src := []byte(ts.ReadFile(args[1]))
+	crlf := func(b []byte) []byte {
+		var out []byte
+		for _, c := range b {
+			if c == '\n' {
+				out = append(out, '\r')
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	var out []byte
+	var err error
+	switch args[0] {
+	case "utf16le-bom":
+		out, err = unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder().Bytes(crlf(src))
+	case "utf16le":
+		out, err = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewEncoder().Bytes(crlf(src))
+	case "utf16be-bom":
+		out, err = unicode.UTF16(unicode.BigEndian, unicode.UseBOM).NewEncoder().Bytes(crlf(src))
+	case "utf8-bom":
+		out = append([]byte{0xEF, 0xBB, 0xBF}, src...)
+	case "crlf":
+		out = crlf(src)
+	default:
+		err = fmt.Errorf("unknown encoding %q", args[0])
+	}
+	ts.Check(err)
+	ts.Check(os.MkdirAll(filepath.Dir(ts.MkAbs(args[2])), 0o755))
+	ts.Check(os.WriteFile(ts.MkAbs(args[2]), out, 0o644))
+}
+
+// cmdChop removes the last N bytes of a file, as a job killed mid-write
+// leaves it:
+//
+//	chop N FILE
+func cmdChop(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: chop N FILE")
+	}
+	var n int
+	if _, err := fmt.Sscan(args[0], &n); err != nil {
+		ts.Fatalf("chop: %v", err)
+	}
+	b := []byte(ts.ReadFile(args[1]))
+	if n > len(b) {
+		ts.Fatalf("chop: file has only %d bytes", len(b))
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), b[:len(b)-n], 0o644))
+}
