@@ -1,0 +1,273 @@
+// Package stats holds the numerical functions qoscal's calibration rests
+// on: geometric mean and SD, quantiles, robust spread, t intervals and the
+// normal and Student-t distributions. They work on float64 slices and know
+// nothing about benchmarks or runs.
+//
+// Conventions (see ../shared/reference/STATS.md, section 0, for the
+// reference these follow and its test vectors):
+//   - log is the natural logarithm; geometric statistics are computed in
+//     log space and turned back with exp.
+//   - Standard deviations are sample SDs with the n−1 divisor.
+//   - Quantiles are Hyndman–Fan type 7 (R's default, numpy's "linear").
+//     gonum's stat.Quantile(p, stat.LinInterp, ...) is type 4 and is not
+//     used for them.
+//   - No function modifies its input slice.
+package stats
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// ErrEmpty is returned for a statistic of no values.
+var ErrEmpty = errors.New("stats: no values")
+
+// DomainError reports a value outside a function's domain, such as a zero
+// ratio passed to a geometric mean.
+type DomainError struct {
+	Func  string
+	Index int
+	Value float64
+	Want  string
+}
+
+func (e *DomainError) Error() string {
+	return fmt.Sprintf("stats: %s: value %d is %v, want %s", e.Func, e.Index, e.Value, e.Want)
+}
+
+// Logs returns ln x_i for each x_i. Every x_i must be finite and > 0;
+// otherwise the result is a *DomainError naming the first bad value (never
+// a clamped or NaN result).
+func Logs(x []float64) ([]float64, error) {
+	if len(x) == 0 {
+		return nil, ErrEmpty
+	}
+	out := make([]float64, len(x))
+	for i, v := range x {
+		if !(v > 0) || math.IsInf(v, 1) {
+			return nil, &DomainError{Func: "Logs", Index: i, Value: v, Want: "a finite value > 0"}
+		}
+		out[i] = math.Log(v)
+	}
+	return out, nil
+}
+
+// GeoMean returns the geometric mean exp((1/n) Σ ln x_i), computed as a
+// mean of logs so that long products cannot overflow or underflow.
+// Domain: x_i finite and > 0 (STATS.md 1.1).
+func GeoMean(x []float64) (float64, error) {
+	l, err := Logs(x)
+	if err != nil {
+		return 0, err
+	}
+	return math.Exp(Mean(l)), nil
+}
+
+// GSD returns the geometric standard deviation exp(s), where s is the
+// n−1 sample SD of ln x_i (scipy.stats.gstd). Domain: x_i finite and > 0,
+// n ≥ 2 (STATS.md 1.2).
+func GSD(x []float64) (float64, error) {
+	l, err := Logs(x)
+	if err != nil {
+		return 0, err
+	}
+	if len(l) < 2 {
+		return 0, errors.New("stats: GSD needs at least 2 values")
+	}
+	return math.Exp(SD(l)), nil
+}
+
+// GeoMeanCI returns the two-sided t confidence interval at the given level
+// (0.95 for 95%) for the geometric mean of x:
+//
+//	exp( ȳ ± t_{n−1, 1−α/2} · s_y / √n ),  y = ln x, α = 1 − level.
+//
+// Domain: x_i finite and > 0, n ≥ 2, 0 < level < 1 (STATS.md 1.3). It
+// assumes ln x is a sample from a normal distribution.
+func GeoMeanCI(x []float64, level float64) (lo, hi float64, err error) {
+	l, err := Logs(x)
+	if err != nil {
+		return 0, 0, err
+	}
+	n := float64(len(l))
+	if len(l) < 2 {
+		return 0, 0, errors.New("stats: GeoMeanCI needs at least 2 values")
+	}
+	if !(level > 0 && level < 1) {
+		return 0, 0, fmt.Errorf("stats: GeoMeanCI level %v, want 0 < level < 1", level)
+	}
+	m, s := Mean(l), SD(l)
+	h := TQuantile(1-(1-level)/2, n-1) * s / math.Sqrt(n)
+	return math.Exp(m - h), math.Exp(m + h), nil
+}
+
+// Mean returns the arithmetic mean (1/n) Σ x_i; NaN for no values.
+func Mean(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	return stat.Mean(x, nil)
+}
+
+// SD returns the sample standard deviation sqrt(Σ (x_i − x̄)² / (n−1));
+// NaN for fewer than 2 values.
+func SD(x []float64) float64 {
+	if len(x) < 2 {
+		return math.NaN()
+	}
+	return stat.StdDev(x, nil)
+}
+
+// CV returns the coefficient of variation SD(x)/Mean(x) (n−1 SD).
+func CV(x []float64) float64 { return SD(x) / Mean(x) }
+
+// LogNormalCV returns the CV of a log-normal distribution whose log has SD
+// s: sqrt(exp(s²) − 1) (STATS.md 1.2).
+func LogNormalCV(s float64) float64 { return math.Sqrt(math.Expm1(s * s)) }
+
+// sorted returns a sorted copy of x.
+func sorted(x []float64) []float64 {
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	return s
+}
+
+// Quantile returns the Hyndman–Fan type 7 p-quantile of x (R's default
+// quantile, numpy's "linear"): for x sorted into x[0..n−1],
+//
+//	h = (n−1)p,  Q(p) = x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]).
+//
+// Domain: n ≥ 1, 0 ≤ p ≤ 1; NaN otherwise. x is not modified.
+// Reference: Hyndman, R. J. and Fan, Y. (1996), Sample quantiles in
+// statistical packages, The American Statistician 50(4), 361–365.
+func Quantile(x []float64, p float64) float64 {
+	if len(x) == 0 || !(p >= 0 && p <= 1) {
+		return math.NaN()
+	}
+	return quantileSorted(sorted(x), p)
+}
+
+func quantileSorted(s []float64, p float64) float64 {
+	h := float64(len(s)-1) * p
+	lo := math.Floor(h)
+	i := int(lo)
+	if i >= len(s)-1 {
+		return s[len(s)-1]
+	}
+	return s[i] + (h-lo)*(s[i+1]-s[i])
+}
+
+// Median returns the median of x (the type 7 0.5-quantile, which is the
+// middle value, or the mean of the two middle values); NaN for no values.
+func Median(x []float64) float64 { return Quantile(x, 0.5) }
+
+// IQR returns the interquartile range Q(0.75) − Q(0.25) with type 7
+// quantiles.
+func IQR(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	s := sorted(x)
+	return quantileSorted(s, 0.75) - quantileSorted(s, 0.25)
+}
+
+// MADScale is 1/Φ⁻¹(3/4), which makes the MAD a consistent estimator of σ
+// for normal data.
+const MADScale = 1.482602218505602
+
+// MAD returns the scaled median absolute deviation
+// 1.482602218505602 · median(|x_i − median(x)|) (STATS.md section 0).
+func MAD(x []float64) float64 { return MADScale * RawMAD(x) }
+
+// RawMAD returns median(|x_i − median(x)|), without scaling.
+func RawMAD(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	m := Median(x)
+	d := make([]float64, len(x))
+	for i, v := range x {
+		d[i] = math.Abs(v - m)
+	}
+	return Median(d)
+}
+
+// RangePct returns the range as a percentage of the median:
+// (max − min)/median · 100.
+func RangePct(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	lo, hi := MinMax(x)
+	return (hi - lo) / Median(x) * 100
+}
+
+// MinMax returns the smallest and largest of x; NaNs for no values.
+func MinMax(x []float64) (lo, hi float64) {
+	if len(x) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	lo, hi = x[0], x[0]
+	for _, v := range x[1:] {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	return lo, hi
+}
+
+// Covariance returns the sample covariance Σ (x_i − x̄)(y_i − ȳ)/(n−1) of
+// two equally long slices.
+func Covariance(x, y []float64) float64 {
+	if len(x) != len(y) || len(x) < 2 {
+		return math.NaN()
+	}
+	return stat.Covariance(x, y, nil)
+}
+
+// RobustZ returns the modified z-scores (x_i − median(x)) / MAD(x) with the
+// scaled MAD (Iglewicz and Hoaglin, 1993, How to Detect and Handle
+// Outliers, ASQC). When the MAD is 0 it falls back to
+// 1.2533141 · mean|x_i − median(x)| (STATS.md 3.4); when that is 0 too,
+// every z is 0.
+func RobustZ(x []float64) []float64 {
+	m := Median(x)
+	scale := MAD(x)
+	if scale == 0 {
+		var sum float64
+		for _, v := range x {
+			sum += math.Abs(v - m)
+		}
+		scale = 1.2533141 * sum / float64(len(x))
+	}
+	z := make([]float64, len(x))
+	if scale == 0 {
+		return z
+	}
+	for i, v := range x {
+		z[i] = (v - m) / scale
+	}
+	return z
+}
+
+// NormalCDF returns Φ(x) = ½ erfc(−x/√2), accurate far into the tails.
+func NormalCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+
+// NormalQuantile returns Φ⁻¹(p) (gonum distuv.UnitNormal).
+func NormalQuantile(p float64) float64 { return distuv.UnitNormal.Quantile(p) }
+
+// TCDF returns the Student-t distribution function with nu degrees of
+// freedom at x (gonum distuv.StudentsT with Mu 0 and Sigma 1: a zero
+// Sigma would silently give 0).
+func TCDF(x, nu float64) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nu}.CDF(x)
+}
+
+// TQuantile returns the p-quantile t_{nu,p} of the Student-t distribution
+// with nu degrees of freedom.
+func TQuantile(p, nu float64) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nu}.Quantile(p)
+}
