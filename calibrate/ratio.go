@@ -1,0 +1,210 @@
+// Package calibrate gives benchmark meaning to qoscal's statistics: the
+// ratio of a candidate to a baseline and its orientation, a run's score,
+// the distribution of scores over calibration runs and each benchmark's
+// spread. It reads the run model of package data and the numerics of
+// package stats; it parses no files, prints nothing and draws nothing.
+package calibrate
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"qoscal/data"
+	"qoscal/stats"
+)
+
+// Direction says which way a metric improves.
+type Direction int
+
+const (
+	// Auto takes the direction from the unit.
+	Auto Direction = iota
+	// HigherIsBetter: throughput (ops/sec, B/s). ratio = candidate/baseline.
+	HigherIsBetter
+	// LowerIsBetter: times and sizes (sec/op, ns/op, B/op). ratio =
+	// baseline/candidate.
+	LowerIsBetter
+)
+
+func (d Direction) String() string {
+	switch d {
+	case HigherIsBetter:
+		return "higher is better"
+	case LowerIsBetter:
+		return "lower is better"
+	}
+	return "from the unit"
+}
+
+// Key is the direction's name in JSON files: "higher" or "lower".
+func (d Direction) Key() string {
+	switch d {
+	case HigherIsBetter:
+		return "higher"
+	case LowerIsBetter:
+		return "lower"
+	}
+	return "auto"
+}
+
+var higherUnits = map[string]bool{
+	"ops/sec": true, "ops/s": true, "op/s": true, "ops": true, "b/s": true, "mb/s": true,
+	"gb/s": true, "kb/s": true, "requests/sec": true, "req/s": true, "items/s": true,
+	"iterations/sec": true, "iter/s": true, "hz": true, "fps": true, "score": true,
+}
+
+var lowerUnits = map[string]bool{
+	"s": true, "sec": true, "secs": true, "second": true, "seconds": true, "ms": true,
+	"us": true, "µs": true, "μs": true, "ns": true, "sec/op": true, "s/op": true,
+	"ms/op": true, "us/op": true, "ns/op": true, "b/op": true, "allocs/op": true,
+	"b": true, "bytes": true, "kb": true, "mb": true, "gb": true, "cycles": true,
+	"instructions": true, "cycles/op": true, "instructions/op": true,
+}
+
+// UnitDirection returns the direction of a unit, matched without regard to
+// case. An unknown or empty unit is an error that names it: qoscal does not
+// guess which way a metric improves.
+func UnitDirection(unit string) (Direction, error) {
+	u := strings.ToLower(strings.TrimSpace(unit))
+	switch {
+	case higherUnits[u]:
+		return HigherIsBetter, nil
+	case lowerUnits[u]:
+		return LowerIsBetter, nil
+	case u == "":
+		return Auto, fmt.Errorf("the measurements have no unit, so it is unknown whether higher is better: use --higher-is-better or --lower-is-better")
+	}
+	return Auto, fmt.Errorf("unit %q is unknown, so it is unknown whether higher is better: use --higher-is-better or --lower-is-better", unit)
+}
+
+// BenchmarkRatio is one benchmark of one run: the variant values (medians
+// of their samples) and the oriented ratio.
+type BenchmarkRatio struct {
+	Name                string
+	Unit                string
+	Direction           Direction
+	Baseline, Candidate float64 // medians of the samples
+	BaselineSamples     int
+	CandidateSamples    int
+	// Ratio is oriented so that > 1 means the candidate is better:
+	// candidate/baseline when higher is better, baseline/candidate when
+	// lower is better.
+	Ratio float64
+}
+
+// RunRatios are the ratios of one run, keyed by benchmark.
+type RunRatios struct {
+	ID     string
+	Labels map[string]string
+	// Ratios holds the benchmarks that both variants measured.
+	Ratios map[string]BenchmarkRatio
+	// OnlyBaseline and OnlyCandidate list benchmarks measured by one
+	// variant only, sorted.
+	OnlyBaseline, OnlyCandidate []string
+}
+
+// Ratios computes the ratios of one run between two of its variants. Each
+// variant's value for a benchmark is the median of its samples. dir
+// overrides the direction the units give; with Auto an unknown unit is an
+// error. A benchmark whose samples disagree on the unit is an error, and so
+// is a baseline or candidate variant absent from the run.
+func Ratios(run *data.Run, baseline, candidate string, dir Direction) (RunRatios, error) {
+	type acc struct {
+		unit    string
+		samples []float64
+	}
+	vals := map[string]map[string]*acc{baseline: {}, candidate: {}}
+	for _, m := range run.Measurements {
+		byBench, ok := vals[m.Variant]
+		if !ok {
+			continue
+		}
+		a := byBench[m.Benchmark]
+		if a == nil {
+			a = &acc{unit: m.Unit}
+			byBench[m.Benchmark] = a
+		}
+		if a.unit != m.Unit {
+			return RunRatios{}, fmt.Errorf("run %s: %s of %s is measured in both %q and %q", run.ID, m.Benchmark, m.Variant, a.unit, m.Unit)
+		}
+		a.samples = append(a.samples, m.Value)
+	}
+	for _, v := range []string{baseline, candidate} {
+		if len(vals[v]) == 0 {
+			return RunRatios{}, fmt.Errorf("run %s has no measurements of variant %q (it has %s)", run.ID, v, strings.Join(run.Variants(), ", "))
+		}
+	}
+	rr := RunRatios{ID: run.ID, Labels: run.Labels, Ratios: map[string]BenchmarkRatio{}}
+	for name, b := range vals[baseline] {
+		c, ok := vals[candidate][name]
+		if !ok {
+			rr.OnlyBaseline = append(rr.OnlyBaseline, name)
+			continue
+		}
+		if b.unit != c.unit {
+			return RunRatios{}, fmt.Errorf("run %s: %s is in %q for %s but %q for %s", run.ID, name, b.unit, baseline, c.unit, candidate)
+		}
+		d := dir
+		if d == Auto {
+			var err error
+			if d, err = UnitDirection(b.unit); err != nil {
+				return RunRatios{}, fmt.Errorf("run %s, benchmark %s: %v", run.ID, name, err)
+			}
+		}
+		br := BenchmarkRatio{
+			Name: name, Unit: b.unit, Direction: d,
+			Baseline: stats.Median(b.samples), Candidate: stats.Median(c.samples),
+			BaselineSamples: len(b.samples), CandidateSamples: len(c.samples),
+		}
+		if d == HigherIsBetter {
+			br.Ratio = br.Candidate / br.Baseline
+		} else {
+			br.Ratio = br.Baseline / br.Candidate
+		}
+		if !(br.Ratio > 0) || math.IsInf(br.Ratio, 0) {
+			return RunRatios{}, fmt.Errorf("run %s, benchmark %s: ratio %v is not a finite positive number", run.ID, name, br.Ratio)
+		}
+		rr.Ratios[name] = br
+	}
+	for name := range vals[candidate] {
+		if _, ok := vals[baseline][name]; !ok {
+			rr.OnlyCandidate = append(rr.OnlyCandidate, name)
+		}
+	}
+	sort.Strings(rr.OnlyBaseline)
+	sort.Strings(rr.OnlyCandidate)
+	return rr, nil
+}
+
+// Names returns the benchmarks of rr in name order.
+func (rr *RunRatios) Names() []string {
+	names := make([]string, 0, len(rr.Ratios))
+	for n := range rr.Ratios {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Score returns the geometric mean of the run's ratios over suite:
+// exp((1/k) Σ ln r_i). It is the geomean of per-benchmark ratios, never a
+// ratio of per-variant geomeans: the two agree only when both variants
+// measured exactly the same benchmarks, and a benchmark missing from one
+// side would silently change the other's geomean. Every suite benchmark
+// must be present.
+func (rr *RunRatios) Score(suite []string) (float64, error) {
+	logs := make([]float64, len(suite))
+	for i, name := range suite {
+		br, ok := rr.Ratios[name]
+		if !ok {
+			return 0, fmt.Errorf("run %s lacks benchmark %s", rr.ID, name)
+		}
+		logs[i] = math.Log(br.Ratio)
+	}
+	if len(logs) == 0 {
+		return 0, fmt.Errorf("run %s: empty suite", rr.ID)
+	}
+	return math.Exp(stats.Mean(logs)), nil
+}

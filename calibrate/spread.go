@@ -1,0 +1,395 @@
+package calibrate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"qoscal/data"
+	"qoscal/stats"
+)
+
+// Options say how to analyse calibration runs. The zero value is the
+// default: roles as recorded in the runs, direction from the units, runs
+// missing a suite benchmark left out.
+type Options struct {
+	// Baseline and Candidate name the compared variants; empty takes the
+	// roles recorded in the runs (at ingest, or by a CSV's role column).
+	Baseline, Candidate string
+	// Direction overrides the direction the units give.
+	Direction Direction
+	// AllowPartial makes the suite the benchmarks common to all runs
+	// (with a warning listing those dropped) instead of leaving out runs
+	// that lack a benchmark the others have.
+	AllowPartial bool
+}
+
+// RunScore is one calibration run's score and the ratios behind it.
+type RunScore struct {
+	ID     string
+	Labels map[string]string
+	// Score is the geomean of Ratios; LogScore its natural log.
+	Score, LogScore float64
+	// Ratios, Baseline and Candidate are in suite order.
+	Ratios, Baseline, Candidate []float64
+}
+
+// ScoreStats describe the distribution of run scores.
+type ScoreStats struct {
+	N                      int
+	Min, Median, Mean, Max float64
+	GeoMean, GSD           float64
+	// CILow and CIHigh are the t interval at CILevel (0.95) of the
+	// typical score, exp(m ± t·s/√n) (STATS.md 1.3).
+	CILow, CIHigh, CILevel float64
+	RangePct, CV           float64
+	// MeanLog (m), SDLog (s, n−1 divisor), MedianLog and MADLog (scaled)
+	// describe the log scores; VarLog = s².
+	MeanLog, SDLog, MedianLog, MADLog, VarLog float64
+	// OutlierZ are the runs' robust z-scores in log space; Outliers the
+	// ids of runs with |z| > OutlierZ.
+	OutlierZ              []float64
+	Outliers              []string
+	LowestRun, HighestRun string
+	// NextBelowMin is 1/(n+1): the chance, with no model, that the next
+	// healthy run scores below the lowest of these n (STATS.md 2.2).
+	NextBelowMin float64
+}
+
+// BenchmarkSpread is one benchmark's spread across the calibration runs.
+type BenchmarkSpread struct {
+	Name      string
+	Unit      string
+	Direction Direction
+	Min, Median, Max,
+	RangePct, CV float64 // of the ratio
+	CVLog    float64 // SD of the log ratio
+	IQR, MAD float64 // type 7 IQR and scaled MAD of the ratio
+	// Contribution is the benchmark's part of Var(ln score): its row sum
+	// of the covariance matrix of log ratios over k² (STATS.md 3.2). The
+	// contributions add up to the variance of the log scores;
+	// VarianceShare is Contribution over that total (NaN if it is 0).
+	Contribution, VarianceShare float64
+	// LOOScore is the median over runs of the score without this
+	// benchmark (NaN for a one-benchmark suite).
+	LOOScore float64
+}
+
+// RawSpread is the spread of one benchmark's raw baseline values across
+// runs: what a runner-health check compares a new run's baseline with.
+type RawSpread struct {
+	Name              string
+	Unit              string
+	Median, Min, Max  float64
+	CV, RangePct      float64
+	MedianLog, MADLog float64 // location and robust spread in log space
+}
+
+// Excluded is a run left out of the score distribution.
+type Excluded struct {
+	ID      string
+	Missing []string
+}
+
+// Analysis is the calibration analysis of a set of runs of unchanged code.
+type Analysis struct {
+	Baseline, Candidate string
+	Suite               []string // sorted benchmark names
+	Units               map[string]string
+	Directions          map[string]Direction
+	Runs                []RunScore // the runs in the distribution, in input order
+	Excluded            []Excluded
+	Dropped             []string // benchmarks left out of the suite
+	Score               ScoreStats
+	Benchmarks          []BenchmarkSpread // noisiest (largest share) first
+	BaselineSpread      []RawSpread       // suite order
+	Warnings            []string
+}
+
+// Thresholds used for warnings.
+const (
+	// FewRuns is the number of runs below which the analysis warns that
+	// the data are thin.
+	FewRuns = 10
+	// OutlierZ is the robust z (log space) beyond which a run's score is
+	// an outlier: the modified z-score cut-off of Iglewicz and Hoaglin.
+	OutlierZ = 3.5
+	// NoisyFactor: a benchmark whose ratio range (% of median) is this
+	// many times the score's range is flagged as noisy.
+	NoisyFactor = 3.0
+)
+
+// Analyze computes the score distribution and per-benchmark spread of
+// calibration runs. It needs at least 2 runs with the whole suite.
+func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
+	if len(runs) == 0 {
+		return nil, errors.New("no runs to analyse")
+	}
+	base, cand, err := roles(runs, opt)
+	if err != nil {
+		return nil, err
+	}
+	a := &Analysis{Baseline: base, Candidate: cand, Units: map[string]string{}, Directions: map[string]Direction{}}
+	all := make([]RunRatios, len(runs))
+	count := map[string]int{}
+	for i := range runs {
+		rr, err := Ratios(&runs[i], base, cand, opt.Direction)
+		if err != nil {
+			return nil, err
+		}
+		all[i] = rr
+		for name, br := range rr.Ratios {
+			count[name]++
+			if u, ok := a.Units[name]; ok && u != br.Unit {
+				return nil, fmt.Errorf("benchmark %s is in %q in some runs and %q in run %s", name, u, br.Unit, rr.ID)
+			}
+			a.Units[name] = br.Unit
+			a.Directions[name] = br.Direction
+		}
+	}
+	a.Suite, a.Dropped = suite(count, len(runs), opt.AllowPartial)
+	if len(a.Suite) == 0 {
+		return nil, fmt.Errorf("no benchmark is measured by both %s and %s in every run", base, cand)
+	}
+	if len(a.Dropped) > 0 {
+		if opt.AllowPartial {
+			a.warnf("--allow-partial: the suite is the %d benchmarks common to all runs; left out: %s", len(a.Suite), strings.Join(a.Dropped, ", "))
+		} else {
+			a.warnf("left out of the suite, being in half the runs or fewer: %s", strings.Join(dropNotes(a.Dropped, count, len(runs)), ", "))
+		}
+	}
+	for i := range all {
+		rr := &all[i]
+		var missing []string
+		for _, name := range a.Suite {
+			if _, ok := rr.Ratios[name]; !ok {
+				missing = append(missing, name)
+			}
+		}
+		if len(missing) > 0 {
+			a.Excluded = append(a.Excluded, Excluded{ID: rr.ID, Missing: missing})
+			a.warnf("run %s lacks %s: left out of the score distribution (use --allow-partial to gate on the common benchmarks instead)", rr.ID, strings.Join(missing, ", "))
+			continue
+		}
+		rs := RunScore{ID: rr.ID, Labels: rr.Labels}
+		logs := make([]float64, len(a.Suite))
+		for j, name := range a.Suite {
+			br := rr.Ratios[name]
+			rs.Ratios = append(rs.Ratios, br.Ratio)
+			rs.Baseline = append(rs.Baseline, br.Baseline)
+			rs.Candidate = append(rs.Candidate, br.Candidate)
+			logs[j] = math.Log(br.Ratio)
+		}
+		rs.LogScore = stats.Mean(logs)
+		rs.Score = math.Exp(rs.LogScore)
+		a.Runs = append(a.Runs, rs)
+	}
+	if len(a.Runs) < 2 {
+		return nil, fmt.Errorf("%d run(s) with the whole suite: the spread needs at least 2", len(a.Runs))
+	}
+	a.scoreStats()
+	a.benchmarkSpread()
+	a.baselineSpread()
+	a.weakDataWarnings()
+	return a, nil
+}
+
+func (a *Analysis) warnf(format string, args ...any) {
+	a.Warnings = append(a.Warnings, fmt.Sprintf(format, args...))
+}
+
+// roles settles the baseline and candidate names: the options', else those
+// every run records.
+func roles(runs []data.Run, opt Options) (base, cand string, err error) {
+	pick := func(role, given string, get func(*data.Run) string) (string, error) {
+		if given != "" {
+			return given, nil
+		}
+		seen := map[string][]string{}
+		for i := range runs {
+			seen[get(&runs[i])] = append(seen[get(&runs[i])], runs[i].ID)
+		}
+		if ids, ok := seen[""]; ok {
+			return "", fmt.Errorf("run %s does not say which variant is the %s: name it with --%s NAME", ids[0], role, role)
+		}
+		if len(seen) > 1 {
+			var parts []string
+			for name, ids := range seen {
+				parts = append(parts, fmt.Sprintf("%s in %s", name, ids[0]))
+			}
+			sort.Strings(parts)
+			return "", fmt.Errorf("the runs disagree on the %s (%s): name it with --%s NAME", role, strings.Join(parts, ", "), role)
+		}
+		for name := range seen {
+			return name, nil
+		}
+		return "", nil
+	}
+	if base, err = pick("baseline", opt.Baseline, func(r *data.Run) string { return r.Baseline }); err != nil {
+		return "", "", err
+	}
+	if cand, err = pick("candidate", opt.Candidate, func(r *data.Run) string { return r.Candidate }); err != nil {
+		return "", "", err
+	}
+	if base == cand {
+		return "", "", fmt.Errorf("%s is both the baseline and the candidate", base)
+	}
+	return base, cand, nil
+}
+
+// suite chooses the suite from how many of n runs measured each benchmark
+// with both variants. Strict: the benchmarks in more than half the runs
+// (runs lacking one of them are then left out). Partial: the benchmarks in
+// all runs.
+func suite(count map[string]int, n int, partial bool) (in, dropped []string) {
+	for name, c := range count {
+		if (partial && c == n) || (!partial && 2*c > n) {
+			in = append(in, name)
+		} else {
+			dropped = append(dropped, name)
+		}
+	}
+	sort.Strings(in)
+	sort.Strings(dropped)
+	return in, dropped
+}
+
+func dropNotes(names []string, count map[string]int, n int) []string {
+	out := make([]string, len(names))
+	for i, name := range names {
+		out[i] = fmt.Sprintf("%s (in %d of %d runs)", name, count[name], n)
+	}
+	return out
+}
+
+func (a *Analysis) scoreStats() {
+	scores := make([]float64, len(a.Runs))
+	logs := make([]float64, len(a.Runs))
+	for i, r := range a.Runs {
+		scores[i], logs[i] = r.Score, r.LogScore
+	}
+	s := &a.Score
+	s.N = len(scores)
+	s.Min, s.Max = stats.MinMax(scores)
+	s.Median, s.Mean = stats.Median(scores), stats.Mean(scores)
+	s.MeanLog, s.SDLog, s.MedianLog = stats.Mean(logs), stats.SD(logs), stats.Median(logs)
+	s.VarLog = s.SDLog * s.SDLog
+	s.MADLog = stats.MAD(logs)
+	s.GeoMean, s.GSD = math.Exp(s.MeanLog), math.Exp(s.SDLog)
+	s.CILevel = 0.95
+	s.CILow, s.CIHigh, _ = stats.GeoMeanCI(scores, s.CILevel)
+	s.RangePct, s.CV = stats.RangePct(scores), stats.CV(scores)
+	s.NextBelowMin = 1 / float64(s.N+1)
+	lo, hi := 0, 0
+	for i := range scores {
+		if scores[i] < scores[lo] {
+			lo = i
+		}
+		if scores[i] > scores[hi] {
+			hi = i
+		}
+	}
+	s.LowestRun, s.HighestRun = a.Runs[lo].ID, a.Runs[hi].ID
+	s.OutlierZ = stats.RobustZ(logs)
+	for i, z := range s.OutlierZ {
+		if math.Abs(z) > OutlierZ {
+			s.Outliers = append(s.Outliers, a.Runs[i].ID)
+		}
+	}
+}
+
+func (a *Analysis) benchmarkSpread() {
+	k := len(a.Suite)
+	n := len(a.Runs)
+	cols := make([][]float64, k)    // ratios
+	logCols := make([][]float64, k) // log ratios
+	for j := range a.Suite {
+		cols[j] = make([]float64, n)
+		logCols[j] = make([]float64, n)
+		for i, r := range a.Runs {
+			cols[j][i] = r.Ratios[j]
+			logCols[j][i] = math.Log(r.Ratios[j])
+		}
+	}
+	// Var(ln S) = (1/k²) Σ_j Σ_i Σ_ij; contribution c_j = row sum / k².
+	contrib := make([]float64, k)
+	var total float64
+	for j := 0; j < k; j++ {
+		for i := 0; i < k; i++ {
+			contrib[j] += stats.Covariance(logCols[j], logCols[i])
+		}
+		contrib[j] /= float64(k * k)
+		total += contrib[j]
+	}
+	sumLogs := make([]float64, n)
+	for i, r := range a.Runs {
+		sumLogs[i] = r.LogScore * float64(k)
+	}
+	a.Benchmarks = make([]BenchmarkSpread, k)
+	for j, name := range a.Suite {
+		b := BenchmarkSpread{Name: name, Unit: a.Units[name], Direction: a.Directions[name]}
+		b.Min, b.Max = stats.MinMax(cols[j])
+		b.Median = stats.Median(cols[j])
+		b.RangePct, b.CV = stats.RangePct(cols[j]), stats.CV(cols[j])
+		b.CVLog = stats.SD(logCols[j])
+		b.IQR, b.MAD = stats.IQR(cols[j]), stats.MAD(cols[j])
+		b.Contribution = contrib[j]
+		b.VarianceShare = math.NaN()
+		if total > 0 {
+			b.VarianceShare = contrib[j] / total
+		}
+		b.LOOScore = math.NaN()
+		if k > 1 {
+			loo := make([]float64, n)
+			for i := range a.Runs {
+				loo[i] = math.Exp((sumLogs[i] - logCols[j][i]) / float64(k-1))
+			}
+			b.LOOScore = stats.Median(loo)
+		}
+		a.Benchmarks[j] = b
+	}
+	sort.SliceStable(a.Benchmarks, func(x, y int) bool {
+		bx, by := a.Benchmarks[x], a.Benchmarks[y]
+		if bx.Contribution != by.Contribution {
+			return bx.Contribution > by.Contribution
+		}
+		return bx.Name < by.Name
+	})
+}
+
+func (a *Analysis) baselineSpread() {
+	a.BaselineSpread = make([]RawSpread, len(a.Suite))
+	for j, name := range a.Suite {
+		col := make([]float64, len(a.Runs))
+		for i, r := range a.Runs {
+			col[i] = r.Baseline[j]
+		}
+		logs, _ := stats.Logs(col)
+		rs := RawSpread{Name: name, Unit: a.Units[name]}
+		rs.Min, rs.Max = stats.MinMax(col)
+		rs.Median, rs.CV, rs.RangePct = stats.Median(col), stats.CV(col), stats.RangePct(col)
+		rs.MedianLog, rs.MADLog = stats.Median(logs), stats.MAD(logs)
+		a.BaselineSpread[j] = rs
+	}
+}
+
+func (a *Analysis) weakDataWarnings() {
+	s := &a.Score
+	if s.N < FewRuns {
+		a.warnf("only %d runs: the chance that the next healthy run falls below the observed minimum is 1 in %d; calibrate on %d or more runs", s.N, s.N+1, FewRuns)
+	}
+	for i, r := range a.Runs {
+		if z := s.OutlierZ[i]; math.Abs(z) > OutlierZ {
+			a.warnf("run %s is an outlier: score %.2f, robust z %.1f in log space (|z| > %.1f); check its runner before trusting this calibration", r.ID, r.Score, z, OutlierZ)
+		}
+	}
+	if s.RangePct > 0 {
+		for _, b := range a.Benchmarks {
+			if f := b.RangePct / s.RangePct; f >= NoisyFactor {
+				a.warnf("%s is noisy: its ratio ranges %.2f–%.2f (%.0f%% of its median), %.1f times the score's range", b.Name, b.Min, b.Max, b.RangePct, f)
+			}
+		}
+	}
+}

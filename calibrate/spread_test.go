@@ -1,0 +1,442 @@
+package calibrate
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"qoscal/data"
+)
+
+// Vectors: ../stats/testdata/stats_vectors.json, a copy of
+// shared/reference/stats_vectors.json (numpy 1.24.2 / scipy 1.10.1, made
+// by shared/reference/make_vectors.py). Each check names its key.
+
+func vector(t testing.TB, key string, into any) {
+	t.Helper()
+	b, err := os.ReadFile("../stats/testdata/stats_vectors.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(all[key], into); err != nil {
+		t.Fatalf("vector %s: %v", key, err)
+	}
+}
+
+func near(t *testing.T, name string, got, want, rel float64) {
+	t.Helper()
+	if math.Abs(got-want) > rel*math.Abs(want) {
+		t.Errorf("%s = %.15g, want %.15g (rel %.0e)", name, got, want, rel)
+	}
+}
+
+type exampleRun struct {
+	Inputs struct {
+		Names []string  `json:"benchmarks"`
+		Base  []float64 `json:"baseline_ops_per_sec"`
+		Cand  []float64 `json:"candidate_ops_per_sec"`
+	} `json:"inputs"`
+	Expected struct {
+		Ratios  []float64 `json:"ratios"`
+		Geomean float64   `json:"geomean"`
+	} `json:"expected"`
+}
+
+// makeRun builds a run of ops/sec results from per-benchmark values.
+func makeRun(id string, names []string, base, cand []float64) data.Run {
+	r := data.Run{ID: id, Baseline: "system", Candidate: "hoard"}
+	for i, n := range names {
+		r.Measurements = append(r.Measurements,
+			data.Measurement{Benchmark: n, Variant: "system", Value: base[i], Unit: "ops/sec"},
+			data.Measurement{Benchmark: n, Variant: "hoard", Value: cand[i], Unit: "ops/sec"})
+	}
+	return r
+}
+
+func TestExampleRunScore(t *testing.T) {
+	var v exampleRun
+	vector(t, "example_run_geomean", &v)
+	run := makeRun("first", v.Inputs.Names, v.Inputs.Base, v.Inputs.Cand)
+	rr, err := Ratios(&run, "system", "hoard", Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range v.Inputs.Names {
+		near(t, "example_run_geomean.ratios["+n+"]", rr.Ratios[n].Ratio, v.Expected.Ratios[i], 1e-12)
+		if rr.Ratios[n].Direction != HigherIsBetter {
+			t.Errorf("%s direction %v", n, rr.Ratios[n].Direction)
+		}
+	}
+	score, err := rr.Score(rr.Names())
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, "example_run_geomean.geomean", score, v.Expected.Geomean, 1e-9)
+	if got := fmt.Sprintf("%.2f", score); got != "1.55" {
+		t.Errorf("score prints as %s, want 1.55", got)
+	}
+}
+
+func TestLowerIsBetter(t *testing.T) {
+	var v struct {
+		Inputs struct {
+			Base []float64 `json:"baseline_seconds"`
+			Cand []float64 `json:"candidate_seconds"`
+		} `json:"inputs"`
+		Expected struct {
+			Ratios  []float64 `json:"ratios"`
+			Geomean float64   `json:"geomean"`
+		} `json:"expected"`
+	}
+	vector(t, "lower_is_better_ratio", &v)
+	run := data.Run{ID: "r"}
+	names := []string{"a", "b", "c"}
+	for i, n := range names {
+		run.Measurements = append(run.Measurements,
+			data.Measurement{Benchmark: n, Variant: "old", Value: v.Inputs.Base[i], Unit: "sec/op"},
+			data.Measurement{Benchmark: n, Variant: "new", Value: v.Inputs.Cand[i], Unit: "sec/op"})
+	}
+	rr, err := Ratios(&run, "old", "new", Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, n := range names {
+		near(t, "lower_is_better_ratio.ratios", rr.Ratios[n].Ratio, v.Expected.Ratios[i], 1e-12)
+	}
+	score, _ := rr.Score(names)
+	near(t, "lower_is_better_ratio.geomean", score, v.Expected.Geomean, 1e-9)
+	// The same numbers forced to higher-is-better invert every ratio.
+	rr, _ = Ratios(&run, "old", "new", HigherIsBetter)
+	near(t, "override", rr.Ratios["a"].Ratio, 1/v.Expected.Ratios[0], 1e-12)
+}
+
+func TestUnitDirection(t *testing.T) {
+	for _, u := range []string{"ops/sec", "B/s", "MB/s"} {
+		if d, err := UnitDirection(u); err != nil || d != HigherIsBetter {
+			t.Errorf("%s: %v %v", u, d, err)
+		}
+	}
+	for _, u := range []string{"sec/op", "ns/op", "B/op", "allocs/op", "seconds", "ms", "bytes"} {
+		if d, err := UnitDirection(u); err != nil || d != LowerIsBetter {
+			t.Errorf("%s: %v %v", u, d, err)
+		}
+	}
+	_, err := UnitDirection("furlongs")
+	if want := `unit "furlongs" is unknown, so it is unknown whether higher is better: use --higher-is-better or --lower-is-better`; err == nil || err.Error() != want {
+		t.Errorf("unknown unit: %v", err)
+	}
+}
+
+func TestMedianOfSamples(t *testing.T) {
+	run := data.Run{ID: "r", Measurements: []data.Measurement{
+		{Benchmark: "a", Variant: "b", Sample: 0, Value: 10, Unit: "ops/sec"},
+		{Benchmark: "a", Variant: "b", Sample: 1, Value: 30, Unit: "ops/sec"},
+		{Benchmark: "a", Variant: "b", Sample: 2, Value: 12, Unit: "ops/sec"},
+		{Benchmark: "a", Variant: "c", Sample: 0, Value: 24, Unit: "ops/sec"},
+		{Benchmark: "a", Variant: "c", Sample: 1, Value: 18, Unit: "ops/sec"},
+	}}
+	rr, err := Ratios(&run, "b", "c", Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rr.Ratios["a"]
+	if got.Baseline != 12 || got.Candidate != 21 || got.Ratio != 21.0/12 || got.BaselineSamples != 3 || got.CandidateSamples != 2 {
+		t.Errorf("%+v: want medians 12 and 21", got)
+	}
+}
+
+// fiveRuns builds the worked example's five calibration runs: the example
+// run's ratios, scaled so that the scores are exactly 1.55, 1.54, 1.65,
+// 1.59 and 1.44.
+func fiveRuns(t *testing.T) []data.Run {
+	var v exampleRun
+	vector(t, "example_run_geomean", &v)
+	var runs []data.Run
+	for i, target := range []float64{1.55, 1.54, 1.65, 1.59, 1.44} {
+		f := target / v.Expected.Geomean
+		cand := make([]float64, len(v.Inputs.Cand))
+		for j := range cand {
+			cand[j] = v.Inputs.Cand[j] * f
+		}
+		runs = append(runs, makeRun(fmt.Sprintf("run-%d", i+1), v.Inputs.Names, v.Inputs.Base, cand))
+	}
+	return runs
+}
+
+func TestAnalyzeWorkedExample(t *testing.T) {
+	var v struct {
+		Expected struct {
+			Min, Max, Median, Mean float64
+			RangePct               float64   `json:"range_pct_of_median"`
+			CV                     float64   `json:"cv"`
+			CI                     []float64 `json:"ci95_expected_run_score_geomean"`
+			Log                    struct {
+				Mean    float64 `json:"mean_log"`
+				SD      float64 `json:"sd_log"`
+				Geomean float64 `json:"geomean"`
+				GSD     float64 `json:"gsd"`
+			} `json:"log"`
+		} `json:"expected"`
+	}
+	vector(t, "example_runs_spread", &v)
+	a, err := Analyze(fiveRuns(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, e := a.Score, v.Expected
+	if s.N != 5 || a.Baseline != "system" || a.Candidate != "hoard" || len(a.Suite) != 10 {
+		t.Fatalf("n %d, roles %s/%s, suite %v", s.N, a.Baseline, a.Candidate, a.Suite)
+	}
+	const rel = 1e-9
+	near(t, "example_runs_spread.min", s.Min, e.Min, rel)
+	near(t, "example_runs_spread.max", s.Max, e.Max, rel)
+	near(t, "example_runs_spread.median", s.Median, e.Median, rel)
+	near(t, "example_runs_spread.mean", s.Mean, e.Mean, rel)
+	near(t, "example_runs_spread.range_pct_of_median", s.RangePct, e.RangePct, 1e-7)
+	near(t, "example_runs_spread.cv", s.CV, e.CV, 1e-7)
+	near(t, "example_runs_spread.log.mean_log", s.MeanLog, e.Log.Mean, rel)
+	near(t, "example_runs_spread.log.sd_log", s.SDLog, e.Log.SD, 1e-7)
+	near(t, "example_runs_spread.log.geomean", s.GeoMean, e.Log.Geomean, rel)
+	near(t, "example_runs_spread.log.gsd", s.GSD, e.Log.GSD, 1e-9)
+	near(t, "example_runs_spread.ci95[0]", s.CILow, e.CI[0], 1e-7)
+	near(t, "example_runs_spread.ci95[1]", s.CIHigh, e.CI[1], 1e-7)
+	if s.LowestRun != "run-5" {
+		t.Errorf("lowest run %s", s.LowestRun)
+	}
+	if len(a.Warnings) != 1 || a.Warnings[0] != "only 5 runs: the chance that the next healthy run falls below the observed minimum is 1 in 6; calibrate on 10 or more runs" {
+		t.Errorf("warnings %q", a.Warnings)
+	}
+}
+
+// matrixRuns builds runs whose ratios are the rows of the synthetic 6 × 4
+// matrix of the vectors.
+func matrixRuns(t *testing.T, rows [][]float64, names []string) []data.Run {
+	var runs []data.Run
+	for i, row := range rows {
+		base := make([]float64, len(row))
+		cand := make([]float64, len(row))
+		for j, r := range row {
+			base[j] = 1000 * float64(j+1)
+			cand[j] = base[j] * r
+		}
+		runs = append(runs, makeRun(fmt.Sprintf("run-%d", i+1), names, base, cand))
+	}
+	return runs
+}
+
+func TestAnalyzeVarianceShares(t *testing.T) {
+	var v struct {
+		Inputs struct {
+			Names []string    `json:"benchmarks"`
+			Rows  [][]float64 `json:"ratios_runs_by_benchmark"`
+		} `json:"inputs"`
+		Expected struct {
+			Var     float64   `json:"var_log_score_direct"`
+			Contrib []float64 `json:"contribution_rowsum_over_k2"`
+			Share   []float64 `json:"contribution_share"`
+			Scores  []float64 `json:"run_geomeans"`
+		} `json:"expected"`
+	}
+	vector(t, "variance_decomposition_and_weighting", &v)
+	var spread map[string]struct {
+		Min, Max, Median float64
+		RangePct         float64 `json:"range_pct_of_median"`
+		CV               float64 `json:"cv"`
+		IQR              float64 `json:"iqr_type7"`
+		MAD              float64 `json:"mad_scaled"`
+		Log              struct {
+			SD float64 `json:"sd_log"`
+		} `json:"log"`
+	}
+	var sv struct {
+		Expected json.RawMessage `json:"expected"`
+	}
+	vector(t, "synthetic_matrix_per_benchmark_spread", &sv)
+	if err := json.Unmarshal(sv.Expected, &spread); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Analyze(matrixRuns(t, v.Inputs.Rows, v.Inputs.Names), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range a.Runs {
+		near(t, "variance_decomposition_and_weighting.run_geomeans", r.Score, v.Expected.Scores[i], 1e-12)
+	}
+	near(t, "variance_decomposition_and_weighting.var_log_score_direct", a.Score.VarLog, v.Expected.Var, 1e-9)
+	byName := map[string]BenchmarkSpread{}
+	var sum float64
+	for _, b := range a.Benchmarks {
+		byName[b.Name] = b
+		sum += b.Contribution
+	}
+	near(t, "contributions add up to Var(ln S)", sum, a.Score.VarLog, 1e-12)
+	for j, n := range v.Inputs.Names {
+		b := byName[n]
+		near(t, "variance_decomposition_and_weighting.contribution_rowsum_over_k2["+n+"]", b.Contribution, v.Expected.Contrib[j], 1e-9)
+		near(t, "variance_decomposition_and_weighting.contribution_share["+n+"]", b.VarianceShare, v.Expected.Share[j], 1e-9)
+		e := spread[n]
+		near(t, "synthetic_matrix_per_benchmark_spread."+n+".min", b.Min, e.Min, 1e-12)
+		near(t, "synthetic_matrix_per_benchmark_spread."+n+".median", b.Median, e.Median, 1e-12)
+		near(t, "synthetic_matrix_per_benchmark_spread."+n+".max", b.Max, e.Max, 1e-12)
+		near(t, "synthetic_matrix_per_benchmark_spread."+n+".range_pct", b.RangePct, e.RangePct, 1e-9)
+		near(t, "synthetic_matrix_per_benchmark_spread."+n+".cv", b.CV, e.CV, 1e-9)
+		near(t, "synthetic_matrix_per_benchmark_spread."+n+".iqr_type7", b.IQR, e.IQR, 1e-9)
+		near(t, "synthetic_matrix_per_benchmark_spread."+n+".mad_scaled", b.MAD, e.MAD, 1e-9)
+		near(t, "synthetic_matrix_per_benchmark_spread."+n+".log.sd_log", b.CVLog, e.Log.SD, 1e-9)
+	}
+	// Noisiest first: B carries 83% of the variance.
+	if a.Benchmarks[0].Name != "B" {
+		t.Errorf("noisiest first: got %s", a.Benchmarks[0].Name)
+	}
+}
+
+func TestAnalyzeLeaveOneOut(t *testing.T) {
+	var v exampleRun
+	vector(t, "example_run_geomean", &v)
+	var loo struct {
+		Expected []struct {
+			Name    string  `json:"left_out"`
+			Geomean float64 `json:"geomean"`
+		} `json:"expected"`
+	}
+	vector(t, "leave_one_benchmark_out", &loo)
+	// Two runs with the same ratios: the median leave-one-out score is the
+	// example run's own.
+	r := makeRun("a", v.Inputs.Names, v.Inputs.Base, v.Inputs.Cand)
+	r2 := makeRun("b", v.Inputs.Names, v.Inputs.Base, v.Inputs.Cand)
+	a, err := Analyze([]data.Run{r, r2}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]float64{}
+	for _, b := range a.Benchmarks {
+		got[b.Name] = b.LOOScore
+	}
+	for _, e := range loo.Expected {
+		near(t, "leave_one_benchmark_out["+e.Name+"].geomean", got[e.Name], e.Geomean, 1e-9)
+	}
+}
+
+func TestAnalyzePartialSuite(t *testing.T) {
+	names := []string{"a", "b", "c"}
+	var runs []data.Run
+	for i := 0; i < 4; i++ {
+		runs = append(runs, makeRun(fmt.Sprintf("run-%d", i+1), names, []float64{10, 20, 30}, []float64{12 + float64(i), 22, 33}))
+	}
+	// run-3 crashed in c; run-4 has an extra benchmark only it measured.
+	runs[2].Measurements = runs[2].Measurements[:4]
+	runs[3].Measurements = append(runs[3].Measurements,
+		data.Measurement{Benchmark: "d", Variant: "system", Value: 5, Unit: "ops/sec"},
+		data.Measurement{Benchmark: "d", Variant: "hoard", Value: 6, Unit: "ops/sec"})
+	a, err := Analyze(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a", "b", "c"}, a.Suite); diff != "" {
+		t.Errorf("suite (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]Excluded{{ID: "run-3", Missing: []string{"c"}}}, a.Excluded); diff != "" {
+		t.Errorf("excluded (-want +got):\n%s", diff)
+	}
+	if a.Score.N != 3 {
+		t.Errorf("n = %d, want 3", a.Score.N)
+	}
+	wantWarn := []string{
+		"left out of the suite, being in half the runs or fewer: d (in 1 of 4 runs)",
+		"run run-3 lacks c: left out of the score distribution (use --allow-partial to gate on the common benchmarks instead)",
+	}
+	if diff := cmp.Diff(wantWarn, a.Warnings[:2]); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	p, err := Analyze(runs, Options{AllowPartial: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a", "b"}, p.Suite); diff != "" || p.Score.N != 4 || len(p.Excluded) != 0 {
+		t.Errorf("partial: suite %v n %d excluded %v", p.Suite, p.Score.N, p.Excluded)
+	}
+	if !strings.HasPrefix(p.Warnings[0], "--allow-partial: the suite is the 2 benchmarks common to all runs; left out: c, d") {
+		t.Errorf("partial warning %q", p.Warnings[0])
+	}
+}
+
+func TestAnalyzeErrors(t *testing.T) {
+	names := []string{"a"}
+	r1 := makeRun("r1", names, []float64{1}, []float64{2})
+	r2 := makeRun("r2", names, []float64{1}, []float64{2})
+	r2.Baseline = ""
+	tests := []struct {
+		name string
+		runs []data.Run
+		opt  Options
+		want string
+	}{
+		{"no roles", []data.Run{r1, r2}, Options{}, "run r2 does not say which variant is the baseline: name it with --baseline NAME"},
+		{"one run", []data.Run{r1}, Options{}, "1 run(s) with the whole suite: the spread needs at least 2"},
+		{"absent variant", []data.Run{r1, r1}, Options{Baseline: "glibc"}, `run r1 has no measurements of variant "glibc" (it has hoard, system)`},
+		{"same variant", []data.Run{r1}, Options{Baseline: "hoard"}, "hoard is both the baseline and the candidate"},
+	}
+	for _, tt := range tests {
+		_, err := Analyze(tt.runs, tt.opt)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s: got %v\nwant %s", tt.name, err, tt.want)
+		}
+	}
+	r3 := makeRun("r3", names, []float64{1}, []float64{2})
+	r3.Measurements[0].Unit = "widgets"
+	r3.Measurements[1].Unit = "widgets"
+	_, err := Analyze([]data.Run{r3, r3}, Options{})
+	if err == nil || !strings.Contains(err.Error(), `run r3, benchmark a: unit "widgets" is unknown`) {
+		t.Errorf("unknown unit: %v", err)
+	}
+	if _, err := Analyze([]data.Run{r3, r3}, Options{Direction: HigherIsBetter}); err != nil {
+		t.Errorf("unknown unit with an override: %v", err)
+	}
+}
+
+func TestAnalyzeOutlier(t *testing.T) {
+	var runs []data.Run
+	for i, s := range []float64{1.30, 1.31, 1.29, 1.30, 1.32, 1.28, 1.30, 1.31, 1.29, 1.30, 0.90} {
+		runs = append(runs, makeRun(fmt.Sprintf("r%d", i), []string{"a"}, []float64{100}, []float64{100 * s}))
+	}
+	a, err := Analyze(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"r10"}, a.Score.Outliers); diff != "" {
+		t.Errorf("outliers (-want +got):\n%s", diff)
+	}
+	if len(a.Warnings) != 1 || !strings.HasPrefix(a.Warnings[0], "run r10 is an outlier: score 0.90, robust z") {
+		t.Errorf("warnings %q", a.Warnings)
+	}
+}
+
+// BenchmarkAnalyze10000Runs: 10,000 runs × 10 benchmarks × 2 variants.
+func BenchmarkAnalyze10000Runs(b *testing.B) {
+	names := []string{"b0", "b1", "b2", "b3", "b4", "b5", "b6", "b7", "b8", "b9"}
+	runs := make([]data.Run, 10000)
+	for i := range runs {
+		base := make([]float64, 10)
+		cand := make([]float64, 10)
+		for j := range base {
+			base[j] = 1000 + float64((i*7+j*13)%101)
+			cand[j] = base[j] * (1.2 + 0.01*math.Sin(float64(i*10+j)))
+		}
+		runs[i] = makeRun(fmt.Sprintf("run-%d", i), names, base, cand)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Analyze(runs, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
