@@ -55,7 +55,7 @@ func runIngest(u *ui, args []string) error {
 	c := ingestCmd
 	fs := newFlags(c)
 	var in runFlags
-	in.addLoadFlags(fs)
+	in.addLoadFlags(fs, true, "format")
 	var labels []string
 	var db string
 	var replace bool

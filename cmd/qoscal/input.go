@@ -15,15 +15,23 @@ type runFlags struct {
 	variants            []string
 	runID               string
 	format              string
+	formatFlag          string
 	skipIncomplete      bool
 }
 
-func (f *runFlags) addLoadFlags(fs *pflag.FlagSet) {
+// addLoadFlags adds the flags naming variants and their files; single
+// adds --run, for commands that take one run by its files; formatFlag is
+// the name of the result-file format flag (--format in ingest, where no
+// results are printed, --input-format elsewhere).
+func (f *runFlags) addLoadFlags(fs *pflag.FlagSet, single bool, formatFlag string) {
 	fs.StringVar(&f.baseline, "baseline", "", "the baseline's `[NAME=]FILE`")
 	fs.StringVar(&f.candidate, "candidate", "", "the candidate's `[NAME=]FILE`")
 	fs.StringArrayVar(&f.variants, "variant", nil, "a further variant's `[NAME=]FILE`")
-	fs.StringVar(&f.runID, "run", "", "the run's `ID`")
-	fs.StringVar(&f.format, "format", "auto", "result-file `FORMAT`")
+	if single {
+		fs.StringVar(&f.runID, "run", "", "the run's `ID`")
+	}
+	fs.StringVar(&f.format, formatFlag, "auto", "result-file `FORMAT`")
+	f.formatFlag = formatFlag
 	fs.BoolVar(&f.skipIncomplete, "skip-incomplete", false, "skip run folders lacking a file")
 }
 
@@ -32,7 +40,7 @@ func (f *runFlags) loadOptions(u *ui, cmd string) (data.LoadOptions, error) {
 	var opt data.LoadOptions
 	format, err := data.LookupFormat(f.format)
 	if err != nil {
-		return opt, usagef(cmd, "--format: %v", err)
+		return opt, usagef(cmd, "--%s: %v", f.formatFlag, err)
 	}
 	opt.Format = format
 	opt.RunID = f.runID

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"qoscal/calibrate"
+	"qoscal/data"
+)
+
+// analysisFlags are the input flags shared by every analysis command
+// (spread, recommend, plot, report): runs come from PATHs or from the
+// store, and the options of the analysis itself.
+type analysisFlags struct {
+	runFlags
+	db           string
+	labels       []string
+	higher       bool
+	lower        bool
+	allowPartial bool
+}
+
+func (f *analysisFlags) add(fs *pflag.FlagSet) {
+	f.addLoadFlags(fs, false, "input-format")
+	fs.StringVar(&f.db, "db", "", "the store `FILE`")
+	fs.StringArrayVar(&f.labels, "label", nil, "only stored runs with this `KEY=VALUE` label")
+	fs.BoolVar(&f.higher, "higher-is-better", false, "treat every metric as higher-is-better")
+	fs.BoolVar(&f.lower, "lower-is-better", false, "treat every metric as lower-is-better")
+	fs.BoolVar(&f.allowPartial, "allow-partial", false, "use the benchmarks common to all runs")
+}
+
+// analysisInputHelp documents the flags of add, for the usage texts.
+const analysisInputHelp = `Input (runs of unchanged code, from PATHs or from the store):
+    PATH...                  run folders, folders of run folders, CSV files
+    --baseline [NAME=]FILE   the baseline's result file in each run folder;
+                             with the store or a CSV, just its NAME
+                             (default: the role recorded at ingest)
+    --candidate [NAME=]FILE  the candidate's, likewise
+    --input-format NAME      result-file format: auto (default), ops, csv
+    --skip-incomplete        skip, with a warning, run folders lacking a file
+    --db FILE                without PATHs, the store (default $QOSCAL_DB,
+                             else qoscal.db)
+    --label KEY=VALUE        with the store, only runs with this label
+                             (repeatable)
+    --higher-is-better       every metric improves upward (overrides units)
+    --lower-is-better        every metric improves downward
+    --allow-partial          the suite is the benchmarks common to all runs,
+                             instead of leaving out runs that lack one
+`
+
+// input is what an analysis command read: the runs, where from, and the
+// analysis of them.
+type input struct {
+	runs     []data.Run
+	source   string            // "paths" or the store file
+	filter   map[string]string // label filter (store)
+	analysis *calibrate.Analysis
+}
+
+// analyze reads the runs and analyses them. Warnings of the analysis are
+// printed on stderr.
+func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, error) {
+	if f.higher && f.lower {
+		return nil, usagef(cmd, "--higher-is-better and --lower-is-better exclude each other")
+	}
+	filter, err := data.ParseLabels(f.labels)
+	if err != nil {
+		return nil, usagef(cmd, "--label: %v", err)
+	}
+	opt := calibrate.Options{AllowPartial: f.allowPartial}
+	switch {
+	case f.higher:
+		opt.Direction = calibrate.HigherIsBetter
+	case f.lower:
+		opt.Direction = calibrate.LowerIsBetter
+	}
+	in := &input{filter: filter}
+	if len(paths) > 0 {
+		if len(filter) > 0 {
+			return nil, usagef(cmd, "--label selects runs in the store; with PATHs, pick the folders instead")
+		}
+		lopt, err := f.loadOptions(u, cmd)
+		if err != nil {
+			return nil, err
+		}
+		if in.runs, err = data.Load(paths, lopt); err != nil {
+			return nil, err
+		}
+		in.source = "paths"
+	} else {
+		lopt, err := f.loadOptions(u, cmd)
+		if err != nil {
+			return nil, err
+		}
+		opt.Baseline, opt.Candidate = lopt.Baseline.Name, lopt.Candidate.Name
+		path := storePath(u, f.db)
+		st, err := data.OpenStore(path, false)
+		if err != nil {
+			return nil, err
+		}
+		defer st.Close()
+		stored, err := st.Runs(filter)
+		if err != nil {
+			return nil, err
+		}
+		if len(stored) == 0 {
+			return nil, withHint(fmt.Errorf("no runs in %s%s", path, filterNote(filter)), "ingest runs with 'qoscal ingest', or give run folders as PATHs")
+		}
+		for i := range stored {
+			in.runs = append(in.runs, stored[i].Run)
+		}
+		in.source = path
+	}
+	a, err := calibrate.Analyze(in.runs, opt)
+	if err != nil {
+		return nil, err
+	}
+	in.analysis = a
+	for _, w := range a.Warnings {
+		u.warnf("%s", w)
+	}
+	return in, nil
+}
