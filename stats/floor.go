@@ -1,0 +1,202 @@
+package stats
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/integrate/quad"
+)
+
+// The functions below are the floor arithmetic of STATS.md section 2. y
+// are log scores with mean m and n−1 SD s over n calibration runs; a floor
+// F is compared in log space as ln F.
+
+// FloorSteps returns ⌊x/step + 1e−9⌋: how many whole steps fit under x,
+// with a relative guard against binary rounding (1.00·0.93/0.01 is
+// 92.999… in float64 and must give 93, STATS.md 2.1). step must be > 0.
+func FloorSteps(x, step float64) int64 {
+	return int64(math.Floor(x/step + 1e-9))
+}
+
+// PredictionBound returns the lower log-normal prediction bound
+//
+//	F_pred(α) = exp( m − t_{n−1,1−α} · s · sqrt(1 + 1/n) ),
+//
+// below which a new run from the same log-normal distribution falls with
+// probability exactly α, over calibration samples and the new run
+// (STATS.md 2.3). Domain: n ≥ 2, s ≥ 0, 0 < α < 1.
+func PredictionBound(m, s float64, n int, alpha float64) float64 {
+	nf := float64(n)
+	return math.Exp(m - TQuantile(1-alpha, nf-1)*s*math.Sqrt(1+1/nf))
+}
+
+// ToleranceConfidence returns γ(k), the confidence that the one-sided
+// lower normal tolerance bound m − k·s (log space) lies below the
+// (1−p)-quantile of the population, i.e. that at least a fraction p of
+// healthy runs pass, with z_p = Φ⁻¹(p) and ν = n−1 (STATS.md 2.4):
+//
+//	γ(k) = ∫₀^∞ Φ( √n · (k·sqrt(v/ν) − z_p) ) · f_{χ²_ν}(v) dv.
+//
+// It is computed by composite Gauss–Legendre quadrature over w = sqrt(v/ν)
+// (whose density is smooth even for ν = 1), which stays exact for large n
+// where gonum's NoncentralT switches to an approximation. Domain: n ≥ 2.
+func ToleranceConfidence(k float64, n int, zp float64) float64 {
+	nu := float64(n - 1)
+	sn := math.Sqrt(float64(n))
+	// ln of the density of w = sqrt(V/ν), V ~ χ²_ν:
+	// f(w) = 2ν w f_χ²(νw²), f_χ²(v) = v^{ν/2−1} e^{−v/2} / (2^{ν/2} Γ(ν/2)).
+	lg, _ := math.Lgamma(nu / 2)
+	logc := math.Log(2*nu) - nu/2*math.Ln2 - lg
+	density := func(w float64) float64 {
+		if w <= 0 {
+			return 0
+		}
+		v := nu * w * w
+		return math.Exp(logc + math.Log(w) + (nu/2-1)*math.Log(v) - v/2)
+	}
+	f := func(w float64) float64 { return NormalCDF(sn*(k*w-zp)) * density(w) }
+	spread := 1 / math.Sqrt(2*nu) // the SD of w, nearly
+	lo := math.Max(0, 1-16*spread)
+	hi := 1 + 16*spread
+	if nu < 8 {
+		hi = math.Max(hi, 12)
+	}
+	const panels = 96
+	width := (hi - lo) / panels
+	var sum float64
+	for i := 0; i < panels; i++ {
+		a := lo + float64(i)*width
+		sum += quad.Fixed(f, a, a+width, 24, quad.Legendre{}, 0)
+	}
+	return sum
+}
+
+// ToleranceK returns the exact one-sided normal tolerance factor
+// k(n, p, γ) = t'_{n−1,γ}(z_p·√n)/√n: with confidence γ at least a fraction
+// p of the population lies above m − k·s (STATS.md 2.4). It solves
+// ToleranceConfidence(k) = γ by bisection (γ(k) increases with k).
+// Checked against Montgomery & Runger Table XII and scipy's nct.ppf in the
+// tests, for n from 2 to 1000. Domain: n ≥ 2, 0 < p < 1, 0 < γ < 1.
+func ToleranceK(n int, p, gamma float64) (float64, error) {
+	if n < 2 || !(p > 0 && p < 1) || !(gamma > 0 && gamma < 1) {
+		return 0, fmt.Errorf("stats: ToleranceK(n=%d, p=%v, γ=%v): want n ≥ 2 and p, γ in (0, 1)", n, p, gamma)
+	}
+	zp := NormalQuantile(p)
+	g := func(k float64) float64 { return ToleranceConfidence(k, n, zp) - gamma }
+	lo, hi := zp-1, zp+1
+	for g(lo) > 0 {
+		lo -= 2 * (hi - lo)
+	}
+	for g(hi) < 0 {
+		hi += 2 * (hi - lo)
+		if hi > 1e6 {
+			return 0, errors.New("stats: ToleranceK: no bracket")
+		}
+	}
+	return bisect(g, lo, hi), nil
+}
+
+// bisect finds a root of an increasing function g in [lo, hi] to the
+// resolution of float64.
+func bisect(g func(float64) float64, lo, hi float64) float64 {
+	for i := 0; i < 200; i++ {
+		mid := lo + (hi-lo)/2
+		if mid == lo || mid == hi {
+			break
+		}
+		if g(mid) < 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo + (hi-lo)/2
+}
+
+// KObs returns (m − ln F)/s: how many log-space SDs the floor F lies below
+// the mean log score. +Inf when s = 0 and F is below exp(m).
+func KObs(m, s, floor float64) float64 { return (m - math.Log(floor)) / s }
+
+// FPRPlugin returns the plug-in false-positive rate Φ(−k_obs), which takes
+// m and s as the truth; far too optimistic for small n (STATS.md 2.5).
+func FPRPlugin(m, s float64, floor float64) float64 {
+	return NormalCDF(-KObs(m, s, floor))
+}
+
+// FPRPredictive returns the predictive false-positive rate of floor F,
+//
+//	T_{n−1}( −k_obs / sqrt(1 + 1/n) ),
+//
+// the posterior-predictive probability that a new healthy run scores below
+// F under the standard noninformative prior for a log-normal model
+// (STATS.md 2.5). Domain: n ≥ 2.
+func FPRPredictive(m, s float64, n int, floor float64) float64 {
+	nf := float64(n)
+	return TCDF(-KObs(m, s, floor)/math.Sqrt(1+1/nf), nf-1)
+}
+
+// FPRUpper returns an upper confidence bound at level c on the false-
+// positive rate of floor F given the calibration (STATS.md 2.5): the
+// largest 1−p for which the (p, c) tolerance bound is still at or above F,
+// i.e. 1 − p where ToleranceK(n, p, c) = k_obs. Domain: n ≥ 2, 0 < c < 1.
+func FPRUpper(m, s float64, n int, floor, c float64) float64 {
+	k := KObs(m, s, floor)
+	if math.IsInf(k, 1) {
+		return 0
+	}
+	// ToleranceConfidence(k, n, z) decreases as z grows; find z with
+	// confidence c, then FPR = Φ(−z).
+	g := func(z float64) float64 { return c - ToleranceConfidence(k, n, z) }
+	lo, hi := -40.0, 40.0
+	if g(lo) > 0 {
+		return 1
+	}
+	if g(hi) < 0 {
+		return 0
+	}
+	return NormalCDF(-bisect(g, lo, hi))
+}
+
+// PowerPredictive returns the predictive probability that a run regressed
+// uniformly by factor r (every ratio × r, r < 1) scores below floor F:
+// T_{n−1}( (ln F − m − ln r) / (s·sqrt(1+1/n)) ) (STATS.md 2.6).
+func PowerPredictive(m, s float64, n int, floor, r float64) float64 {
+	nf := float64(n)
+	return TCDF((math.Log(floor)-m-math.Log(r))/(s*math.Sqrt(1+1/nf)), nf-1)
+}
+
+// DetectPredictive returns r_π, the mildest uniform regression factor that
+// a floor F catches with predictive probability π:
+// exp( ln F − m − s·sqrt(1+1/n)·t_{n−1,π} ). At π = 0.5 it is F/exp(m)
+// (STATS.md 2.6).
+func DetectPredictive(m, s float64, n int, floor, pi float64) float64 {
+	nf := float64(n)
+	return math.Exp(math.Log(floor) - m - s*math.Sqrt(1+1/nf)*TQuantile(pi, nf-1))
+}
+
+// DetectPlugin returns the plug-in r_π = exp(ln F − m − s·z_π).
+func DetectPlugin(m, s float64, floor, pi float64) float64 {
+	return math.Exp(math.Log(floor) - m - s*NormalQuantile(pi))
+}
+
+// DistributionFreeFPR returns the bound on the false-positive rate of a
+// floor F that holds for any continuous distribution of i.i.d. healthy
+// scores (STATS.md 2.2): with j of the n calibration scores below F, the
+// next healthy score falls below F with probability at most (j+1)/(n+1);
+// for F at or below the minimum, 1/(n+1).
+func DistributionFreeFPR(scores []float64, floor float64) float64 {
+	j := 0
+	for _, s := range scores {
+		if s < floor {
+			j++
+		}
+	}
+	return float64(j+1) / float64(len(scores)+1)
+}
+
+// AtLeastOne returns 1 − (1−p)^m, the chance of at least one event in m
+// independent trials of probability p, computed without cancellation.
+func AtLeastOne(p float64, m int) float64 {
+	return -math.Expm1(float64(m) * math.Log1p(-p))
+}
