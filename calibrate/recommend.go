@@ -1,0 +1,284 @@
+package calibrate
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"qoscal/stats"
+)
+
+// Method is a rule that turns a calibration into a floor (STATS.md 2).
+type Method string
+
+const (
+	// MethodMargin: the observed minimum score × (1 − margin), rounded down
+	// to the step grid (STATS.md 2.1). The default.
+	MethodMargin Method = "margin"
+	// MethodPrediction: the log-normal lower prediction bound at alpha
+	// (STATS.md 2.3), rounded down.
+	MethodPrediction Method = "prediction"
+	// MethodTolerance: the one-sided lower normal tolerance bound in log
+	// space at coverage/confidence (STATS.md 2.4), rounded down.
+	MethodTolerance Method = "tolerance"
+)
+
+// RecommendOptions are the parameters of a floor recommendation. Their
+// documented defaults are DefaultRecommendOptions.
+type RecommendOptions struct {
+	Method Method
+	// Margin is how far below the lowest run the margin rule puts the
+	// floor, as a fraction: 0.10 is 10%. In [0, 1).
+	Margin float64
+	// Step is the grid the floor is rounded down to: 0.01 gives floors
+	// like 1.25. > 0.
+	Step float64
+	// Alpha is the prediction method's per-run false-positive rate.
+	Alpha float64
+	// Coverage and Confidence are the tolerance method's p and γ.
+	Coverage, Confidence float64
+	// Seed seeds the bootstrap diagnostic; Bootstrap is its number of
+	// resamples (0: none).
+	Seed      uint64
+	Bootstrap int
+	// Horizon is the number of future healthy runs over which the chance
+	// of at least one false alarm is reported.
+	Horizon int
+	// CandidateStep is the spacing of the table of snugger floors.
+	CandidateStep float64
+}
+
+// DefaultRecommendOptions: margin rule, 10% margin, step 0.01; α 0.01 for
+// the prediction method; 95% coverage at 95% confidence for the tolerance
+// method; 2000 bootstrap resamples with seed 1; a 100-run horizon;
+// candidate floors every 0.05.
+var DefaultRecommendOptions = RecommendOptions{
+	Method: MethodMargin, Margin: 0.10, Step: 0.01, Alpha: 0.01,
+	Coverage: 0.95, Confidence: 0.95, Seed: 1, Bootstrap: 2000, Horizon: 100, CandidateStep: 0.05,
+}
+
+// Validate checks the options' ranges and names the offending one as its
+// flag is spelled.
+func (o *RecommendOptions) Validate() error {
+	switch o.Method {
+	case MethodMargin, MethodPrediction, MethodTolerance:
+	default:
+		return fmt.Errorf("--method must be margin, prediction or tolerance, got %q", o.Method)
+	}
+	if !(o.Margin >= 0 && o.Margin < 1) {
+		return fmt.Errorf("--margin must be in [0, 1), got %v", o.Margin)
+	}
+	if !(o.Step > 0 && o.Step <= 1) {
+		return fmt.Errorf("--step must be in (0, 1], got %v", o.Step)
+	}
+	if !(o.Alpha > 0 && o.Alpha < 0.5) {
+		return fmt.Errorf("--alpha must be in (0, 0.5), got %v", o.Alpha)
+	}
+	if !(o.Coverage > 0.5 && o.Coverage < 1) {
+		return fmt.Errorf("--coverage must be in (0.5, 1), got %v", o.Coverage)
+	}
+	if !(o.Confidence > 0 && o.Confidence < 1) {
+		return fmt.Errorf("--confidence must be in (0, 1), got %v", o.Confidence)
+	}
+	if o.Bootstrap < 0 {
+		return fmt.Errorf("--bootstrap must be >= 0, got %d", o.Bootstrap)
+	}
+	return nil
+}
+
+// StepDecimals is the number of decimals a floor on the grid of step
+// needs: 2 for 0.05, 1 for 0.1, 3 for 0.005.
+func StepDecimals(step float64) int {
+	s := strconv.FormatFloat(step, 'f', -1, 64)
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		return len(s) - i - 1
+	}
+	return 0
+}
+
+// RoundDown rounds x down to the grid of step, safely: the number of
+// steps is ⌊x/step + 1e−9⌋, and the result is that many steps, rounded to
+// the step's decimals so that 27 × 0.05 is 1.35 and not
+// 1.3500000000000001 (STATS.md 2.1).
+func RoundDown(x, step float64) float64 {
+	n := stats.FloorSteps(x, step)
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(float64(n)*step, 'f', StepDecimals(step), 64), 64)
+	return v
+}
+
+// FloorCost is what a floor costs and buys, given the calibration.
+type FloorCost struct {
+	Floor float64
+	// BelowMinPct is how far below the lowest calibration score the floor
+	// is, in % of that score (negative: above it).
+	BelowMinPct float64
+	// KObs is (m − ln F)/s: the floor's distance below the mean log score
+	// in log-space SDs.
+	KObs float64
+	// False-positive rates per healthy run (STATS.md 2.5): Predictive is
+	// the headline; Upper95 its 95% upper confidence bound; Plugin the
+	// optimistic plug-in figure; DistributionFree the model-free bound
+	// (j+1)/(n+1) (STATS.md 2.2).
+	Predictive, Upper95, Plugin, DistributionFree float64
+	// Horizon is the chance of at least one false alarm over the next
+	// HorizonRuns healthy runs at the predictive rate, 1 − (1 − p)^m;
+	// HorizonFree the distribution-free chance that one of them falls below
+	// the lowest calibration run, m/(n+m) (STATS.md 2.2).
+	HorizonRuns          int
+	Horizon, HorizonFree float64
+	// R50 and R90 are the mildest uniform regressions caught half the time
+	// and 90% of the time (predictive; STATS.md 2.6); SingleQ50 is how far
+	// one benchmark of k alone must fall to move the score by R50: R50^k.
+	R50, R90, SingleQ50 float64
+	// Backtest: calibration runs scoring below the floor.
+	CalibrationBelow int
+}
+
+// Recommendation is a recommended floor and what it costs.
+type Recommendation struct {
+	Options  RecommendOptions
+	Raw      float64 // the method's bound before rounding down
+	Floor    float64
+	Decimals int
+	Cost     FloorCost
+	// Candidates are snugger floors between the recommendation and the
+	// lowest observed score, with the same figures.
+	Candidates []FloorCost
+	// MoreRunsForOnePct is how many more calibration runs would bring the
+	// distribution-free bound 1/(n+1) below 1%.
+	MoreRunsForOnePct int
+	// ToleranceK is the k factor of the tolerance method (0 otherwise).
+	ToleranceK float64
+	Bootstrap  stats.BootstrapFPR
+	Warnings   []string
+}
+
+// FormatFloor prints a floor with the decimals of the step grid.
+func (r *Recommendation) FormatFloor(f float64) string {
+	return strconv.FormatFloat(f, 'f', r.Decimals, 64)
+}
+
+// Recommend recommends a floor for the analysed calibration runs.
+func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	s := a.Score
+	rec := &Recommendation{Options: opt, Decimals: StepDecimals(opt.Step)}
+	var err error
+	if rec.Raw, rec.Floor, rec.ToleranceK, err = a.Floor(opt); err != nil {
+		return nil, err
+	}
+	if rec.Floor <= 0 {
+		return nil, fmt.Errorf("the %s method gives a floor of %v, which rounds to %s at step %v: nothing to gate on", opt.Method, rec.Raw, rec.FormatFloor(rec.Floor), opt.Step)
+	}
+	rec.Cost = a.Cost(rec.Floor, opt.Horizon)
+	rec.Candidates = a.candidates(rec.Floor, opt)
+	if s.N < 100 {
+		rec.MoreRunsForOnePct = 100 - s.N
+	}
+	if opt.Bootstrap > 0 {
+		logs := make([]float64, len(a.Runs))
+		for i, r := range a.Runs {
+			logs[i] = r.LogScore
+		}
+		rec.Bootstrap = stats.BootstrapFloorFPR(logs, rec.Floor, opt.Bootstrap, opt.Seed)
+	}
+	if s.N < FewRuns {
+		rec.warnf("thin data: %d runs; the floor's false-positive rate rests on a log-normal model the data cannot check (with no model: up to 1 in %d)", s.N, s.N+1)
+	}
+	if rec.Floor < 1 {
+		rec.warnf("the floor %s is below 1.0: the gate would accept a candidate slower than the baseline", rec.FormatFloor(rec.Floor))
+	}
+	if len(s.Outliers) > 0 {
+		rec.warnf("the score distribution has outlier runs (%s): the floor may be too low if they are degraded runners, or too high if the change is real; look before you gate", strings.Join(s.Outliers, ", "))
+	}
+	if rec.Floor > s.Min {
+		rec.warnf("the floor %s is above the lowest calibration run (%s): that healthy run would have failed", rec.FormatFloor(rec.Floor), strconv.FormatFloat(s.Min, 'f', 2, 64))
+	}
+	return rec, nil
+}
+
+func (r *Recommendation) warnf(format string, args ...any) {
+	r.Warnings = append(r.Warnings, fmt.Sprintf(format, args...))
+}
+
+// Floor applies the options' method to the calibration: the method's raw
+// bound, that bound rounded down to the step grid, and for the tolerance
+// method its k factor.
+func (a *Analysis) Floor(opt RecommendOptions) (raw, floor, k float64, err error) {
+	s := a.Score
+	switch opt.Method {
+	case MethodMargin:
+		raw = s.Min * (1 - opt.Margin)
+	case MethodPrediction:
+		raw = stats.PredictionBound(s.MeanLog, s.SDLog, s.N, opt.Alpha)
+	case MethodTolerance:
+		if k, err = stats.ToleranceK(s.N, opt.Coverage, opt.Confidence); err != nil {
+			return 0, 0, 0, err
+		}
+		raw = math.Exp(s.MeanLog - k*s.SDLog)
+	default:
+		return 0, 0, 0, fmt.Errorf("unknown method %q", opt.Method)
+	}
+	return raw, RoundDown(raw, opt.Step), k, nil
+}
+
+// Cost computes what floor F costs for this calibration.
+func (a *Analysis) Cost(floor float64, horizon int) FloorCost {
+	s := a.Score
+	scores := make([]float64, len(a.Runs))
+	for i, r := range a.Runs {
+		scores[i] = r.Score
+	}
+	c := FloorCost{
+		Floor:            floor,
+		BelowMinPct:      (s.Min - floor) / s.Min * 100,
+		KObs:             stats.KObs(s.MeanLog, s.SDLog, floor),
+		Predictive:       stats.FPRPredictive(s.MeanLog, s.SDLog, s.N, floor),
+		Upper95:          stats.FPRUpper(s.MeanLog, s.SDLog, s.N, floor, 0.95),
+		Plugin:           stats.FPRPlugin(s.MeanLog, s.SDLog, floor),
+		DistributionFree: stats.DistributionFreeFPR(scores, floor),
+		HorizonRuns:      horizon,
+		R50:              stats.DetectPredictive(s.MeanLog, s.SDLog, s.N, floor, 0.5),
+		R90:              stats.DetectPredictive(s.MeanLog, s.SDLog, s.N, floor, 0.9),
+	}
+	c.Horizon = stats.AtLeastOne(c.Predictive, horizon)
+	c.HorizonFree = float64(horizon) / float64(s.N+horizon)
+	c.SingleQ50 = math.Pow(c.R50, float64(len(a.Suite)))
+	for _, sc := range scores {
+		if sc < floor {
+			c.CalibrationBelow++
+		}
+	}
+	return c
+}
+
+// candidates lists floors from the recommendation up to the lowest
+// observed score: the recommendation, the multiples of the candidate step
+// above it, and the minimum itself (at most about a dozen rows).
+func (a *Analysis) candidates(floor float64, opt RecommendOptions) []FloorCost {
+	min := a.Score.Min
+	out := []FloorCost{a.Cost(floor, opt.Horizon)}
+	step := opt.CandidateStep
+	if step <= 0 {
+		return out
+	}
+	for (min-floor)/step > 12 {
+		step *= 2
+	}
+	dec := StepDecimals(step)
+	for i := stats.FloorSteps(floor, step) + 1; float64(i)*step < min-1e-9; i++ {
+		out = append(out, a.Cost(roundTo(float64(i)*step, dec), opt.Horizon))
+	}
+	if min > floor+1e-9 {
+		out = append(out, a.Cost(min, opt.Horizon))
+	}
+	return out
+}
+
+func roundTo(x float64, dec int) float64 {
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', dec, 64), 64)
+	return v
+}

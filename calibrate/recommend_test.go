@@ -1,0 +1,250 @@
+package calibrate
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"qoscal/data"
+	"qoscal/stats"
+)
+
+func TestRoundDown(t *testing.T) {
+	cases := []struct {
+		x, step, want float64
+		reason        string
+	}{
+		{1.44 * 0.87, 0.05, 1.25, "the worked example"},
+		{1.00 * (1 - 0.07), 0.01, 0.93, "float64 gives 92.999… steps (STATS.md 2.1)"},
+		{2.00 * (1 - 0.30), 0.10, 1.4, "float64 gives 13.999… steps"},
+		{1.35, 0.05, 1.35, "27 × 0.05 must not be 1.3500000000000001"},
+		{1.2799, 0.01, 1.27, "plain rounding down"},
+	}
+	for _, c := range cases {
+		if got := RoundDown(c.x, c.step); got != c.want {
+			t.Errorf("RoundDown(%v, %v) = %v, want %v (%s)", c.x, c.step, got, c.want, c.reason)
+		}
+	}
+	if StepDecimals(0.05) != 2 || StepDecimals(0.1) != 1 || StepDecimals(1) != 0 || StepDecimals(0.005) != 3 {
+		t.Error("StepDecimals")
+	}
+}
+
+func TestRecommendWorkedExample(t *testing.T) {
+	a, err := Analyze(fiveRuns(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := DefaultRecommendOptions
+	opt.Margin, opt.Step = 0.13, 0.05
+	r, err := Recommend(a, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Floor != 1.25 || r.FormatFloor(r.Floor) != "1.25" {
+		t.Errorf("floor %v, want 1.25 (STATS.md 2.1)", r.Floor)
+	}
+	// false_positive_rate[F=1.25] and detection_power[F=1.25].
+	near(t, "false_positive_rate[F=1.25].fpr_predictive_t_df4", r.Cost.Predictive, 0.008373223488399518, 1e-6)
+	near(t, "false_positive_rate[F=1.25].fpr_upper_conf_0.95", r.Cost.Upper95, 0.044260961151582276, 1e-5)
+	near(t, "detection_power[F=1.25].r50", r.Cost.R50, 0.8051759921224753, 1e-7)
+	near(t, "detection_power[F=1.25].r90_predictive", r.Cost.R90, 0.7403020991118068, 1e-7)
+	near(t, "detection_power[F=1.25].single_benchmark_factor_equivalent_r50_k10", r.Cost.SingleQ50, 0.11452707546066482, 1e-6)
+	near(t, "distribution_free.p_next_below_min_of_n[5]", r.Cost.DistributionFree, 1.0/6, 1e-12)
+	near(t, "horizon: 1-(1-p)^100", r.Cost.Horizon, 1-math.Pow(1-r.Cost.Predictive, 100), 1e-12)
+	near(t, "distribution_free horizon m/(n+m)", r.Cost.HorizonFree, 100.0/105, 1e-12)
+	if r.MoreRunsForOnePct != 95 {
+		t.Errorf("more runs for 1%%: %d, want 95", r.MoreRunsForOnePct)
+	}
+	var floors []float64
+	for _, c := range r.Candidates {
+		floors = append(floors, math.Round(c.Floor*100)/100)
+	}
+	if diff := cmp.Diff([]float64{1.25, 1.30, 1.35, 1.40, 1.44}, floors); diff != "" {
+		t.Errorf("candidate floors (-want +got):\n%s", diff)
+	}
+	// false_positive_rate[F=1.40]: a snugger floor costs 8× the rate, and
+	// is only 2.8% under the lowest healthy run.
+	near(t, "false_positive_rate[F=1.4].fpr_predictive_t_df4", r.Candidates[3].Predictive, 0.06613279, 1e-6)
+	near(t, "1.40 below 1.44", r.Candidates[3].BelowMinPct, 2.7777777777777777, 1e-6)
+
+	opt.Method = MethodTolerance
+	r, err = Recommend(a, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// tolerance_k_factors.five_run_lower_tolerance_bounds[p=0.95 γ=0.95]
+	near(t, "five_run_lower_tolerance_bound", r.Raw, 1.2581475524758625, 1e-7)
+	near(t, "k(5, .95, .95)", r.ToleranceK, 4.202680741256176, 1e-7)
+
+	opt.Method, opt.Alpha = MethodPrediction, 0.01
+	r, _ = Recommend(a, opt)
+	near(t, "lognormal_prediction_bound[α=0.01]", r.Raw, 1.2643361487712386, 1e-7)
+	if r.Floor != 1.25 {
+		t.Errorf("prediction floor %v rounds to 1.25 at step 0.05", r.Floor)
+	}
+}
+
+func TestRecommendWarningsAndValidation(t *testing.T) {
+	a, _ := Analyze(fiveRuns(t), Options{})
+	opt := DefaultRecommendOptions
+	opt.Margin = 0.40
+	r, err := Recommend(a, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"thin data: 5 runs; the floor's false-positive rate rests on a log-normal model the data cannot check (with no model: up to 1 in 6)",
+		"the floor 0.86 is below 1.0: the gate would accept a candidate slower than the baseline",
+	}
+	if diff := cmp.Diff(want, r.Warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+	for _, c := range []struct {
+		mod  func(*RecommendOptions)
+		want string
+	}{
+		{func(o *RecommendOptions) { o.Margin = 1.3 }, "--margin must be in [0, 1), got 1.3"},
+		{func(o *RecommendOptions) { o.Margin = -0.1 }, "--margin must be in [0, 1), got -0.1"},
+		{func(o *RecommendOptions) { o.Step = 0 }, "--step must be in (0, 1], got 0"},
+		{func(o *RecommendOptions) { o.Method = "vibes" }, `--method must be margin, prediction or tolerance, got "vibes"`},
+		{func(o *RecommendOptions) { o.Alpha = 0.7 }, "--alpha must be in (0, 0.5), got 0.7"},
+	} {
+		o := DefaultRecommendOptions
+		c.mod(&o)
+		if _, err := Recommend(a, o); err == nil || err.Error() != c.want {
+			t.Errorf("got %v, want %s", err, c.want)
+		}
+	}
+}
+
+func TestCalibrationFileRoundTrip(t *testing.T) {
+	a, _ := Analyze(fiveRuns(t), Options{})
+	opt := DefaultRecommendOptions
+	opt.Margin, opt.Step = 0.13, 0.05
+	r, _ := Recommend(a, opt)
+	f := NewFile(a, r, map[string]string{"os": "windows"}, time.Unix(1796112000, 0), "qoscal test")
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	g, err := ParseFile("c.json", buf.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(f, g); diff != "" {
+		t.Errorf("round trip (-want +got):\n%s", diff)
+	}
+	if g.FloorText != "1.25" || g.Created != "2026-12-01T08:00:00Z" || g.DirectionOf("larson") != HigherIsBetter || len(g.Health) != 10 {
+		t.Errorf("file %+v", g)
+	}
+	for _, c := range []struct{ in, want string }{
+		{`{"schema": "qoscal-calibration", "version": 2}`, "calibration file c.json: version 2 is newer than this qoscal reads (1): upgrade qoscal"},
+		{`{"schema": "other"}`, `calibration file c.json: schema is "other", expected "qoscal-calibration": not a qoscal calibration file`},
+		{"{\n\"schema\": \"qoscal-calibration\",\n", "calibration file c.json: not valid JSON: line 3: unexpected end of JSON input"},
+		{`{"schema": "qoscal-calibration", "version": 1, "floor": "high"}`, "calibration file c.json: field floor: expected float64, got string"},
+		{`{"schema": "qoscal-calibration", "version": 1, "floor": 1.2, "baseline": "a", "candidate": "b", "suite": ["x"]}`, "calibration file c.json: benchmark x has no unit direction (higher or lower)"},
+	} {
+		_, err := ParseFile("c.json", []byte(c.in))
+		if err == nil || err.Error() != c.want {
+			t.Errorf("ParseFile(%s):\n got %v\nwant %s", c.in, err, c.want)
+		}
+	}
+}
+
+// calibrationOf analyses n log-normal scores drawn with the given seed
+// source, as one-benchmark runs.
+func calibrationOf(t testing.TB, rng *rand.Rand, n int, mu, sigma float64) *Analysis {
+	runs := make([]data.Run, n)
+	for i := range runs {
+		s := math.Exp(mu + sigma*rng.NormFloat64())
+		runs[i] = data.Run{ID: fmt.Sprint(i), Baseline: "b", Candidate: "c", Measurements: []data.Measurement{
+			{Benchmark: "x", Variant: "b", Value: 1000, Unit: "ops/sec"},
+			{Benchmark: "x", Variant: "c", Value: 1000 * s, Unit: "ops/sec"},
+		}}
+	}
+	a, err := Analyze(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// TestMonteCarloPredictionFPR checks that the prediction method's floor
+// trips healthy runs at exactly α: draw a log-normal calibration set,
+// recommend, then draw one fresh healthy run and see whether it falls
+// below. Over R calibrations the count is Binomial(R, α) exactly (STATS.md
+// 2.3), so the realized rate must be within 4 binomial standard errors.
+// No rounding to a grid here (step 1e-9), since rounding lowers the floor.
+func TestMonteCarloPredictionFPR(t *testing.T) {
+	const R = 20000
+	const alpha = 0.05
+	const mu = 0.26 // ln 1.3
+	rng := rand.New(rand.NewPCG(2026, 12))
+	for _, n := range []int{5, 10, 30} {
+		for _, sigma := range []float64{0.02, 0.10, 0.30} {
+			opt := DefaultRecommendOptions
+			opt.Method, opt.Alpha, opt.Step = MethodPrediction, alpha, 1e-9
+			below := 0
+			for i := 0; i < R; i++ {
+				a := calibrationOf(t, rng, n, mu, sigma)
+				_, floor, _, err := a.Floor(opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if math.Exp(mu+sigma*rng.NormFloat64()) < floor {
+					below++
+				}
+			}
+			rate := float64(below) / R
+			se := math.Sqrt(alpha * (1 - alpha) / R)
+			t.Logf("prediction α=%.2f n=%2d σ=%.2f: realized %.4f (binomial SE %.4f)", alpha, n, sigma, rate, se)
+			if math.Abs(rate-alpha) > 4*se {
+				t.Errorf("n=%d σ=%v: realized rate %.4f, want %.2f ± %.4f", n, sigma, rate, alpha, 4*se)
+			}
+		}
+	}
+}
+
+// TestMonteCarloMarginFPR checks that the margin rule's claimed predictive
+// rate is honest: averaged over calibration sets, the true rate of the
+// recommended floor (Φ((ln F − μ)/σ), known from the generating
+// distribution) must not exceed the claimed predictive rate beyond Monte
+// Carlo error. (It is conservative: the margin does not scale with the
+// spread, so for small noise the claim is far above the truth.)
+func TestMonteCarloMarginFPR(t *testing.T) {
+	const R = 4000
+	const mu = 0.26
+	rng := rand.New(rand.NewPCG(7, 2026))
+	for _, n := range []int{5, 10, 30} {
+		for _, sigma := range []float64{0.02, 0.05, 0.10, 0.30} {
+			opt := DefaultRecommendOptions // margin 10%, step 0.01
+			var claimed, realized, d, d2 float64
+			for i := 0; i < R; i++ {
+				a := calibrationOf(t, rng, n, mu, sigma)
+				_, floor, _, _ := a.Floor(opt)
+				if floor <= 0 {
+					continue
+				}
+				c := stats.FPRPredictive(a.Score.MeanLog, a.Score.SDLog, a.Score.N, floor)
+				r := stats.NormalCDF((math.Log(floor) - mu) / sigma)
+				claimed += c
+				realized += r
+				d += r - c
+				d2 += (r - c) * (r - c)
+			}
+			claimed, realized, d = claimed/R, realized/R, d/R
+			se := math.Sqrt((d2/R - d*d) / R)
+			t.Logf("margin 10%% n=%2d σ=%.2f: realized %.3g, claimed predictive %.3g", n, sigma, realized, claimed)
+			if d > 4*se {
+				t.Errorf("n=%d σ=%v: realized %.4g exceeds claimed %.4g by %.3g (> 4 SE = %.3g)", n, sigma, realized, claimed, d, 4*se)
+			}
+		}
+	}
+}
+
