@@ -94,7 +94,7 @@ func NewFile(a *Analysis, r *Recommendation, labels map[string]string, created t
 		Schema: FileSchema, Version: FileVersion,
 		Created: created.UTC().Format(time.RFC3339),
 		Floor:   r.Floor, FloorText: r.FormatFloor(r.Floor), Method: r.Options.Method,
-		Params: FileParams{Margin: r.Options.Margin, Step: r.Options.Step, Seed: r.Options.Seed},
+		Params:   FileParams{Margin: r.Options.Margin, Step: r.Options.Step, Seed: r.Options.Seed},
 		Baseline: a.Baseline, Candidate: a.Candidate,
 		Suite: append([]string(nil), a.Suite...), Units: map[string]Unit{},
 		Runs: a.Score.N,

@@ -247,4 +247,3 @@ func TestMonteCarloMarginFPR(t *testing.T) {
 		}
 	}
 }
-
