@@ -185,9 +185,6 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 		}
 		rec.Bootstrap = stats.BootstrapFloorFPR(logs, rec.Floor, opt.Bootstrap, opt.Seed)
 	}
-	if s.N < FewRuns {
-		rec.warnf("thin data: %d runs; the floor's false-positive rate rests on a log-normal model the data cannot check (with no model: up to 1 in %d)", s.N, s.N+1)
-	}
 	if rec.Floor < 1 {
 		rec.warnf("the floor %s is below 1.0: the gate would accept a candidate slower than the baseline", rec.FormatFloor(rec.Floor))
 	}

@@ -99,7 +99,6 @@ func TestRecommendWarningsAndValidation(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"thin data: 5 runs; the floor's false-positive rate rests on a log-normal model the data cannot check (with no model: up to 1 in 6)",
 		"the floor 0.86 is below 1.0: the gate would accept a candidate slower than the baseline",
 	}
 	if diff := cmp.Diff(want, r.Warnings); diff != "" {

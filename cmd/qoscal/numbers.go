@@ -46,7 +46,11 @@ func fthousands(v float64) string {
 		return "-"
 	}
 	if math.Abs(v) < 1000 {
-		return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4g", v), "0"), ".")
+		s := fmt.Sprintf("%.4g", v)
+		if strings.Contains(s, ".") && !strings.Contains(s, "e") {
+			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		}
+		return s
 	}
 	s := fmt.Sprintf("%.0f", math.Abs(v))
 	var b strings.Builder

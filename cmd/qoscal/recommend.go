@@ -1,0 +1,483 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"qoscal/calibrate"
+	"qoscal/data"
+)
+
+var recommendCmd = &command{
+	name:    "recommend",
+	summary: "floor recommendation (and calibration file)",
+	usage: `Usage:
+    qoscal recommend [flags] [PATH...]
+
+Recommends the floor of a gate from runs of unchanged code, and says what it
+costs: how often a healthy run would trip it (the false-positive rate), and how
+large a real regression it catches. A table of snugger floors, up to the lowest
+observed run, shows what each would cost instead.
+
+` + analysisInputHelp + `
+The floor:
+    --method NAME            margin (default): the lowest observed score
+                             × (1 − margin), rounded down to the step;
+                             prediction: the log-normal lower prediction
+                             bound at --alpha; tolerance: the lower normal
+                             tolerance bound (log space) at --coverage and
+                             --confidence. Every floor is rounded down.
+    --margin FRACTION        how far below the lowest run (default 0.10)
+    --step STEP              the floor's grid (default 0.01)
+    --alpha A                prediction: false-positive rate (default 0.01)
+    --coverage P             tolerance: share of healthy runs above the
+                             floor (default 0.95)
+    --confidence G           tolerance: confidence of that (default 0.95)
+    --backtest PATH          also count the runs at PATH (same --baseline and
+                             --candidate files) that fall below the floor,
+                             such as runs of a known regression (repeatable)
+    --seed N                 seed of the bootstrap diagnostic (default 1)
+    --bootstrap B            its resamples (default 2000; 0 turns it off)
+    --write FILE             write the calibration file for 'qoscal gate'
+    --format FORMAT          text (default), markdown or json
+
+The false-positive rate is predictive (Student-t, log-normal scores) with its
+upper 95% confidence bound, beside the bound 1/(n+1) that holds with no model.
+r50 and r90 are the mildest uniform regressions (every benchmark's ratio times
+r) the floor catches half the time and 90% of the time.
+
+Example: the worked example's five runs, a 13% margin on a 0.05 grid:
+
+    $ qoscal recommend --margin 0.13 --step 0.05 --write gate.json runs.csv
+    floor: 1.25x for geomean(hoard/system) ...
+`,
+}
+
+func init() {
+	recommendCmd.run = runRecommend
+	register(recommendCmd)
+}
+
+type backtestRun struct {
+	ID      string
+	Score   float64
+	Below   bool
+	Missing []string
+}
+
+func runRecommend(u *ui, args []string) error {
+	c := recommendCmd
+	fs := newFlags(c)
+	var af analysisFlags
+	af.add(fs)
+	opt := calibrate.DefaultRecommendOptions
+	var method, format, write string
+	var backtest []string
+	fs.StringVar(&method, "method", string(opt.Method), "floor `METHOD`: margin, prediction or tolerance")
+	fs.Float64Var(&opt.Margin, "margin", opt.Margin, "margin below the lowest run, as a `FRACTION`")
+	fs.Float64Var(&opt.Step, "step", opt.Step, "the floor's grid `STEP`")
+	fs.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "prediction method's false-positive rate `A`")
+	fs.Float64Var(&opt.Coverage, "coverage", opt.Coverage, "tolerance method's coverage `P`")
+	fs.Float64Var(&opt.Confidence, "confidence", opt.Confidence, "tolerance method's confidence `G`")
+	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "bootstrap seed `N`")
+	fs.IntVar(&opt.Bootstrap, "bootstrap", opt.Bootstrap, "bootstrap resamples `B`")
+	fs.StringArrayVar(&backtest, "backtest", nil, "runs at `PATH` to backtest the floor on")
+	fs.StringVar(&write, "write", "", "write the calibration `FILE`")
+	fs.StringVar(&format, "format", "text", "output `FORMAT`: text, markdown or json")
+	if err := parseFlags(u, c, fs, args); err != nil {
+		return err
+	}
+	if err := checkFormat(c.name, format); err != nil {
+		return err
+	}
+	opt.Method = calibrate.Method(method)
+	if err := opt.Validate(); err != nil {
+		return usagef(c.name, "%v", err)
+	}
+	in, err := af.analyze(u, c.name, fs.Args())
+	if err != nil {
+		return err
+	}
+	a := in.analysis
+	rec, err := calibrate.Recommend(a, opt)
+	if err != nil {
+		return err
+	}
+	for _, w := range rec.Warnings {
+		u.warnf("%s", w)
+	}
+	var others []backtestRun
+	if len(backtest) > 0 {
+		if others, err = runBacktest(u, c.name, &af, a, rec, backtest); err != nil {
+			return err
+		}
+	}
+	if write != "" {
+		now, err := u.now()
+		if err != nil {
+			return err
+		}
+		labels := in.filter
+		if in.source == "paths" {
+			labels = commonLabels(in.runs)
+		}
+		f := calibrate.NewFile(a, rec, labels, now, "qoscal "+version)
+		if err := f.WriteFile(write); err != nil {
+			return fmt.Errorf("writing the calibration file: %v", err)
+		}
+		u.notef("wrote the calibration file %s (floor %s)", write, f.FloorText)
+	}
+	switch format {
+	case "json":
+		return writeJSON(u, recommendToJSON(a, rec, others))
+	case "markdown":
+		writeRecommendMarkdown(u.stdout, a, rec, others)
+	default:
+		writeRecommendText(u.stdout, a, rec, others)
+	}
+	return nil
+}
+
+// runBacktest scores the runs at paths on the calibration's suite.
+func runBacktest(u *ui, cmd string, af *analysisFlags, a *calibrate.Analysis, rec *calibrate.Recommendation, paths []string) ([]backtestRun, error) {
+	lopt, err := af.loadOptions(u, cmd)
+	if err != nil {
+		return nil, err
+	}
+	runs, err := data.Load(paths, lopt)
+	if err != nil {
+		return nil, fmt.Errorf("--backtest: %w", err)
+	}
+	var out []backtestRun
+	for i := range runs {
+		dir := calibrate.Auto
+		if af.higher {
+			dir = calibrate.HigherIsBetter
+		} else if af.lower {
+			dir = calibrate.LowerIsBetter
+		}
+		rr, err := calibrate.Ratios(&runs[i], a.Baseline, a.Candidate, dir)
+		if err != nil {
+			return nil, fmt.Errorf("--backtest: %v", err)
+		}
+		b := backtestRun{ID: runs[i].ID, Score: math.NaN()}
+		for _, name := range a.Suite {
+			if _, ok := rr.Ratios[name]; !ok {
+				b.Missing = append(b.Missing, name)
+			}
+		}
+		if len(b.Missing) == 0 {
+			b.Score, _ = rr.Score(a.Suite)
+			b.Below = b.Score < rec.Floor
+		} else {
+			u.warnf("backtest run %s lacks %s: not scored", b.ID, strings.Join(b.Missing, ", "))
+		}
+		out = append(out, b)
+	}
+	return out, nil
+}
+
+// commonLabels are the labels every run carries with the same value.
+func commonLabels(runs []data.Run) map[string]string {
+	out := map[string]string{}
+	if len(runs) == 0 {
+		return out
+	}
+	for k, v := range runs[0].Labels {
+		out[k] = v
+	}
+	for _, r := range runs[1:] {
+		for k, v := range out {
+			if r.Labels[k] != v {
+				delete(out, k)
+			}
+		}
+	}
+	return out
+}
+
+// oneIn renders a rate as "1 in N" (N rounded), or "never" for 0.
+func oneIn(p float64) string {
+	switch {
+	case p <= 0:
+		return "never"
+	case p >= 0.5:
+		return fmt.Sprintf("%.0f%% of runs", p*100)
+	}
+	return fmt.Sprintf("1 in %s", fthousands(math.Round(1/p)))
+}
+
+// frate formats a small probability readably: 0.84%, 0.0012%, 3.2e-09.
+func frate(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return "-"
+	case p == 0:
+		return "0"
+	case p >= 0.001:
+		return fmt.Sprintf("%.2f%%", p*100)
+	case p >= 1e-6:
+		return fmt.Sprintf("%.4f%%", p*100)
+	}
+	return fmt.Sprintf("%.1e", p)
+}
+
+func methodNote(a *calibrate.Analysis, rec *calibrate.Recommendation) string {
+	o := rec.Options
+	switch o.Method {
+	case calibrate.MethodPrediction:
+		return fmt.Sprintf("log-normal lower prediction bound at α = %v, %s, rounded down to a step of %v", o.Alpha, fdec(rec.Raw, 4), o.Step)
+	case calibrate.MethodTolerance:
+		return fmt.Sprintf("lower tolerance bound, %v coverage at %v confidence (k = %.4f), %s, rounded down to a step of %v", o.Coverage, o.Confidence, rec.ToleranceK, fdec(rec.Raw, 4), o.Step)
+	}
+	return fmt.Sprintf("margin rule: %s%% below the lowest of %d runs (%s), rounded down to a step of %v", trimPct(o.Margin), a.Score.N, fx(a.Score.Min), o.Step)
+}
+
+func trimPct(frac float64) string {
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", frac*100), "0"), ".")
+}
+
+func candidateTable(rec *calibrate.Recommendation) *table {
+	t := &table{
+		head:  []string{"floor", "below min", "FPR", "FPR 95% up", "no-model bound", "trips", "r50", "r90"},
+		right: []bool{true, true, true, true, true, true, true, true},
+	}
+	for _, c := range rec.Candidates {
+		t.add(rec.FormatFloor(c.Floor)+"x", fmt.Sprintf("%.1f%%", c.BelowMinPct), frate(c.Predictive), frate(c.Upper95),
+			frate(c.DistributionFree), oneIn(c.Predictive), fdec(c.R50, 3), fdec(c.R90, 3))
+	}
+	return t
+}
+
+// recommendSummary is the plain-language reading of the recommendation.
+func recommendSummary(a *calibrate.Analysis, rec *calibrate.Recommendation) string {
+	c := rec.Cost
+	var b strings.Builder
+	fmt.Fprintf(&b, "Floor is %sx: %.0f%% below the lowest observed (%s), so a healthy run trips it %s (predictive; at most 1 in %d with no model), while a %.0f%% slide toward parity trips it half the time and a %.0f%% slide nine times in ten.",
+		rec.FormatFloor(rec.Floor), c.BelowMinPct, fx(a.Score.Min), howOften(c.Predictive),
+		a.Score.N+1, (1-c.R50)*100, (1-c.R90)*100)
+	if len(a.Suite) > 1 {
+		fmt.Fprintf(&b, " A single benchmark falling alone would have to lose %.0f%% to trip it.", (1-c.SingleQ50)*100)
+	}
+	return b.String()
+}
+
+// howOften says how often a per-run rate happens: "about once in 119
+// runs".
+func howOften(p float64) string {
+	switch {
+	case p <= 0:
+		return "never"
+	case p >= 0.5:
+		return fmt.Sprintf("in %.0f%% of runs", p*100)
+	}
+	return fmt.Sprintf("about once in %s runs", fthousands(math.Round(1/p)))
+}
+
+func writeRecommendText(w io.Writer, a *calibrate.Analysis, rec *calibrate.Recommendation, others []backtestRun) {
+	c := rec.Cost
+	s := a.Score
+	fmt.Fprintf(w, "floor: %sx for geomean(%s) over %d benchmarks\n", rec.FormatFloor(rec.Floor), metric(a), len(a.Suite))
+	fmt.Fprintf(w, "    %s\n", methodNote(a, rec))
+	fmt.Fprintf(w, "    calibration: %d runs, scores %s (median %s)\n\n", s.N, frange(s.Min, s.Max), fx(s.Median))
+	fmt.Fprintln(w, "false-positive rate per healthy run:")
+	fmt.Fprintf(w, "    predictive %s (%s runs); 95%% upper bound %s; plug-in %s\n", frate(c.Predictive), oneIn(c.Predictive), frate(c.Upper95), frate(c.Plugin))
+	fmt.Fprintf(w, "    with no model: at most %s, (j+1)/(n+1) = %d/%d with j = %d calibration runs below\n", frate(c.DistributionFree), c.CalibrationBelow+1, s.N+1, c.CalibrationBelow)
+	fmt.Fprintf(w, "    over the next %d healthy runs: %s chance of a false alarm (predictive); no model: %s chance one falls below the lowest so far\n\n",
+		c.HorizonRuns, frate(c.Horizon), frate(c.HorizonFree))
+	fmt.Fprintln(w, "detection:")
+	fmt.Fprintf(w, "    a uniform regression to %sx of today's (%.1f%% slower) trips it half the time (r50);\n", fdec(c.R50, 3), (1-c.R50)*100)
+	fmt.Fprintf(w, "    to %sx (%.1f%% slower) nine times in ten (r90, predictive)\n", fdec(c.R90, 3), (1-c.R90)*100)
+	if len(a.Suite) > 1 {
+		fmt.Fprintf(w, "    one benchmark alone must fall to %sx of its ratio (%.1f%% slower) to move the score by r50\n", fdec(c.SingleQ50, 3), (1-c.SingleQ50)*100)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "backtest: %d of %d calibration runs below the floor\n", c.CalibrationBelow, s.N)
+	if len(others) > 0 {
+		n := 0
+		for _, o := range others {
+			if o.Below {
+				n++
+			}
+		}
+		fmt.Fprintf(w, "    %d of %d --backtest runs below the floor:\n", n, len(others))
+		t := &table{head: []string{"    run", "score", "verdict"}, right: []bool{false, true, false}}
+		for _, o := range others {
+			verdict := "pass"
+			switch {
+			case len(o.Missing) > 0:
+				verdict = "not scored: lacks " + strings.Join(o.Missing, ", ")
+			case o.Below:
+				verdict = "FAIL"
+			}
+			t.add("    "+o.ID, fx(o.Score), verdict)
+		}
+		t.text(w)
+	}
+	if rec.MoreRunsForOnePct > 0 {
+		fmt.Fprintf(w, "runs needed: %d more runs would bring the no-model bound 1/(n+1) below 1%%\n", rec.MoreRunsForOnePct)
+	}
+	if rec.Bootstrap.B > 0 {
+		bs := rec.Bootstrap
+		fmt.Fprintf(w, "bootstrap diagnostic (%d resamples, seed %d): plug-in FPR mean %s, median %s, 95th percentile %s\n",
+			bs.B, bs.Seed, frate(bs.Mean), frate(bs.Q50), frate(bs.Q95))
+	}
+	fmt.Fprintln(w, "\ncandidate floors (a snugger floor catches smaller regressions, and trips healthy runs more often):")
+	candidateTable(rec).text(w)
+	fmt.Fprintf(w, "\n%s\n", wrap(recommendSummary(a, rec), 78))
+}
+
+func writeRecommendMarkdown(w io.Writer, a *calibrate.Analysis, rec *calibrate.Recommendation, others []backtestRun) {
+	c := rec.Cost
+	fmt.Fprintf(w, "## Recommended floor: %sx for geomean(%s)\n\n", rec.FormatFloor(rec.Floor), mdEscape(metric(a)))
+	fmt.Fprintf(w, "%s\n\n", mdEscape(recommendSummary(a, rec)))
+	fmt.Fprintf(w, "Method: %s.\n\n", mdEscape(methodNote(a, rec)))
+	t := &table{head: []string{"figure", "value"}, right: []bool{false, true}}
+	t.add("false-positive rate (predictive)", frate(c.Predictive)+" ("+oneIn(c.Predictive)+")")
+	t.add("its 95% upper bound", frate(c.Upper95))
+	t.add("bound with no model, (j+1)/(n+1)", frate(c.DistributionFree))
+	t.add(fmt.Sprintf("a false alarm in the next %d runs", c.HorizonRuns), frate(c.Horizon))
+	t.add("r50: regression caught half the time", fmt.Sprintf("%sx (%.1f%% slower)", fdec(c.R50, 3), (1-c.R50)*100))
+	t.add("r90: caught nine times in ten", fmt.Sprintf("%sx (%.1f%% slower)", fdec(c.R90, 3), (1-c.R90)*100))
+	t.add("calibration runs below the floor", fmt.Sprintf("%d of %d", c.CalibrationBelow, a.Score.N))
+	for _, o := range others {
+		verdict := "pass"
+		if o.Below {
+			verdict = "FAIL"
+		} else if len(o.Missing) > 0 {
+			verdict = "not scored"
+		}
+		t.add("backtest run "+o.ID, fx(o.Score)+" "+verdict)
+	}
+	t.markdown(w)
+	fmt.Fprintln(w, "\n### Candidate floors")
+	fmt.Fprintln(w)
+	candidateTable(rec).markdown(w)
+	if warns := append(append([]string{}, a.Warnings...), rec.Warnings...); len(warns) > 0 {
+		fmt.Fprintln(w, "\n### Warnings")
+		fmt.Fprintln(w)
+		for _, warn := range warns {
+			fmt.Fprintf(w, "- %s\n", mdEscape(warn))
+		}
+	}
+}
+
+type recommendJSON struct {
+	Floor           float64         `json:"floor"`
+	FloorText       string          `json:"floor_text"`
+	Method          string          `json:"method"`
+	Raw             jfloat          `json:"raw"`
+	Margin          float64         `json:"margin"`
+	Step            float64         `json:"step"`
+	Alpha           float64         `json:"alpha"`
+	Coverage        float64         `json:"coverage"`
+	Confidence      float64         `json:"confidence"`
+	ToleranceK      jfloat          `json:"tolerance_k"`
+	Seed            uint64          `json:"seed"`
+	Baseline        string          `json:"baseline"`
+	Candidate       string          `json:"candidate"`
+	Suite           []string        `json:"suite"`
+	Runs            int             `json:"runs"`
+	Observed        observedJSON    `json:"observed"`
+	FPR             fprJSON         `json:"false_positive_rate"`
+	Horizon         horizonJSON     `json:"horizon"`
+	Detection       detectionJSON   `json:"detection"`
+	Backtest        backtestJSON    `json:"backtest"`
+	MoreRunsFor1Pct int             `json:"more_runs_for_1pct"`
+	Bootstrap       *bootstrapJSON  `json:"bootstrap"`
+	Candidates      []candidateJSON `json:"candidates"`
+	Warnings        []string        `json:"warnings"`
+	Summary         string          `json:"summary"`
+}
+
+type observedJSON struct {
+	Min    float64 `json:"min"`
+	Median float64 `json:"median"`
+	Max    float64 `json:"max"`
+}
+
+type fprJSON struct {
+	Predictive       jfloat `json:"predictive"`
+	Upper95          jfloat `json:"upper95"`
+	Plugin           jfloat `json:"plugin"`
+	DistributionFree jfloat `json:"distribution_free"`
+}
+
+type horizonJSON struct {
+	Runs             int    `json:"runs"`
+	Predictive       jfloat `json:"predictive"`
+	DistributionFree jfloat `json:"distribution_free"`
+}
+
+type detectionJSON struct {
+	R50       jfloat `json:"r50"`
+	R90       jfloat `json:"r90"`
+	SingleQ50 jfloat `json:"single_benchmark_q50"`
+}
+
+type backtestJSON struct {
+	CalibrationBelow int               `json:"calibration_below"`
+	CalibrationRuns  int               `json:"calibration_runs"`
+	Other            []backtestRunJSON `json:"other"`
+}
+
+type backtestRunJSON struct {
+	Run     string   `json:"run"`
+	Score   jfloat   `json:"score"`
+	Below   bool     `json:"below"`
+	Missing []string `json:"missing"`
+}
+
+type bootstrapJSON struct {
+	B    int     `json:"resamples"`
+	Seed uint64  `json:"seed"`
+	Mean float64 `json:"mean"`
+	Q05  float64 `json:"q05"`
+	Q50  float64 `json:"q50"`
+	Q95  float64 `json:"q95"`
+}
+
+type candidateJSON struct {
+	Floor            float64 `json:"floor"`
+	BelowMinPct      jfloat  `json:"below_min_pct"`
+	FPR              jfloat  `json:"false_positive_rate"`
+	Upper95          jfloat  `json:"upper95"`
+	DistributionFree jfloat  `json:"distribution_free"`
+	R50              jfloat  `json:"r50"`
+	R90              jfloat  `json:"r90"`
+}
+
+func recommendToJSON(a *calibrate.Analysis, rec *calibrate.Recommendation, others []backtestRun) recommendJSON {
+	o, c := rec.Options, rec.Cost
+	j := recommendJSON{
+		Floor: rec.Floor, FloorText: rec.FormatFloor(rec.Floor), Method: string(o.Method), Raw: jfloat(rec.Raw),
+		Margin: o.Margin, Step: o.Step, Alpha: o.Alpha, Coverage: o.Coverage, Confidence: o.Confidence,
+		ToleranceK: jfloat(math.NaN()), Seed: o.Seed,
+		Baseline: a.Baseline, Candidate: a.Candidate, Suite: a.Suite, Runs: a.Score.N,
+		Observed:  observedJSON{Min: a.Score.Min, Median: a.Score.Median, Max: a.Score.Max},
+		FPR:       fprJSON{Predictive: jfloat(c.Predictive), Upper95: jfloat(c.Upper95), Plugin: jfloat(c.Plugin), DistributionFree: jfloat(c.DistributionFree)},
+		Horizon:   horizonJSON{Runs: c.HorizonRuns, Predictive: jfloat(c.Horizon), DistributionFree: jfloat(c.HorizonFree)},
+		Detection: detectionJSON{R50: jfloat(c.R50), R90: jfloat(c.R90), SingleQ50: jfloat(c.SingleQ50)},
+		Backtest:  backtestJSON{CalibrationBelow: c.CalibrationBelow, CalibrationRuns: a.Score.N, Other: []backtestRunJSON{}},
+		Warnings:  append(append([]string{}, a.Warnings...), rec.Warnings...),
+		Summary:   recommendSummary(a, rec), MoreRunsFor1Pct: rec.MoreRunsForOnePct,
+	}
+	if o.Method == calibrate.MethodTolerance {
+		j.ToleranceK = jfloat(rec.ToleranceK)
+	}
+	for _, b := range others {
+		j.Backtest.Other = append(j.Backtest.Other, backtestRunJSON{Run: b.ID, Score: jfloat(b.Score), Below: b.Below, Missing: append([]string{}, b.Missing...)})
+	}
+	if bs := rec.Bootstrap; bs.B > 0 {
+		j.Bootstrap = &bootstrapJSON{B: bs.B, Seed: bs.Seed, Mean: bs.Mean, Q05: bs.Q05, Q50: bs.Q50, Q95: bs.Q95}
+	}
+	for _, x := range rec.Candidates {
+		j.Candidates = append(j.Candidates, candidateJSON{
+			Floor: x.Floor, BelowMinPct: jfloat(x.BelowMinPct), FPR: jfloat(x.Predictive), Upper95: jfloat(x.Upper95),
+			DistributionFree: jfloat(x.DistributionFree), R50: jfloat(x.R50), R90: jfloat(x.R90),
+		})
+	}
+	return j
+}
