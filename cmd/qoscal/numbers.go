@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -68,3 +69,34 @@ func fthousands(v float64) string {
 
 // frange formats a min–max pair of ratios: "0.87–0.90".
 func frange(lo, hi float64) string { return fx(lo) + "–" + fx(hi) }
+
+// fvalue formats a measured value in its unit's natural scale: times in
+// s, ms, µs or ns; everything else with thousands separators.
+func fvalue(v float64, unit string) string {
+	perOp := strings.HasSuffix(unit, "/op")
+	switch strings.TrimSuffix(strings.ToLower(unit), "/op") {
+	case "s", "sec", "secs", "seconds":
+		out := ftime(v)
+		if perOp {
+			out += "/op"
+		}
+		return out
+	}
+	return fthousands(v)
+}
+
+// ftime formats seconds with a readable unit: 1.23 s, 45.6 ms, 789 µs, 12.3 ns.
+func ftime(sec float64) string {
+	a := math.Abs(sec)
+	switch {
+	case a >= 1:
+		return fmt.Sprintf("%.3g s", sec)
+	case a >= 1e-3:
+		return fmt.Sprintf("%.3g ms", sec*1e3)
+	case a >= 1e-6:
+		return fmt.Sprintf("%.3g µs", sec*1e6)
+	}
+	return fmt.Sprintf("%.3g ns", sec*1e9)
+}
+
+func sortStrings(s []string) { sort.Strings(s) }
