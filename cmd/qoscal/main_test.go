@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"flag"
+	"os/exec"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,6 +41,7 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"encode": cmdEncode,
 			"chop":   cmdChop,
+			"status": cmdStatus,
 		},
 		RequireUniqueNames: true,
 		UpdateScripts:      *update,
@@ -103,4 +106,30 @@ func cmdChop(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("chop: file has only %d bytes", len(b))
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), b[:len(b)-n], 0o644))
+}
+
+// cmdStatus runs a command and checks its exact exit code; stdout and
+// stderr are kept for the commands that follow, as with exec:
+//
+//	status N qoscal ARGS...
+func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: status N COMMAND [ARGS...]")
+	}
+	var want int
+	if _, err := fmt.Sscan(args[0], &want); err != nil {
+		ts.Fatalf("status: %v", err)
+	}
+	err := ts.Exec(args[1], args[2:]...)
+	got := 0
+	var ee *exec.ExitError
+	switch {
+	case errors.As(err, &ee):
+		got = ee.ExitCode()
+	case err != nil:
+		ts.Fatalf("status: %v", err)
+	}
+	if got != want {
+		ts.Fatalf("exit status %d, want %d", got, want)
+	}
 }
