@@ -3,9 +3,9 @@ package main
 import (
 	"errors"
 	"flag"
-	"os/exec"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
