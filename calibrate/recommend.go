@@ -150,6 +150,9 @@ type Recommendation struct {
 	MoreRunsForOnePct int
 	// ToleranceK is the k factor of the tolerance method (0 otherwise).
 	ToleranceK float64
+	// PredictionBound is the log-normal lower prediction bound at the
+	// options' Alpha, whatever the method (for charts and comparison).
+	PredictionBound float64
 	Bootstrap  stats.BootstrapFPR
 	Warnings   []string
 }
@@ -174,6 +177,7 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 		return nil, fmt.Errorf("the %s method gives a floor of %v, which rounds to %s at step %v: nothing to gate on", opt.Method, rec.Raw, rec.FormatFloor(rec.Floor), opt.Step)
 	}
 	rec.Cost = a.Cost(rec.Floor, opt.Horizon)
+	rec.PredictionBound = stats.PredictionBound(s.MeanLog, s.SDLog, s.N, opt.Alpha)
 	rec.Candidates = a.candidates(rec.Floor, opt)
 	if s.N < 100 {
 		rec.MoreRunsForOnePct = 100 - s.N

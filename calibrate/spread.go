@@ -67,6 +67,7 @@ type BenchmarkSpread struct {
 	RangePct, CV float64 // of the ratio
 	CVLog    float64 // SD of the log ratio
 	IQR, MAD float64 // type 7 IQR and scaled MAD of the ratio
+	Q1, Q3   float64 // type 7 quartiles of the ratio
 	// Contribution is the benchmark's part of Var(ln score): its row sum
 	// of the covariance matrix of log ratios over k² (STATS.md 3.2). The
 	// contributions add up to the variance of the log scores;
@@ -335,6 +336,7 @@ func (a *Analysis) benchmarkSpread() {
 		b.RangePct, b.CV = stats.RangePct(cols[j]), stats.CV(cols[j])
 		b.CVLog = stats.SD(logCols[j])
 		b.IQR, b.MAD = stats.IQR(cols[j]), stats.MAD(cols[j])
+		b.Q1, b.Q3 = stats.Quantile(cols[j], 0.25), stats.Quantile(cols[j], 0.75)
 		b.Contribution = contrib[j]
 		b.VarianceShare = math.NaN()
 		if total > 0 {
@@ -392,4 +394,10 @@ func (a *Analysis) weakDataWarnings() {
 			}
 		}
 	}
+}
+
+// Density is the fitted log-normal density of the scores at x > 0, with
+// the log scores' mean m and SD s: exp(−(ln x − m)²/(2s²)) / (x·s·√(2π)).
+func (s *ScoreStats) Density(x float64) float64 {
+	return stats.LogNormalPDF(x, s.MeanLog, s.SDLog)
 }

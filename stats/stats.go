@@ -271,3 +271,14 @@ func TCDF(x, nu float64) float64 {
 func TQuantile(p, nu float64) float64 {
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: nu}.Quantile(p)
 }
+
+// LogNormalPDF is the density at x of the log-normal distribution whose
+// log has mean m and SD s: exp(−(ln x − m)²/(2s²)) / (x·s·√(2π)); 0 for
+// x ≤ 0.
+func LogNormalPDF(x, m, s float64) float64 {
+	if !(x > 0) || !(s > 0) {
+		return 0
+	}
+	z := (math.Log(x) - m) / s
+	return math.Exp(-z*z/2) / (x * s * math.Sqrt(2*math.Pi))
+}

@@ -347,3 +347,24 @@ func TestDistributions(t *testing.T) {
 	}
 	check(t, "NormalQuantile(0.75)", 1/NormalQuantile(0.75), MADScale, relSpecial)
 }
+
+func TestLogNormalPDF(t *testing.T) {
+	// The vectors hold no density values; check the defining properties:
+	// it integrates to 1 and peaks at the log-normal mode exp(m − s²).
+	m, s := 0.44, 0.05
+	var sum float64
+	const h = 1e-4
+	for x := h / 2; x < 5; x += h {
+		sum += LogNormalPDF(x, m, s) * h
+	}
+	if math.Abs(sum-1) > 1e-6 {
+		t.Errorf("integral %v, want 1", sum)
+	}
+	mode := math.Exp(m - s*s)
+	if LogNormalPDF(mode, m, s) < LogNormalPDF(mode*1.001, m, s) || LogNormalPDF(mode, m, s) < LogNormalPDF(mode*0.999, m, s) {
+		t.Error("density does not peak at exp(m − s²)")
+	}
+	if LogNormalPDF(0, m, s) != 0 || LogNormalPDF(1, m, 0) != 0 {
+		t.Error("outside the domain the density is 0")
+	}
+}

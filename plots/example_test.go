@@ -1,0 +1,92 @@
+package plots_test
+
+import (
+	"log"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"gonum.org/v1/plot/cmpimg"
+
+	"qoscal/calibrate"
+	"qoscal/data"
+	"qoscal/plots"
+)
+
+// sample analyses the twelve bundled healthy Linux runs (glibc malloc
+// against mimalloc) and recommends the default floor.
+func sample() (*calibrate.Analysis, *calibrate.Recommendation) {
+	b, _ := data.ParseVariantSpec("glibc=baseline.txt")
+	c, _ := data.ParseVariantSpec("mimalloc=mimalloc.txt")
+	runs, err := data.Load([]string{filepath.Join("..", "data", "samples", "linux-glibc-vs-mimalloc", "healthy")}, data.LoadOptions{Baseline: b, Candidate: c})
+	if err != nil {
+		log.Fatal(err)
+	}
+	a, err := calibrate.Analyze(runs, calibrate.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	rec, err := calibrate.Recommend(a, calibrate.DefaultRecommendOptions)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return a, rec
+}
+
+// write creates testdata/NAME and hands it to draw.
+func write(name string, draw func(f *os.File) error) {
+	f, err := os.Create(filepath.Join("testdata", name))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := draw(f); err != nil {
+		log.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func floorOf(rec *calibrate.Recommendation) plots.Floor {
+	return plots.Floor{Value: rec.Floor, Source: "recommended"}
+}
+
+func ExampleRatioSpread() {
+	a, _ := sample()
+	write("ratio-spread.svg", func(f *os.File) error { return plots.RatioSpread(f, a, plots.SVG) })
+	// Output:
+}
+
+func ExampleScoreSequence() {
+	a, rec := sample()
+	write("score-sequence.svg", func(f *os.File) error { return plots.ScoreSequence(f, a, floorOf(rec), plots.SVG) })
+	// Output:
+}
+
+func ExampleScoreDistribution() {
+	a, rec := sample()
+	write("score-distribution.svg", func(f *os.File) error {
+		return plots.ScoreDistribution(f, a, floorOf(rec), rec.PredictionBound, rec.Options.Alpha, plots.SVG)
+	})
+	// Output:
+}
+
+func ExampleNoise() {
+	a, _ := sample()
+	write("noise.svg", func(f *os.File) error { return plots.Noise(f, a, plots.SVG) })
+	// Output:
+}
+
+func ExampleFloorTradeoff() {
+	a, rec := sample()
+	write("floor-tradeoff.svg", func(f *os.File) error { return plots.FloorTradeoff(f, a, rec, plots.SVG) })
+	// Output:
+}
+
+// The charts are their examples' golden files (STYLE.md 14): -regen
+// rewrites testdata/*_golden.svg.
+func TestRatioSpread(t *testing.T)       { cmpimg.CheckPlot(ExampleRatioSpread, t, "ratio-spread.svg") }
+func TestScoreSequence(t *testing.T)     { cmpimg.CheckPlot(ExampleScoreSequence, t, "score-sequence.svg") }
+func TestScoreDistribution(t *testing.T) { cmpimg.CheckPlot(ExampleScoreDistribution, t, "score-distribution.svg") }
+func TestNoise(t *testing.T)             { cmpimg.CheckPlot(ExampleNoise, t, "noise.svg") }
+func TestFloorTradeoff(t *testing.T)     { cmpimg.CheckPlot(ExampleFloorTradeoff, t, "floor-tradeoff.svg") }
