@@ -153,8 +153,8 @@ type Recommendation struct {
 	// PredictionBound is the log-normal lower prediction bound at the
 	// options' Alpha, whatever the method (for charts and comparison).
 	PredictionBound float64
-	Bootstrap  stats.BootstrapFPR
-	Warnings   []string
+	Bootstrap       stats.BootstrapFPR
+	Warnings        []string
 }
 
 // FormatFloor prints a floor with the decimals of the step grid.

@@ -85,8 +85,10 @@ func ExampleFloorTradeoff() {
 
 // The charts are their examples' golden files (STYLE.md 14): -regen
 // rewrites testdata/*_golden.svg.
-func TestRatioSpread(t *testing.T)       { cmpimg.CheckPlot(ExampleRatioSpread, t, "ratio-spread.svg") }
-func TestScoreSequence(t *testing.T)     { cmpimg.CheckPlot(ExampleScoreSequence, t, "score-sequence.svg") }
-func TestScoreDistribution(t *testing.T) { cmpimg.CheckPlot(ExampleScoreDistribution, t, "score-distribution.svg") }
-func TestNoise(t *testing.T)             { cmpimg.CheckPlot(ExampleNoise, t, "noise.svg") }
-func TestFloorTradeoff(t *testing.T)     { cmpimg.CheckPlot(ExampleFloorTradeoff, t, "floor-tradeoff.svg") }
+func TestRatioSpread(t *testing.T)   { cmpimg.CheckPlot(ExampleRatioSpread, t, "ratio-spread.svg") }
+func TestScoreSequence(t *testing.T) { cmpimg.CheckPlot(ExampleScoreSequence, t, "score-sequence.svg") }
+func TestScoreDistribution(t *testing.T) {
+	cmpimg.CheckPlot(ExampleScoreDistribution, t, "score-distribution.svg")
+}
+func TestNoise(t *testing.T)         { cmpimg.CheckPlot(ExampleNoise, t, "noise.svg") }
+func TestFloorTradeoff(t *testing.T) { cmpimg.CheckPlot(ExampleFloorTradeoff, t, "floor-tradeoff.svg") }

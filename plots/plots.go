@@ -175,5 +175,3 @@ func logPad(lo, hi, frac float64) (float64, float64) {
 	l, h := pad(math.Log(lo), math.Log(hi), frac)
 	return math.Exp(l), math.Exp(h)
 }
-
-
