@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"qoscal/calibrate"
 	"qoscal/data"
 )
@@ -23,23 +25,9 @@ observed run, shows what each would cost instead.
 
 ` + analysisInputHelp + `
 The floor:
-    --method NAME            margin (default): the lowest observed score
-                             × (1 − margin), rounded down to the step;
-                             prediction: the log-normal lower prediction
-                             bound at --alpha; tolerance: the lower normal
-                             tolerance bound (log space) at --coverage and
-                             --confidence. Every floor is rounded down.
-    --margin FRACTION        how far below the lowest run (default 0.10)
-    --step STEP              the floor's grid (default 0.01)
-    --alpha A                prediction: false-positive rate (default 0.01)
-    --coverage P             tolerance: share of healthy runs above the
-                             floor (default 0.95)
-    --confidence G           tolerance: confidence of that (default 0.95)
-    --backtest PATH          also count the runs at PATH (same --baseline and
+` + recommendHelp + `    --backtest PATH          also count the runs at PATH (same --baseline and
                              --candidate files) that fall below the floor,
                              such as runs of a known regression (repeatable)
-    --seed N                 seed of the bootstrap diagnostic (default 1)
-    --bootstrap B            its resamples (default 2000; 0 turns it off)
     --write FILE             write the calibration file for 'qoscal gate'
     --format FORMAT          text (default), markdown or json
 
@@ -72,17 +60,10 @@ func runRecommend(u *ui, args []string) error {
 	fs := newFlags(c)
 	var af analysisFlags
 	af.add(fs)
-	opt := calibrate.DefaultRecommendOptions
-	var method, format, write string
+	var rf recFlags
+	rf.add(fs)
+	var format, write string
 	var backtest []string
-	fs.StringVar(&method, "method", string(opt.Method), "floor `METHOD`: margin, prediction or tolerance")
-	fs.Float64Var(&opt.Margin, "margin", opt.Margin, "margin below the lowest run, as a `FRACTION`")
-	fs.Float64Var(&opt.Step, "step", opt.Step, "the floor's grid `STEP`")
-	fs.Float64Var(&opt.Alpha, "alpha", opt.Alpha, "prediction method's false-positive rate `A`")
-	fs.Float64Var(&opt.Coverage, "coverage", opt.Coverage, "tolerance method's coverage `P`")
-	fs.Float64Var(&opt.Confidence, "confidence", opt.Confidence, "tolerance method's confidence `G`")
-	fs.Uint64Var(&opt.Seed, "seed", opt.Seed, "bootstrap seed `N`")
-	fs.IntVar(&opt.Bootstrap, "bootstrap", opt.Bootstrap, "bootstrap resamples `B`")
 	fs.StringArrayVar(&backtest, "backtest", nil, "runs at `PATH` to backtest the floor on")
 	fs.StringVar(&write, "write", "", "write the calibration `FILE`")
 	fs.StringVar(&format, "format", "text", "output `FORMAT`: text, markdown or json")
@@ -92,9 +73,9 @@ func runRecommend(u *ui, args []string) error {
 	if err := checkFormat(c.name, format); err != nil {
 		return err
 	}
-	opt.Method = calibrate.Method(method)
-	if err := opt.Validate(); err != nil {
-		return usagef(c.name, "%v", err)
+	opt, err := rf.options(c.name)
+	if err != nil {
+		return err
 	}
 	in, err := af.analyze(u, c.name, fs.Args())
 	if err != nil {
@@ -141,6 +122,51 @@ func runRecommend(u *ui, args []string) error {
 }
 
 // runBacktest scores the runs at paths on the calibration's suite.
+// recFlags are the flags of a floor recommendation, shared by recommend,
+// plot and report.
+type recFlags struct {
+	opt    calibrate.RecommendOptions
+	method string
+}
+
+func (r *recFlags) add(fs *pflag.FlagSet) {
+	r.opt = calibrate.DefaultRecommendOptions
+	fs.StringVar(&r.method, "method", string(r.opt.Method), "floor `METHOD`: margin, prediction or tolerance")
+	fs.Float64Var(&r.opt.Margin, "margin", r.opt.Margin, "margin below the lowest run, as a `FRACTION`")
+	fs.Float64Var(&r.opt.Step, "step", r.opt.Step, "the floor's grid `STEP`")
+	fs.Float64Var(&r.opt.Alpha, "alpha", r.opt.Alpha, "prediction method's false-positive rate `A`")
+	fs.Float64Var(&r.opt.Coverage, "coverage", r.opt.Coverage, "tolerance method's coverage `P`")
+	fs.Float64Var(&r.opt.Confidence, "confidence", r.opt.Confidence, "tolerance method's confidence `G`")
+	fs.Uint64Var(&r.opt.Seed, "seed", r.opt.Seed, "bootstrap seed `N`")
+	fs.IntVar(&r.opt.Bootstrap, "bootstrap", r.opt.Bootstrap, "bootstrap resamples `B`")
+}
+
+func (r *recFlags) options(cmd string) (calibrate.RecommendOptions, error) {
+	opt := r.opt
+	opt.Method = calibrate.Method(r.method)
+	if err := opt.Validate(); err != nil {
+		return opt, usagef(cmd, "%v", err)
+	}
+	return opt, nil
+}
+
+// recommendHelp documents recFlags, for the usage texts.
+const recommendHelp = `    --method NAME            margin (default): the lowest observed score
+                             × (1 − margin), rounded down to the step;
+                             prediction: the log-normal lower prediction
+                             bound at --alpha; tolerance: the lower normal
+                             tolerance bound (log space) at --coverage and
+                             --confidence. Every floor is rounded down.
+    --margin FRACTION        how far below the lowest run (default 0.10)
+    --step STEP              the floor's grid (default 0.01)
+    --alpha A                prediction: false-positive rate (default 0.01)
+    --coverage P             tolerance: share of healthy runs above the
+                             floor (default 0.95)
+    --confidence G           tolerance: confidence of that (default 0.95)
+    --seed N                 seed of the bootstrap diagnostic (default 1)
+    --bootstrap B            its resamples (default 2000; 0 turns it off)
+`
+
 func runBacktest(u *ui, cmd string, af *analysisFlags, a *calibrate.Analysis, rec *calibrate.Recommendation, paths []string) ([]backtestRun, error) {
 	lopt, err := af.loadOptions(u, cmd)
 	if err != nil {

@@ -1,0 +1,174 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/pflag"
+
+	"qoscal/calibrate"
+	"qoscal/plots"
+)
+
+var plotCmd = &command{
+	name:    "plot",
+	summary: "variance charts",
+	usage: `Usage:
+    qoscal plot [flags] [PATH...] --out DIR
+
+Draws the variance charts of runs of unchanged code into DIR, one file per
+chart, and prints their paths:
+
+    ratio-spread.svg        each benchmark's ratio across runs (log axis),
+                            quartile box, median, parity and median score
+    score-sequence.svg      each run's score in run order, with the floor,
+                            the lowest observed score and parity
+    score-distribution.svg  histogram of scores, fitted log-normal, floor,
+                            lowest score and the lower prediction bound
+    noise.svg               each benchmark's CV (log) and share of the
+                            score's variance
+    floor-tradeoff.svg      for candidate floors, the false-positive rate
+                            per run and r50
+
+` + analysisInputHelp + `
+The floor drawn (default: the recommended one, with the flags of
+'qoscal recommend'):
+    --floor X                draw this floor instead
+    --calibration FILE       draw the floor of this calibration file
+` + recommendHelp + `
+Output:
+    --out DIR                the folder to write into (made if missing)
+    --image FORMAT           svg (default) or png
+
+Example:
+
+    $ qoscal plot --out charts --baseline glibc=baseline.txt \
+        --candidate mimalloc=mimalloc.txt data/samples/linux-glibc-vs-mimalloc/healthy
+    charts/ratio-spread.svg
+    ...
+`,
+}
+
+func init() {
+	plotCmd.run = runPlot
+	register(plotCmd)
+}
+
+// floorFlags choose the floor a chart or report shows.
+type floorFlags struct {
+	floor       float64
+	calibration string
+}
+
+func (f *floorFlags) add(fs *pflag.FlagSet) {
+	fs.Float64Var(&f.floor, "floor", 0, "draw this `FLOOR`")
+	fs.StringVar(&f.calibration, "calibration", "", "draw the floor of this calibration `FILE`")
+}
+
+// resolve returns the floor to show: --floor, the calibration file's, or
+// the recommendation's.
+func (f *floorFlags) resolve(cmd string, rec *calibrate.Recommendation) (plots.Floor, error) {
+	switch {
+	case f.floor < 0:
+		return plots.Floor{}, usagef(cmd, "--floor must be a number > 0, got %v", f.floor)
+	case f.floor > 0:
+		return plots.Floor{Value: f.floor, Source: "--floor"}, nil
+	case f.calibration != "":
+		cal, err := calibrate.ReadFile(f.calibration)
+		if err != nil {
+			return plots.Floor{}, err
+		}
+		return plots.Floor{Value: cal.Floor, Source: "calibration"}, nil
+	}
+	return plots.Floor{Value: rec.Floor, Source: "recommended"}, nil
+}
+
+// chart is one named chart of the analysis.
+type chart struct {
+	name  string
+	title string
+	draw  func(w io.Writer, f plots.Format) error
+}
+
+func charts(a *calibrate.Analysis, rec *calibrate.Recommendation, floor plots.Floor) []chart {
+	return []chart{
+		{"ratio-spread", "Ratio spread per benchmark", func(w io.Writer, f plots.Format) error { return plots.RatioSpread(w, a, f) }},
+		{"score-sequence", "Score sequence", func(w io.Writer, f plots.Format) error { return plots.ScoreSequence(w, a, floor, f) }},
+		{"score-distribution", "Score distribution", func(w io.Writer, f plots.Format) error {
+			return plots.ScoreDistribution(w, a, floor, rec.PredictionBound, rec.Options.Alpha, f)
+		}},
+		{"noise", "Noise by benchmark", func(w io.Writer, f plots.Format) error { return plots.Noise(w, a, f) }},
+		{"floor-tradeoff", "Floor trade-off", func(w io.Writer, f plots.Format) error { return plots.FloorTradeoff(w, a, rec, f) }},
+	}
+}
+
+// writeCharts writes every chart into dir as prefix+name+"."+format and
+// returns the paths.
+func writeCharts(dir, prefix string, cs []chart, format plots.Format) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, c := range cs {
+		var buf bytes.Buffer
+		if err := c.draw(&buf, format); err != nil {
+			return nil, fmt.Errorf("chart %s: %v", c.name, err)
+		}
+		path := filepath.Join(dir, prefix+c.name+"."+string(format))
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			return nil, err
+		}
+		paths = append(paths, path)
+	}
+	return paths, nil
+}
+
+func runPlot(u *ui, args []string) error {
+	c := plotCmd
+	fs := newFlags(c)
+	var af analysisFlags
+	af.add(fs)
+	var rf recFlags
+	rf.add(fs)
+	var ff floorFlags
+	ff.add(fs)
+	var out, image string
+	fs.StringVar(&out, "out", "", "write the charts into `DIR`")
+	fs.StringVar(&image, "image", "svg", "image `FORMAT`: svg or png")
+	if err := parseFlags(u, c, fs, args); err != nil {
+		return err
+	}
+	if out == "" {
+		return usagef(c.name, "--out DIR is required: the folder to write the charts into")
+	}
+	if image != "svg" && image != "png" {
+		return usagef(c.name, "--image must be svg or png, got %q", image)
+	}
+	opt, err := rf.options(c.name)
+	if err != nil {
+		return err
+	}
+	in, err := af.analyze(u, c.name, fs.Args())
+	if err != nil {
+		return err
+	}
+	rec, err := calibrate.Recommend(in.analysis, opt)
+	if err != nil {
+		return err
+	}
+	floor, err := ff.resolve(c.name, rec)
+	if err != nil {
+		return err
+	}
+	paths, err := writeCharts(out, "", charts(in.analysis, rec, floor), plots.Format(image))
+	if err != nil {
+		return err
+	}
+	for _, p := range paths {
+		fmt.Fprintln(u.stdout, p)
+	}
+	return nil
+}

@@ -1,0 +1,362 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"html/template"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"qoscal/calibrate"
+	"qoscal/data"
+	"qoscal/plots"
+)
+
+var reportCmd = &command{
+	name:    "report",
+	summary: "full variance report (HTML and/or Markdown)",
+	usage: `Usage:
+    qoscal report [flags] [PATH...] --out FILE.html [--markdown FILE.md]
+
+Writes the variance report of runs of unchanged code: the plain-language
+summary, the score distribution, the per-benchmark spread, the recommended
+floor with its false-positive rate and detection power, the table of
+candidate floors, the five charts of 'qoscal plot', and the inputs (runs,
+labels, variant names, qoscal version, seed).
+
+--out writes one self-contained HTML file: charts inline as SVG, styles
+inline, no scripts, nothing fetched; readable on a phone and printable.
+--markdown writes the same content as GitHub-flavoured Markdown, with the
+charts as SVG files next to it (FILE-ratio-spread.svg, ...), for a pull
+request or $GITHUB_STEP_SUMMARY. The same inputs give byte-identical files:
+the time is printed only when SOURCE_DATE_EPOCH is set.
+
+` + analysisInputHelp + `
+The floor (default: the recommended one):
+    --floor X                show this floor instead
+    --calibration FILE       show the floor of this calibration file
+` + recommendHelp + `
+Output:
+    --out FILE.html          the HTML report
+    --markdown FILE.md       the Markdown report
+
+Example:
+
+    $ qoscal report --out report.html --markdown report.md \
+        --baseline glibc=baseline.txt --candidate mimalloc=mimalloc.txt \
+        data/samples/linux-glibc-vs-mimalloc/healthy
+`,
+}
+
+func init() {
+	reportCmd.run = runReport
+	register(reportCmd)
+}
+
+func runReport(u *ui, args []string) error {
+	c := reportCmd
+	fs := newFlags(c)
+	var af analysisFlags
+	af.add(fs)
+	var rf recFlags
+	rf.add(fs)
+	var ff floorFlags
+	ff.add(fs)
+	var out, md string
+	fs.StringVar(&out, "out", "", "write the HTML report to `FILE`")
+	fs.StringVar(&md, "markdown", "", "write the Markdown report to `FILE`")
+	if err := parseFlags(u, c, fs, args); err != nil {
+		return err
+	}
+	if out == "" && md == "" {
+		return usagef(c.name, "name the report: --out FILE.html and/or --markdown FILE.md")
+	}
+	opt, err := rf.options(c.name)
+	if err != nil {
+		return err
+	}
+	in, err := af.analyze(u, c.name, fs.Args())
+	if err != nil {
+		return err
+	}
+	rec, err := calibrate.Recommend(in.analysis, opt)
+	if err != nil {
+		return err
+	}
+	for _, w := range rec.Warnings {
+		u.warnf("%s", w)
+	}
+	floor, err := ff.resolve(c.name, rec)
+	if err != nil {
+		return err
+	}
+	rep := &report{in: in, a: in.analysis, rec: rec, floor: floor, charts: charts(in.analysis, rec, floor)}
+	if s := u.getenv("SOURCE_DATE_EPOCH"); s != "" {
+		t, err := u.now()
+		if err != nil {
+			return err
+		}
+		rep.when = t.Format(time.RFC3339)
+	}
+	if out != "" {
+		var buf bytes.Buffer
+		if err := rep.html(&buf); err != nil {
+			return err
+		}
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintln(u.stdout, out)
+	}
+	if md != "" {
+		stem := strings.TrimSuffix(filepath.Base(md), filepath.Ext(md))
+		paths, err := writeCharts(filepath.Dir(md), stem+"-", rep.charts, plots.SVG)
+		if err != nil {
+			return err
+		}
+		var buf bytes.Buffer
+		rep.markdown(&buf, paths)
+		if err := os.WriteFile(md, buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintln(u.stdout, md)
+		for _, p := range paths {
+			fmt.Fprintln(u.stdout, p)
+		}
+	}
+	return nil
+}
+
+type report struct {
+	in     *input
+	a      *calibrate.Analysis
+	rec    *calibrate.Recommendation
+	floor  plots.Floor
+	charts []chart
+	when   string
+}
+
+func (r *report) title() string { return "qoscal variance report: geomean(" + metric(r.a) + ")" }
+
+func (r *report) warnings() []string {
+	return append(append([]string{}, r.a.Warnings...), r.rec.Warnings...)
+}
+
+func (r *report) figures() *table {
+	c, a := r.rec.Cost, r.a
+	t := &table{head: []string{"figure", "value"}, right: []bool{false, true}}
+	t.add("recommended floor", r.rec.FormatFloor(r.rec.Floor)+"x")
+	if r.floor.Source != "recommended" {
+		t.add("floor shown in the charts ("+r.floor.Source+")", trimFloatText(r.floor.Value)+"x")
+	}
+	t.add("method", methodNote(a, r.rec))
+	t.add("false-positive rate per healthy run (predictive)", frate(c.Predictive)+" ("+oneIn(c.Predictive)+")")
+	t.add("its 95% upper bound", frate(c.Upper95))
+	t.add("bound with no model, (j+1)/(n+1)", frate(c.DistributionFree))
+	t.add(fmt.Sprintf("a false alarm in the next %d runs (predictive)", c.HorizonRuns), frate(c.Horizon))
+	t.add("r50: uniform regression caught half the time", fmt.Sprintf("%sx (%.1f%% slower)", fdec(c.R50, 3), (1-c.R50)*100))
+	t.add("r90: caught nine times in ten (predictive)", fmt.Sprintf("%sx (%.1f%% slower)", fdec(c.R90, 3), (1-c.R90)*100))
+	if len(a.Suite) > 1 {
+		t.add("one benchmark alone must fall to", fmt.Sprintf("%sx (%.1f%% slower)", fdec(c.SingleQ50, 3), (1-c.SingleQ50)*100))
+	}
+	t.add("calibration runs below the floor", fmt.Sprintf("%d of %d", c.CalibrationBelow, a.Score.N))
+	if r.rec.MoreRunsForOnePct > 0 {
+		t.add("runs to add before 1/(n+1) < 1%", fmt.Sprint(r.rec.MoreRunsForOnePct))
+	}
+	return t
+}
+
+func (r *report) distribution() *table {
+	s := r.a.Score
+	t := &table{head: []string{"n", "min", "median", "max", "mean", "geomean", "GSD", "95% CI", "range", "CV"},
+		right: []bool{true, true, true, true, true, true, true, true, true, true}}
+	t.add(fmt.Sprint(s.N), fx(s.Min), fx(s.Median), fx(s.Max), fdec(s.Mean, 3), fdec(s.GeoMean, 3), fdec(s.GSD, 3),
+		fdec(s.CILow, 3)+"–"+fdec(s.CIHigh, 3), fpct(s.RangePct/100), fpct(s.CV))
+	return t
+}
+
+func (r *report) inputs() *table {
+	t := &table{head: []string{"run", "labels", "score", "source"}, right: []bool{false, false, true, false}}
+	byID := map[string]*data.Run{}
+	for i := range r.in.runs {
+		byID[r.in.runs[i].ID] = &r.in.runs[i]
+	}
+	for _, run := range r.a.Runs {
+		src := ""
+		if d := byID[run.ID]; d != nil {
+			src = filepath.ToSlash(d.Source)
+		}
+		t.add(run.ID, data.FormatLabels(run.Labels), fx(run.Score), src)
+	}
+	for _, e := range r.a.Excluded {
+		t.add(e.ID, "", "left out", "lacks "+strings.Join(e.Missing, ", "))
+	}
+	return t
+}
+
+func (r *report) provenance() []string {
+	a := r.a
+	out := []string{
+		fmt.Sprintf("baseline %s, candidate %s; %d benchmarks (%s)", a.Baseline, a.Candidate, len(a.Suite), directionNote(a)),
+		fmt.Sprintf("runs read from %s%s", r.in.source, filterNote(r.in.filter)),
+		fmt.Sprintf("qoscal %s; bootstrap seed %d", version, r.rec.Options.Seed),
+	}
+	if r.when != "" {
+		out = append(out, "made "+r.when+" (SOURCE_DATE_EPOCH)")
+	}
+	return out
+}
+
+// htmlTable is a table ready for the template; cells are escaped by
+// html/template.
+type htmlTable struct {
+	Head  []string
+	Right []bool
+	Rows  [][]string
+}
+
+func (t *table) forHTML() htmlTable { return htmlTable{Head: t.head, Right: t.right, Rows: t.rows} }
+
+type htmlChart struct {
+	Name, Title string
+	SVG         template.HTML
+}
+
+var reportTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{.Title}}</title>
+<style>
+body { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.45; color: #1a1a1a; background: #fff; margin: 0; }
+main { max-width: 62rem; margin: 0 auto; padding: 1rem; }
+h1 { font-size: 1.5rem; margin: 0.5rem 0 1rem; }
+h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ddd; padding-bottom: 0.2rem; }
+p.summary { font-size: 1.05rem; }
+.floor { font-size: 1.3rem; font-weight: 600; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; margin: 0.5rem 0; font-variant-numeric: tabular-nums; font-size: 0.92rem; }
+th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid #e5e5e5; text-align: left; vertical-align: top; }
+th { background: #f5f5f5; }
+td.r, th.r { text-align: right; }
+figure { margin: 1rem 0 2rem; }
+figure svg { width: 100%; height: auto; display: block; }
+figcaption { font-size: 0.9rem; color: #555; }
+ul.warnings li { color: #8a4b00; }
+footer { font-size: 0.85rem; color: #555; margin-top: 2rem; }
+@media print { main { max-width: none; } figure, table { break-inside: avoid; } h2 { break-after: avoid; } }
+</style>
+</head>
+<body>
+<main>
+<h1>{{.Title}}</h1>
+<p class="floor">Recommended floor: {{.Floor}}x</p>
+{{range .Summary}}<p class="summary">{{.}}</p>
+{{end}}
+{{if .Warnings}}<h2 id="warnings">Warnings</h2>
+<ul class="warnings">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>
+{{end}}
+<h2 id="recommendation">The recommended floor and what it costs</h2>
+{{template "table" .Figures}}
+<h2 id="candidates">Candidate floors</h2>
+<p>A snugger floor catches smaller regressions, and trips healthy runs more often.</p>
+{{template "table" .Candidates}}
+<h2 id="distribution">Score distribution</h2>
+{{template "table" .Distribution}}
+<h2 id="benchmarks">Benchmarks, noisiest first</h2>
+<p>Ratio across runs: min, median, max; range as % of the median; CV; CV in log space; IQR (type 7 quartiles); scaled MAD; share of the variance of ln(score); LOO, the median score with the benchmark left out.</p>
+{{template "table" .Benchmarks}}
+<h2 id="charts">Charts</h2>
+{{range .Charts}}<figure id="{{.Name}}">
+{{.SVG}}
+<figcaption>{{.Title}}</figcaption>
+</figure>
+{{end}}
+<h2 id="inputs">Inputs</h2>
+{{template "table" .Inputs}}
+<footer>{{range .Provenance}}<div>{{.}}</div>{{end}}</footer>
+</main>
+</body>
+</html>
+{{define "table"}}<div class="scroll"><table>
+<thead><tr>{{range $i, $h := .Head}}<th{{if index $.Right $i}} class="r"{{end}}>{{$h}}</th>{{end}}</tr></thead>
+<tbody>{{range .Rows}}<tr>{{range $i, $c := .}}<td{{if index $.Right $i}} class="r"{{end}}>{{$c}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table></div>{{end}}
+`))
+
+func (r *report) html(w io.Writer) error {
+	var cs []htmlChart
+	for _, c := range r.charts {
+		var buf bytes.Buffer
+		if err := c.draw(&buf, plots.SVG); err != nil {
+			return fmt.Errorf("chart %s: %v", c.name, err)
+		}
+		cs = append(cs, htmlChart{Name: c.name, Title: c.title, SVG: template.HTML(inlineSVG(buf.String()))})
+	}
+	return reportTemplate.Execute(w, map[string]any{
+		"Title":        r.title(),
+		"Floor":        r.rec.FormatFloor(r.rec.Floor),
+		"Summary":      []string{spreadSummary(r.a), recommendSummary(r.a, r.rec)},
+		"Warnings":     r.warnings(),
+		"Figures":      r.figures().forHTML(),
+		"Candidates":   candidateTable(r.rec).forHTML(),
+		"Distribution": r.distribution().forHTML(),
+		"Benchmarks":   benchmarkTable(r.a).forHTML(),
+		"Charts":       cs,
+		"Inputs":       r.inputs().forHTML(),
+		"Provenance":   r.provenance(),
+	})
+}
+
+// inlineSVG drops the XML prolog and comment of a gonum SVG so that it can
+// stand inside HTML. Its text is already escaped by the SVG writer.
+func inlineSVG(s string) string {
+	if i := strings.Index(s, "<svg"); i >= 0 {
+		s = s[i:]
+	}
+	return s
+}
+
+func (r *report) markdown(w io.Writer, chartPaths []string) {
+	fmt.Fprintf(w, "# %s\n\n", mdEscape(r.title()))
+	fmt.Fprintf(w, "**Recommended floor: %sx**\n\n", r.rec.FormatFloor(r.rec.Floor))
+	fmt.Fprintf(w, "%s\n\n%s\n\n", mdEscape(spreadSummary(r.a)), mdEscape(recommendSummary(r.a, r.rec)))
+	if ws := r.warnings(); len(ws) > 0 {
+		fmt.Fprintln(w, "## Warnings")
+		fmt.Fprintln(w)
+		for _, s := range ws {
+			fmt.Fprintf(w, "- %s\n", mdEscape(s))
+		}
+		fmt.Fprintln(w)
+	}
+	section := func(title string, t *table) {
+		fmt.Fprintf(w, "## %s\n\n", title)
+		t.markdown(w)
+		fmt.Fprintln(w)
+	}
+	section("The recommended floor and what it costs", r.figures())
+	section("Candidate floors", candidateTable(r.rec))
+	section("Score distribution", r.distribution())
+	section("Benchmarks, noisiest first", benchmarkTable(r.a))
+	fmt.Fprintln(w, "## Charts")
+	fmt.Fprintln(w)
+	for i, c := range r.charts {
+		fmt.Fprintf(w, "![%s](%s)\n\n", c.title, filepath.ToSlash(filepath.Base(chartPaths[i])))
+	}
+	section("Inputs", r.inputs())
+	for _, p := range r.provenance() {
+		fmt.Fprintf(w, "- %s\n", mdEscape(p))
+	}
+}
+
+func trimFloatText(v float64) string {
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", v), "0"), ".")
+}
