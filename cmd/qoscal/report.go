@@ -150,7 +150,7 @@ func (r *report) warnings() []string {
 
 func (r *report) figures() *table {
 	c, a := r.rec.Cost, r.a
-	t := &table{head: []string{"figure", "value"}, right: []bool{false, true}}
+	t := &table{head: []string{"figure", "value"}, right: []bool{false, false}}
 	t.add("recommended floor", r.rec.FormatFloor(r.rec.Floor)+"x")
 	if r.floor.Source != "recommended" {
 		t.add("floor shown in the charts ("+r.floor.Source+")", trimFloatText(r.floor.Value)+"x")
