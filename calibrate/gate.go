@@ -30,6 +30,8 @@ type GateOptions struct {
 	Baseline, Candidate string
 	// Direction overrides the units' direction.
 	Direction Direction
+	// Metric selects one of several metrics per benchmark (see Ratios).
+	Metric string
 	// Floor is the floor to judge against; 0 means none (unless the
 	// calibration file gives one). FloorFlag says it was given explicitly
 	// and wins over the calibration file's.
@@ -93,7 +95,7 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 				opt.Candidate, opt.Baseline, cal.Candidate, cal.Baseline, cal.Baseline, cal.Candidate)
 		}
 	}
-	rr, err := Ratios(run, opt.Baseline, opt.Candidate, opt.Direction)
+	rr, err := Ratios(run, opt.Baseline, opt.Candidate, opt.Direction, opt.Metric)
 	if err != nil {
 		return nil, err
 	}

@@ -60,7 +60,7 @@ var lowerUnits = map[string]bool{
 	"us": true, "µs": true, "μs": true, "ns": true, "sec/op": true, "s/op": true,
 	"ms/op": true, "us/op": true, "ns/op": true, "b/op": true, "allocs/op": true,
 	"b": true, "bytes": true, "kb": true, "mb": true, "gb": true, "cycles": true,
-	"instructions": true, "cycles/op": true, "instructions/op": true,
+	"instructions": true, "cycles/op": true, "instructions/op": true, "cpu-sec/op": true,
 }
 
 // UnitDirection returns the direction of a unit, matched without regard to
@@ -105,20 +105,76 @@ type RunRatios struct {
 	OnlyBaseline, OnlyCandidate []string
 }
 
+// DefaultMetric is the metric chosen when a benchmark reports several and
+// none is named: time per operation, as benchstat does.
+const DefaultMetric = "sec/op"
+
+// metricAliases map the names users give --metric to the units the
+// parsers record.
+var metricAliases = map[string]string{
+	"ns/op": "sec/op", "us/op": "sec/op", "ms/op": "sec/op", "s/op": "sec/op",
+	"real_time": "sec/op", "cpu_time": "cpu-sec/op", "MB/s": "B/s",
+}
+
+// MetricUnit returns the unit a --metric name selects.
+func MetricUnit(metric string) string {
+	if u, ok := metricAliases[metric]; ok {
+		return u
+	}
+	return metric
+}
+
 // Ratios computes the ratios of one run between two of its variants. Each
 // variant's value for a benchmark is the median of its samples. dir
 // overrides the direction the units give; with Auto an unknown unit is an
-// error. A benchmark whose samples disagree on the unit is an error, and so
-// is a baseline or candidate variant absent from the run.
-func Ratios(run *data.Run, baseline, candidate string, dir Direction) (RunRatios, error) {
+// error. metric selects the measurements of one unit when a benchmark
+// reports several (go test -bench prints sec/op, B/op and allocs/op on one
+// line); empty chooses the only one, or DefaultMetric among several, and
+// otherwise asks for --metric. A baseline or candidate variant absent from
+// the run is an error.
+func Ratios(run *data.Run, baseline, candidate string, dir Direction, metric string) (RunRatios, error) {
 	type acc struct {
 		unit    string
 		samples []float64
 	}
+	want := MetricUnit(metric)
+	units := map[[2]string]map[string]bool{}
+	for _, m := range run.Measurements {
+		if m.Variant != baseline && m.Variant != candidate {
+			continue
+		}
+		k := [2]string{m.Variant, m.Benchmark}
+		if units[k] == nil {
+			units[k] = map[string]bool{}
+		}
+		units[k][m.Unit] = true
+	}
+	chosen := map[[2]string]string{}
+	for k, us := range units {
+		switch {
+		case want != "":
+			if us[want] {
+				chosen[k] = want
+			}
+		case len(us) == 1:
+			for u := range us {
+				chosen[k] = u
+			}
+		case us[DefaultMetric]:
+			chosen[k] = DefaultMetric
+		default:
+			var list []string
+			for u := range us {
+				list = append(list, u)
+			}
+			sort.Strings(list)
+			return RunRatios{}, fmt.Errorf("run %s: %s of %s reports several metrics (%s): choose one with --metric", run.ID, k[1], k[0], strings.Join(list, ", "))
+		}
+	}
 	vals := map[string]map[string]*acc{baseline: {}, candidate: {}}
 	for _, m := range run.Measurements {
 		byBench, ok := vals[m.Variant]
-		if !ok {
+		if !ok || chosen[[2]string{m.Variant, m.Benchmark}] != m.Unit {
 			continue
 		}
 		a := byBench[m.Benchmark]
@@ -126,13 +182,24 @@ func Ratios(run *data.Run, baseline, candidate string, dir Direction) (RunRatios
 			a = &acc{unit: m.Unit}
 			byBench[m.Benchmark] = a
 		}
-		if a.unit != m.Unit {
-			return RunRatios{}, fmt.Errorf("run %s: %s of %s is measured in both %q and %q", run.ID, m.Benchmark, m.Variant, a.unit, m.Unit)
-		}
 		a.samples = append(a.samples, m.Value)
 	}
+	if want != "" && len(vals[baseline]) == 0 && len(vals[candidate]) == 0 && len(units) > 0 {
+		all := map[string]bool{}
+		for _, us := range units {
+			for u := range us {
+				all[u] = true
+			}
+		}
+		var list []string
+		for u := range all {
+			list = append(list, u)
+		}
+		sort.Strings(list)
+		return RunRatios{}, fmt.Errorf("run %s has no %s measurements (--metric %s); it has %s", run.ID, want, metric, strings.Join(list, ", "))
+	}
 	for _, v := range []string{baseline, candidate} {
-		if len(vals[v]) == 0 {
+		if len(vals[v]) == 0 && !hasVariant(units, v) {
 			return RunRatios{}, fmt.Errorf("run %s has no measurements of variant %q (it has %s)", run.ID, v, strings.Join(run.Variants(), ", "))
 		}
 	}
@@ -207,4 +274,13 @@ func (rr *RunRatios) Score(suite []string) (float64, error) {
 		return 0, fmt.Errorf("run %s: empty suite", rr.ID)
 	}
 	return math.Exp(stats.Mean(logs)), nil
+}
+
+func hasVariant(units map[[2]string]map[string]bool, v string) bool {
+	for k := range units {
+		if k[0] == v {
+			return true
+		}
+	}
+	return false
 }

@@ -20,6 +20,8 @@ type Options struct {
 	Baseline, Candidate string
 	// Direction overrides the direction the units give.
 	Direction Direction
+	// Metric selects one of several metrics per benchmark (see Ratios).
+	Metric string
 	// AllowPartial makes the suite the benchmarks common to all runs
 	// (with a warning listing those dropped) instead of leaving out runs
 	// that lack a benchmark the others have.
@@ -136,7 +138,7 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 	all := make([]RunRatios, len(runs))
 	count := map[string]int{}
 	for i := range runs {
-		rr, err := Ratios(&runs[i], base, cand, opt.Direction)
+		rr, err := Ratios(&runs[i], base, cand, opt.Direction, opt.Metric)
 		if err != nil {
 			return nil, err
 		}

@@ -66,7 +66,7 @@ func TestExampleRunScore(t *testing.T) {
 	var v exampleRun
 	vector(t, "example_run_geomean", &v)
 	run := makeRun("first", v.Inputs.Names, v.Inputs.Base, v.Inputs.Cand)
-	rr, err := Ratios(&run, "system", "hoard", Auto)
+	rr, err := Ratios(&run, "system", "hoard", Auto, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ func TestLowerIsBetter(t *testing.T) {
 			data.Measurement{Benchmark: n, Variant: "old", Value: v.Inputs.Base[i], Unit: "sec/op"},
 			data.Measurement{Benchmark: n, Variant: "new", Value: v.Inputs.Cand[i], Unit: "sec/op"})
 	}
-	rr, err := Ratios(&run, "old", "new", Auto)
+	rr, err := Ratios(&run, "old", "new", Auto, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestLowerIsBetter(t *testing.T) {
 	score, _ := rr.Score(names)
 	near(t, "lower_is_better_ratio.geomean", score, v.Expected.Geomean, 1e-9)
 	// The same numbers forced to higher-is-better invert every ratio.
-	rr, _ = Ratios(&run, "old", "new", HigherIsBetter)
+	rr, _ = Ratios(&run, "old", "new", HigherIsBetter, "")
 	near(t, "override", rr.Ratios["a"].Ratio, 1/v.Expected.Ratios[0], 1e-12)
 }
 
@@ -144,7 +144,7 @@ func TestMedianOfSamples(t *testing.T) {
 		{Benchmark: "a", Variant: "c", Sample: 0, Value: 24, Unit: "ops/sec"},
 		{Benchmark: "a", Variant: "c", Sample: 1, Value: 18, Unit: "ops/sec"},
 	}}
-	rr, err := Ratios(&run, "b", "c", Auto)
+	rr, err := Ratios(&run, "b", "c", Auto, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,5 +438,37 @@ func BenchmarkAnalyze10000Runs(b *testing.B) {
 		if _, err := Analyze(runs, Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestRatiosMetricSelection(t *testing.T) {
+	run := data.Run{ID: "r", Measurements: []data.Measurement{
+		{Benchmark: "BenchmarkX-8", Variant: "old", Value: 2e-6, Unit: "sec/op"},
+		{Benchmark: "BenchmarkX-8", Variant: "old", Value: 64, Unit: "B/op"},
+		{Benchmark: "BenchmarkX-8", Variant: "new", Value: 1e-6, Unit: "sec/op"},
+		{Benchmark: "BenchmarkX-8", Variant: "new", Value: 32, Unit: "B/op"},
+		{Benchmark: "BenchmarkY-8", Variant: "old", Value: 5, Unit: "widgets"},
+		{Benchmark: "BenchmarkY-8", Variant: "old", Value: 6, Unit: "gadgets"},
+		{Benchmark: "BenchmarkY-8", Variant: "new", Value: 5, Unit: "widgets"},
+	}}
+	run.Measurements = run.Measurements[:4]
+	rr, err := Ratios(&run, "old", "new", Auto, "")
+	if err != nil || rr.Ratios["BenchmarkX-8"].Ratio != 2 || rr.Ratios["BenchmarkX-8"].Unit != "sec/op" {
+		t.Errorf("default metric sec/op: %+v %v", rr.Ratios, err)
+	}
+	rr, err = Ratios(&run, "old", "new", Auto, "B/op")
+	if err != nil || rr.Ratios["BenchmarkX-8"].Ratio != 2 || rr.Ratios["BenchmarkX-8"].Unit != "B/op" {
+		t.Errorf("--metric B/op: %+v %v", rr.Ratios, err)
+	}
+	_, err = Ratios(&run, "old", "new", Auto, "allocs/op")
+	if err == nil || err.Error() != "run r has no allocs/op measurements (--metric allocs/op); it has B/op, sec/op" {
+		t.Errorf("absent metric: %v", err)
+	}
+	run.Measurements = append(run.Measurements,
+		data.Measurement{Benchmark: "BenchmarkY-8", Variant: "old", Value: 5, Unit: "widgets"},
+		data.Measurement{Benchmark: "BenchmarkY-8", Variant: "old", Value: 6, Unit: "gadgets"})
+	_, err = Ratios(&run, "old", "new", HigherIsBetter, "")
+	if err == nil || err.Error() != "run r: BenchmarkY-8 of old reports several metrics (gadgets, widgets): choose one with --metric" {
+		t.Errorf("ambiguous metrics: %v", err)
 	}
 }

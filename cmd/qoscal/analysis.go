@@ -19,6 +19,7 @@ type analysisFlags struct {
 	higher       bool
 	lower        bool
 	allowPartial bool
+	metric       string
 }
 
 func (f *analysisFlags) add(fs *pflag.FlagSet) {
@@ -28,6 +29,7 @@ func (f *analysisFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.higher, "higher-is-better", false, "treat every metric as higher-is-better")
 	fs.BoolVar(&f.lower, "lower-is-better", false, "treat every metric as lower-is-better")
 	fs.BoolVar(&f.allowPartial, "allow-partial", false, "use the benchmarks common to all runs")
+	fs.StringVar(&f.metric, "metric", "", "the `METRIC` to compare when results have several")
 }
 
 // analysisInputHelp documents the flags of add, for the usage texts.
@@ -47,6 +49,9 @@ const analysisInputHelp = `Input (runs of unchanged code, from PATHs or from the
     --lower-is-better        every metric improves downward
     --allow-partial          the suite is the benchmarks common to all runs,
                              instead of leaving out runs that lack one
+    --metric METRIC          with several metrics per benchmark (Go's sec/op,
+                             B/op, allocs/op; Google Benchmark's real_time,
+                             cpu_time), the one to compare (default sec/op)
 `
 
 // input is what an analysis command read: the runs, where from, and the
@@ -68,7 +73,7 @@ func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, erro
 	if err != nil {
 		return nil, usagef(cmd, "--label: %v", err)
 	}
-	opt := calibrate.Options{AllowPartial: f.allowPartial}
+	opt := calibrate.Options{AllowPartial: f.allowPartial, Metric: f.metric}
 	switch {
 	case f.higher:
 		opt.Direction = calibrate.HigherIsBetter

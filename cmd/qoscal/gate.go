@@ -36,6 +36,8 @@ The run:
     --db FILE --run ID       judge a stored run instead
     --higher-is-better, --lower-is-better
                              override the direction the units give
+    --metric METRIC          with several metrics per benchmark, the one to
+                             compare (default sec/op)
 
 The floor:
     --floor X                the floor (wins over the calibration file's)
@@ -76,10 +78,10 @@ func init() {
 
 type gateFlags struct {
 	runFlags
-	db, calibration, onDegraded, annotations, summary, format string
-	floor, tag                                                float64
-	reportOnly, allowPartial, record, higher, lower           bool
-	labels                                                    []string
+	db, calibration, onDegraded, annotations, summary, format, metric string
+	floor, tag                                                        float64
+	reportOnly, allowPartial, record, higher, lower                   bool
+	labels                                                            []string
 }
 
 func runGate(u *ui, args []string) error {
@@ -100,6 +102,7 @@ func runGate(u *ui, args []string) error {
 	fs.StringArrayVar(&g.labels, "label", nil, "a `KEY=VALUE` label of the recorded run")
 	fs.BoolVar(&g.higher, "higher-is-better", false, "every metric improves upward")
 	fs.BoolVar(&g.lower, "lower-is-better", false, "every metric improves downward")
+	fs.StringVar(&g.metric, "metric", "", "the `METRIC` to compare when results have several")
 	fs.StringVar(&g.format, "format", "text", "output `FORMAT`: text, markdown or json")
 	if err := parseFlags(u, c, fs, args); err != nil {
 		return err
@@ -121,7 +124,7 @@ func runGate(u *ui, args []string) error {
 	}
 	opt := calibrate.GateOptions{
 		Baseline: run.Baseline, Candidate: run.Candidate, Floor: g.floor, Calibration: cal,
-		AllowPartial: g.allowPartial, ReportOnly: g.reportOnly, OnDegraded: g.onDegraded,
+		AllowPartial: g.allowPartial, ReportOnly: g.reportOnly, OnDegraded: g.onDegraded, Metric: g.metric,
 	}
 	switch {
 	case g.higher:

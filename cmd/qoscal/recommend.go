@@ -184,7 +184,7 @@ func runBacktest(u *ui, cmd string, af *analysisFlags, a *calibrate.Analysis, re
 		} else if af.lower {
 			dir = calibrate.LowerIsBetter
 		}
-		rr, err := calibrate.Ratios(&runs[i], a.Baseline, a.Candidate, dir)
+		rr, err := calibrate.Ratios(&runs[i], a.Baseline, a.Candidate, dir, af.metric)
 		if err != nil {
 			return nil, fmt.Errorf("--backtest: %v", err)
 		}
