@@ -50,6 +50,9 @@ type Format struct {
 	// no format recognises the content, so that a broken file of a known
 	// kind gets that format's own error message.
 	Exts []string
+	// VariantsInside is true for formats whose one file may hold several
+	// variants as entries named after them (hyperfine's A/B commands).
+	VariantsInside bool
 }
 
 var registry = map[string]*Format{}
@@ -168,10 +171,11 @@ func (f *File) Close() error {
 // Parser returns a parser over the file's text.
 func (f *File) Parser() Parser { return f.Format.New(f.Text, f.Name) }
 
-// ReadAll parses every record of a file. All syntax errors are gathered
-// into one *InputError; an I/O error stops reading. A file that yields no
-// record at all is an error too: there is nothing to measure.
-func ReadAll(f *File) ([]Record, error) {
+// ReadAll parses every record of a file, and returns the parser's notes
+// (see Noter). All syntax errors are gathered into one *InputError; an I/O
+// error stops reading. A file that yields no record at all is an error
+// too: there is nothing to measure.
+func ReadAll(f *File) ([]Record, []string, error) {
 	p := f.Parser()
 	var recs []Record
 	var bad []*SyntaxError
@@ -185,15 +189,19 @@ func ReadAll(f *File) ([]Record, error) {
 				bad = append(bad, se)
 				continue
 			}
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
+			return nil, nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
 		recs = append(recs, r)
 	}
 	if len(bad) > 0 {
-		return nil, &InputError{Errs: bad}
+		return nil, nil, &InputError{Errs: bad}
 	}
 	if len(recs) == 0 {
-		return nil, &SyntaxError{File: f.Name, Msg: fmt.Sprintf("no result lines (format %s: %s)", f.Format.Name, f.Format.Doc)}
+		return nil, nil, &SyntaxError{File: f.Name, Msg: fmt.Sprintf("no result lines (format %s: %s)", f.Format.Name, f.Format.Doc)}
 	}
-	return recs, nil
+	var notes []string
+	if n, ok := p.(Noter); ok {
+		notes = n.Notes()
+	}
+	return recs, notes, nil
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 )
@@ -53,7 +54,11 @@ type LoadOptions struct {
 	RunID string
 	// Labels are added to every run read.
 	Labels map[string]string
-	// Warn receives warnings (skipped folders); nil drops them.
+	// StripProcs drops the -N GOMAXPROCS suffix of Go benchmark names
+	// (BenchmarkX-8 becomes BenchmarkX).
+	StripProcs bool
+	// Warn receives warnings (skipped folders, parser notes); nil drops
+	// them.
 	Warn func(string)
 }
 
@@ -228,6 +233,7 @@ func LoadFiles(opt LoadOptions) (Run, error) {
 func readVariants(run *Run, files map[string]string, opt *LoadOptions) error {
 	run.Baseline, run.Candidate = opt.Baseline.Name, opt.Candidate.Name
 	run.Labels = copyLabels(opt.Labels)
+	fileLabels := map[string][]string{} // label key -> "variant\x00value" per record
 	var bad []*SyntaxError
 	for _, v := range opt.variants() {
 		path := files[v.Name]
@@ -243,7 +249,7 @@ func readVariants(run *Run, files map[string]string, opt *LoadOptions) error {
 			f.Close()
 			return fmt.Errorf("%s is in %s format, which holds whole runs: give it as a PATH, not as a variant's file", path, f.Format.Name)
 		}
-		recs, err := ReadAll(f)
+		recs, notes, err := ReadAll(f)
 		f.Close()
 		var ie *InputError
 		switch {
@@ -257,13 +263,26 @@ func readVariants(run *Run, files map[string]string, opt *LoadOptions) error {
 			}
 			return err
 		}
+		for _, n := range notes {
+			opt.warn("%s", n)
+		}
+		if f.Format.VariantsInside {
+			recs = pickVariant(recs, v.Name, path)
+		}
 		for _, r := range recs {
 			m := r.Measurement
 			m.Variant = v.Name
+			if opt.StripProcs {
+				m.Benchmark = stripProcs(m.Benchmark)
+			}
 			run.Measurements = append(run.Measurements, m)
 			run.Time = earliest(run.Time, r.Time)
+			for k, val := range r.Labels {
+				fileLabels[k] = append(fileLabels[k], v.Name+"\x00"+val)
+			}
 		}
 	}
+	mergeFileLabels(run, fileLabels)
 	if len(bad) > 0 {
 		return &InputError{Errs: bad}
 	}
@@ -280,9 +299,12 @@ func loadMultiRunFile(p string, opt *LoadOptions) ([]Run, error) {
 	if !f.Format.MultiRun {
 		return nil, fmt.Errorf("%s is a single %s result file, not a run: give run folders as PATHs, or name the files with --baseline and --candidate", p, f.Format.Name)
 	}
-	recs, err := ReadAll(f)
+	recs, notes, err := ReadAll(f)
 	if err != nil {
 		return nil, err
+	}
+	for _, n := range notes {
+		opt.warn("%s", n)
 	}
 	return runsFromRecords(p, recs, opt)
 }
@@ -396,4 +418,59 @@ func earliest(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+// pickVariant keeps, of a file that holds several variants as entries
+// (hyperfine's commands), the entry named after the variant, as one
+// benchmark named after the file's stem; a file with no such entry is
+// taken whole, every entry a benchmark.
+func pickVariant(recs []Record, variant, path string) []Record {
+	var out []Record
+	for _, r := range recs {
+		if r.Benchmark == variant {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return recs
+	}
+	base := filepath.Base(path)
+	stem := strings.TrimSuffix(base, filepath.Ext(base))
+	for i := range out {
+		out[i].Benchmark = stem
+	}
+	return out
+}
+
+var procsSuffix = regexp.MustCompile(`-\d+$`)
+
+// stripProcs drops a trailing -N (the GOMAXPROCS suffix).
+func stripProcs(name string) string { return procsSuffix.ReplaceAllString(name, "") }
+
+// mergeFileLabels adds the labels that result files carry (Go's goos:,
+// pkg:, cpu: lines; Google Benchmark's context) to the run. A key on which
+// the variants' files disagree (a commit id, say) is kept per variant, as
+// VARIANT.KEY; labels given on the command line win.
+func mergeFileLabels(run *Run, fileLabels map[string][]string) {
+	for k, vals := range fileLabels {
+		if _, given := run.Labels[k]; given {
+			continue
+		}
+		byVariant := map[string]string{}
+		distinct := map[string]bool{}
+		for _, vv := range vals {
+			variant, val, _ := strings.Cut(vv, "\x00")
+			byVariant[variant] = val
+			distinct[val] = true
+		}
+		if len(distinct) == 1 {
+			for val := range distinct {
+				run.Labels[k] = val
+			}
+			continue
+		}
+		for variant, val := range byVariant {
+			run.Labels[variant+"."+k] = val
+		}
+	}
 }

@@ -282,13 +282,13 @@ func TestTextErrors(t *testing.T) {
 		{"binary garbage", "f.txt: binary data at byte 4: not a text result file", []byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00larson: (5 ops/sec)\n")},
 		{"invalid UTF-8", "f.txt: binary data at byte 3: not a text result file", []byte("abc\xff\xfe\xfdxyz\n")},
 		{"UTF-16 with an odd byte count: the cut line and the file", "f.txt:3: malformed result line \"sh8bench: x=1 (20336963 ops/sec)\\r\ufffd\": expected `NAME: ... (VALUE ops/sec)`\nf.txt: utf-16le with BOM file has an odd number of bytes (193): it was cut in the middle of a character", odd},
-		{"text in no known format", "f.txt: no benchmark results found in the first 4096 bytes: cannot tell the format (known formats: csv, ops); use --format", []byte("hello\nworld\n")},
+		{"text in no known format", "f.txt: no benchmark results found in the first 4096 bytes: cannot tell the format (known formats: csv, gbench, gobench, hyperfine, ops, pytest-benchmark); use --format", []byte("hello\nworld\n")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f, err := openReader("f.txt", bytes.NewReader(tt.input), nil)
 			if err == nil {
-				_, err = ReadAll(f)
+				_, _, err = ReadAll(f)
 			}
 			if err == nil {
 				t.Fatal("no error")
@@ -305,7 +305,7 @@ func TestReadAllNoResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = ReadAll(f)
+	_, _, err = ReadAll(f)
 	want := "f.txt: no result lines (format ops: allocator benchmark text, lines like `larson: threads=4 ... (5514093 ops/sec)`)"
 	if err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant    %s", err, want)
@@ -447,7 +447,8 @@ func fuzzParse(t *testing.T, format string, input []byte) {
 			}
 			continue
 		}
-		if r.Benchmark == "" || !(r.Value > 0) || math.IsInf(r.Value, 0) || r.Line < 1 || r.Line > lines {
+		// Line 0 is a record of a JSON format, which has no line of its own.
+		if r.Benchmark == "" || !(r.Value > 0) || math.IsInf(r.Value, 0) || r.Line < 0 || r.Line > lines {
 			t.Fatalf("bad record %+v", r)
 		}
 	}

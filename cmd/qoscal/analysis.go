@@ -39,7 +39,10 @@ const analysisInputHelp = `Input (runs of unchanged code, from PATHs or from the
                              with the store or a CSV, just its NAME
                              (default: the role recorded at ingest)
     --candidate [NAME=]FILE  the candidate's, likewise
-    --input-format NAME      result-file format: auto (default), ops, csv
+    --input-format NAME      result-file format: auto (default), ops, csv,
+                             gobench, gbench, hyperfine, pytest-benchmark
+    --strip-procs            drop the -N GOMAXPROCS suffix of Go benchmark
+                             names (BenchmarkX-8 becomes BenchmarkX)
     --skip-incomplete        skip, with a warning, run folders lacking a file
     --db FILE                without PATHs, the store (default $QOSCAL_DB,
                              else qoscal.db)

@@ -32,7 +32,10 @@ The run:
                              RUN-FOLDER, a file name); any format qoscal
                              reads, UTF-16 from PowerShell included
     --candidate [NAME=]FILE  the candidate's result file
-    --input-format NAME      result-file format: auto (default), ops, csv
+    --input-format NAME      result-file format: auto (default), ops, csv,
+                             gobench, gbench, hyperfine, pytest-benchmark
+    --strip-procs            drop the -N GOMAXPROCS suffix of Go benchmark
+                             names (BenchmarkX-8 becomes BenchmarkX)
     --db FILE --run ID       judge a stored run instead
     --higher-is-better, --lower-is-better
                              override the direction the units give

@@ -32,7 +32,10 @@ Flags:
                              (repeatable)
     --run ID                 the run's id, for a single run
     --label KEY=VALUE        a label for every run ingested (repeatable)
-    --format NAME            result-file format: auto (default), ops, csv
+    --format NAME            result-file format: auto (default), ops, csv,
+                             gobench, gbench, hyperfine, pytest-benchmark
+    --strip-procs            drop the -N GOMAXPROCS suffix of Go benchmark
+                             names (BenchmarkX-8 becomes BenchmarkX)
     --db FILE                the store (default $QOSCAL_DB, else qoscal.db)
     --replace                overwrite stored runs whose content differs
     --skip-incomplete        skip, with a warning, run folders lacking a file

@@ -17,6 +17,7 @@ type runFlags struct {
 	format              string
 	formatFlag          string
 	skipIncomplete      bool
+	stripProcs          bool
 }
 
 // addLoadFlags adds the flags naming variants and their files; single
@@ -33,6 +34,7 @@ func (f *runFlags) addLoadFlags(fs *pflag.FlagSet, single bool, formatFlag strin
 	fs.StringVar(&f.format, formatFlag, "auto", "result-file `FORMAT`")
 	f.formatFlag = formatFlag
 	fs.BoolVar(&f.skipIncomplete, "skip-incomplete", false, "skip run folders lacking a file")
+	fs.BoolVar(&f.stripProcs, "strip-procs", false, "drop the -N GOMAXPROCS suffix of Go benchmark names")
 }
 
 // loadOptions turns the flags into data.LoadOptions.
@@ -45,6 +47,7 @@ func (f *runFlags) loadOptions(u *ui, cmd string) (data.LoadOptions, error) {
 	opt.Format = format
 	opt.RunID = f.runID
 	opt.SkipIncomplete = f.skipIncomplete
+	opt.StripProcs = f.stripProcs
 	opt.Warn = func(msg string) { u.warnf("%s", msg) }
 	if f.baseline != "" {
 		if opt.Baseline, err = data.ParseVariantSpec(f.baseline); err != nil {

@@ -1,0 +1,90 @@
+package data
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+)
+
+// The hyperfine format is hyperfine's --export-json. Each entry of
+// "results" is a benchmark named by its "command" (the --command-name, when
+// given); its "times" are its samples, in seconds (unit sec, lower is
+// better). An entry without "times" gives its "median" (else "mean") as its
+// one sample, with a note.
+//
+// hyperfine is often run as an A/B test, with baseline and candidate as two
+// commands of one file. Name them as the variants:
+// --baseline old=ab.json --candidate new=ab.json picks command "old" and
+// command "new" of ab.json as one benchmark named after the file ("ab").
+var hyperfineFormat = &Format{
+	Name:           "hyperfine",
+	Doc:            `hyperfine --export-json ({"results": [{"command": ..., "times": [...]}]})`,
+	Detect:         detectHyperfine,
+	New:            newHyperfineParser,
+	VariantsInside: true,
+}
+
+func init() { Register(hyperfineFormat) }
+
+func detectHyperfine(head []byte) bool {
+	return bytes.Contains(head, []byte(`"results"`)) && bytes.Contains(head, []byte(`"command"`))
+}
+
+type hyperfineFile struct {
+	Results *[]struct {
+		Command string     `json:"command"`
+		Times   *[]float64 `json:"times"`
+		Median  *float64   `json:"median"`
+		Mean    *float64   `json:"mean"`
+	} `json:"results"`
+}
+
+func newHyperfineParser(r io.Reader, file string) Parser {
+	p := &listParser{}
+	var f hyperfineFile
+	if err := decodeJSON(r, file, &f); err != nil {
+		p.err = err
+		return p
+	}
+	bad := func(format string, args ...any) Parser {
+		p.err = &SyntaxError{File: file, Msg: fmt.Sprintf(format, args...)}
+		return p
+	}
+	if f.Results == nil {
+		return bad(`no "results" array: not hyperfine JSON`)
+	}
+	if len(*f.Results) == 0 {
+		return bad(`the "results" array is empty`)
+	}
+	seen := map[string]bool{}
+	for i, res := range *f.Results {
+		path := fmt.Sprintf("results[%d]", i)
+		if res.Command == "" {
+			return bad("%s.command: empty", path)
+		}
+		if seen[res.Command] {
+			return bad("%s.command: %q appears twice: name the commands apart with hyperfine -n", path, res.Command)
+		}
+		seen[res.Command] = true
+		var times []float64
+		switch {
+		case res.Times != nil && len(*res.Times) > 0:
+			times = *res.Times
+		case res.Median != nil:
+			times = []float64{*res.Median}
+			p.notes = append(p.notes, fmt.Sprintf("%s: %q has no times: its median is its one sample", file, res.Command))
+		case res.Mean != nil:
+			times = []float64{*res.Mean}
+			p.notes = append(p.notes, fmt.Sprintf("%s: %q has no times: its mean is its one sample", file, res.Command))
+		default:
+			return bad("%s: %q has no times, median or mean", path, res.Command)
+		}
+		for j, t := range times {
+			if err := checkSample(t); err != nil {
+				return bad("%s.times[%d]: %v", path, j, err)
+			}
+			p.recs = append(p.recs, Record{Measurement: Measurement{Benchmark: res.Command, Sample: j, Value: t, Unit: "sec"}})
+		}
+	}
+	return p
+}
