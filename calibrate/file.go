@@ -69,15 +69,39 @@ type FileObserved struct {
 
 // FileFPR are the floor's estimated false-positive rates.
 type FileFPR struct {
-	Predictive       float64 `json:"predictive"`
-	Upper95          float64 `json:"upper95"`
-	DistributionFree float64 `json:"distribution_free"`
+	Predictive       NullFloat `json:"predictive"`
+	Upper95          NullFloat `json:"upper95"`
+	DistributionFree NullFloat `json:"distribution_free"`
 }
 
 // FileDetection are the floor's detection figures.
 type FileDetection struct {
-	R50 float64 `json:"r50"`
-	R90 float64 `json:"r90"`
+	R50 NullFloat `json:"r50"`
+	R90 NullFloat `json:"r90"`
+}
+
+// NullFloat is a figure that may be undefined (NaN: a model-based rate
+// of scores that never varied); it is null in JSON.
+type NullFloat float64
+
+func (f NullFloat) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(f))
+}
+
+func (f *NullFloat) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*f = NullFloat(math.NaN())
+		return nil
+	}
+	var v float64
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*f = NullFloat(v)
+	return nil
 }
 
 // Health is one benchmark's baseline history in log space: the median and
@@ -100,8 +124,8 @@ func NewFile(a *Analysis, r *Recommendation, labels map[string]string, created t
 		Runs: a.Score.N,
 		Observed: FileObserved{Min: a.Score.Min, Median: a.Score.Median, Max: a.Score.Max,
 			MeanLog: a.Score.MeanLog, SDLog: a.Score.SDLog},
-		FPR:       FileFPR{Predictive: r.Cost.Predictive, Upper95: r.Cost.Upper95, DistributionFree: r.Cost.DistributionFree},
-		Detection: FileDetection{R50: r.Cost.R50, R90: r.Cost.R90},
+		FPR:       FileFPR{Predictive: NullFloat(r.Cost.Predictive), Upper95: NullFloat(r.Cost.Upper95), DistributionFree: NullFloat(r.Cost.DistributionFree)},
+		Detection: FileDetection{R50: NullFloat(r.Cost.R50), R90: NullFloat(r.Cost.R90)},
 		Health:    map[string]Health{},
 		Labels:    map[string]string{},
 		Tool:      tool,

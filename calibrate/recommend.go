@@ -245,6 +245,12 @@ func (a *Analysis) Cost(floor float64, horizon int) FloorCost {
 		R50:              stats.DetectPredictive(s.MeanLog, s.SDLog, s.N, floor, 0.5),
 		R90:              stats.DetectPredictive(s.MeanLog, s.SDLog, s.N, floor, 0.9),
 	}
+	if !(s.SDLog > 0) {
+		// Scores that never varied give the log-normal model nothing to
+		// fit: its rates would claim 0. Only the model-free bound holds.
+		nan := math.NaN()
+		c.Predictive, c.Upper95, c.Plugin, c.R90 = nan, nan, nan, nan
+	}
 	c.Horizon = stats.AtLeastOne(c.Predictive, horizon)
 	c.HorizonFree = float64(horizon) / float64(s.N+horizon)
 	c.SingleQ50 = math.Pow(c.R50, float64(len(a.Suite)))

@@ -381,6 +381,9 @@ func (a *Analysis) baselineSpread() {
 
 func (a *Analysis) weakDataWarnings() {
 	s := &a.Score
+	if !(s.SDLog > 0) {
+		a.warnf("all %d runs have the same score %.4g: with no spread, the model-based figures (false-positive rates, r90) are undefined; only the no-model bound 1/(n+1) holds", s.N, s.Min)
+	}
 	if s.N < FewRuns {
 		a.warnf("only %d runs: the chance that the next healthy run falls below the observed minimum is 1 in %d; calibrate on %d or more runs", s.N, s.N+1, FewRuns)
 	}

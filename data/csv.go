@@ -64,7 +64,7 @@ type csvParser struct {
 	col    map[string]int
 	labels map[string]int // label key -> column
 	ncol   int
-	auto   map[[3]string]int // next automatic sample index per run/variant/benchmark
+	auto   map[[4]string]int // next automatic sample index per run/variant/benchmark/unit
 	done   bool              // a fatal syntax error was reported: the rest is unreadable
 }
 
@@ -72,7 +72,7 @@ func newCSVParser(r io.Reader, file string) Parser {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	return &csvParser{r: cr, file: file, auto: map[[3]string]int{}}
+	return &csvParser{r: cr, file: file, auto: map[[4]string]int{}}
 }
 
 func (p *csvParser) Next() (Record, error) {
@@ -179,7 +179,7 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 	if r.Role != "" && r.Role != RoleBaseline && r.Role != RoleCandidate {
 		return bad("role %q: expected baseline, candidate or empty", get("role"))
 	}
-	key := [3]string{r.Run, r.Variant, r.Benchmark}
+	key := [4]string{r.Run, r.Variant, r.Benchmark, r.Unit}
 	if s := get("sample"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 {

@@ -31,7 +31,7 @@ var gobenchFormat = &Format{
 
 func init() { Register(gobenchFormat) }
 
-var gobenchLine = regexp.MustCompile(`(?m)^Benchmark\S*\s+\d+\s+[-+.\deE]+ \S+`)
+var gobenchLine = regexp.MustCompile(`(?m)^Benchmark\S*\s+\d+\s+\S+\s+\S+`)
 
 func detectGobench(head []byte) bool { return gobenchLine.Match(head) }
 

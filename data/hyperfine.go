@@ -27,7 +27,9 @@ var hyperfineFormat = &Format{
 func init() { Register(hyperfineFormat) }
 
 func detectHyperfine(head []byte) bool {
-	return bytes.Contains(head, []byte(`"results"`)) && bytes.Contains(head, []byte(`"command"`))
+	// "results" is hyperfine's top-level key; the other JSON formats use
+	// "benchmarks".
+	return bytes.Contains(head, []byte(`"results"`)) && !bytes.Contains(head, []byte(`"benchmarks"`))
 }
 
 type hyperfineFile struct {

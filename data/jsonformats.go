@@ -34,7 +34,8 @@ func decodeJSON(r io.Reader, file string, v any) error {
 		var te *json.UnmarshalTypeError
 		switch {
 		case strings.Contains(err.Error(), "unexpected end of JSON input"):
-			return &SyntaxError{File: file, Line: lineAt(int64(len(b))), Msg: "truncated JSON: unexpected end of input"}
+			end := len(strings.TrimRight(string(b), " \t\r\n"))
+			return &SyntaxError{File: file, Line: lineAt(int64(end)), Msg: "truncated JSON: unexpected end of input"}
 		case errors.As(err, &se):
 			return &SyntaxError{File: file, Line: lineAt(se.Offset), Msg: "invalid JSON: " + se.Error()}
 		case errors.As(err, &te):

@@ -320,8 +320,8 @@ func runsFromRecords(file string, recs []Record, opt *LoadOptions) ([]Run, error
 		bad = append(bad, &SyntaxError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
 	}
 	type mkey struct {
-		run, variant, bench string
-		sample              int
+		run, variant, bench, unit string
+		sample                    int
 	}
 	seen := map[mkey]int{}
 	for _, rec := range recs {
@@ -346,7 +346,7 @@ func runsFromRecords(file string, recs []Record, opt *LoadOptions) ([]Run, error
 			}
 			r.Time = earliest(r.Time, rec.Time)
 		}
-		k := mkey{id, rec.Variant, rec.Benchmark, rec.Sample}
+		k := mkey{id, rec.Variant, rec.Benchmark, rec.Unit, rec.Sample}
 		if prev, dup := seen[k]; dup {
 			badf(rec.Line, "run %s: %s sample %d of %s already given on line %d", id, rec.Variant, rec.Sample, rec.Benchmark, prev)
 			continue

@@ -73,7 +73,7 @@ func (r *Run) BenchmarkCount() map[string]int {
 }
 
 // Sort puts the run's measurements in a canonical order: variant,
-// benchmark, sample.
+// benchmark, unit, sample.
 func (r *Run) Sort() {
 	sort.SliceStable(r.Measurements, func(i, j int) bool {
 		a, b := &r.Measurements[i], &r.Measurements[j]
@@ -82,6 +82,9 @@ func (r *Run) Sort() {
 		}
 		if a.Benchmark != b.Benchmark {
 			return a.Benchmark < b.Benchmark
+		}
+		if a.Unit != b.Unit {
+			return a.Unit < b.Unit
 		}
 		return a.Sample < b.Sample
 	})

@@ -52,7 +52,7 @@ var migrations = []string{
 		sample    INTEGER NOT NULL,
 		value     REAL NOT NULL,
 		unit      TEXT NOT NULL,
-		PRIMARY KEY (run_seq, variant, benchmark, sample)
+		PRIMARY KEY (run_seq, variant, benchmark, unit, sample)
 	) WITHOUT ROWID;`,
 }
 
@@ -338,7 +338,7 @@ func (s *Store) Runs(filter map[string]string) ([]StoredRun, error) {
 		runs[index[seq]].Labels[k] = v
 	}
 	lrows.Close()
-	mrows, err := s.db.Query(`SELECT run_seq, variant, benchmark, sample, value, unit FROM measurements WHERE run_seq IN (`+sub+`) ORDER BY run_seq, variant, benchmark, sample`, args...)
+	mrows, err := s.db.Query(`SELECT run_seq, variant, benchmark, sample, value, unit FROM measurements WHERE run_seq IN (`+sub+`) ORDER BY run_seq, variant, benchmark, unit, sample`, args...)
 	if err != nil {
 		return nil, s.wrap(err)
 	}

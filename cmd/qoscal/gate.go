@@ -347,7 +347,7 @@ func (v *gateView) table() *table {
 		}
 		t.add(b.Name, fvalue(b.Baseline, b.Unit), fvalue(b.Candidate, b.Unit), fx(b.Ratio)+"x", note)
 	}
-	t.add("geomean", "", "", fx(v.res.Score)+"x", fmt.Sprintf("over %d benchmarks", len(v.res.Suite)))
+	t.add("geomean", "", "", fx(v.res.Score)+"x", "over "+plural(len(v.res.Suite), "benchmark"))
 	return t
 }
 

@@ -75,10 +75,13 @@ func frange(lo, hi float64) string { return fx(lo) + "–" + fx(hi) }
 func fvalue(v float64, unit string) string {
 	perOp := strings.HasSuffix(unit, "/op")
 	switch strings.TrimSuffix(strings.ToLower(unit), "/op") {
-	case "s", "sec", "secs", "seconds":
+	case "s", "sec", "secs", "seconds", "cpu-sec":
 		out := ftime(v)
 		if perOp {
 			out += "/op"
+		}
+		if strings.HasPrefix(unit, "cpu-") {
+			out += " cpu"
 		}
 		return out
 	}

@@ -227,6 +227,8 @@ func commonLabels(runs []data.Run) map[string]string {
 // oneIn renders a rate as "1 in N" (N rounded), or "never" for 0.
 func oneIn(p float64) string {
 	switch {
+	case math.IsNaN(p):
+		return "unknown"
 	case p <= 0:
 		return "never"
 	case p >= 0.5:
@@ -290,10 +292,21 @@ func recommendSummary(a *calibrate.Analysis, rec *calibrate.Recommendation) stri
 	return b.String()
 }
 
+// perRun is oneIn with its unit: "1 in 103 runs".
+func perRun(p float64) string {
+	s := oneIn(p)
+	if strings.HasPrefix(s, "1 in ") {
+		return s + " runs"
+	}
+	return s
+}
+
 // howOften says how often a per-run rate happens: "about once in 119
 // runs".
 func howOften(p float64) string {
 	switch {
+	case math.IsNaN(p):
+		return "at an unknown rate"
 	case p <= 0:
 		return "never"
 	case p >= 0.5:
@@ -305,11 +318,11 @@ func howOften(p float64) string {
 func writeRecommendText(w io.Writer, a *calibrate.Analysis, rec *calibrate.Recommendation, others []backtestRun) {
 	c := rec.Cost
 	s := a.Score
-	fmt.Fprintf(w, "floor: %sx for geomean(%s) over %d benchmarks\n", rec.FormatFloor(rec.Floor), metric(a), len(a.Suite))
+	fmt.Fprintf(w, "floor: %sx for geomean(%s) over %s\n", rec.FormatFloor(rec.Floor), metric(a), plural(len(a.Suite), "benchmark"))
 	fmt.Fprintf(w, "    %s\n", methodNote(a, rec))
 	fmt.Fprintf(w, "    calibration: %d runs, scores %s (median %s)\n\n", s.N, frange(s.Min, s.Max), fx(s.Median))
 	fmt.Fprintln(w, "false-positive rate per healthy run:")
-	fmt.Fprintf(w, "    predictive %s (%s runs); 95%% upper bound %s; plug-in %s\n", frate(c.Predictive), oneIn(c.Predictive), frate(c.Upper95), frate(c.Plugin))
+	fmt.Fprintf(w, "    predictive %s (%s); 95%% upper bound %s; plug-in %s\n", frate(c.Predictive), perRun(c.Predictive), frate(c.Upper95), frate(c.Plugin))
 	fmt.Fprintf(w, "    with no model: at most %s, (j+1)/(n+1) = %d/%d with j = %d calibration runs below\n", frate(c.DistributionFree), c.CalibrationBelow+1, s.N+1, c.CalibrationBelow)
 	fmt.Fprintf(w, "    over the next %d healthy runs: %s chance of a false alarm (predictive); no model: %s chance one falls below the lowest so far\n\n",
 		c.HorizonRuns, frate(c.Horizon), frate(c.HorizonFree))

@@ -121,7 +121,7 @@ func benchmarkTable(a *calibrate.Analysis) *table {
 
 func writeSpreadText(w io.Writer, a *calibrate.Analysis) {
 	s := a.Score
-	fmt.Fprintf(w, "score = geomean(%s) over %d benchmarks, %d runs (%s)\n\n", metric(a), len(a.Suite), s.N, directionNote(a))
+	fmt.Fprintf(w, "score = geomean(%s) over %s, %d runs (%s)\n\n", metric(a), plural(len(a.Suite), "benchmark"), s.N, directionNote(a))
 	scoreTable(a).text(w)
 	fmt.Fprintf(w, "\nscore distribution over %d runs:\n", s.N)
 	fmt.Fprintf(w, "    min %s  median %s  max %s  (lowest: %s)\n", fx(s.Min), fx(s.Median), fx(s.Max), s.LowestRun)
