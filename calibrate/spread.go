@@ -393,11 +393,18 @@ func (a *Analysis) weakDataWarnings() {
 		}
 	}
 	if s.RangePct > 0 {
+		var noisy []string
 		for _, b := range a.Benchmarks {
 			if f := b.RangePct / s.RangePct; f >= NoisyFactor {
-				a.warnf("%s is noisy: its ratio ranges %.2f–%.2f (%.0f%% of its median), %.1f times the score's range", b.Name, b.Min, b.Max, b.RangePct, f)
+				noisy = append(noisy, fmt.Sprintf("%s %.2f–%.2f (%.1f×)", b.Name, b.Min, b.Max, f))
 			}
 		}
+		if len(noisy) > 0 {
+			a.warnf("noisy benchmarks, whose ratio range is %.0f or more times the score's (%.1f%% of its median): %s", NoisyFactor, s.RangePct, strings.Join(noisy, ", "))
+		}
+	}
+	if k := len(a.Suite); k > 1 && s.N < 3*k {
+		a.warnf("the variance shares rest on %d runs for %d benchmarks: covariances from so few runs are noisy, and the shares settle only after about %d runs (STATS.md 3.2)", s.N, k, 3*k)
 	}
 }
 

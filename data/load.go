@@ -52,6 +52,9 @@ type LoadOptions struct {
 	SkipIncomplete bool
 	// RunID names the run when a path is a single run folder.
 	RunID string
+	// IDPrefix is put before every run id read (folder names repeat across
+	// sets: healthy/run-01 and regressed/run-01).
+	IDPrefix string
 	// Labels are added to every run read.
 	Labels map[string]string
 	// StripProcs drops the -N GOMAXPROCS suffix of Go benchmark names
@@ -107,6 +110,7 @@ func Load(paths []string, opt LoadOptions) ([]Run, error) {
 			return nil, err
 		}
 		for _, r := range got {
+			r.ID = opt.IDPrefix + r.ID
 			if prev, dup := where[r.ID]; dup {
 				return nil, fmt.Errorf("run id %q appears twice: in %s and in %s", r.ID, prev, r.Source)
 			}

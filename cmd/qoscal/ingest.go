@@ -31,6 +31,8 @@ Flags:
     --variant [NAME=]FILE    a further variant measured in the same runs
                              (repeatable)
     --run ID                 the run's id, for a single run
+    --id-prefix PREFIX       put PREFIX before every run id (run folders of
+                             two sets are often both named run-01)
     --label KEY=VALUE        a label for every run ingested (repeatable)
     --format NAME            result-file format: auto (default), ops, csv,
                              gobench, gbench, hyperfine, pytest-benchmark
@@ -62,7 +64,9 @@ func runIngest(u *ui, args []string) error {
 	var labels []string
 	var db string
 	var replace bool
+	var prefix string
 	fs.StringArrayVar(&labels, "label", nil, "a `KEY=VALUE` label for every run")
+	fs.StringVar(&prefix, "id-prefix", "", "put `PREFIX` before every run id")
 	fs.StringVar(&db, "db", "", "the store `FILE`")
 	fs.BoolVar(&replace, "replace", false, "overwrite stored runs whose content differs")
 	if err := parseFlags(u, c, fs, args); err != nil {
@@ -77,6 +81,7 @@ func runIngest(u *ui, args []string) error {
 		return err
 	}
 	opt.Labels = lab
+	opt.IDPrefix = prefix
 	runs, err := in.load(c.name, opt, fs.Args())
 	if err != nil {
 		return err
