@@ -51,16 +51,12 @@ type gbenchFile struct {
 }
 
 func newGbenchParser(r io.Reader, file string) Parser {
-	p := &listParser{}
 	var f gbenchFile
-	if err := decodeJSON(r, file, &f); err != nil {
-		p.err = err
+	p := decodeList(r, file, &f)
+	if p.err != nil {
 		return p
 	}
-	bad := func(format string, args ...any) Parser {
-		p.err = &SyntaxError{File: file, Msg: fmt.Sprintf(format, args...)}
-		return p
-	}
+	bad := p.fail
 	if f.Benchmarks == nil {
 		return bad(`no "benchmarks" array: not Google Benchmark JSON`)
 	}

@@ -42,16 +42,12 @@ type hyperfineFile struct {
 }
 
 func newHyperfineParser(r io.Reader, file string) Parser {
-	p := &listParser{}
 	var f hyperfineFile
-	if err := decodeJSON(r, file, &f); err != nil {
-		p.err = err
+	p := decodeList(r, file, &f)
+	if p.err != nil {
 		return p
 	}
-	bad := func(format string, args ...any) Parser {
-		p.err = &SyntaxError{File: file, Msg: fmt.Sprintf(format, args...)}
-		return p
-	}
+	bad := p.fail
 	if f.Results == nil {
 		return bad(`no "results" array: not hyperfine JSON`)
 	}

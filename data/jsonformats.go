@@ -46,9 +46,24 @@ func decodeJSON(r io.Reader, file string, v any) error {
 	return nil
 }
 
+// decodeList starts the parser of a JSON format: it decodes the file into
+// v and returns a listParser that reports the decoding error, if any.
+func decodeList(r io.Reader, file string, v any) *listParser {
+	p := &listParser{file: file}
+	p.err = decodeJSON(r, file, v)
+	return p
+}
+
+// fail makes the parser report one syntax error for the whole file.
+func (p *listParser) fail(format string, args ...any) Parser {
+	p.err = &SyntaxError{File: p.file, Msg: fmt.Sprintf(format, args...)}
+	return p
+}
+
 // listParser yields records decoded up front, then the notes (warnings)
 // of the decoding through Notes.
 type listParser struct {
+	file  string
 	recs  []Record
 	err   error
 	notes []string

@@ -40,16 +40,12 @@ type pytestFile struct {
 }
 
 func newPytestParser(r io.Reader, file string) Parser {
-	p := &listParser{}
 	var f pytestFile
-	if err := decodeJSON(r, file, &f); err != nil {
-		p.err = err
+	p := decodeList(r, file, &f)
+	if p.err != nil {
 		return p
 	}
-	bad := func(format string, args ...any) Parser {
-		p.err = &SyntaxError{File: file, Msg: fmt.Sprintf(format, args...)}
-		return p
-	}
+	bad := p.fail
 	if f.Benchmarks == nil {
 		return bad(`no "benchmarks" array: not pytest-benchmark JSON`)
 	}

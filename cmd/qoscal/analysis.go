@@ -14,20 +14,39 @@ import (
 // store, and the options of the analysis itself.
 type analysisFlags struct {
 	runFlags
+	dirFlags
 	db           string
 	labels       []string
-	higher       bool
-	lower        bool
 	allowPartial bool
 	metric       string
+}
+
+// dirFlags override the direction the units give.
+type dirFlags struct{ higher, lower bool }
+
+func (d *dirFlags) add(fs *pflag.FlagSet) {
+	fs.BoolVar(&d.higher, "higher-is-better", false, "treat every metric as higher-is-better")
+	fs.BoolVar(&d.lower, "lower-is-better", false, "treat every metric as lower-is-better")
+}
+
+// direction returns the overriding direction, Auto when none is given.
+func (d *dirFlags) direction(cmd string) (calibrate.Direction, error) {
+	switch {
+	case d.higher && d.lower:
+		return calibrate.Auto, usagef(cmd, "--higher-is-better and --lower-is-better exclude each other")
+	case d.higher:
+		return calibrate.HigherIsBetter, nil
+	case d.lower:
+		return calibrate.LowerIsBetter, nil
+	}
+	return calibrate.Auto, nil
 }
 
 func (f *analysisFlags) add(fs *pflag.FlagSet) {
 	f.addLoadFlags(fs, false, "input-format")
 	fs.StringVar(&f.db, "db", "", "the store `FILE`")
 	fs.StringArrayVar(&f.labels, "label", nil, "only stored runs with this `KEY=VALUE` label")
-	fs.BoolVar(&f.higher, "higher-is-better", false, "treat every metric as higher-is-better")
-	fs.BoolVar(&f.lower, "lower-is-better", false, "treat every metric as lower-is-better")
+	f.dirFlags.add(fs)
 	fs.BoolVar(&f.allowPartial, "allow-partial", false, "use the benchmarks common to all runs")
 	fs.StringVar(&f.metric, "metric", "", "the `METRIC` to compare when results have several")
 }
@@ -69,20 +88,15 @@ type input struct {
 // analyze reads the runs and analyses them. Warnings of the analysis are
 // printed on stderr.
 func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, error) {
-	if f.higher && f.lower {
-		return nil, usagef(cmd, "--higher-is-better and --lower-is-better exclude each other")
+	dir, err := f.direction(cmd)
+	if err != nil {
+		return nil, err
 	}
 	filter, err := data.ParseLabels(f.labels)
 	if err != nil {
 		return nil, usagef(cmd, "--label: %v", err)
 	}
-	opt := calibrate.Options{AllowPartial: f.allowPartial, Metric: f.metric}
-	switch {
-	case f.higher:
-		opt.Direction = calibrate.HigherIsBetter
-	case f.lower:
-		opt.Direction = calibrate.LowerIsBetter
-	}
+	opt := calibrate.Options{AllowPartial: f.allowPartial, Metric: f.metric, Direction: dir}
 	in := &input{filter: filter}
 	if len(paths) > 0 {
 		if len(filter) > 0 {

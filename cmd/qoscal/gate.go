@@ -81,6 +81,7 @@ func init() {
 
 type gateFlags struct {
 	runFlags
+	dirFlags
 	db, calibration, onDegraded, annotations, summary, format, metric string
 	floor, tag                                                        float64
 	reportOnly, allowPartial, record, higher, lower                   bool
@@ -103,8 +104,7 @@ func runGate(u *ui, args []string) error {
 	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE`")
 	fs.BoolVar(&g.record, "record", false, "also store the gated run")
 	fs.StringArrayVar(&g.labels, "label", nil, "a `KEY=VALUE` label of the recorded run")
-	fs.BoolVar(&g.higher, "higher-is-better", false, "every metric improves upward")
-	fs.BoolVar(&g.lower, "lower-is-better", false, "every metric improves downward")
+	g.dirFlags.add(fs)
 	fs.StringVar(&g.metric, "metric", "", "the `METRIC` to compare when results have several")
 	fs.StringVar(&g.format, "format", "text", "output `FORMAT`: text, markdown or json")
 	if err := parseFlags(u, c, fs, args); err != nil {
@@ -125,15 +125,13 @@ func runGate(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
-	opt := calibrate.GateOptions{
-		Baseline: run.Baseline, Candidate: run.Candidate, Floor: g.floor, Calibration: cal,
-		AllowPartial: g.allowPartial, ReportOnly: g.reportOnly, OnDegraded: g.onDegraded, Metric: g.metric,
+	dir, err := g.direction("gate")
+	if err != nil {
+		return err
 	}
-	switch {
-	case g.higher:
-		opt.Direction = calibrate.HigherIsBetter
-	case g.lower:
-		opt.Direction = calibrate.LowerIsBetter
+	opt := calibrate.GateOptions{
+		Baseline: run.Baseline, Candidate: run.Candidate, Floor: g.floor, Calibration: cal, Direction: dir,
+		AllowPartial: g.allowPartial, ReportOnly: g.reportOnly, OnDegraded: g.onDegraded, Metric: g.metric,
 	}
 	res, err := calibrate.Gate(run, opt)
 	if err != nil {
@@ -199,9 +197,6 @@ func (g *gateFlags) validate(floorSet bool) error {
 	}
 	if !(g.tag >= 0 && g.tag < 1) {
 		return usagef("gate", "--tag-threshold must be in [0, 1), got %v", g.tag)
-	}
-	if g.higher && g.lower {
-		return usagef("gate", "--higher-is-better and --lower-is-better exclude each other")
 	}
 	if g.record && g.runID == "" {
 		return usagef("gate", "--record needs --run ID: the id of the run in the store")

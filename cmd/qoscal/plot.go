@@ -147,15 +147,7 @@ func runPlot(u *ui, args []string) error {
 	if image != "svg" && image != "png" {
 		return usagef(c.name, "--image must be svg or png, got %q", image)
 	}
-	opt, err := rf.options(c.name)
-	if err != nil {
-		return err
-	}
-	in, err := af.analyze(u, c.name, fs.Args())
-	if err != nil {
-		return err
-	}
-	rec, err := calibrate.Recommend(in.analysis, opt)
+	in, rec, err := recommendFor(u, c.name, &af, &rf, fs.Args())
 	if err != nil {
 		return err
 	}

@@ -73,22 +73,11 @@ func runRecommend(u *ui, args []string) error {
 	if err := checkFormat(c.name, format); err != nil {
 		return err
 	}
-	opt, err := rf.options(c.name)
-	if err != nil {
-		return err
-	}
-	in, err := af.analyze(u, c.name, fs.Args())
+	in, rec, err := recommendFor(u, c.name, &af, &rf, fs.Args())
 	if err != nil {
 		return err
 	}
 	a := in.analysis
-	rec, err := calibrate.Recommend(a, opt)
-	if err != nil {
-		return err
-	}
-	for _, w := range rec.Warnings {
-		u.warnf("%s", w)
-	}
 	var others []backtestRun
 	if len(backtest) > 0 {
 		if others, err = runBacktest(u, c.name, &af, a, rec, backtest); err != nil {
@@ -150,6 +139,27 @@ func (r *recFlags) options(cmd string) (calibrate.RecommendOptions, error) {
 	return opt, nil
 }
 
+// recommendFor reads and analyses the runs and recommends a floor, printing
+// the warnings of both: what recommend, plot and report all start with.
+func recommendFor(u *ui, cmd string, af *analysisFlags, rf *recFlags, paths []string) (*input, *calibrate.Recommendation, error) {
+	opt, err := rf.options(cmd)
+	if err != nil {
+		return nil, nil, err
+	}
+	in, err := af.analyze(u, cmd, paths)
+	if err != nil {
+		return nil, nil, err
+	}
+	rec, err := calibrate.Recommend(in.analysis, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, w := range rec.Warnings {
+		u.warnf("%s", w)
+	}
+	return in, rec, nil
+}
+
 // recommendHelp documents recFlags, for the usage texts.
 const recommendHelp = `    --method NAME            margin (default): the lowest observed score
                              × (1 − margin), rounded down to the step;
@@ -176,14 +186,12 @@ func runBacktest(u *ui, cmd string, af *analysisFlags, a *calibrate.Analysis, re
 	if err != nil {
 		return nil, fmt.Errorf("--backtest: %w", err)
 	}
+	dir, err := af.direction(cmd)
+	if err != nil {
+		return nil, err
+	}
 	var out []backtestRun
 	for i := range runs {
-		dir := calibrate.Auto
-		if af.higher {
-			dir = calibrate.HigherIsBetter
-		} else if af.lower {
-			dir = calibrate.LowerIsBetter
-		}
 		rr, err := calibrate.Ratios(&runs[i], a.Baseline, a.Candidate, dir, af.metric)
 		if err != nil {
 			return nil, fmt.Errorf("--backtest: %v", err)

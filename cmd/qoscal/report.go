@@ -74,20 +74,9 @@ func runReport(u *ui, args []string) error {
 	if out == "" && md == "" {
 		return usagef(c.name, "name the report: --out FILE.html and/or --markdown FILE.md")
 	}
-	opt, err := rf.options(c.name)
+	in, rec, err := recommendFor(u, c.name, &af, &rf, fs.Args())
 	if err != nil {
 		return err
-	}
-	in, err := af.analyze(u, c.name, fs.Args())
-	if err != nil {
-		return err
-	}
-	rec, err := calibrate.Recommend(in.analysis, opt)
-	if err != nil {
-		return err
-	}
-	for _, w := range rec.Warnings {
-		u.warnf("%s", w)
 	}
 	floor, err := ff.resolve(c.name, rec)
 	if err != nil {
