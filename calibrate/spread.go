@@ -190,7 +190,7 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 		a.Runs = append(a.Runs, rs)
 	}
 	if len(a.Runs) < 2 {
-		return nil, fmt.Errorf("%d run(s) with the whole suite: the spread needs at least 2", len(a.Runs))
+		return nil, fmt.Errorf("only %d run with the whole suite: a spread needs at least 2 runs of unchanged code (to judge one run, use qoscal gate)", len(a.Runs))
 	}
 	a.scoreStats()
 	a.benchmarkSpread()

@@ -385,7 +385,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		want string
 	}{
 		{"no roles", []data.Run{r1, r2}, Options{}, "run r2 does not say which variant is the baseline: name it with --baseline NAME"},
-		{"one run", []data.Run{r1}, Options{}, "1 run(s) with the whole suite: the spread needs at least 2"},
+		{"one run", []data.Run{r1}, Options{}, "only 1 run with the whole suite: a spread needs at least 2 runs of unchanged code (to judge one run, use qoscal gate)"},
 		{"absent variant", []data.Run{r1, r1}, Options{Baseline: "glibc"}, `run r1 has no measurements of variant "glibc" (it has hoard, system)`},
 		{"same variant", []data.Run{r1}, Options{Baseline: "hoard"}, "hoard is both the baseline and the candidate"},
 	}

@@ -183,7 +183,11 @@ func loadPath(p string, opt *LoadOptions) ([]Run, error) {
 		for _, v := range opt.variants() {
 			files = append(files, v.File)
 		}
-		return nil, fmt.Errorf("%s holds no run: expected %s in it, or subfolders holding them", p, strings.Join(files, " and "))
+		msg := fmt.Sprintf("%s holds no run: expected %s in it, or subfolders holding them", p, strings.Join(files, " and "))
+		if sets := setsBelow(p, names, opt); len(sets) > 0 {
+			msg += fmt.Sprintf("; its subfolders %s hold run folders: name them as PATHs", strings.Join(sets, ", "))
+		}
+		return nil, errors.New(msg)
 	}
 	return runs, nil
 }
@@ -477,4 +481,26 @@ func mergeFileLabels(run *Run, fileLabels map[string][]string) {
 			run.Labels[variant+"."+k] = val
 		}
 	}
+}
+
+// setsBelow lists the subfolders of p (named in names) that are folders of
+// run folders themselves, for the hint of an error.
+func setsBelow(p string, names []string, opt *LoadOptions) []string {
+	var sets []string
+	for _, name := range names {
+		entries, err := os.ReadDir(filepath.Join(p, name))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if !e.IsDir() {
+				continue
+			}
+			if _, missing := presentFiles(filepath.Join(p, name, e.Name()), opt); len(missing) == 0 {
+				sets = append(sets, filepath.Join(p, name))
+				break
+			}
+		}
+	}
+	return sets
 }

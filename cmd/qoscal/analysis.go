@@ -119,7 +119,7 @@ func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, erro
 		path := storePath(u, f.db)
 		st, err := data.OpenStore(path, false)
 		if err != nil {
-			return nil, err
+			return nil, withHint(err, "or give run folders as PATHs, with --baseline NAME=FILE and --candidate NAME=FILE")
 		}
 		defer st.Close()
 		stored, err := st.Runs(filter)
