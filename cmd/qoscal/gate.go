@@ -66,10 +66,16 @@ CI:
 Example: the Windows runner's first measurement against a 1.25 floor:
 
     $ qoscal gate --floor 1.25 --baseline system=baseline.txt --candidate hoard=hoard.txt
-    benchmark               system          hoard  hoard/system
-    alloc-test          31,225,137     52,293,433         1.67x  faster
+    hoard (candidate) vs system (baseline), run gated: ops/sec, higher is better
     ...
-    geomean                                               1.55x  over 10 benchmarks
+    benchmark           system        hoard  hoard/system
+    alloc-test      31,225,137   52,293,433         1.67x  faster
+    ...
+    larson           5,514,093    4,802,417         0.87x  SLOWER
+    ...
+    sh8bench        20,336,963   20,255,113         1.00x
+    geomean                                         1.55x  over 10 benchmarks
+    ...
     PASS: hoard is 1.55x system (geomean), >= 1.25x floor.
 `,
 }

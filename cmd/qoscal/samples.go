@@ -20,8 +20,10 @@ measured.
 Example:
 
     $ qoscal samples --out samples
-    $ qoscal ingest --db calib.db --baseline glibc=baseline.txt \
+    samples: wrote ...
+    $ qoscal ingest --db try.db --baseline glibc=baseline.txt \
         --candidate mimalloc=mimalloc.txt samples/linux-glibc-vs-mimalloc/healthy
+    try.db: 12 runs added, 0 already stored, 0 replaced; 240 measurements written
 `,
 }
 

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHelpExamples runs the worked example in every command's usage text,
+// so that the help cannot drift from the binary (STYLE.md 3). The examples
+// run in command order in one temporary folder holding the samples, the
+// worked example's runs as runs.csv and the Windows first measurement as
+// baseline.txt and hoard.txt. An example's output is matched line by line;
+// a line "..." stands for any number of lines, and a line ending in "..."
+// for any line that starts like it.
+func TestHelpExamples(t *testing.T) {
+	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	work := t.TempDir()
+	samples := filepath.Join(root, "data", "samples")
+	if err := os.CopyFS(filepath.Join(work, "data", "samples"), os.DirFS(samples)); err != nil {
+		t.Fatal(err)
+	}
+	for dst, src := range map[string]string{
+		"runs.csv":     "windows-hoard-worked-example/five-runs.csv",
+		"baseline.txt": "windows-hoard-first-measurement/baseline.txt",
+		"hoard.txt":    "windows-hoard-first-measurement/hoard.txt",
+	} {
+		b, err := os.ReadFile(filepath.Join(samples, filepath.FromSlash(src)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(work, dst), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(work)
+	t.Setenv("SOURCE_DATE_EPOCH", "1796112000")
+	for _, k := range []string{"QOSCAL_DB", "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY"} {
+		t.Setenv(k, "")
+	}
+	examples := 0
+	for _, name := range commandNames() {
+		for _, ex := range helpExamples(commands[name].usage) {
+			examples++
+			got := runNotebookCommand(t, splitArgs(ex.cmd)[1:])
+			if !matchExample(ex.want, got) {
+				t.Errorf("qoscal help %s: $ %s\n--- the help says\n%s\n--- the binary prints\n%s", name, ex.cmd, strings.Join(ex.want, "\n"), got)
+			}
+		}
+	}
+	if examples < len(commands) {
+		t.Errorf("%d examples for %d commands: every command's help should have one", examples, len(commands))
+	}
+}
+
+type helpExample struct {
+	cmd  string
+	want []string
+}
+
+// helpExamples finds the "    $ qoscal ..." lines of a usage text (with
+// "\" continuations) and the output lines that follow, up to a blank line
+// or the next command.
+func helpExamples(usage string) []helpExample {
+	lines := strings.Split(usage, "\n")
+	var out []helpExample
+	for i := 0; i < len(lines); i++ {
+		l := strings.TrimSpace(lines[i])
+		if !strings.HasPrefix(l, "$ qoscal ") {
+			continue
+		}
+		cmd := strings.TrimPrefix(l, "$ ")
+		for strings.HasSuffix(cmd, "\\") && i+1 < len(lines) {
+			i++
+			cmd = strings.TrimSuffix(cmd, "\\") + " " + strings.TrimSpace(lines[i])
+		}
+		cmd = strings.Join(strings.Fields(cmd), " ")
+		var want []string
+		for i+1 < len(lines) {
+			next := lines[i+1]
+			if strings.TrimSpace(next) == "" || strings.HasPrefix(strings.TrimSpace(next), "$ ") {
+				break
+			}
+			want = append(want, strings.TrimPrefix(next, "    "))
+			i++
+		}
+		out = append(out, helpExample{cmd: cmd, want: want})
+	}
+	return out
+}
+
+// matchExample matches output against the example's lines ("..." is any
+// run of lines; a trailing "..." is a prefix match). An example with no
+// output lines only has to run without error.
+func matchExample(want []string, got string) bool {
+	if strings.Contains(got, "[exit status") {
+		return false
+	}
+	lines := strings.Split(strings.TrimRight(got, "\n"), "\n")
+	var match func(w, g []string) bool
+	match = func(w, g []string) bool {
+		if len(w) == 0 {
+			return len(g) == 0
+		}
+		if w[0] == "..." {
+			for k := 0; k <= len(g); k++ {
+				if match(w[1:], g[k:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(g) == 0 {
+			return false
+		}
+		if strings.HasSuffix(w[0], "...") {
+			if !strings.HasPrefix(g[0], strings.TrimSuffix(w[0], "...")) {
+				return false
+			}
+		} else if w[0] != g[0] {
+			return false
+		}
+		return match(w[1:], g[1:])
+	}
+	if len(want) == 0 {
+		return true
+	}
+	return match(append(want, "..."), lines)
+}
