@@ -28,6 +28,8 @@ The floor:
 ` + recommendHelp + `    --backtest PATH          also count the runs at PATH (same --baseline and
                              --candidate files) that fall below the floor,
                              such as runs of a known regression (repeatable)
+    --backtest-label K=V     likewise for the stored runs with this label
+                             (repeatable: all of them)
     --write FILE             write the calibration file for 'qoscal gate'
     --format FORMAT          text (default), markdown or json
 
@@ -63,8 +65,9 @@ func runRecommend(u *ui, args []string) error {
 	var rf recFlags
 	rf.add(fs)
 	var format, write string
-	var backtest []string
+	var backtest, backtestLabels []string
 	fs.StringArrayVar(&backtest, "backtest", nil, "runs at `PATH` to backtest the floor on")
+	fs.StringArrayVar(&backtestLabels, "backtest-label", nil, "backtest on the stored runs with this `KEY=VALUE` label")
 	fs.StringVar(&write, "write", "", "write the calibration `FILE`")
 	fs.StringVar(&format, "format", "text", "output `FORMAT`: text, markdown or json")
 	if err := parseFlags(u, c, fs, args); err != nil {
@@ -79,8 +82,12 @@ func runRecommend(u *ui, args []string) error {
 	}
 	a := in.analysis
 	var others []backtestRun
-	if len(backtest) > 0 {
-		if others, err = runBacktest(u, c.name, &af, a, rec, backtest); err != nil {
+	if len(backtest) > 0 || len(backtestLabels) > 0 {
+		runs, err := backtestRuns(u, c.name, &af, backtest, backtestLabels)
+		if err != nil {
+			return err
+		}
+		if others, err = runBacktest(u, c.name, &af, a, rec, runs); err != nil {
 			return err
 		}
 	}
@@ -110,7 +117,6 @@ func runRecommend(u *ui, args []string) error {
 	return nil
 }
 
-// runBacktest scores the runs at paths on the calibration's suite.
 // recFlags are the flags of a floor recommendation, shared by recommend,
 // plot and report.
 type recFlags struct {
@@ -177,15 +183,45 @@ const recommendHelp = `    --method NAME            margin (default): the lowest
     --bootstrap B            its resamples (default 2000; 0 turns it off)
 `
 
-func runBacktest(u *ui, cmd string, af *analysisFlags, a *calibrate.Analysis, rec *calibrate.Recommendation, paths []string) ([]backtestRun, error) {
-	lopt, err := af.loadOptions(u, cmd)
-	if err != nil {
-		return nil, err
+// backtestRuns reads the runs to backtest a floor on: those at the
+// --backtest PATHs, and the stored runs with the --backtest-label labels.
+func backtestRuns(u *ui, cmd string, af *analysisFlags, paths, labels []string) ([]data.Run, error) {
+	var runs []data.Run
+	if len(paths) > 0 {
+		lopt, err := af.loadOptions(u, cmd)
+		if err != nil {
+			return nil, err
+		}
+		if runs, err = data.Load(paths, lopt); err != nil {
+			return nil, fmt.Errorf("--backtest: %w", err)
+		}
 	}
-	runs, err := data.Load(paths, lopt)
-	if err != nil {
-		return nil, fmt.Errorf("--backtest: %w", err)
+	if len(labels) > 0 {
+		filter, err := data.ParseLabels(labels)
+		if err != nil {
+			return nil, usagef(cmd, "--backtest-label: %v", err)
+		}
+		st, err := data.OpenStore(storePath(u, af.db), false)
+		if err != nil {
+			return nil, fmt.Errorf("--backtest-label: %w", err)
+		}
+		defer st.Close()
+		stored, err := st.Runs(filter)
+		if err != nil {
+			return nil, err
+		}
+		if len(stored) == 0 {
+			return nil, fmt.Errorf("--backtest-label: no runs in %s%s", st.Path(), filterNote(filter))
+		}
+		for i := range stored {
+			runs = append(runs, stored[i].Run)
+		}
 	}
+	return runs, nil
+}
+
+// runBacktest scores runs on the calibration's suite against the floor.
+func runBacktest(u *ui, cmd string, af *analysisFlags, a *calibrate.Analysis, rec *calibrate.Recommendation, runs []data.Run) ([]backtestRun, error) {
 	dir, err := af.direction(cmd)
 	if err != nil {
 		return nil, err
