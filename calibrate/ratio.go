@@ -133,65 +133,79 @@ func MetricUnit(metric string) string {
 // otherwise asks for --metric. A baseline or candidate variant absent from
 // the run is an error.
 func Ratios(run *data.Run, baseline, candidate string, dir Direction, metric string) (RunRatios, error) {
-	type acc struct {
+	want := MetricUnit(metric)
+	// Per variant and benchmark, the samples of each unit, in first-seen
+	// order (one unit, nearly always).
+	type unitSamples struct {
 		unit    string
 		samples []float64
 	}
-	want := MetricUnit(metric)
-	units := map[[2]string]map[string]bool{}
+	type acc struct {
+		unit    string // the chosen unit
+		samples []float64
+	}
+	raw := map[string]map[string][]unitSamples{baseline: {}, candidate: {}}
 	for _, m := range run.Measurements {
-		if m.Variant != baseline && m.Variant != candidate {
+		byBench, ok := raw[m.Variant]
+		if !ok {
 			continue
 		}
-		k := [2]string{m.Variant, m.Benchmark}
-		if units[k] == nil {
-			units[k] = map[string]bool{}
+		us := byBench[m.Benchmark]
+		k := 0
+		for k < len(us) && us[k].unit != m.Unit {
+			k++
 		}
-		units[k][m.Unit] = true
-	}
-	chosen := map[[2]string]string{}
-	for k, us := range units {
-		switch {
-		case want != "":
-			if us[want] {
-				chosen[k] = want
-			}
-		case len(us) == 1:
-			for u := range us {
-				chosen[k] = u
-			}
-		case us[DefaultMetric]:
-			chosen[k] = DefaultMetric
-		default:
-			var list []string
-			for u := range us {
-				list = append(list, u)
-			}
-			sort.Strings(list)
-			return RunRatios{}, fmt.Errorf("run %s: %s of %s reports several metrics (%s): choose one with --metric", run.ID, k[1], k[0], strings.Join(list, ", "))
+		if k == len(us) {
+			us = append(us, unitSamples{unit: m.Unit})
 		}
+		us[k].samples = append(us[k].samples, m.Value)
+		byBench[m.Benchmark] = us
 	}
 	vals := map[string]map[string]*acc{baseline: {}, candidate: {}}
-	for _, m := range run.Measurements {
-		byBench, ok := vals[m.Variant]
-		if !ok || chosen[[2]string{m.Variant, m.Benchmark}] != m.Unit {
-			continue
-		}
-		a := byBench[m.Benchmark]
-		if a == nil {
-			a = &acc{unit: m.Unit}
-			byBench[m.Benchmark] = a
-		}
-		a.samples = append(a.samples, m.Value)
-	}
-	if want != "" && len(vals[baseline]) == 0 && len(vals[candidate]) == 0 && len(units) > 0 {
-		all := map[string]bool{}
-		for _, us := range units {
-			for u := range us {
-				all[u] = true
+	seenWant := false
+	for variant, byBench := range raw {
+		for bench, us := range byBench {
+			var pick *unitSamples
+			switch {
+			case want != "":
+				for k := range us {
+					if us[k].unit == want {
+						pick = &us[k]
+					}
+				}
+			case len(us) == 1:
+				pick = &us[0]
+			default:
+				for k := range us {
+					if us[k].unit == DefaultMetric {
+						pick = &us[k]
+					}
+				}
+				if pick == nil {
+					list := make([]string, len(us))
+					for k := range us {
+						list[k] = us[k].unit
+					}
+					sort.Strings(list)
+					return RunRatios{}, fmt.Errorf("run %s: %s of %s reports several metrics (%s): choose one with --metric", run.ID, bench, variant, strings.Join(list, ", "))
+				}
+			}
+			if pick != nil {
+				vals[variant][bench] = &acc{unit: pick.unit, samples: pick.samples}
+				seenWant = true
 			}
 		}
-		var list []string
+	}
+	if want != "" && !seenWant && (len(raw[baseline]) > 0 || len(raw[candidate]) > 0) {
+		all := map[string]bool{}
+		for _, byBench := range raw {
+			for _, us := range byBench {
+				for _, u := range us {
+					all[u.unit] = true
+				}
+			}
+		}
+		list := make([]string, 0, len(all))
 		for u := range all {
 			list = append(list, u)
 		}
@@ -199,7 +213,7 @@ func Ratios(run *data.Run, baseline, candidate string, dir Direction, metric str
 		return RunRatios{}, fmt.Errorf("run %s has no %s measurements (--metric %s); it has %s", run.ID, want, metric, strings.Join(list, ", "))
 	}
 	for _, v := range []string{baseline, candidate} {
-		if len(vals[v]) == 0 && !hasVariant(units, v) {
+		if len(raw[v]) == 0 {
 			return RunRatios{}, fmt.Errorf("run %s has no measurements of variant %q (it has %s)", run.ID, v, strings.Join(run.Variants(), ", "))
 		}
 	}
@@ -274,13 +288,4 @@ func (rr *RunRatios) Score(suite []string) (float64, error) {
 		return 0, fmt.Errorf("run %s: empty suite", rr.ID)
 	}
 	return math.Exp(stats.Mean(logs)), nil
-}
-
-func hasVariant(units map[[2]string]map[string]bool, v string) bool {
-	for k := range units {
-		if k[0] == v {
-			return true
-		}
-	}
-	return false
 }
