@@ -16,11 +16,8 @@ import (
 // for any line that starts like it.
 func TestHelpExamples(t *testing.T) {
 	root, _ := filepath.Abs(filepath.Join("..", ".."))
-	work := t.TempDir()
-	samples := filepath.Join(root, "data", "samples")
-	if err := os.CopyFS(filepath.Join(work, "data", "samples"), os.DirFS(samples)); err != nil {
-		t.Fatal(err)
-	}
+	work := sampleWorkdir(t, root)
+	samples := filepath.Join(work, "data", "samples")
 	for dst, src := range map[string]string{
 		"runs.csv":     "windows-hoard-worked-example/five-runs.csv",
 		"baseline.txt": "windows-hoard-first-measurement/baseline.txt",
@@ -33,11 +30,6 @@ func TestHelpExamples(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(work, dst), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-	}
-	t.Chdir(work)
-	t.Setenv("SOURCE_DATE_EPOCH", "1796112000")
-	for _, k := range []string{"QOSCAL_DB", "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY"} {
-		t.Setenv(k, "")
 	}
 	examples := 0
 	for _, name := range commandNames() {

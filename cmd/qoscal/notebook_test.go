@@ -26,15 +26,7 @@ func TestNotebooks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	work := t.TempDir()
-	if err := os.CopyFS(filepath.Join(work, "data", "samples"), os.DirFS(filepath.Join(root, "data", "samples"))); err != nil {
-		t.Fatal(err)
-	}
-	t.Chdir(work)
-	t.Setenv("SOURCE_DATE_EPOCH", "1796112000")
-	for _, k := range []string{"QOSCAL_DB", "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY"} {
-		t.Setenv(k, "")
-	}
+	work := sampleWorkdir(t, root)
 	blocks := parseNotebook(string(src))
 	if len(blocks) < 10 {
 		t.Fatalf("notebooks.md has %d command blocks; the test would check little", len(blocks))
@@ -183,4 +175,22 @@ func runNotebookCommand(t *testing.T, args []string) string {
 		out += fmt.Sprintf("[exit status %d]\n", code)
 	}
 	return out
+}
+
+// sampleWorkdir makes a temporary folder holding a copy of data/samples,
+// moves the test into it, and fixes the environment the commands read
+// (SOURCE_DATE_EPOCH set; no store, no GitHub Actions), as a user's shell
+// at the top of a clone would be, minus their files.
+func sampleWorkdir(t *testing.T, root string) string {
+	t.Helper()
+	work := t.TempDir()
+	if err := os.CopyFS(filepath.Join(work, "data", "samples"), os.DirFS(filepath.Join(root, "data", "samples"))); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
+	t.Setenv("SOURCE_DATE_EPOCH", "1796112000")
+	for _, k := range []string{"QOSCAL_DB", "GITHUB_ACTIONS", "GITHUB_STEP_SUMMARY"} {
+		t.Setenv(k, "")
+	}
+	return work
 }

@@ -86,6 +86,33 @@ func (f *floorFlags) resolve(cmd string, rec *calibrate.Recommendation) (plots.F
 	return plots.Floor{Value: rec.Floor, Source: "recommended"}, nil
 }
 
+// chartFlags are the inputs of plot and report: the runs, the
+// recommendation's parameters and the floor to show.
+type chartFlags struct {
+	af analysisFlags
+	rf recFlags
+	ff floorFlags
+}
+
+func (c *chartFlags) add(fs *pflag.FlagSet) {
+	c.af.add(fs)
+	c.rf.add(fs)
+	c.ff.add(fs)
+}
+
+// read analyses the runs, recommends a floor and settles the floor shown.
+func (c *chartFlags) read(u *ui, cmd string, paths []string) (*input, *calibrate.Recommendation, plots.Floor, error) {
+	in, rec, err := recommendFor(u, cmd, &c.af, &c.rf, paths)
+	if err != nil {
+		return nil, nil, plots.Floor{}, err
+	}
+	floor, err := c.ff.resolve(cmd, rec)
+	if err != nil {
+		return nil, nil, plots.Floor{}, err
+	}
+	return in, rec, floor, nil
+}
+
 // chart is one named chart of the analysis.
 type chart struct {
 	name  string
@@ -129,12 +156,8 @@ func writeCharts(dir, prefix string, cs []chart, format plots.Format) ([]string,
 func runPlot(u *ui, args []string) error {
 	c := plotCmd
 	fs := newFlags(c)
-	var af analysisFlags
-	af.add(fs)
-	var rf recFlags
-	rf.add(fs)
-	var ff floorFlags
-	ff.add(fs)
+	var cf chartFlags
+	cf.add(fs)
 	var out, image string
 	fs.StringVar(&out, "out", "", "write the charts into `DIR`")
 	fs.StringVar(&image, "image", "svg", "image `FORMAT`: svg or png")
@@ -147,11 +170,7 @@ func runPlot(u *ui, args []string) error {
 	if image != "svg" && image != "png" {
 		return usagef(c.name, "--image must be svg or png, got %q", image)
 	}
-	in, rec, err := recommendFor(u, c.name, &af, &rf, fs.Args())
-	if err != nil {
-		return err
-	}
-	floor, err := ff.resolve(c.name, rec)
+	in, rec, floor, err := cf.read(u, c.name, fs.Args())
 	if err != nil {
 		return err
 	}

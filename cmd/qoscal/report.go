@@ -59,12 +59,8 @@ func init() {
 func runReport(u *ui, args []string) error {
 	c := reportCmd
 	fs := newFlags(c)
-	var af analysisFlags
-	af.add(fs)
-	var rf recFlags
-	rf.add(fs)
-	var ff floorFlags
-	ff.add(fs)
+	var cf chartFlags
+	cf.add(fs)
 	var out, md string
 	fs.StringVar(&out, "out", "", "write the HTML report to `FILE`")
 	fs.StringVar(&md, "markdown", "", "write the Markdown report to `FILE`")
@@ -74,11 +70,7 @@ func runReport(u *ui, args []string) error {
 	if out == "" && md == "" {
 		return usagef(c.name, "name the report: --out FILE.html and/or --markdown FILE.md")
 	}
-	in, rec, err := recommendFor(u, c.name, &af, &rf, fs.Args())
-	if err != nil {
-		return err
-	}
-	floor, err := ff.resolve(c.name, rec)
+	in, rec, floor, err := cf.read(u, c.name, fs.Args())
 	if err != nil {
 		return err
 	}
