@@ -71,7 +71,7 @@ type BenchmarkSpread struct {
 	IQR, MAD float64 // type 7 IQR and scaled MAD of the ratio
 	Q1, Q3   float64 // type 7 quartiles of the ratio
 	// Contribution is the benchmark's part of Var(ln score): its row sum
-	// of the covariance matrix of log ratios over k² (STATS.md 3.2). The
+	// of the covariance matrix of log ratios over k² (docs/STATS.md 3.2). The
 	// contributions add up to the variance of the log scores;
 	// VarianceShare is Contribution over that total (NaN if it is 0).
 	Contribution, VarianceShare float64
@@ -404,7 +404,7 @@ func (a *Analysis) weakDataWarnings() {
 		}
 	}
 	if k := len(a.Suite); k > 1 && s.N < 3*k {
-		a.warnf("the variance shares rest on %d runs for %d benchmarks: covariances from so few runs are noisy, and the shares settle only after about %d runs (STATS.md 3.2)", s.N, k, 3*k)
+		a.warnf("the variance shares rest on %d runs for %d benchmarks: covariances from so few runs are noisy, and the shares settle only after about %d runs (docs/STATS.md 3.2)", s.N, k, 3*k)
 	}
 }
 

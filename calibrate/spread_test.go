@@ -214,7 +214,7 @@ func TestAnalyzeWorkedExample(t *testing.T) {
 	}
 	wantWarn := []string{
 		"only 5 runs: the chance that the next healthy run falls below the observed minimum is 1 in 6; calibrate on 10 or more runs",
-		"the variance shares rest on 5 runs for 10 benchmarks: covariances from so few runs are noisy, and the shares settle only after about 30 runs (STATS.md 3.2)",
+		"the variance shares rest on 5 runs for 10 benchmarks: covariances from so few runs are noisy, and the shares settle only after about 30 runs (docs/STATS.md 3.2)",
 	}
 	if diff := cmp.Diff(wantWarn, a.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)

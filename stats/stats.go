@@ -3,8 +3,8 @@
 // normal and Student-t distributions. They work on float64 slices and know
 // nothing about benchmarks or runs.
 //
-// Conventions (see ../shared/reference/STATS.md, section 0, for the
-// reference these follow and its test vectors):
+// Conventions (see docs/STATS.md, section 0, the statistics reference these
+// follow; its test vectors are testdata/stats_vectors.json):
 //   - log is the natural logarithm; geometric statistics are computed in
 //     log space and turned back with exp.
 //   - Standard deviations are sample SDs with the n−1 divisor.
