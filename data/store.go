@@ -292,6 +292,12 @@ type StoredRun struct {
 // order, with their measurements in canonical order.
 func (s *Store) Runs(filter map[string]string) ([]StoredRun, error) {
 	where, args := labelFilter(filter)
+	return s.query(where, args)
+}
+
+// query loads the runs that match a condition on runs r, with their labels
+// and measurements, in ingest order.
+func (s *Store) query(where string, args []any) ([]StoredRun, error) {
 	rows, err := s.db.Query(`SELECT seq, id, source, measured_at, baseline, candidate, ingested_at FROM runs r WHERE `+where+` ORDER BY seq`, args...)
 	if err != nil {
 		return nil, s.wrap(err)
@@ -355,18 +361,16 @@ func (s *Store) Runs(filter map[string]string) ([]StoredRun, error) {
 	return runs, s.wrap(mrows.Err())
 }
 
-// RunByID returns the stored run with the given id.
+// RunByID returns the stored run with the given id, reading only that run.
 func (s *Store) RunByID(id string) (StoredRun, error) {
-	all, err := s.Runs(nil)
+	runs, err := s.query("r.id = ?", []any{id})
 	if err != nil {
 		return StoredRun{}, err
 	}
-	for _, r := range all {
-		if r.ID == id {
-			return r, nil
-		}
+	if len(runs) == 0 {
+		return StoredRun{}, fmt.Errorf("store %s holds no run %q", s.path, id)
 	}
-	return StoredRun{}, fmt.Errorf("store %s holds no run %q", s.path, id)
+	return runs[0], nil
 }
 
 func labelFilter(filter map[string]string) (string, []any) {

@@ -80,6 +80,13 @@ func TestStoreRoundTrip(t *testing.T) {
 	if err != nil || len(linux) != 1 || linux[0].ID != "r2" {
 		t.Errorf("label filter os=linux: %v %v", linux, err)
 	}
+	one, err := s.RunByID("r2")
+	if err != nil || one.ID != "r2" || len(one.Measurements) != 12 || one.Labels["os"] != "linux" {
+		t.Errorf("RunByID(r2) = %+v, %v", one, err)
+	}
+	if _, err := s.RunByID("r9"); err == nil || !strings.HasSuffix(err.Error(), `holds no run "r9"`) {
+		t.Errorf("RunByID(r9): %v", err)
+	}
 	none, err := s.Runs(map[string]string{"os": "linux", "runner": "x"})
 	if err != nil || len(none) != 0 {
 		t.Errorf("label filter with two labels: %v %v", none, err)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -362,7 +363,7 @@ func (v *gateView) header() string {
 	for k := range dirs {
 		d = append(d, k)
 	}
-	sortStrings(d)
+	sort.Strings(d)
 	return fmt.Sprintf("%s (candidate) vs %s (baseline), run %s: %s", cand, base, v.run.ID, strings.Join(d, "; "))
 }
 

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 )
 
@@ -101,5 +100,3 @@ func ftime(sec float64) string {
 	}
 	return fmt.Sprintf("%.3g ns", sec*1e9)
 }
-
-func sortStrings(s []string) { sort.Strings(s) }
