@@ -48,6 +48,22 @@ func parseAll(t *testing.T, format, file string, input []byte) ([]Record, []stri
 	}
 }
 
+// checkParse parses input in format and compares the records and the
+// syntax-error messages with the wanted ones.
+func checkParse(t *testing.T, format, file, input string, want []Record, errors []string) {
+	t.Helper()
+	got, errs, err := parseAll(t, format, file, []byte(input))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(errors, errs); diff != "" {
+		t.Errorf("syntax errors (-want +got):\n%s", diff)
+	}
+}
+
 func opsRec(line int, bench string, sample int, v float64) Record {
 	return Record{Line: line, Measurement: Measurement{Benchmark: bench, Sample: sample, Value: v, Unit: OpsUnit}}
 }
@@ -129,18 +145,7 @@ func TestOpsParser(t *testing.T) {
 		errors: []string{`f.txt:2: truncated last line "larson: threads=4 ops=400000 time=0.072 sec (55140": expected it to end with ` + "`(VALUE ops/sec)`"},
 	}}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, errs, err := parseAll(t, "ops", "f.txt", []byte(tt.input))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("records (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.errors, errs); diff != "" {
-				t.Errorf("syntax errors (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkParse(t, "ops", "f.txt", tt.input, tt.want, tt.errors) })
 	}
 }
 
@@ -210,18 +215,7 @@ func TestCSVParser(t *testing.T) {
 		errors: []string{`f.csv:2: extraneous or missing " in quoted-field`},
 	}}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, errs, err := parseAll(t, "csv", "f.csv", []byte(tt.input))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("records (-want +got):\n%s", diff)
-			}
-			if diff := cmp.Diff(tt.errors, errs); diff != "" {
-				t.Errorf("syntax errors (-want +got):\n%s", diff)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { checkParse(t, "csv", "f.csv", tt.input, tt.want, tt.errors) })
 	}
 }
 
