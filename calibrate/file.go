@@ -1,14 +1,21 @@
 package calibrate
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"path/filepath"
+	"reflect"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 // FileSchema names the calibration file format; FileVersion is the
@@ -171,8 +178,17 @@ func (f *File) WriteFile(path string) error {
 		tmp.Close()
 		return err
 	}
+	// CreateTemp makes the file private; a calibration is committed and
+	// read by CI jobs, so make it readable as os.Create would.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("%s is a folder: expected the calibration file's name, such as %s", path, filepath.Join(path, "gate.json"))
 	}
 	return os.Rename(tmp.Name(), path)
 }
@@ -199,7 +215,13 @@ func ReadFile(path string) (*File, error) {
 	return ParseFile(path, b)
 }
 
-// ParseFile parses the bytes of a calibration file named path.
+// ParseFile parses the bytes of a calibration file named path and checks
+// every field: that it is there, has the right type, and holds a value a
+// file written by `qoscal recommend --write` could hold (the floor on its
+// step's grid and equal to floor_text, the observed scores ordered, rates
+// in [0, 1], every suite benchmark with a unit and a direction, names free
+// of control characters). A file edited by hand, cut, or made to fool the
+// gate is refused with the field named, never read as something else.
 func ParseFile(path string, b []byte) (*File, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("calibration file %s: %s", path, fmt.Sprintf(format, args...))
@@ -212,7 +234,7 @@ func ParseFile(path string, b []byte) (*File, error) {
 		return nil, bad("not valid JSON: %v", jsonErr(b, err))
 	}
 	if head.Schema != FileSchema {
-		return nil, bad("schema is %q, expected %q: not a qoscal calibration file", head.Schema, FileSchema)
+		return nil, bad("schema is %q, expected %q: not a qoscal calibration file", clipText(head.Schema), FileSchema)
 	}
 	if head.Version > FileVersion {
 		return nil, bad("version %d is newer than this qoscal reads (%d): upgrade qoscal", head.Version, FileVersion)
@@ -220,28 +242,321 @@ func ParseFile(path string, b []byte) (*File, error) {
 	if head.Version < 1 {
 		return nil, bad("version %d: expected 1", head.Version)
 	}
+	if err := duplicateKey(b); err != nil {
+		return nil, bad("%v", err)
+	}
 	var f File
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, bad("%v", jsonErr(b, err))
 	}
-	switch {
-	case !(f.Floor > 0) || math.IsInf(f.Floor, 0):
-		return nil, bad("floor %v: expected a number > 0", f.Floor)
-	case f.Baseline == "" || f.Candidate == "":
-		return nil, bad("baseline and candidate must be named")
-	case len(f.Suite) == 0:
-		return nil, bad("the suite is empty")
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return nil, bad("%v", jsonErr(b, err))
 	}
-	for _, b := range f.Suite {
-		u, ok := f.Units[b]
-		if !ok || (u.Direction != "higher" && u.Direction != "lower") {
-			return nil, bad("benchmark %s has no unit direction (higher or lower)", b)
+	for _, k := range requiredFields {
+		if raw, ok := fields[k]; !ok || string(raw) == "null" {
+			return nil, bad("field %s is missing", k)
 		}
+	}
+	if err := f.check(fields); err != nil {
+		return nil, bad("%v", err)
 	}
 	return &f, nil
 }
 
-// jsonErr adds the line of a JSON syntax error.
+// requiredFields are the top-level fields every version-1 file has.
+var requiredFields = []string{
+	"schema", "version", "created", "floor", "floor_text", "method", "params", "baseline", "candidate",
+	"suite", "units", "runs", "observed", "false_positive_rate", "detection", "baseline_health", "labels", "tool",
+}
+
+// MaxNameLen bounds the names a calibration file holds (benchmarks,
+// variants, label keys and values), as the result-file parsers do.
+const MaxNameLen = 200
+
+// check validates the decoded fields; raw holds the top-level fields as
+// they were written, for the sub-fields that must be present.
+func (f *File) check(raw map[string]json.RawMessage) error {
+	if _, err := time.Parse(time.RFC3339, f.Created); err != nil {
+		return fmt.Errorf("field created %q: expected an RFC 3339 time like 2026-12-01T08:00:00Z", clipText(f.Created))
+	}
+	switch f.Method {
+	case MethodMargin, MethodPrediction, MethodTolerance:
+	default:
+		return fmt.Errorf("field method %q: expected margin, prediction or tolerance", clipText(string(f.Method)))
+	}
+	if err := f.checkParams(raw["params"]); err != nil {
+		return err
+	}
+	if err := checkName("baseline", f.Baseline); err != nil {
+		return err
+	}
+	if err := checkName("candidate", f.Candidate); err != nil {
+		return err
+	}
+	if f.Baseline == f.Candidate {
+		return fmt.Errorf("fields baseline and candidate are both %q: expected two variants", f.Baseline)
+	}
+	if len(f.Suite) == 0 {
+		return errors.New("field suite is empty: expected the benchmark names the floor was calibrated on")
+	}
+	inSuite := map[string]bool{}
+	for i, name := range f.Suite {
+		if err := checkName(fmt.Sprintf("suite[%d]", i), name); err != nil {
+			return err
+		}
+		if inSuite[name] {
+			return fmt.Errorf("field suite names %s twice", name)
+		}
+		inSuite[name] = true
+		u, ok := f.Units[name]
+		if !ok {
+			return fmt.Errorf("field units has no entry for suite benchmark %s", name)
+		}
+		if err := checkName("units."+name+".unit", u.Unit); err != nil {
+			return err
+		}
+		if u.Direction != "higher" && u.Direction != "lower" {
+			return fmt.Errorf("field units.%s.direction %q: expected higher or lower", name, clipText(u.Direction))
+		}
+	}
+	for _, name := range sortedKeys(f.Units) {
+		if !inSuite[name] {
+			return fmt.Errorf("field units names %s, which is not in the suite", clipText(name))
+		}
+	}
+	if f.Runs < 1 {
+		return fmt.Errorf("field runs %d: expected the number of calibration runs, >= 1", f.Runs)
+	}
+	if err := f.checkObserved(); err != nil {
+		return err
+	}
+	if err := f.checkFloor(); err != nil {
+		return err
+	}
+	for _, r := range []struct {
+		name string
+		v    NullFloat
+	}{{"predictive", f.FPR.Predictive}, {"upper95", f.FPR.Upper95}, {"distribution_free", f.FPR.DistributionFree}} {
+		if v := float64(r.v); !math.IsNaN(v) && !(v >= 0 && v <= 1) {
+			return fmt.Errorf("field false_positive_rate.%s %v: expected a rate in [0, 1] or null", r.name, v)
+		}
+	}
+	for _, r := range []struct {
+		name string
+		v    NullFloat
+	}{{"r50", f.Detection.R50}, {"r90", f.Detection.R90}} {
+		if v := float64(r.v); !math.IsNaN(v) && !(v > 0 && !math.IsInf(v, 0)) {
+			return fmt.Errorf("field detection.%s %v: expected a regression factor > 0 or null", r.name, v)
+		}
+	}
+	for _, name := range sortedKeys(f.Health) {
+		h := f.Health[name]
+		if err := checkName("baseline_health key", name); err != nil {
+			return err
+		}
+		if !isFinite(h.MedianLog) || !isFinite(h.MADLog) || h.MADLog < 0 {
+			return fmt.Errorf("field baseline_health.%s: expected a finite median_log and a finite mad_log >= 0", name)
+		}
+	}
+	for _, k := range sortedKeys(f.Labels) {
+		if err := checkName("labels key", k); err != nil {
+			return err
+		}
+		if err := checkText("labels."+k, f.Labels[k]); err != nil {
+			return err
+		}
+	}
+	return checkText("tool", f.Tool)
+}
+
+func (f *File) checkParams(raw json.RawMessage) error {
+	var present map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &present); err != nil {
+		return errors.New("field params: expected an object")
+	}
+	for _, k := range []string{"margin", "step", "seed"} {
+		if _, ok := present[k]; !ok {
+			return fmt.Errorf("field params.%s is missing", k)
+		}
+	}
+	p := f.Params
+	if !(p.Margin >= 0 && p.Margin < 1) {
+		return fmt.Errorf("field params.margin %v: expected a fraction in [0, 1)", p.Margin)
+	}
+	if !(p.Step > 0 && p.Step <= 1) {
+		return fmt.Errorf("field params.step %v: expected a step in (0, 1]", p.Step)
+	}
+	switch f.Method {
+	case MethodPrediction:
+		if !(p.Alpha > 0 && p.Alpha < 0.5) {
+			return fmt.Errorf("field params.alpha %v: the prediction method needs alpha in (0, 0.5)", p.Alpha)
+		}
+	case MethodTolerance:
+		if !(p.Coverage > 0.5 && p.Coverage < 1) {
+			return fmt.Errorf("field params.coverage %v: the tolerance method needs coverage in (0.5, 1)", p.Coverage)
+		}
+		if !(p.Confidence > 0 && p.Confidence < 1) {
+			return fmt.Errorf("field params.confidence %v: the tolerance method needs confidence in (0, 1)", p.Confidence)
+		}
+	}
+	return nil
+}
+
+// checkObserved checks the summary of the calibration scores: positive,
+// finite, ordered, and a geometric mean exp(mean_log) between the lowest
+// and the highest.
+func (f *File) checkObserved() error {
+	o := f.Observed
+	for _, v := range []struct {
+		name string
+		v    float64
+	}{{"min", o.Min}, {"median", o.Median}, {"max", o.Max}} {
+		if !isFinite(v.v) || !(v.v > 0) {
+			return fmt.Errorf("field observed.%s %v: expected a score > 0", v.name, v.v)
+		}
+	}
+	if !(o.Min <= o.Median && o.Median <= o.Max) {
+		return fmt.Errorf("fields observed.min %v, median %v and max %v: expected min <= median <= max", o.Min, o.Median, o.Max)
+	}
+	if !isFinite(o.MeanLog) || !isFinite(o.SDLog) || o.SDLog < 0 {
+		return fmt.Errorf("fields observed.mean_log %v and sd_log %v: expected finite numbers, sd_log >= 0", o.MeanLog, o.SDLog)
+	}
+	if g := math.Exp(o.MeanLog); !(g >= o.Min*(1-1e-9) && g <= o.Max*(1+1e-9)) {
+		return fmt.Errorf("field observed.mean_log %v: its geometric mean %v lies outside observed.min %v .. max %v", o.MeanLog, g, o.Min, o.Max)
+	}
+	return nil
+}
+
+// checkFloor checks that the floor is a positive number on its step's
+// grid, no higher than the highest calibration score, and that floor_text
+// is that number with the step's decimals (the text is what the gate
+// prints, the number what it compares: they must not disagree).
+func (f *File) checkFloor() error {
+	if !isFinite(f.Floor) || !(f.Floor > 0) {
+		return fmt.Errorf("field floor %v: expected a number > 0", f.Floor)
+	}
+	if f.Floor < f.Params.Step {
+		return fmt.Errorf("field floor %v: below one step (%v) of its grid: expected a floor >= %v", f.Floor, f.Params.Step, f.Params.Step)
+	}
+	if f.Floor > f.Observed.Max {
+		return fmt.Errorf("field floor %v is above every calibration score (observed.max %v): every healthy run would fail", f.Floor, f.Observed.Max)
+	}
+	want := strconv.FormatFloat(f.Floor, 'f', StepDecimals(f.Params.Step), 64)
+	if f.FloorText != want {
+		return fmt.Errorf("field floor_text %q disagrees with field floor %v (expected %q)", clipText(f.FloorText), f.Floor, want)
+	}
+	if RoundDown(f.Floor, f.Params.Step) != f.Floor {
+		return fmt.Errorf("field floor %v is not on the grid of params.step %v", f.Floor, f.Params.Step)
+	}
+	return nil
+}
+
+// checkName checks a name: non-empty, at most MaxNameLen bytes, valid
+// UTF-8 without control characters or line separators.
+func checkName(field, s string) error {
+	if s == "" {
+		return fmt.Errorf("field %s is empty: expected a name", field)
+	}
+	if len(s) > MaxNameLen {
+		return fmt.Errorf("field %s is %d bytes long: expected at most %d", field, len(s), MaxNameLen)
+	}
+	return checkText(field, s)
+}
+
+// checkText checks that s is valid UTF-8 without control characters
+// (C0, DEL, C1) or Unicode line and paragraph separators, which would
+// break a line of output or forge one.
+func checkText(field, s string) error {
+	if !utf8.ValidString(s) {
+		return fmt.Errorf("field %s is not valid UTF-8", field)
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\u0085' {
+			return fmt.Errorf("field %s %q holds the control character %U", field, clipText(s), r)
+		}
+	}
+	return nil
+}
+
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// clipText shortens s for an error message.
+func clipText(s string) string {
+	if len(s) <= 80 {
+		return s
+	}
+	return s[:80] + "..."
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// duplicateKey reports an object key given twice in a JSON document: JSON
+// readers disagree on which one wins, so a file with two floors is refused
+// rather than read either way.
+func duplicateKey(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	type frame struct {
+		obj  bool
+		keys map[string]bool
+		next bool   // an object's next token is a key
+		key  string // an object's current key
+		path string
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if top != nil && top.obj && top.next {
+			if k, ok := tok.(string); ok {
+				if top.keys[k] {
+					return fmt.Errorf("field %s appears twice", strings.TrimPrefix(top.path+"."+k, "."))
+				}
+				top.keys[k] = true
+				top.next, top.key = false, k
+				continue
+			}
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			path := ""
+			if top != nil {
+				path = top.path
+				if top.obj {
+					path += "." + top.key
+				} else {
+					path += "[]"
+				}
+			}
+			stack = append(stack, &frame{obj: tok == json.Delim('{'), keys: map[string]bool{}, next: true, path: path})
+			continue
+		case json.Delim('}'), json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) > 0 && stack[len(stack)-1].obj {
+			stack[len(stack)-1].next = true
+		}
+	}
+}
+
+// jsonErr adds the line of a JSON syntax error, and says what a field of
+// the wrong type should have held in JSON's words.
 func jsonErr(b []byte, err error) error {
 	var se *json.SyntaxError
 	if errors.As(err, &se) {
@@ -255,9 +570,49 @@ func jsonErr(b []byte, err error) error {
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		return fmt.Errorf("field %s: expected %v, got %s", te.Field, te.Type, te.Value)
+		field := te.Field
+		if field == "" {
+			field = "the document"
+		} else {
+			field = "field " + field
+		}
+		return fmt.Errorf("%s: expected %s, got %s", field, jsonKind(te.Type), te.Value)
 	}
 	return err
+}
+
+// jsonKind names a Go type as the JSON value it decodes from.
+func jsonKind(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "a whole number"
+	case reflect.Float32, reflect.Float64:
+		return "a number"
+	case reflect.Slice, reflect.Array:
+		return "an array"
+	case reflect.Map, reflect.Struct:
+		return "an object"
+	}
+	return "another type"
+}
+
+// soleUnit returns the unit of every suite benchmark when they share one,
+// else "".
+func (f *File) soleUnit() string {
+	unit := ""
+	for _, b := range f.Suite {
+		u := f.Units[b].Unit
+		if unit != "" && u != unit {
+			return ""
+		}
+		unit = u
+	}
+	return unit
 }
 
 // DirectionOf returns the direction recorded for a suite benchmark.

@@ -95,7 +95,13 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 				opt.Candidate, opt.Baseline, cal.Candidate, cal.Baseline, cal.Baseline, cal.Candidate)
 		}
 	}
-	rr, err := Ratios(run, opt.Baseline, opt.Candidate, opt.Direction, opt.Metric)
+	metric := opt.Metric
+	if metric == "" && cal != nil {
+		// Compare what the floor was calibrated on: with several metrics
+		// per benchmark, the calibration's unit, when it has one.
+		metric = cal.soleUnit()
+	}
+	rr, err := Ratios(run, opt.Baseline, opt.Candidate, opt.Direction, metric)
 	if err != nil {
 		return nil, err
 	}
@@ -123,6 +129,11 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 			}
 			if d := cal.DirectionOf(b); d != br.Direction {
 				return nil, inputErrorf("benchmark %s: this run's metric is %s (%s), but the calibration's is %s (%s)", b, br.Direction, br.Unit, d, cal.Units[b].Unit)
+			}
+			if u := cal.Units[b].Unit; br.Unit != u {
+				// Two units of one direction (sec/op and B/op) are still
+				// two metrics: a floor on one says nothing of the other.
+				return nil, inputErrorf("benchmark %s: this run's unit is %s, but the calibration's is %s: gate the metric the floor was calibrated on (--metric %s)", b, br.Unit, u, u)
 			}
 			inSuite[b] = true
 			res.Suite = append(res.Suite, b)

@@ -146,8 +146,8 @@ func TestCalibrationFileRoundTrip(t *testing.T) {
 		{`{"schema": "qoscal-calibration", "version": 2}`, "calibration file c.json: version 2 is newer than this qoscal reads (1): upgrade qoscal"},
 		{`{"schema": "other"}`, `calibration file c.json: schema is "other", expected "qoscal-calibration": not a qoscal calibration file`},
 		{"{\n\"schema\": \"qoscal-calibration\",\n", "calibration file c.json: not valid JSON: line 3: unexpected end of JSON input"},
-		{`{"schema": "qoscal-calibration", "version": 1, "floor": "high"}`, "calibration file c.json: field floor: expected float64, got string"},
-		{`{"schema": "qoscal-calibration", "version": 1, "floor": 1.2, "baseline": "a", "candidate": "b", "suite": ["x"]}`, "calibration file c.json: benchmark x has no unit direction (higher or lower)"},
+		{`{"schema": "qoscal-calibration", "version": 1, "floor": "high"}`, "calibration file c.json: field floor: expected a number, got string"},
+		{`{"schema": "qoscal-calibration", "version": 1, "floor": 1.2, "baseline": "a", "candidate": "b", "suite": ["x"]}`, "calibration file c.json: field created is missing"},
 	} {
 		_, err := ParseFile("c.json", []byte(c.in))
 		if err == nil || err.Error() != c.want {

@@ -157,7 +157,7 @@ func TestMedianOfSamples(t *testing.T) {
 // fiveRuns builds the worked example's five calibration runs: the example
 // run's ratios, scaled so that the scores are exactly 1.55, 1.54, 1.65,
 // 1.59 and 1.44.
-func fiveRuns(t *testing.T) []data.Run {
+func fiveRuns(t testing.TB) []data.Run {
 	var v exampleRun
 	vector(t, "example_run_geomean", &v)
 	var runs []data.Run

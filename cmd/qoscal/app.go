@@ -42,7 +42,8 @@ func commandNames() []string {
 // run runs qoscal with the arguments after the program name and returns the
 // exit code. It is the only place that turns errors into exit codes.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	u := &ui{stdout: stdout, stderr: stderr, getenv: os.Getenv}
+	u := newUI(stdout, stderr, os.Getenv)
+	defer u.flush()
 	defer func() {
 		if p := recover(); p != nil {
 			u.prefixed("error: ", fmt.Sprintf("internal error: %v (this is a bug in qoscal; please report it with the command that caused it)", p))
@@ -155,6 +156,13 @@ func (u *ui) now() (time.Time, error) {
 	return time.Now().UTC(), nil
 }
 
+// outputFormat validates --format for commands that print results, and
+// notes whether the command prints JSON (for the error document).
+func (u *ui) outputFormat(cmd, f string) error {
+	u.json = f == "json"
+	return checkFormat(cmd, f)
+}
+
 // checkFormat validates --format for commands that print results.
 func checkFormat(cmd, f string) error {
 	switch f {
@@ -162,4 +170,16 @@ func checkFormat(cmd, f string) error {
 		return nil
 	}
 	return usagef(cmd, "--format must be text, markdown or json, got %q", f)
+}
+
+// nonEmpty refuses a flag given with an empty value (an unset variable in
+// a workflow: --calibration "$CAL"), which would otherwise mean "not
+// given" and, for the gate, no floor at all.
+func nonEmpty(cmd string, fs *pflag.FlagSet, names ...string) error {
+	for _, n := range names {
+		if f := fs.Lookup(n); f != nil && fs.Changed(n) && strings.TrimSpace(f.Value.String()) == "" {
+			return usagef(cmd, "--%s is empty: expected a value (an unset variable in the workflow?)", n)
+		}
+	}
+	return nil
 }

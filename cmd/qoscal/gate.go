@@ -117,6 +117,12 @@ func runGate(u *ui, args []string) error {
 	if err := parseFlags(u, c, fs, args); err != nil {
 		return err
 	}
+	if err := u.outputFormat(c.name, g.format); err != nil {
+		return err
+	}
+	if err := nonEmpty(c.name, fs, "calibration", "db", "summary", "run"); err != nil {
+		return err
+	}
 	if err := g.validate(fs.Changed("floor")); err != nil {
 		return err
 	}
@@ -152,10 +158,6 @@ func runGate(u *ui, args []string) error {
 	v := &gateView{res: res, run: run, cal: cal, calPath: g.calibration, tag: g.tag, reportOnly: g.reportOnly}
 	code := v.exitCode()
 	github := g.annotations == "github" || (g.annotations == "auto" && u.getenv("GITHUB_ACTIONS") == "true")
-	annOut := u.stdout
-	if g.format == "json" {
-		annOut = u.stderr // keep stdout one JSON document
-	}
 	for _, w := range res.Warnings {
 		u.warnf("%s", w)
 	}
@@ -169,10 +171,11 @@ func runGate(u *ui, args []string) error {
 	default:
 		v.text(u.stdout)
 	}
-	v.verdictLine(u)
+	annotated := false
 	if github {
-		v.annotate(annOut)
+		annotated = v.annotate(u.annotations())
 	}
+	v.verdictLine(u, g.format == "json", annotated)
 	summary := g.summary
 	if summary == "" {
 		summary = u.getenv("GITHUB_STEP_SUMMARY")
@@ -208,7 +211,7 @@ func (g *gateFlags) validate(floorSet bool) error {
 	if g.record && g.runID == "" {
 		return usagef("gate", "--record needs --run ID: the id of the run in the store")
 	}
-	return checkFormat("gate", g.format)
+	return nil
 }
 
 // readRun reads the run to judge: from files, a run folder, or the store.
@@ -417,34 +420,52 @@ func (v *gateView) floorText() string {
 	return strconv.FormatFloat(v.res.Floor, 'f', -1, 64)
 }
 
-// verdictLine prints the verdict: PASS on stdout, FAIL on stderr, report-
-// only below the floor as a warning.
-func (v *gateView) verdictLine(u *ui) {
+// verdictLine prints the verdict sentence: PASS (and "not gating") on
+// stdout, FAIL and inconclusive on stderr, report-only below the floor as a
+// warning. With JSON on stdout the sentence goes to stderr (it is the
+// document's message too); when an annotation already said it, it is not
+// said again.
+func (v *gateView) verdictLine(u *ui, json, annotated bool) {
 	h := v.headline()
+	out := func(s string) {
+		if json {
+			u.notef("%s", s)
+		} else {
+			fmt.Fprintln(u.stdout, s)
+		}
+	}
 	switch v.res.Verdict {
 	case calibrate.VerdictPass:
-		fmt.Fprintln(u.stdout, h)
+		out(h)
 	case calibrate.VerdictFail, calibrate.VerdictInconclusive:
-		u.notef("%s", h)
+		if !annotated {
+			u.notef("%s", h)
+		}
 	case calibrate.VerdictWarn:
-		u.warnf("%s", h)
-		fmt.Fprintln(u.stdout, "report-only: not gating.")
+		if !annotated {
+			u.warnf("%s", h)
+		}
+		out("report-only: not gating.")
 	case calibrate.VerdictUngated:
-		fmt.Fprintln(u.stdout, h)
-		fmt.Fprintln(u.stdout, "no floor set: not gating.")
+		out(h)
+		out("no floor set: not gating.")
 	}
 }
 
-// annotate writes GitHub Actions workflow commands.
-func (v *gateView) annotate(w io.Writer) {
+// annotate writes GitHub Actions workflow commands, and reports whether
+// one of them stated the verdict.
+func (v *gateView) annotate(w io.Writer) (verdict bool) {
 	r := v.res
 	switch r.Verdict {
 	case calibrate.VerdictFail:
 		ghCommand(w, "error", "qoscal gate: FAIL", v.headline())
+		verdict = true
 	case calibrate.VerdictWarn:
 		ghCommand(w, "warning", "qoscal gate: below the floor (report-only)", v.headline())
+		verdict = true
 	case calibrate.VerdictInconclusive:
 		ghCommand(w, "error", "qoscal gate: inconclusive", v.headline())
+		verdict = true
 	}
 	if r.RunnerDegraded && r.Verdict != calibrate.VerdictInconclusive {
 		ghCommand(w, "warning", "qoscal gate: runner degraded", fmt.Sprintf("the baseline is far below its calibrated history (median robust z %.1f): treat this verdict with care", r.MedianZ))
@@ -452,6 +473,7 @@ func (v *gateView) annotate(w io.Writer) {
 	if r.Partial {
 		ghCommand(w, "warning", "qoscal gate: partial suite", fmt.Sprintf("gated on %d of %d calibrated benchmarks; missing: %s", len(r.Suite), len(v.cal.Suite), strings.Join(r.Missing, ", ")))
 	}
+	return verdict
 }
 
 // ghCommand writes one workflow command, with its data and title escaped
@@ -472,7 +494,7 @@ func (v *gateView) markdown(w io.Writer) {
 	fmt.Fprintf(w, "%s\n\n", mdEscape(v.headline()))
 	switch r.FloorSource {
 	case "calibration":
-		fmt.Fprintf(w, "Floor %sx from the calibration file %s (%s method, %d runs).\n\n", v.floorText(), mdEscape(v.calPath), v.cal.Method, v.cal.Runs)
+		fmt.Fprintf(w, "Floor %sx from the calibration file %s (%s method, %d runs).\n\n", mdEscape(v.floorText()), mdEscape(v.calPath), mdEscape(string(v.cal.Method)), v.cal.Runs)
 	case "--floor":
 		fmt.Fprintf(w, "Floor %sx from --floor.\n\n", v.floorText())
 	default:

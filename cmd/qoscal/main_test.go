@@ -1,13 +1,18 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
+	unicodeutil "unicode"
 
 	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/text/encoding/unicode"
@@ -39,9 +44,12 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"encode": cmdEncode,
-			"chop":   cmdChop,
-			"status": cmdStatus,
+			"encode":     cmdEncode,
+			"chop":       cmdChop,
+			"status":     cmdStatus,
+			"jsondoc":    cmdJSONDoc,
+			"jsonset":    cmdJSONSet,
+			"nocommands": cmdNoCommands,
 		},
 		RequireUniqueNames: true,
 		UpdateScripts:      *update,
@@ -132,4 +140,100 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 	if got != want {
 		ts.Fatalf("exit status %d, want %d", got, want)
 	}
+}
+
+// cmdJSONDoc checks that a file (stdout, stderr or a file name) holds
+// exactly one JSON document, parsed, with nothing after it but blanks,
+// and that its top-level fields have the given values (compared as JSON
+// text: verdict="pass", exit_code=2, floor=null):
+//
+//	jsondoc stdout [FIELD=JSON...]
+//
+// Negated, it checks that the file is not one JSON document.
+func cmdJSONDoc(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) < 1 {
+		ts.Fatalf("usage: jsondoc FILE [FIELD=JSON...]")
+	}
+	text := ts.ReadFile(args[0])
+	dec := json.NewDecoder(strings.NewReader(text))
+	var doc map[string]json.RawMessage
+	err := dec.Decode(&doc)
+	if err == nil {
+		if _, err2 := dec.Token(); err2 != io.EOF {
+			err = fmt.Errorf("more after the first JSON document (offset %d)", dec.InputOffset())
+		}
+	}
+	if neg {
+		if err == nil {
+			ts.Fatalf("%s is one JSON document", args[0])
+		}
+		return
+	}
+	if err != nil {
+		ts.Fatalf("%s is not one JSON document: %v", args[0], err)
+	}
+	for _, kv := range args[1:] {
+		k, want, ok := strings.Cut(kv, "=")
+		if !ok {
+			ts.Fatalf("jsondoc: %q is not FIELD=JSON", kv)
+		}
+		got, present := doc[k]
+		if !present {
+			ts.Fatalf("field %s is missing", k)
+		}
+		if string(got) != want {
+			ts.Fatalf("field %s is %s, want %s", k, got, want)
+		}
+	}
+}
+
+// qoscalCommand is what a workflow command that qoscal itself writes
+// looks like: an annotation titled "qoscal ...".
+var qoscalCommand = regexp.MustCompile(`^::(error|warning) title=qoscal [^:]*::`)
+
+// cmdNoCommands checks that no line of the files (stdout, stderr, file
+// names) would be run as a workflow command by the GitHub Actions runner,
+// other than qoscal's own annotations. The runner trims .NET white space
+// before it looks for "::" (actions/runner ActionCommand.TryParseV2).
+//
+//	nocommands stdout stderr [FILE...]
+func cmdNoCommands(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: nocommands FILE...")
+	}
+	for _, name := range args {
+		for i, line := range strings.Split(ts.ReadFile(name), "\n") {
+			t := strings.TrimLeftFunc(line, func(r rune) bool { return unicodeutil.IsSpace(r) || (r >= 0x1c && r <= 0x1f) })
+			if strings.HasPrefix(t, "::") && !qoscalCommand.MatchString(t) {
+				ts.Fatalf("%s line %d would run as a workflow command: %q", name, i+1, line)
+			}
+		}
+	}
+}
+
+// cmdJSONSet writes a copy of a JSON object file with top-level fields set
+// to JSON values, or removed (-FIELD), as a hand edit or an attacker
+// would:
+//
+//	jsonset SRC DST FIELD=JSON... -FIELD...
+func cmdJSONSet(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: jsonset SRC DST FIELD=JSON|-FIELD...")
+	}
+	var doc map[string]json.RawMessage
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &doc))
+	for _, kv := range args[2:] {
+		if k, ok := strings.CutPrefix(kv, "-"); ok {
+			delete(doc, k)
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || !json.Valid([]byte(v)) {
+			ts.Fatalf("jsonset: %q is not FIELD=JSON", kv)
+		}
+		doc[k] = json.RawMessage(v)
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), append(b, '\n'), 0o644))
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -73,8 +75,14 @@ func runRecommend(u *ui, args []string) error {
 	if err := parseFlags(u, c, fs, args); err != nil {
 		return err
 	}
-	if err := checkFormat(c.name, format); err != nil {
+	if err := u.outputFormat(c.name, format); err != nil {
 		return err
+	}
+	if err := nonEmpty(c.name, fs, "write", "db"); err != nil {
+		return err
+	}
+	if st, err := os.Stat(write); write != "" && err == nil && st.IsDir() {
+		return usagef(c.name, "--write %s is a folder: expected the calibration file's name, such as %s", write, filepath.Join(write, "gate.json"))
 	}
 	in, rec, err := recommendFor(u, c.name, &af, &rf, fs.Args())
 	if err != nil {

@@ -52,7 +52,7 @@ func runSpread(u *ui, args []string) error {
 	if err := parseFlags(u, c, fs, args); err != nil {
 		return err
 	}
-	if err := checkFormat(c.name, format); err != nil {
+	if err := u.outputFormat(c.name, format); err != nil {
 		return err
 	}
 	in, err := af.analyze(u, c.name, fs.Args())

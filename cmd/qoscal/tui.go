@@ -9,14 +9,25 @@ package main
 //     but did not stop it, "hint: " for a suggestion of what to do next.
 //   - Exit codes are decided in one place, exitCode: 0 success or pass,
 //     1 the gate failed, 2 usage or input error, 3 the gate could not judge.
-//     An error never leaves with 0.
+//     An error never leaves with 0. With --format json, a command that
+//     fails before it printed its document prints {"error": ...,
+//     "exit_code": ...} instead, so stdout is always one JSON document.
+//   - No line of stdout that qoscal did not mean as a workflow command
+//     starts with "::": GitHub Actions runs such lines as commands
+//     (::error::, ::add-mask::, ::stop-commands::), and benchmark names,
+//     run ids and variant names come from files. Such a line is written
+//     with a backslash before it (safeWriter); qoscal's own annotations go
+//     through ghCommand, which escapes its data as the runner expects.
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
+	"unicode"
 
 	"golang.org/x/term"
 )
@@ -24,6 +35,93 @@ import (
 type ui struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// out is stdout behind the "::" guard; stdout is out.
+	out *safeWriter
+	// json is set by outputFormat when the command prints JSON.
+	json bool
+}
+
+func newUI(stdout, stderr io.Writer, getenv func(string) string) *ui {
+	out := &safeWriter{w: stdout}
+	return &ui{stdout: out, stderr: stderr, getenv: getenv, out: out}
+}
+
+// flush writes what the "::" guard still holds (a last line without a
+// newline).
+func (u *ui) flush() { u.out.Flush() }
+
+// annotations returns where qoscal's own workflow commands go: stdout past
+// the guard, or stderr when stdout holds a JSON document. (stderr needs no
+// guard: every line qoscal writes there starts with "qoscal: ".)
+func (u *ui) annotations() io.Writer {
+	if u.json {
+		return u.stderr
+	}
+	return rawWriter{u.out}
+}
+
+// safeWriter passes text through a line at a time, except that a line
+// whose first characters after blanks are "::" gets a backslash in front,
+// so that the Actions runner does not take it for a workflow command. The
+// runner trims what .NET calls white space before it looks, so that is
+// what counts as blank here (Unicode spaces, and U+001C–U+001F).
+type safeWriter struct {
+	w    io.Writer
+	n    int64  // bytes accepted, for "has anything been printed?"
+	line []byte // the current line, not yet written
+}
+
+func (s *safeWriter) Write(p []byte) (int, error) {
+	n := len(p)
+	s.n += int64(n)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			s.line = append(s.line, p...)
+			break
+		}
+		s.line = append(s.line, p[:i+1]...)
+		p = p[i+1:]
+		if err := s.Flush(); err != nil {
+			return 0, err
+		}
+	}
+	return n, nil
+}
+
+// Flush writes the line held so far (a last line without a newline).
+func (s *safeWriter) Flush() error {
+	if len(s.line) == 0 {
+		return nil
+	}
+	line := s.line
+	s.line = s.line[:0]
+	if isCommandLine(line) {
+		if _, err := s.w.Write([]byte{'\\'}); err != nil {
+			return err
+		}
+	}
+	_, err := s.w.Write(line)
+	return err
+}
+
+// isCommandLine reports whether the Actions runner would read line as a
+// workflow command.
+func isCommandLine(line []byte) bool {
+	t := bytes.TrimLeftFunc(line, func(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) })
+	return bytes.HasPrefix(t, []byte("::"))
+}
+
+// rawWriter writes past a safeWriter's guard, after what the guard holds:
+// for workflow commands that qoscal means.
+type rawWriter struct{ s *safeWriter }
+
+func (r rawWriter) Write(p []byte) (int, error) {
+	if err := r.s.Flush(); err != nil {
+		return 0, err
+	}
+	r.s.n += int64(len(p))
+	return r.s.w.Write(p)
 }
 
 func (u *ui) warnf(format string, args ...any) {
@@ -47,6 +145,9 @@ func (u *ui) prefixed(kind, msg string) {
 
 // isTerminal reports whether w is a terminal (for progress display).
 func isTerminal(w io.Writer) bool {
+	if s, ok := w.(*safeWriter); ok {
+		w = s.w
+	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
@@ -113,6 +214,13 @@ func (u *ui) exitCode(err error) int {
 		}
 	}
 	u.prefixed("error: ", err.Error())
+	if u.json && u.out.n == 0 {
+		b, _ := json.MarshalIndent(struct {
+			Error    string `json:"error"`
+			ExitCode int    `json:"exit_code"`
+		}{err.Error(), code}, "", "  ")
+		fmt.Fprintf(u.stdout, "%s\n", b)
+	}
 	var he *hintError
 	if errors.As(err, &he) {
 		u.hintf("%s", he.hint)
