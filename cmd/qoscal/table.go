@@ -19,11 +19,11 @@ func (t *table) add(cells ...string) { t.rows = append(t.rows, cells) }
 func (t *table) widths() []int {
 	w := make([]int, len(t.head))
 	for i, h := range t.head {
-		w[i] = utf8.RuneCountInString(h)
+		w[i] = utf8.RuneCountInString(neutralise(h))
 	}
 	for _, r := range t.rows {
 		for i, c := range r {
-			if n := utf8.RuneCountInString(c); n > w[i] {
+			if n := utf8.RuneCountInString(neutralise(c)); n > w[i] {
 				w[i] = n
 			}
 		}
@@ -38,6 +38,7 @@ func (t *table) text(w io.Writer) {
 	line := func(cells []string) {
 		var b strings.Builder
 		for i, c := range cells {
+			c = neutralise(c)
 			pad := strings.Repeat(" ", wd[i]-utf8.RuneCountInString(c))
 			if i > 0 {
 				b.WriteString("  ")
@@ -54,6 +55,16 @@ func (t *table) text(w io.Writer) {
 	for _, r := range t.rows {
 		line(r)
 	}
+}
+
+// neutralise puts a backslash before a cell that starts with "::", which
+// GitHub Actions would run as a workflow command were it to start a line
+// (tui.go's safeWriter guards whole lines; this keeps every column alike).
+func neutralise(c string) string {
+	if isCommandLine([]byte(c)) {
+		return `\` + c
+	}
+	return c
 }
 
 // markdown writes the table as a GitHub-flavoured Markdown table, with
