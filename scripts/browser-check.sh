@@ -2,12 +2,17 @@
 # Renders the HTML report of the bundled samples in headless Chromium, at a
 # laptop's and a phone's width, and checks that the screenshots are real
 # pictures. Needs Debian's chromium (apt-get install chromium); without it,
-# says so and exits 0, so that CI runs it where Chromium is present.
+# says so and exits 0, or fails when QOSCAL_REQUIRE_BROWSER is set (as
+# .ci/run sets it, after installing chromium).
 # Usage: scripts/browser-check.sh [OUTDIR]   (default: a temporary folder)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 browser=$(command -v chromium || command -v chromium-browser || true)
 if [ -z "$browser" ]; then
+  if [ -n "${QOSCAL_REQUIRE_BROWSER:-}" ]; then
+    echo "browser-check: no chromium on this machine, and QOSCAL_REQUIRE_BROWSER is set" >&2
+    exit 1
+  fi
   echo "browser-check: no chromium on this machine; skipped"
   exit 0
 fi
