@@ -269,6 +269,43 @@ func (rr *RunRatios) Names() []string {
 	return names
 }
 
+// SuiteScore is one run scored over a suite: the one place where qoscal
+// turns a run's ratios into its score (Analyze, Gate and Backtest all call
+// ScoreOver).
+type SuiteScore struct {
+	Run string
+	// Score is the geomean of the ratios over the suite; NaN when the run
+	// lacks a suite benchmark.
+	Score float64
+	// LogScore is ln Score: the mean of the log ratios.
+	LogScore float64
+	// Missing are the suite benchmarks the run lacks, in suite order.
+	Missing []string
+}
+
+// ScoreOver scores the run over suite: exp((1/k) Σ ln r_i), the geometric
+// mean of the per-benchmark ratios (see Score for why never a ratio of
+// per-variant geomeans). A run lacking a suite benchmark is not scored:
+// its Score is NaN and Missing names what it lacks, so that no score rests
+// on a smaller suite than the one it is compared with.
+func (rr *RunRatios) ScoreOver(suite []string) SuiteScore {
+	s := SuiteScore{Run: rr.ID, Score: math.NaN(), LogScore: math.NaN()}
+	logs := make([]float64, 0, len(suite))
+	for _, name := range suite {
+		br, ok := rr.Ratios[name]
+		if !ok {
+			s.Missing = append(s.Missing, name)
+			continue
+		}
+		logs = append(logs, math.Log(br.Ratio))
+	}
+	if len(s.Missing) == 0 && len(logs) > 0 {
+		s.LogScore = stats.Mean(logs)
+		s.Score = math.Exp(s.LogScore)
+	}
+	return s
+}
+
 // Score returns the geometric mean of the run's ratios over suite:
 // exp((1/k) Σ ln r_i). It is the geomean of per-benchmark ratios, never a
 // ratio of per-variant geomeans: the two agree only when both variants
@@ -276,16 +313,12 @@ func (rr *RunRatios) Names() []string {
 // side would silently change the other's geomean. Every suite benchmark
 // must be present.
 func (rr *RunRatios) Score(suite []string) (float64, error) {
-	logs := make([]float64, len(suite))
-	for i, name := range suite {
-		br, ok := rr.Ratios[name]
-		if !ok {
-			return 0, fmt.Errorf("run %s lacks benchmark %s", rr.ID, name)
-		}
-		logs[i] = math.Log(br.Ratio)
-	}
-	if len(logs) == 0 {
+	if len(suite) == 0 {
 		return 0, fmt.Errorf("run %s: empty suite", rr.ID)
 	}
-	return math.Exp(stats.Mean(logs)), nil
+	s := rr.ScoreOver(suite)
+	if len(s.Missing) > 0 {
+		return 0, fmt.Errorf("run %s lacks benchmark %s", rr.ID, s.Missing[0])
+	}
+	return s.Score, nil
 }

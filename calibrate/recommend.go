@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"qoscal/data"
 	"qoscal/stats"
 )
 
@@ -288,4 +289,32 @@ func (a *Analysis) candidates(floor float64, opt RecommendOptions) []FloorCost {
 func roundTo(x float64, dec int) float64 {
 	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', dec, 64), 64)
 	return v
+}
+
+// BacktestRun is a run outside the calibration (a known regression, runs
+// from another runner) scored on the calibrated suite against a floor, as
+// the gate would score it.
+type BacktestRun struct {
+	ID    string
+	Score float64 // NaN when the run lacks a suite benchmark
+	// Below is whether the gate would have failed the run.
+	Below bool
+	// Missing are the suite benchmarks the run lacks: such a run is not
+	// scored.
+	Missing []string
+}
+
+// Backtest scores runs on a's suite, with a's variants, the direction dir
+// and the metric, against floor.
+func Backtest(a *Analysis, floor float64, runs []data.Run, dir Direction, metric string) ([]BacktestRun, error) {
+	out := make([]BacktestRun, 0, len(runs))
+	for i := range runs {
+		rr, err := Ratios(&runs[i], a.Baseline, a.Candidate, dir, metric)
+		if err != nil {
+			return nil, err
+		}
+		s := rr.ScoreOver(a.Suite)
+		out = append(out, BacktestRun{ID: runs[i].ID, Score: s.Score, Below: s.Score < floor, Missing: s.Missing})
+	}
+	return out, nil
 }

@@ -165,28 +165,19 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 	}
 	for i := range all {
 		rr := &all[i]
-		var missing []string
-		for _, name := range a.Suite {
-			if _, ok := rr.Ratios[name]; !ok {
-				missing = append(missing, name)
-			}
-		}
-		if len(missing) > 0 {
+		sc := rr.ScoreOver(a.Suite)
+		if missing := sc.Missing; len(missing) > 0 {
 			a.Excluded = append(a.Excluded, Excluded{ID: rr.ID, Missing: missing})
 			a.warnf("run %s lacks %s: left out of the score distribution (use --allow-partial to gate on the common benchmarks instead)", rr.ID, strings.Join(missing, ", "))
 			continue
 		}
-		rs := RunScore{ID: rr.ID, Labels: rr.Labels}
-		logs := make([]float64, len(a.Suite))
-		for j, name := range a.Suite {
+		rs := RunScore{ID: rr.ID, Labels: rr.Labels, LogScore: sc.LogScore, Score: sc.Score}
+		for _, name := range a.Suite {
 			br := rr.Ratios[name]
 			rs.Ratios = append(rs.Ratios, br.Ratio)
 			rs.Baseline = append(rs.Baseline, br.Baseline)
 			rs.Candidate = append(rs.Candidate, br.Candidate)
-			logs[j] = math.Log(br.Ratio)
 		}
-		rs.LogScore = stats.Mean(logs)
-		rs.Score = math.Exp(rs.LogScore)
 		a.Runs = append(a.Runs, rs)
 	}
 	if len(a.Runs) < 2 {

@@ -52,13 +52,6 @@ func init() {
 	register(recommendCmd)
 }
 
-type backtestRun struct {
-	ID      string
-	Score   float64
-	Below   bool
-	Missing []string
-}
-
 func runRecommend(u *ui, args []string) error {
 	c := recommendCmd
 	fs := newFlags(c)
@@ -89,7 +82,7 @@ func runRecommend(u *ui, args []string) error {
 		return err
 	}
 	a := in.analysis
-	var others []backtestRun
+	var others []calibrate.BacktestRun
 	if len(backtest) > 0 || len(backtestLabels) > 0 {
 		runs, err := backtestRuns(u, c.name, &af, backtest, backtestLabels)
 		if err != nil {
@@ -228,31 +221,21 @@ func backtestRuns(u *ui, cmd string, af *analysisFlags, paths, labels []string) 
 	return runs, nil
 }
 
-// runBacktest scores runs on the calibration's suite against the floor.
-func runBacktest(u *ui, cmd string, af *analysisFlags, a *calibrate.Analysis, rec *calibrate.Recommendation, runs []data.Run) ([]backtestRun, error) {
+// runBacktest scores runs on the calibration's suite against the floor,
+// and warns of the runs it could not score.
+func runBacktest(u *ui, cmd string, af *analysisFlags, a *calibrate.Analysis, rec *calibrate.Recommendation, runs []data.Run) ([]calibrate.BacktestRun, error) {
 	dir, err := af.direction(cmd)
 	if err != nil {
 		return nil, err
 	}
-	var out []backtestRun
-	for i := range runs {
-		rr, err := calibrate.Ratios(&runs[i], a.Baseline, a.Candidate, dir, af.metric)
-		if err != nil {
-			return nil, fmt.Errorf("--backtest: %v", err)
-		}
-		b := backtestRun{ID: runs[i].ID, Score: math.NaN()}
-		for _, name := range a.Suite {
-			if _, ok := rr.Ratios[name]; !ok {
-				b.Missing = append(b.Missing, name)
-			}
-		}
-		if len(b.Missing) == 0 {
-			b.Score, _ = rr.Score(a.Suite)
-			b.Below = b.Score < rec.Floor
-		} else {
+	out, err := calibrate.Backtest(a, rec.Floor, runs, dir, af.metric)
+	if err != nil {
+		return nil, fmt.Errorf("--backtest: %v", err)
+	}
+	for _, b := range out {
+		if len(b.Missing) > 0 {
 			u.warnf("backtest run %s lacks %s: not scored", b.ID, strings.Join(b.Missing, ", "))
 		}
-		out = append(out, b)
 	}
 	return out, nil
 }
@@ -367,7 +350,7 @@ func howOften(p float64) string {
 	return fmt.Sprintf("about once in %s runs", fthousands(math.Round(1/p)))
 }
 
-func writeRecommendText(w io.Writer, a *calibrate.Analysis, rec *calibrate.Recommendation, others []backtestRun) {
+func writeRecommendText(w io.Writer, a *calibrate.Analysis, rec *calibrate.Recommendation, others []calibrate.BacktestRun) {
 	c := rec.Cost
 	s := a.Score
 	fmt.Fprintf(w, "floor: %sx for geomean(%s) over %s\n", rec.FormatFloor(rec.Floor), metric(a), plural(len(a.Suite), "benchmark"))
@@ -420,7 +403,7 @@ func writeRecommendText(w io.Writer, a *calibrate.Analysis, rec *calibrate.Recom
 	fmt.Fprintf(w, "\n%s\n", wrap(recommendSummary(a, rec), 78))
 }
 
-func writeRecommendMarkdown(w io.Writer, a *calibrate.Analysis, rec *calibrate.Recommendation, others []backtestRun) {
+func writeRecommendMarkdown(w io.Writer, a *calibrate.Analysis, rec *calibrate.Recommendation, others []calibrate.BacktestRun) {
 	c := rec.Cost
 	fmt.Fprintf(w, "## Recommended floor: %sx for geomean(%s)\n\n", rec.FormatFloor(rec.Floor), mdEscape(metric(a)))
 	fmt.Fprintf(w, "%s\n\n", mdEscape(recommendSummary(a, rec)))
@@ -540,7 +523,7 @@ type candidateJSON struct {
 	R90              jfloat  `json:"r90"`
 }
 
-func recommendToJSON(a *calibrate.Analysis, rec *calibrate.Recommendation, others []backtestRun) recommendJSON {
+func recommendToJSON(a *calibrate.Analysis, rec *calibrate.Recommendation, others []calibrate.BacktestRun) recommendJSON {
 	o, c := rec.Options, rec.Cost
 	j := recommendJSON{
 		Floor: rec.Floor, FloorText: rec.FormatFloor(rec.Floor), Method: string(o.Method), Raw: jfloat(rec.Raw),
