@@ -21,6 +21,10 @@ func TestMain(m *testing.M) {
 	if db := os.Getenv("QOSCAL_TEST_CHILD_DB"); db != "" {
 		os.Exit(childIngest(db, os.Getenv("QOSCAL_TEST_CHILD_PREFIX")))
 	}
+	// Re-executed by TestStoreReadOnlyFolder as a reading child process.
+	if db := os.Getenv("QOSCAL_TEST_READ_DB"); db != "" {
+		os.Exit(childRead(db))
+	}
 	os.Exit(m.Run())
 }
 
@@ -191,10 +195,12 @@ func TestStoreRefusesForeignFiles(t *testing.T) {
 	}
 }
 
+// TestStoreMigratesEmptyFile: ingest (create) may make a store of an empty
+// file, as of a missing one.
 func TestStoreMigratesEmptyFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "empty.db")
 	os.WriteFile(path, nil, 0o644)
-	s, err := OpenStore(path, false)
+	s, err := OpenStore(path, true)
 	if err != nil {
 		t.Fatal(err)
 	}
