@@ -297,3 +297,37 @@ func BenchmarkIngest1000Runs(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// TestStoreOddFileName: the store's file name goes into a SQLite URI
+// (file:NAME?PARAMS); a ?, # or % in it must not be read as URI syntax
+// (a ? made SQLite open the file named by the part before it).
+func TestStoreOddFileName(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "we?ird#na%20me.db")
+	w, err := OpenStore(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Ingest([]Run{testRun("r1", 1, nil)}, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	s, err := OpenStore(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if runs, err := s.Runs(nil); err != nil || len(runs) != 1 {
+		t.Errorf("Runs: %d runs, %v; want 1 run", len(runs), err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		if n := e.Name(); !strings.HasSuffix(n, ".db-wal") && !strings.HasSuffix(n, ".db-shm") {
+			names = append(names, n)
+		}
+	}
+	if diff := cmp.Diff([]string{"we?ird#na%20me.db"}, names); diff != "" {
+		t.Errorf("files in the folder (-want +got):\n%s", diff)
+	}
+}
