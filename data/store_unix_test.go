@@ -107,3 +107,45 @@ func TestStoreReadOnlyFolder(t *testing.T) {
 		t.Errorf("reading %s changed it", path)
 	}
 }
+
+// TestStoreReadOnlyFolderPendingWAL: in a folder this user cannot write, a
+// store whose -wal holds changes not yet in the store file, with no -shm
+// (copied without it, say), cannot be read safely: immutable would ignore
+// the -wal and show old data. The read fails and says why.
+func TestStoreReadOnlyFolderPendingWAL(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "q.db")
+	w, err := OpenStore(src, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.Ingest([]Run{testRun("r1", 1, nil), testRun("r2", 1.1, nil)}, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	dir := worldReadableDir(t)
+	path := filepath.Join(dir, "q.db")
+	for _, side := range []string{"", "-wal"} {
+		b, err := os.ReadFile(src + side)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if side == "-wal" && len(b) == 0 {
+			t.Fatal("the writer's -wal is empty: the test needs changes in it")
+		}
+		if err := os.WriteFile(path+side, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(dir, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	cmd := unprivileged(t, "-test.run=^$")
+	cmd.Env = append(os.Environ(), "QOSCAL_TEST_READ_DB="+path)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	want := "store " + path + ": cannot read it in a folder this user cannot write: its write-ahead log " + path + "-wal holds changes not yet in the store file; open the store once where its folder is writable (any qoscal command does), or copy the store with its -wal file to a writable folder\n"
+	if err == nil || stderr.String() != want {
+		t.Errorf("reading a store with a pending -wal and no -shm: %v\nstdout: %s\n got stderr: %s\nwant stderr: %s", err, stdout.String(), stderr.String(), want)
+	}
+}
