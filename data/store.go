@@ -66,6 +66,11 @@ var SchemaVersion = len(migrations)
 type Store struct {
 	db   *sql.DB
 	path string
+	// readOnly is set for a store opened without create.
+	readOnly bool
+	// snapshot is the store file as it was when opened immutable (see
+	// openReadOnly), nil otherwise.
+	snapshot os.FileInfo
 	// Now gives the ingest time; tests and reproducible builds set it.
 	Now func() time.Time
 }
@@ -73,15 +78,22 @@ type Store struct {
 // BusyTimeout is how long a writer waits for the store's write lock.
 const BusyTimeout = 30 * time.Second
 
-// OpenStore opens the store at path, creating it when create is true, and
-// brings its schema up to date. It refuses a file that is not a SQLite
-// database, a SQLite database that is not a qoscal store, and a store
-// written by a newer schema version than this build knows.
+// OpenStore opens the store at path. With create true it opens the store
+// for writing (ingest), creating the file when it is missing, and brings
+// its schema up to date. With create false it opens the store read-only:
+// the store must exist and already be a qoscal store, and nothing is
+// written to it (no schema, no migration), so that reading never changes a
+// store, and works on a store in a folder this user cannot write.
+//
+// It refuses a file that is not a SQLite database, a SQLite database that
+// is not a qoscal store, and a store written by a newer schema version
+// than this build knows.
 func OpenStore(path string, create bool) (*Store, error) {
+	if !create {
+		return openReadOnly(path)
+	}
 	st, err := os.Stat(path)
 	switch {
-	case errors.Is(err, fs.ErrNotExist) && !create:
-		return nil, fmt.Errorf("no store at %s: ingest runs first (qoscal ingest), or name the store with --db", path)
 	case err == nil && st.IsDir():
 		return nil, fmt.Errorf("store %s is a folder, expected a SQLite file", path)
 	case err == nil && st.Size() > 0:
@@ -89,19 +101,103 @@ func OpenStore(path string, create bool) (*Store, error) {
 			return nil, err
 		}
 	}
-	dsn := "file:" + path + "?_pragma=busy_timeout(" + strconv.Itoa(int(BusyTimeout/time.Millisecond)) + ")" +
-		"&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
-	db, err := sql.Open("sqlite", dsn)
+	s, err := open(path, "_pragma=busy_timeout("+strconv.Itoa(int(BusyTimeout/time.Millisecond))+")"+
+		"&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	if err := s.migrate(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// openReadOnly opens an existing store read-only (SQLite mode=ro).
+//
+// A store is in WAL mode, and SQLite reads a WAL database through its
+// shared-memory index, the -shm file next to it, which a reader creates
+// when it is missing. In a folder this user cannot write, with no -shm
+// there (no other process has the store open), mode=ro fails with
+// SQLITE_READONLY_DIRECTORY. Then, and only when no write-ahead log holds
+// changes not yet in the store file, the store is opened immutable=1:
+// SQLite reads the file as it is, with no locks and no -shm. Immutable is
+// not safe against a writer that starts while we read (SQLite would not
+// see its changes, and a checkpoint could rewrite pages under us), so such
+// a store notes the file's size and time at open and a read fails, rather
+// than returning a mix, when either has changed (see checkUnchanged).
+func openReadOnly(path string) (*Store, error) {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("no store at %s: ingest runs first (qoscal ingest), or name the store with --db", path)
+	case err != nil:
+		return nil, fmt.Errorf("store %s: %v", path, err)
+	case st.IsDir():
+		return nil, fmt.Errorf("store %s is a folder, expected a SQLite file", path)
+	case st.Size() == 0:
+		return nil, fmt.Errorf("store %s is an empty file (0 bytes), not a qoscal store: ingest runs into it first (qoscal ingest), or name a qoscal store with --db", path)
+	}
+	if err := checkSQLiteHeader(path); err != nil {
+		return nil, err
+	}
+	busy := "_pragma=busy_timeout(" + strconv.Itoa(int(BusyTimeout/time.Millisecond)) + ")"
+	s, err := open(path, "mode=ro&"+busy+"&_pragma=query_only(1)")
+	if err != nil {
+		return nil, err
+	}
+	err = s.checkReadable()
+	if err == nil {
+		return s, nil
+	}
+	s.Close()
+	if !cannotMakeSHM(err) {
+		return nil, err
+	}
+	if wal, werr := os.Stat(path + "-wal"); werr == nil && wal.Size() > 0 {
+		return nil, fmt.Errorf("store %s: cannot read it in a folder this user cannot write: its write-ahead log %s-wal holds changes not yet in the store file; open the store once where its folder is writable (any qoscal command does), or copy the store with its -wal file to a writable folder", path, path)
+	}
+	s, err = open(path, "mode=ro&immutable=1&_pragma=query_only(1)")
+	if err != nil {
+		return nil, err
+	}
+	s.snapshot = st
+	if err := s.checkReadable(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// cannotMakeSHM reports whether err is SQLite failing to open or create a
+// WAL database's -shm file read-only (SQLITE_READONLY_* or
+// SQLITE_CANTOPEN, as a read-only folder gives).
+func cannotMakeSHM(err error) bool {
+	var se interface{ Code() int }
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case 8, 14: // SQLITE_READONLY, SQLITE_CANTOPEN and their extended codes
+		return true
+	}
+	return false
+}
+
+// open opens the SQLite file at path with the URI parameters query.
+func open(path, query string) (*Store, error) {
+	db, err := sql.Open("sqlite", "file:"+uriPath(path)+"?"+query)
 	if err != nil {
 		return nil, fmt.Errorf("store %s: %v", path, err)
 	}
 	db.SetMaxOpenConns(1)
-	s := &Store{db: db, path: path, Now: time.Now}
-	if err := s.migrate(); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return s, nil
+	return &Store{db: db, path: path, Now: time.Now}, nil
+}
+
+// uriPath escapes the characters of a file name that a SQLite URI
+// (file:NAME?PARAMS) would otherwise read as syntax.
+func uriPath(path string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
 }
 
 // checkSQLiteHeader refuses a file that does not start with SQLite's magic
@@ -120,34 +216,44 @@ func checkSQLiteHeader(path string) error {
 	return nil
 }
 
-func (s *Store) migrate() error {
-	ctx := context.Background()
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return s.wrap(err)
-	}
-	defer tx.Rollback()
+// identify reads the store's schema version, after checking that the file
+// is a qoscal store (or an empty SQLite database, version 0, which only
+// OpenStore with create may make one).
+func (s *Store) identify(tx *sql.Tx) (int, error) {
 	var version, app int
 	if err := tx.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
-		return s.wrap(err)
+		return 0, s.wrap(err)
 	}
 	if err := tx.QueryRow("PRAGMA application_id").Scan(&app); err != nil {
-		return s.wrap(err)
+		return 0, s.wrap(err)
 	}
 	if app != 0 && app != appID {
-		return fmt.Errorf("store %s is a SQLite database of another program (application id %#x), not a qoscal store", s.path, app)
+		return 0, fmt.Errorf("store %s is a SQLite database of another program (application id %#x), not a qoscal store", s.path, app)
 	}
 	if version == 0 {
 		var tables int
 		if err := tx.QueryRow("SELECT count(*) FROM sqlite_master").Scan(&tables); err != nil {
-			return s.wrap(err)
+			return 0, s.wrap(err)
 		}
 		if tables > 0 {
-			return fmt.Errorf("store %s is a SQLite database with tables of its own, not a qoscal store", s.path)
+			return 0, fmt.Errorf("store %s is a SQLite database with tables of its own, not a qoscal store", s.path)
 		}
 	}
-	if version > len(migrations) {
-		return fmt.Errorf("store %s was written by a newer qoscal (schema version %d; this qoscal knows up to %d): upgrade qoscal", s.path, version, len(migrations))
+	if version > len(migrations) || version < 0 {
+		return 0, fmt.Errorf("store %s was written by a newer qoscal (schema version %d; this qoscal knows up to %d): upgrade qoscal", s.path, version, len(migrations))
+	}
+	return version, nil
+}
+
+func (s *Store) migrate() error {
+	tx, err := s.db.BeginTx(context.Background(), nil)
+	if err != nil {
+		return s.wrap(err)
+	}
+	defer tx.Rollback()
+	version, err := s.identify(tx)
+	if err != nil {
+		return err
 	}
 	if version == len(migrations) {
 		return nil
@@ -163,11 +269,51 @@ func (s *Store) migrate() error {
 	return s.wrap(tx.Commit())
 }
 
+// checkReadable checks, without writing, that a store opened read-only is a
+// qoscal store at this build's schema version.
+func (s *Store) checkReadable() error {
+	s.readOnly = true
+	tx, err := s.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return s.wrap(err)
+	}
+	defer tx.Rollback()
+	version, err := s.identify(tx)
+	switch {
+	case err != nil:
+		return err
+	case version == 0:
+		return fmt.Errorf("store %s is an empty SQLite database, not a qoscal store: ingest runs into it first (qoscal ingest), or name a qoscal store with --db", s.path)
+	case version < len(migrations):
+		return fmt.Errorf("store %s has schema version %d, older than this qoscal's %d: run qoscal ingest on it once to upgrade it", s.path, version, len(migrations))
+	}
+	return nil
+}
+
+// checkUnchanged fails when a store opened immutable (see openReadOnly)
+// has been written since it was opened, so that a read that may have seen
+// a mix of old and new pages is not returned.
+func (s *Store) checkUnchanged() error {
+	if s.snapshot == nil {
+		return nil
+	}
+	st, err := os.Stat(s.path)
+	if err == nil {
+		if wal, werr := os.Stat(s.path + "-wal"); werr == nil && wal.Size() > 0 {
+			st = nil
+		}
+	}
+	if err != nil || st == nil || st.Size() != s.snapshot.Size() || !st.ModTime().Equal(s.snapshot.ModTime()) {
+		return fmt.Errorf("store %s changed while it was being read (another qoscal is writing to it): run the command again", s.path)
+	}
+	return nil
+}
+
 func (s *Store) wrap(err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("store %s: %v", s.path, err)
+	return fmt.Errorf("store %s: %w", s.path, err)
 }
 
 // Close closes the store.
@@ -202,6 +348,9 @@ func (e *ConflictError) Error() string {
 // after each run.
 func (s *Store) Ingest(runs []Run, replace bool, progress func(done, total int)) (IngestResult, error) {
 	var res IngestResult
+	if s.readOnly {
+		return res, fmt.Errorf("store %s is open read-only", s.path)
+	}
 	tx, err := s.db.Begin()
 	if err != nil {
 		return res, s.wrap(err)
@@ -296,9 +445,26 @@ func (s *Store) Runs(filter map[string]string) ([]StoredRun, error) {
 }
 
 // query loads the runs that match a condition on runs r, with their labels
-// and measurements, in ingest order.
+// and measurements, in ingest order. It reads in one transaction, so that
+// a concurrent ingest is seen whole or not at all.
 func (s *Store) query(where string, args []any) ([]StoredRun, error) {
-	rows, err := s.db.Query(`SELECT seq, id, source, measured_at, baseline, candidate, ingested_at FROM runs r WHERE `+where+` ORDER BY seq`, args...)
+	tx, err := s.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	defer tx.Rollback()
+	runs, err := s.queryTx(tx, where, args)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkUnchanged(); err != nil {
+		return nil, err
+	}
+	return runs, nil
+}
+
+func (s *Store) queryTx(tx *sql.Tx, where string, args []any) ([]StoredRun, error) {
+	rows, err := tx.Query(`SELECT seq, id, source, measured_at, baseline, candidate, ingested_at FROM runs r WHERE `+where+` ORDER BY seq`, args...)
 	if err != nil {
 		return nil, s.wrap(err)
 	}
@@ -315,9 +481,15 @@ func (s *Store) query(where string, args []any) ([]StoredRun, error) {
 		}
 		r.Baseline, r.Candidate = base.String, cand.String
 		if measured.Valid {
-			r.Time, _ = time.Parse(time.RFC3339Nano, measured.String)
+			if r.Time, err = time.Parse(time.RFC3339Nano, measured.String); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store %s: run %s: measured time %q is not an RFC 3339 time", s.path, r.ID, measured.String)
+			}
 		}
-		r.Ingested, _ = time.Parse(time.RFC3339, ingested)
+		if r.Ingested, err = time.Parse(time.RFC3339, ingested); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("store %s: run %s: ingest time %q is not an RFC 3339 time", s.path, r.ID, ingested)
+		}
 		r.Labels = map[string]string{}
 		index[seq] = len(runs)
 		runs = append(runs, r)
@@ -329,8 +501,17 @@ func (s *Store) query(where string, args []any) ([]StoredRun, error) {
 	if len(runs) == 0 {
 		return nil, nil
 	}
+	// find returns the run a row of labels or measurements belongs to; in a
+	// sound store (one transaction, foreign keys) it is always there.
+	find := func(seq int64) (*StoredRun, error) {
+		i, ok := index[seq]
+		if !ok {
+			return nil, fmt.Errorf("store %s is damaged: a row refers to run %d, which the runs table lacks", s.path, seq)
+		}
+		return &runs[i], nil
+	}
 	sub := `SELECT seq FROM runs r WHERE ` + where
-	lrows, err := s.db.Query(`SELECT run_seq, key, value FROM labels WHERE run_seq IN (`+sub+`)`, args...)
+	lrows, err := tx.Query(`SELECT run_seq, key, value FROM labels WHERE run_seq IN (`+sub+`)`, args...)
 	if err != nil {
 		return nil, s.wrap(err)
 	}
@@ -341,10 +522,18 @@ func (s *Store) query(where string, args []any) ([]StoredRun, error) {
 			lrows.Close()
 			return nil, s.wrap(err)
 		}
-		runs[index[seq]].Labels[k] = v
+		r, err := find(seq)
+		if err != nil {
+			lrows.Close()
+			return nil, err
+		}
+		r.Labels[k] = v
 	}
 	lrows.Close()
-	mrows, err := s.db.Query(`SELECT run_seq, variant, benchmark, sample, value, unit FROM measurements WHERE run_seq IN (`+sub+`) ORDER BY run_seq, variant, benchmark, unit, sample`, args...)
+	if err := lrows.Err(); err != nil {
+		return nil, s.wrap(err)
+	}
+	mrows, err := tx.Query(`SELECT run_seq, variant, benchmark, sample, value, unit FROM measurements WHERE run_seq IN (`+sub+`) ORDER BY run_seq, variant, benchmark, unit, sample`, args...)
 	if err != nil {
 		return nil, s.wrap(err)
 	}
@@ -355,7 +544,10 @@ func (s *Store) query(where string, args []any) ([]StoredRun, error) {
 		if err := mrows.Scan(&seq, &m.Variant, &m.Benchmark, &m.Sample, &m.Value, &m.Unit); err != nil {
 			return nil, s.wrap(err)
 		}
-		r := &runs[index[seq]]
+		r, err := find(seq)
+		if err != nil {
+			return nil, err
+		}
 		r.Measurements = append(r.Measurements, m)
 	}
 	return runs, s.wrap(mrows.Err())

@@ -21,6 +21,10 @@ func TestMain(m *testing.M) {
 	if db := os.Getenv("QOSCAL_TEST_CHILD_DB"); db != "" {
 		os.Exit(childIngest(db, os.Getenv("QOSCAL_TEST_CHILD_PREFIX")))
 	}
+	// Re-executed by TestStoreReadOnlyFolder as a reading child process.
+	if db := os.Getenv("QOSCAL_TEST_READ_DB"); db != "" {
+		os.Exit(childRead(db))
+	}
 	os.Exit(m.Run())
 }
 
@@ -191,10 +195,12 @@ func TestStoreRefusesForeignFiles(t *testing.T) {
 	}
 }
 
+// TestStoreMigratesEmptyFile: ingest (create) may make a store of an empty
+// file, as of a missing one.
 func TestStoreMigratesEmptyFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "empty.db")
 	os.WriteFile(path, nil, 0o644)
-	s, err := OpenStore(path, false)
+	s, err := OpenStore(path, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,5 +295,39 @@ func BenchmarkIngest1000Runs(b *testing.B) {
 		b.StopTimer()
 		s.Close()
 		b.StartTimer()
+	}
+}
+
+// TestStoreOddFileName: the store's file name goes into a SQLite URI
+// (file:NAME?PARAMS); a ?, # or % in it must not be read as URI syntax
+// (a ? made SQLite open the file named by the part before it).
+func TestStoreOddFileName(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "we?ird#na%20me.db")
+	w, err := OpenStore(path, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Ingest([]Run{testRun("r1", 1, nil)}, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	s, err := OpenStore(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if runs, err := s.Runs(nil); err != nil || len(runs) != 1 {
+		t.Errorf("Runs: %d runs, %v; want 1 run", len(runs), err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		if n := e.Name(); !strings.HasSuffix(n, ".db-wal") && !strings.HasSuffix(n, ".db-shm") {
+			names = append(names, n)
+		}
+	}
+	if diff := cmp.Diff([]string{"we?ird#na%20me.db"}, names); diff != "" {
+		t.Errorf("files in the folder (-want +got):\n%s", diff)
 	}
 }

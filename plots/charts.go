@@ -33,13 +33,22 @@ func RatioSpread(w io.Writer, a *calibrate.Analysis, f Format) error {
 		y := float64(k - 1 - i)
 		names[k-1-i] = b.Name
 		lo, hi = math.Min(lo, b.Min), math.Max(hi, b.Max)
-		box, _ := plotter.NewPolygon(plotter.XYs{{X: b.Q1, Y: y - 0.3}, {X: b.Q3, Y: y - 0.3}, {X: b.Q3, Y: y + 0.3}, {X: b.Q1, Y: y + 0.3}})
+		box, err := plotter.NewPolygon(plotter.XYs{{X: b.Q1, Y: y - 0.3}, {X: b.Q3, Y: y - 0.3}, {X: b.Q3, Y: y + 0.3}, {X: b.Q1, Y: y + 0.3}})
+		if err != nil {
+			return fmt.Errorf("plots: benchmark %s: quartile box: %v", b.Name, err)
+		}
 		box.Color = colBox
 		box.LineStyle.Color = colPoint
 		box.LineStyle.Width = vg.Points(0.8)
-		whisker := hline(y, b.Min, b.Max, colPoint, nil)
+		whisker, err := hline(y, b.Min, b.Max, colPoint, nil)
+		if err != nil {
+			return fmt.Errorf("plots: benchmark %s: range: %v", b.Name, err)
+		}
 		whisker.Width = vg.Points(0.8)
-		median := vline(b.Median, y-0.35, y+0.35, colMedian, nil)
+		median, err := vline(b.Median, y-0.35, y+0.35, colMedian, nil)
+		if err != nil {
+			return fmt.Errorf("plots: benchmark %s: median: %v", b.Name, err)
+		}
 		median.Width = vg.Points(2)
 		p.Add(box, whisker, median)
 		pts := make(plotter.XYs, len(a.Runs))
@@ -52,15 +61,24 @@ func RatioSpread(w io.Writer, a *calibrate.Analysis, f Format) error {
 			}
 			j++
 		}
-		sc, _ := plotter.NewScatter(pts)
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return fmt.Errorf("plots: benchmark %s: ratios: %v", b.Name, err)
+		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: colPoint, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
 		p.Add(sc)
 	}
 	lo = math.Min(lo, a.Score.Median)
 	hi = math.Max(hi, a.Score.Median)
 	p.X.Min, p.X.Max = logPad(lo, hi, 0.04)
-	parity := vline(1, -0.6, float64(k)-0.4, colParity, dashed)
-	med := vline(a.Score.Median, -0.6, float64(k)-0.4, colMedian, dotted)
+	parity, err := vline(1, -0.6, float64(k)-0.4, colParity, dashed)
+	if err != nil {
+		return err
+	}
+	med, err := vline(a.Score.Median, -0.6, float64(k)-0.4, colMedian, dotted)
+	if err != nil {
+		return fmt.Errorf("plots: median score: %v", err)
+	}
 	p.Add(parity, med)
 	p.Legend.Add("parity (1.0)", parity)
 	p.Legend.Add(fmt.Sprintf("median score %.2f", a.Score.Median), med)
@@ -76,8 +94,9 @@ func RatioSpread(w io.Writer, a *calibrate.Analysis, f Format) error {
 
 // box returns a legend thumbnail of a filled box.
 func box(c color.Color) plot.Thumbnailer {
-	poly, _ := plotter.NewPolygon(plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}, {X: 1, Y: 1}})
-	poly.Color = c
+	// Only the fill and line colours show in a thumbnail: no points, so
+	// nothing for NewPolygon to refuse (it checks points for NaN and Inf).
+	poly := &plotter.Polygon{Color: c, LineStyle: plotter.DefaultLineStyle}
 	poly.LineStyle.Color = colPoint
 	return poly
 }
@@ -103,22 +122,34 @@ func ScoreSequence(w io.Writer, a *calibrate.Analysis, floor Floor, f Format) er
 	for i, r := range a.Runs {
 		all[i] = plotter.XY{X: float64(i + 1), Y: r.Score}
 	}
-	line, _ := plotter.NewLine(all)
+	line, err := plotter.NewLine(all)
+	if err != nil {
+		return fmt.Errorf("plots: run scores: %v", err)
+	}
 	line.Color = colPoint
 	line.Width = vg.Points(0.6)
 	p.Add(line)
 	x0, x1 := 0.5, float64(n)+0.5
 	if floor.Value > 0 {
-		fl := hline(floor.Value, x0, x1, colFloor, nil)
+		fl, err := hline(floor.Value, x0, x1, colFloor, nil)
+		if err != nil {
+			return fmt.Errorf("plots: floor: %v", err)
+		}
 		p.Add(fl)
 		p.Legend.Add(fmt.Sprintf("floor %s (%s)", trimFloat(floor.Value), floor.Source), fl)
 		lo = math.Min(lo, floor.Value)
 	}
-	mn := hline(a.Score.Min, x0, x1, colMin, dashed)
+	mn, err := hline(a.Score.Min, x0, x1, colMin, dashed)
+	if err != nil {
+		return fmt.Errorf("plots: lowest score: %v", err)
+	}
 	p.Add(mn)
 	p.Legend.Add(fmt.Sprintf("lowest observed %.2f", a.Score.Min), mn)
 	if lo < 1.15 && hi > 0.85 {
-		par := hline(1, x0, x1, colParity, dotted)
+		par, err := hline(1, x0, x1, colParity, dotted)
+		if err != nil {
+			return err
+		}
 		p.Add(par)
 		p.Legend.Add("parity 1.0", par)
 		lo, hi = math.Min(lo, 1), math.Max(hi, 1)
@@ -128,13 +159,19 @@ func ScoreSequence(w io.Writer, a *calibrate.Analysis, floor Floor, f Format) er
 		radius = vg.Points(1.8)
 	}
 	if len(ok) > 0 {
-		sc, _ := plotter.NewScatter(ok)
+		sc, err := plotter.NewScatter(ok)
+		if err != nil {
+			return fmt.Errorf("plots: run scores: %v", err)
+		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: colPoint, Radius: radius, Shape: draw.CircleGlyph{}}
 		p.Add(sc)
 		p.Legend.Add("run score", sc)
 	}
 	if len(bad) > 0 {
-		sc, _ := plotter.NewScatter(bad)
+		sc, err := plotter.NewScatter(bad)
+		if err != nil {
+			return fmt.Errorf("plots: run scores: %v", err)
+		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: colBad, Radius: vg.Points(4), Shape: draw.CrossGlyph{}}
 		p.Add(sc)
 		p.Legend.Add("below the floor", sc)
@@ -199,30 +236,52 @@ func ScoreDistribution(w io.Writer, a *calibrate.Analysis, floor Floor, predBoun
 	if lo <= 0 {
 		lo = hi / 100
 	}
+	if a.Score.Min == a.Score.Max && len(h.Bins) > 0 {
+		// Every run has the same score: gonum gives the lone value a bin
+		// of width 1 that starts at it; centre one narrow bin on it.
+		w := (hi - lo) / float64(4*bins)
+		v := a.Score.Min
+		h.Bins = []plotter.HistogramBin{{Min: v - w/2, Max: v + w/2, Weight: float64(len(vals))}}
+		h.Width = w
+	}
 	n := float64(len(vals))
-	dens := plotter.NewFunction(func(x float64) float64 { return a.Score.Density(x) * n * binWidth })
-	dens.XMin, dens.XMax = lo, hi
-	dens.Samples = 200
-	dens.Color = colMedian
-	dens.Width = vg.Points(1.5)
-	p.Add(dens)
-	p.Legend.Add("fitted log-normal", dens)
 	var top float64
 	for _, b := range h.Bins {
 		top = math.Max(top, b.Weight)
 	}
-	peak := a.Score.Density(math.Exp(a.Score.MeanLog-a.Score.SDLog*a.Score.SDLog)) * n * binWidth
-	top = math.Max(top, peak) * 1.15
+	// With no spread (every run the same score) the fitted log-normal is
+	// degenerate, a spike with no density to draw: leave the curve out.
+	if fitted := a.Score.SDLog > 0 && !math.IsInf(a.Score.SDLog, 0); fitted {
+		dens := plotter.NewFunction(func(x float64) float64 { return a.Score.Density(x) * n * binWidth })
+		dens.XMin, dens.XMax = lo, hi
+		dens.Samples = 200
+		dens.Color = colMedian
+		dens.Width = vg.Points(1.5)
+		p.Add(dens)
+		p.Legend.Add("fitted log-normal", dens)
+		peak := a.Score.Density(math.Exp(a.Score.MeanLog-a.Score.SDLog*a.Score.SDLog)) * n * binWidth
+		top = math.Max(top, peak)
+	}
+	top *= 1.15
 	if floor.Value > 0 {
-		fl := vline(floor.Value, 0, top, colFloor, nil)
+		fl, err := vline(floor.Value, 0, top, colFloor, nil)
+		if err != nil {
+			return fmt.Errorf("plots: floor: %v", err)
+		}
 		p.Add(fl)
 		p.Legend.Add(fmt.Sprintf("floor %s (%s)", trimFloat(floor.Value), floor.Source), fl)
 	}
-	mn := vline(a.Score.Min, 0, top, colMin, dashed)
+	mn, err := vline(a.Score.Min, 0, top, colMin, dashed)
+	if err != nil {
+		return fmt.Errorf("plots: lowest score: %v", err)
+	}
 	p.Add(mn)
 	p.Legend.Add(fmt.Sprintf("lowest observed %.2f", a.Score.Min), mn)
 	if predBound > 0 {
-		pb := vline(predBound, 0, top, colPred, dotted)
+		pb, err := vline(predBound, 0, top, colPred, dotted)
+		if err != nil {
+			return fmt.Errorf("plots: prediction bound: %v", err)
+		}
 		p.Add(pb)
 		p.Legend.Add(fmt.Sprintf("%g%% prediction bound %.3f", alpha*100, predBound), pb)
 	}
@@ -272,7 +331,11 @@ func Noise(w io.Writer, a *calibrate.Analysis, f Format) error {
 	b2.Color = colMin
 	b2.LineStyle.Width = 0
 	b2.Offset = barW / 2
-	p.Add(b1, b2, vline(0, -0.6, float64(k)-0.4, colParity, nil))
+	zero, err := vline(0, -0.6, float64(k)-0.4, colParity, nil)
+	if err != nil {
+		return err
+	}
+	p.Add(b1, b2, zero)
 	p.Legend.Add("CV, log space (SD of ln ratio), %", b1)
 	p.Legend.Add("share of Var(ln score), %", b2)
 	p.NominalY(names...)
@@ -309,12 +372,18 @@ func FloorTradeoff(w io.Writer, a *calibrate.Analysis, rec *calibrate.Recommenda
 		lo, hi = math.Min(lo, c.Predictive), math.Max(hi, c.Predictive)
 	}
 	if len(pts) == 0 {
-		return fmt.Errorf("plots: no candidate floor with a positive false-positive rate")
+		return &UndrawableError{Chart: "floor-tradeoff", Reason: "no candidate floor has a positive false-positive rate to draw on its log axis" + sameScores(a)}
 	}
-	line, _ := plotter.NewLine(pts)
+	line, err := plotter.NewLine(pts)
+	if err != nil {
+		return fmt.Errorf("plots: false-positive rates: %v", err)
+	}
 	line.Color = colFloor
 	line.Width = vg.Points(1.5)
-	sc, _ := plotter.NewScatter(pts)
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return fmt.Errorf("plots: false-positive rates: %v", err)
+	}
 	sc.GlyphStyle = draw.GlyphStyle{Color: colFloor, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
 	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: labels})
 	if err != nil {
@@ -334,4 +403,13 @@ func FloorTradeoff(w io.Writer, a *calibrate.Analysis, rec *calibrate.Recommenda
 	p.X.Tick.Marker = fmtTicks{Ticker: plot.DefaultTicks{}, format: trimFloat}
 	p.Legend.Left = true
 	return save(p, w, width, 4*vg.Inch, f)
+}
+
+// sameScores explains, when every run has the same score, why a chart of
+// the score's spread has nothing to show.
+func sameScores(a *calibrate.Analysis) string {
+	if a.Score.N > 0 && a.Score.Min == a.Score.Max {
+		return fmt.Sprintf(" (all %d runs have the same score, %s: the fitted spread is zero)", a.Score.N, trimFloat(a.Score.Min))
+	}
+	return ""
 }

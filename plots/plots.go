@@ -77,22 +77,43 @@ func save(p *plot.Plot, w io.Writer, width, height vg.Length, f Format) error {
 	return err
 }
 
-// hline draws a horizontal reference line from x0 to x1 at y.
-func hline(y, x0, x1 float64, c color.Color, dashes []vg.Length) *plotter.Line {
-	l, _ := plotter.NewLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}})
-	l.Color = c
-	l.Width = vg.Points(1.2)
-	l.Dashes = dashes
-	return l
+// UndrawableError says that a chart cannot be drawn from the analysis it
+// was given, and why: the data hold nothing it could show (every run has
+// the same score, say). It is no fault of the writer or the format, and
+// the other charts of the same analysis can still be drawn.
+type UndrawableError struct {
+	Chart  string // the chart's name, as the command line names its file
+	Reason string
 }
 
-// vline draws a vertical reference line from y0 to y1 at x.
-func vline(x, y0, y1 float64, c color.Color, dashes []vg.Length) *plotter.Line {
-	l, _ := plotter.NewLine(plotter.XYs{{X: x, Y: y0}, {X: x, Y: y1}})
+func (e *UndrawableError) Error() string {
+	return "plots: cannot draw the " + e.Chart + " chart: " + e.Reason
+}
+
+// hline draws a horizontal reference line from x0 to x1 at y. It fails
+// (as gonum does) when a coordinate is NaN or infinite.
+func hline(y, x0, x1 float64, c color.Color, dashes []vg.Length) (*plotter.Line, error) {
+	l, err := plotter.NewLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}})
+	if err != nil {
+		return nil, fmt.Errorf("plots: a horizontal line at %v from %v to %v: %v", y, x0, x1, err)
+	}
 	l.Color = c
 	l.Width = vg.Points(1.2)
 	l.Dashes = dashes
-	return l
+	return l, nil
+}
+
+// vline draws a vertical reference line from y0 to y1 at x. It fails (as
+// gonum does) when a coordinate is NaN or infinite.
+func vline(x, y0, y1 float64, c color.Color, dashes []vg.Length) (*plotter.Line, error) {
+	l, err := plotter.NewLine(plotter.XYs{{X: x, Y: y0}, {X: x, Y: y1}})
+	if err != nil {
+		return nil, fmt.Errorf("plots: a vertical line at %v from %v to %v: %v", x, y0, y1, err)
+	}
+	l.Color = c
+	l.Width = vg.Points(1.2)
+	l.Dashes = dashes
+	return l, nil
 }
 
 // ratioTicks labels a log axis of ratios with round values near 1 (gonum's

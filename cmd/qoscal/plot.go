@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -61,20 +62,29 @@ func init() {
 type floorFlags struct {
 	floor       float64
 	calibration string
+	fs          *pflag.FlagSet // to tell --floor 0 from no --floor
 }
 
 func (f *floorFlags) add(fs *pflag.FlagSet) {
 	fs.Float64Var(&f.floor, "floor", 0, "draw this `FLOOR`")
 	fs.StringVar(&f.calibration, "calibration", "", "draw the floor of this calibration `FILE`")
+	f.fs = fs
 }
 
-// resolve returns the floor to show: --floor, the calibration file's, or
-// the recommendation's.
-func (f *floorFlags) resolve(cmd string, rec *calibrate.Recommendation) (plots.Floor, error) {
+// check refuses a --floor that is no floor (see checkFloor); commands call
+// it before reading any run.
+func (f *floorFlags) check(cmd string) error {
+	if f.fs.Changed("floor") {
+		return checkFloor(cmd, f.floor)
+	}
+	return nil
+}
+
+// resolve returns the floor to show: --floor (checked by check), the
+// calibration file's, or the recommendation's.
+func (f *floorFlags) resolve(rec *calibrate.Recommendation) (plots.Floor, error) {
 	switch {
-	case f.floor < 0:
-		return plots.Floor{}, usagef(cmd, "--floor must be a number > 0, got %v", f.floor)
-	case f.floor > 0:
+	case f.fs.Changed("floor"):
 		return plots.Floor{Value: f.floor, Source: "--floor"}, nil
 	case f.calibration != "":
 		cal, err := calibrate.ReadFile(f.calibration)
@@ -102,11 +112,14 @@ func (c *chartFlags) add(fs *pflag.FlagSet) {
 
 // read analyses the runs, recommends a floor and settles the floor shown.
 func (c *chartFlags) read(u *ui, cmd string, paths []string) (*input, *calibrate.Recommendation, plots.Floor, error) {
+	if err := c.ff.check(cmd); err != nil {
+		return nil, nil, plots.Floor{}, err
+	}
 	in, rec, err := recommendFor(u, cmd, &c.af, &c.rf, paths)
 	if err != nil {
 		return nil, nil, plots.Floor{}, err
 	}
-	floor, err := c.ff.resolve(cmd, rec)
+	floor, err := c.ff.resolve(rec)
 	if err != nil {
 		return nil, nil, plots.Floor{}, err
 	}
@@ -132,23 +145,52 @@ func charts(a *calibrate.Analysis, rec *calibrate.Recommendation, floor plots.Fl
 	}
 }
 
-// writeCharts writes every chart into dir as prefix+name+"."+format and
-// returns the paths.
-func writeCharts(dir, prefix string, cs []chart, format plots.Format) ([]string, error) {
+// drawn is a chart drawn as an image, or left out, and why.
+type drawn struct {
+	chart
+	image   []byte
+	leftOut string // why the chart is not drawn; "" when it is
+}
+
+// drawCharts draws every chart that the analysis can show. A chart that
+// has nothing to show (plots.UndrawableError: every run has the same
+// score, say) is left out with a warning naming it and why, and the
+// others are still drawn; any other error fails.
+func drawCharts(u *ui, cs []chart, format plots.Format) ([]drawn, error) {
+	out := make([]drawn, 0, len(cs))
+	for _, c := range cs {
+		var buf bytes.Buffer
+		err := c.draw(&buf, format)
+		var ue *plots.UndrawableError
+		switch {
+		case errors.As(err, &ue):
+			u.warnf("chart %s left out: %s", c.name, ue.Reason)
+			out = append(out, drawn{chart: c, leftOut: ue.Reason})
+		case err != nil:
+			return nil, fmt.Errorf("chart %s: %v", c.name, err)
+		default:
+			out = append(out, drawn{chart: c, image: buf.Bytes()})
+		}
+	}
+	return out, nil
+}
+
+// writeCharts writes every drawn chart into dir as prefix+name+"."+format
+// and returns the paths, "" for a chart left out.
+func writeCharts(dir, prefix string, ds []drawn, format plots.Format) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	var paths []string
-	for _, c := range cs {
-		var buf bytes.Buffer
-		if err := c.draw(&buf, format); err != nil {
-			return nil, fmt.Errorf("chart %s: %v", c.name, err)
+	paths := make([]string, len(ds))
+	for i, d := range ds {
+		if d.leftOut != "" {
+			continue
 		}
-		path := filepath.Join(dir, prefix+c.name+"."+string(format))
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		path := filepath.Join(dir, prefix+d.name+"."+string(format))
+		if err := os.WriteFile(path, d.image, 0o644); err != nil {
 			return nil, err
 		}
-		paths = append(paths, path)
+		paths[i] = path
 	}
 	return paths, nil
 }
@@ -174,12 +216,18 @@ func runPlot(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
-	paths, err := writeCharts(out, "", charts(in.analysis, rec, floor), plots.Format(image))
+	ds, err := drawCharts(u, charts(in.analysis, rec, floor), plots.Format(image))
+	if err != nil {
+		return err
+	}
+	paths, err := writeCharts(out, "", ds, plots.Format(image))
 	if err != nil {
 		return err
 	}
 	for _, p := range paths {
-		fmt.Fprintln(u.stdout, p)
+		if p != "" {
+			fmt.Fprintln(u.stdout, p)
+		}
 	}
 	return nil
 }

@@ -74,7 +74,13 @@ func runReport(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
-	rep := &report{in: in, a: in.analysis, rec: rec, floor: floor, charts: charts(in.analysis, rec, floor)}
+	// Both reports show the charts as SVG: draw them once (and warn once
+	// about a chart left out).
+	ds, err := drawCharts(u, charts(in.analysis, rec, floor), plots.SVG)
+	if err != nil {
+		return err
+	}
+	rep := &report{in: in, a: in.analysis, rec: rec, floor: floor, charts: ds}
 	if s := u.getenv("SOURCE_DATE_EPOCH"); s != "" {
 		t, err := u.now()
 		if err != nil {
@@ -108,7 +114,9 @@ func runReport(u *ui, args []string) error {
 		}
 		fmt.Fprintln(u.stdout, md)
 		for _, p := range paths {
-			fmt.Fprintln(u.stdout, p)
+			if p != "" {
+				fmt.Fprintln(u.stdout, p)
+			}
 		}
 	}
 	return nil
@@ -119,7 +127,7 @@ type report struct {
 	a      *calibrate.Analysis
 	rec    *calibrate.Recommendation
 	floor  plots.Floor
-	charts []chart
+	charts []drawn
 	when   string
 }
 
@@ -207,6 +215,7 @@ func (t *table) forHTML() htmlTable { return htmlTable{Head: t.head, Right: t.ri
 type htmlChart struct {
 	Name, Title string
 	SVG         template.HTML
+	LeftOut     string // why the chart is not drawn; "" when it is
 }
 
 var reportTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
@@ -255,11 +264,12 @@ footer { font-size: 0.85rem; color: #555; margin-top: 2rem; }
 <p>Ratio across runs: min, median, max; range as % of the median; CV; CV in log space; IQR (type 7 quartiles); scaled MAD; share of the variance of ln(score); LOO, the median score with the benchmark left out.</p>
 {{template "table" .Benchmarks}}
 <h2 id="charts">Charts</h2>
-{{range .Charts}}<figure id="{{.Name}}">
+{{range .Charts}}{{if .LeftOut}}<p class="left-out" id="{{.Name}}">{{.Title}}: left out, {{.LeftOut}}.</p>
+{{else}}<figure id="{{.Name}}">
 {{.SVG}}
 <figcaption>{{.Title}}</figcaption>
 </figure>
-{{end}}
+{{end}}{{end}}
 <h2 id="inputs">Inputs</h2>
 {{template "table" .Inputs}}
 <footer>{{range .Provenance}}<div>{{.}}</div>{{end}}</footer>
@@ -276,11 +286,7 @@ footer { font-size: 0.85rem; color: #555; margin-top: 2rem; }
 func (r *report) html(w io.Writer) error {
 	var cs []htmlChart
 	for _, c := range r.charts {
-		var buf bytes.Buffer
-		if err := c.draw(&buf, plots.SVG); err != nil {
-			return fmt.Errorf("chart %s: %v", c.name, err)
-		}
-		cs = append(cs, htmlChart{Name: c.name, Title: c.title, SVG: template.HTML(inlineSVG(buf.String()))})
+		cs = append(cs, htmlChart{Name: c.name, Title: c.title, SVG: template.HTML(inlineSVG(string(c.image))), LeftOut: c.leftOut})
 	}
 	return reportTemplate.Execute(w, map[string]any{
 		"Title":        r.title(),
@@ -330,6 +336,10 @@ func (r *report) markdown(w io.Writer, chartPaths []string) {
 	fmt.Fprintln(w, "## Charts")
 	fmt.Fprintln(w)
 	for i, c := range r.charts {
+		if c.leftOut != "" {
+			fmt.Fprintf(w, "%s: left out, %s.\n\n", c.title, mdEscape(c.leftOut))
+			continue
+		}
 		fmt.Fprintf(w, "![%s](%s)\n\n", c.title, filepath.ToSlash(filepath.Base(chartPaths[i])))
 	}
 	section("Inputs", r.inputs())
