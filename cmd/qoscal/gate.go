@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"sort"
 	"strconv"
@@ -202,8 +201,10 @@ func (g *gateFlags) validate(floorSet bool) error {
 	default:
 		return usagef("gate", "--annotations must be auto, github or none, got %q", g.annotations)
 	}
-	if floorSet && (!(g.floor > 0) || math.IsInf(g.floor, 0)) {
-		return usagef("gate", "--floor must be a number > 0, got %v", g.floor)
+	if floorSet {
+		if err := checkFloor("gate", g.floor); err != nil {
+			return err
+		}
 	}
 	if !(g.tag >= 0 && g.tag < 1) {
 		return usagef("gate", "--tag-threshold must be in [0, 1), got %v", g.tag)
