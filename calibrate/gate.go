@@ -19,6 +19,12 @@ const (
 	VerdictUngated      = "ungated"      // no floor given
 )
 
+// Where the gate's floor came from.
+const (
+	FloorGiven       = "given"       // GateOptions.Floor
+	FloorCalibration = "calibration" // the calibration file
+)
+
 // DegradedZ is the robust z (log space, median over benchmarks) below
 // which a run's baseline values say that its runner was degraded
 // (STATS.md 3.4; the Iglewicz–Hoaglin cut-off).
@@ -62,7 +68,7 @@ type GateResult struct {
 	Verdict     string
 	Score       float64
 	Floor       float64 // 0 when ungated
-	FloorSource string  // "--floor", "calibration", or ""
+	FloorSource string  // FloorGiven, FloorCalibration, or "" (ungated)
 	Suite       []string
 	Benchmarks  []GateBenchmark // in name order
 	Missing     []string        // calibrated benchmarks the run lacks (partial)
@@ -73,7 +79,7 @@ type GateResult struct {
 	// DegradedZ; MedianZ is that median (NaN without a calibration).
 	RunnerDegraded bool
 	MedianZ        float64
-	Warnings       []string
+	Warnings       []Warning
 }
 
 // InputError is a gate input the gate refuses to judge: exit 2, never a
@@ -106,7 +112,10 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 		return nil, err
 	}
 	res := &GateResult{MedianZ: math.NaN()}
-	warnf := func(format string, args ...any) { res.Warnings = append(res.Warnings, fmt.Sprintf(format, args...)) }
+	warn := func(w Warning, format string, args ...any) {
+		w.Msg = fmt.Sprintf(format, args...)
+		res.Warnings = append(res.Warnings, w)
+	}
 	if len(rr.Ratios) == 0 {
 		return nil, inputErrorf("no benchmark in common between %s (%s) and %s (%s)",
 			opt.Baseline, listOrNone(namesOf(run, opt.Baseline)), opt.Candidate, listOrNone(namesOf(run, opt.Candidate)))
@@ -114,10 +123,10 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 	res.OnlyOne = append(append([]string{}, rr.OnlyBaseline...), rr.OnlyCandidate...)
 	sort.Strings(res.OnlyOne)
 	if len(rr.OnlyBaseline) > 0 {
-		warnf("measured by %s only, left out: %s", opt.Baseline, strings.Join(rr.OnlyBaseline, ", "))
+		warn(Warning{Kind: WarnOneVariantOnly, Benchmarks: rr.OnlyBaseline}, "measured by %s only, left out: %s", opt.Baseline, strings.Join(rr.OnlyBaseline, ", "))
 	}
 	if len(rr.OnlyCandidate) > 0 {
-		warnf("measured by %s only, left out: %s", opt.Candidate, strings.Join(rr.OnlyCandidate, ", "))
+		warn(Warning{Kind: WarnOneVariantOnly, Benchmarks: rr.OnlyCandidate}, "measured by %s only, left out: %s", opt.Candidate, strings.Join(rr.OnlyCandidate, ", "))
 	}
 	inSuite := map[string]bool{}
 	if cal != nil {
@@ -152,10 +161,10 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 				return nil, inputErrorf("this run has none of the calibrated suite (%s)", strings.Join(cal.Suite, ", "))
 			}
 			res.Partial = true
-			warnf("partial suite: gating on %d of the %d calibrated benchmarks; missing: %s", len(res.Suite), len(cal.Suite), strings.Join(res.Missing, ", "))
+			warn(Warning{Kind: WarnPartialGate, Benchmarks: res.Missing}, "partial suite: gating on %d of the %d calibrated benchmarks; missing: %s", len(res.Suite), len(cal.Suite), strings.Join(res.Missing, ", "))
 		}
 		if len(res.Extra) > 0 {
-			warnf("not in the calibration, reported but left out of the geomean: %s", strings.Join(res.Extra, ", "))
+			warn(Warning{Kind: WarnNotCalibrated, Benchmarks: res.Extra}, "not in the calibration, reported but left out of the geomean: %s", strings.Join(res.Extra, ", "))
 		}
 	} else {
 		res.Suite = rr.Names()
@@ -190,12 +199,12 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 	// The floor.
 	switch {
 	case opt.Floor > 0:
-		res.Floor, res.FloorSource = opt.Floor, "--floor"
+		res.Floor, res.FloorSource = opt.Floor, FloorGiven
 		if cal != nil && cal.Floor != opt.Floor {
-			warnf("--floor %v overrides the calibration file's floor %s", opt.Floor, cal.FloorText)
+			warn(Warning{Kind: WarnFloorOverride}, "the given floor %v overrides the calibration file's floor %s", opt.Floor, cal.FloorText)
 		}
 	case cal != nil:
-		res.Floor, res.FloorSource = cal.Floor, "calibration"
+		res.Floor, res.FloorSource = cal.Floor, FloorCalibration
 	}
 	switch {
 	case res.Floor == 0:
@@ -212,9 +221,9 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 		case "ignore":
 		case "fail":
 			res.Verdict = VerdictInconclusive
-			warnf("runner degraded: the baseline is far below its calibrated history (median robust z %.1f < %.1f): inconclusive, rerun on a healthy runner", res.MedianZ, DegradedZ)
+			warn(Warning{Kind: WarnRunnerDegraded}, "runner degraded: the baseline is far below its calibrated history (median robust z %.1f < %.1f): inconclusive, rerun on a healthy runner", res.MedianZ, DegradedZ)
 		default:
-			warnf("runner degraded: the baseline is far below its calibrated history (median robust z %.1f < %.1f): treat this verdict with care, and rerun on a healthy runner", res.MedianZ, DegradedZ)
+			warn(Warning{Kind: WarnRunnerDegraded}, "runner degraded: the baseline is far below its calibrated history (median robust z %.1f < %.1f): treat this verdict with care, and rerun on a healthy runner", res.MedianZ, DegradedZ)
 		}
 	}
 	return res, nil

@@ -155,7 +155,7 @@ type Recommendation struct {
 	// options' Alpha, whatever the method (for charts and comparison).
 	PredictionBound float64
 	Bootstrap       stats.BootstrapFPR
-	Warnings        []string
+	Warnings        []Warning
 }
 
 // FormatFloor prints a floor with the decimals of the step grid.
@@ -191,19 +191,19 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 		rec.Bootstrap = stats.BootstrapFloorFPR(logs, rec.Floor, opt.Bootstrap, opt.Seed)
 	}
 	if rec.Floor < 1 {
-		rec.warnf("the floor %s is below 1.0: the gate would accept a candidate slower than the baseline", rec.FormatFloor(rec.Floor))
+		rec.warn(WarnFloorBelowOne, "the floor %s is below 1.0: the gate would accept a candidate slower than the baseline", rec.FormatFloor(rec.Floor))
 	}
 	if len(s.Outliers) > 0 {
-		rec.warnf("the score distribution has outlier runs (%s): the floor may be too low if they are degraded runners, or too high if the change is real; look before you gate", strings.Join(s.Outliers, ", "))
+		rec.warn(WarnOutliers, "the score distribution has outlier runs (%s): the floor may be too low if they are degraded runners, or too high if the change is real; look before you gate", strings.Join(s.Outliers, ", "))
 	}
 	if rec.Floor > s.Min {
-		rec.warnf("the floor %s is above the lowest calibration run (%s): that healthy run would have failed", rec.FormatFloor(rec.Floor), strconv.FormatFloat(s.Min, 'f', 2, 64))
+		rec.warn(WarnFloorAboveMin, "the floor %s is above the lowest calibration run (%s): that healthy run would have failed", rec.FormatFloor(rec.Floor), strconv.FormatFloat(s.Min, 'f', 2, 64))
 	}
 	return rec, nil
 }
 
-func (r *Recommendation) warnf(format string, args ...any) {
-	r.Warnings = append(r.Warnings, fmt.Sprintf(format, args...))
+func (r *Recommendation) warn(kind WarningKind, format string, args ...any) {
+	r.Warnings = append(r.Warnings, Warning{Kind: kind, Msg: fmt.Sprintf(format, args...)})
 }
 
 // Floor applies the options' method to the calibration: the method's raw

@@ -98,8 +98,8 @@ func TestRecommendWarningsAndValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{
-		"the floor 0.86 is below 1.0: the gate would accept a candidate slower than the baseline",
+	want := []Warning{
+		{Kind: WarnFloorBelowOne, Msg: "the floor 0.86 is below 1.0: the gate would accept a candidate slower than the baseline"},
 	}
 	if diff := cmp.Diff(want, r.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)

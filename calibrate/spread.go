@@ -108,7 +108,7 @@ type Analysis struct {
 	Score               ScoreStats
 	Benchmarks          []BenchmarkSpread // noisiest (largest share) first
 	BaselineSpread      []RawSpread       // suite order
-	Warnings            []string
+	Warnings            []Warning
 }
 
 // Thresholds used for warnings.
@@ -158,9 +158,9 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 	}
 	if len(a.Dropped) > 0 {
 		if opt.AllowPartial {
-			a.warnf("--allow-partial: the suite is the %d benchmarks common to all runs; left out: %s", len(a.Suite), strings.Join(a.Dropped, ", "))
+			a.warn(Warning{Kind: WarnCommonSuite, Benchmarks: a.Dropped}, "the suite is the %d benchmarks common to all runs; left out: %s", len(a.Suite), strings.Join(a.Dropped, ", "))
 		} else {
-			a.warnf("left out of the suite, being in half the runs or fewer: %s", strings.Join(dropNotes(a.Dropped, count, len(runs)), ", "))
+			a.warn(Warning{Kind: WarnDroppedBench, Benchmarks: a.Dropped}, "left out of the suite, being in half the runs or fewer: %s", strings.Join(dropNotes(a.Dropped, count, len(runs)), ", "))
 		}
 	}
 	for i := range all {
@@ -168,7 +168,7 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 		sc := rr.ScoreOver(a.Suite)
 		if missing := sc.Missing; len(missing) > 0 {
 			a.Excluded = append(a.Excluded, Excluded{ID: rr.ID, Missing: missing})
-			a.warnf("run %s lacks %s: left out of the score distribution (use --allow-partial to gate on the common benchmarks instead)", rr.ID, strings.Join(missing, ", "))
+			a.warn(Warning{Kind: WarnRunExcluded, Run: rr.ID, Benchmarks: missing}, "run %s lacks %s: left out of the score distribution", rr.ID, strings.Join(missing, ", "))
 			continue
 		}
 		rs := RunScore{ID: rr.ID, Labels: rr.Labels, LogScore: sc.LogScore, Score: sc.Score}
@@ -190,8 +190,9 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 	return a, nil
 }
 
-func (a *Analysis) warnf(format string, args ...any) {
-	a.Warnings = append(a.Warnings, fmt.Sprintf(format, args...))
+func (a *Analysis) warn(w Warning, format string, args ...any) {
+	w.Msg = fmt.Sprintf(format, args...)
+	a.Warnings = append(a.Warnings, w)
 }
 
 // roles settles the baseline and candidate names: the options', else those
@@ -373,29 +374,30 @@ func (a *Analysis) baselineSpread() {
 func (a *Analysis) weakDataWarnings() {
 	s := &a.Score
 	if !(s.SDLog > 0) {
-		a.warnf("all %d runs have the same score %.4g: with no spread, the model-based figures (false-positive rates, r90) are undefined; only the no-model bound 1/(n+1) holds", s.N, s.Min)
+		a.warn(Warning{Kind: WarnNoSpread}, "all %d runs have the same score %.4g: with no spread, the model-based figures (false-positive rates, r90) are undefined; only the no-model bound 1/(n+1) holds", s.N, s.Min)
 	}
 	if s.N < FewRuns {
-		a.warnf("only %d runs: the chance that the next healthy run falls below the observed minimum is 1 in %d; calibrate on %d or more runs", s.N, s.N+1, FewRuns)
+		a.warn(Warning{Kind: WarnFewRuns}, "only %d runs: the chance that the next healthy run falls below the observed minimum is 1 in %d; calibrate on %d or more runs", s.N, s.N+1, FewRuns)
 	}
 	for i, r := range a.Runs {
 		if z := s.OutlierZ[i]; math.Abs(z) > OutlierZ {
-			a.warnf("run %s is an outlier: score %.2f, robust z %.1f in log space (|z| > %.1f); check its runner before trusting this calibration", r.ID, r.Score, z, OutlierZ)
+			a.warn(Warning{Kind: WarnOutlierRun, Run: r.ID}, "run %s is an outlier: score %.2f, robust z %.1f in log space (|z| > %.1f); check its runner before trusting this calibration", r.ID, r.Score, z, OutlierZ)
 		}
 	}
 	if s.RangePct > 0 {
-		var noisy []string
+		var noisy, noisyNames []string
 		for _, b := range a.Benchmarks {
 			if f := b.RangePct / s.RangePct; f >= NoisyFactor {
+				noisyNames = append(noisyNames, b.Name)
 				noisy = append(noisy, fmt.Sprintf("%s %.2f–%.2f (%.1f×)", b.Name, b.Min, b.Max, f))
 			}
 		}
 		if len(noisy) > 0 {
-			a.warnf("noisy benchmarks, whose ratio range is %.0f or more times the score's (%.1f%% of its median): %s", NoisyFactor, s.RangePct, strings.Join(noisy, ", "))
+			a.warn(Warning{Kind: WarnNoisyBench, Benchmarks: noisyNames}, "noisy benchmarks, whose ratio range is %.0f or more times the score's (%.1f%% of its median): %s", NoisyFactor, s.RangePct, strings.Join(noisy, ", "))
 		}
 	}
 	if k := len(a.Suite); k > 1 && s.N < 3*k {
-		a.warnf("the variance shares rest on %d runs for %d benchmarks: covariances from so few runs are noisy, and the shares settle only after about %d runs (docs/STATS.md 3.2)", s.N, k, 3*k)
+		a.warn(Warning{Kind: WarnThinShares}, "the variance shares rest on %d runs for %d benchmarks: covariances from so few runs are noisy, and the shares settle only after about %d runs (docs/STATS.md 3.2)", s.N, k, 3*k)
 	}
 }
 

@@ -212,9 +212,9 @@ func TestAnalyzeWorkedExample(t *testing.T) {
 	if s.LowestRun != "run-5" {
 		t.Errorf("lowest run %s", s.LowestRun)
 	}
-	wantWarn := []string{
-		"only 5 runs: the chance that the next healthy run falls below the observed minimum is 1 in 6; calibrate on 10 or more runs",
-		"the variance shares rest on 5 runs for 10 benchmarks: covariances from so few runs are noisy, and the shares settle only after about 30 runs (docs/STATS.md 3.2)",
+	wantWarn := []Warning{
+		{Kind: WarnFewRuns, Msg: "only 5 runs: the chance that the next healthy run falls below the observed minimum is 1 in 6; calibrate on 10 or more runs"},
+		{Kind: WarnThinShares, Msg: "the variance shares rest on 5 runs for 10 benchmarks: covariances from so few runs are noisy, and the shares settle only after about 30 runs (docs/STATS.md 3.2)"},
 	}
 	if diff := cmp.Diff(wantWarn, a.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
@@ -354,9 +354,11 @@ func TestAnalyzePartialSuite(t *testing.T) {
 	if a.Score.N != 3 {
 		t.Errorf("n = %d, want 3", a.Score.N)
 	}
-	wantWarn := []string{
-		"left out of the suite, being in half the runs or fewer: d (in 1 of 4 runs)",
-		"run run-3 lacks c: left out of the score distribution (use --allow-partial to gate on the common benchmarks instead)",
+	// Warnings are values tied to what they concern, in words that name no
+	// flag (the command adds its own).
+	wantWarn := []Warning{
+		{Kind: WarnDroppedBench, Benchmarks: []string{"d"}, Msg: "left out of the suite, being in half the runs or fewer: d (in 1 of 4 runs)"},
+		{Kind: WarnRunExcluded, Run: "run-3", Benchmarks: []string{"c"}, Msg: "run run-3 lacks c: left out of the score distribution"},
 	}
 	if diff := cmp.Diff(wantWarn, a.Warnings[:2]); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
@@ -368,7 +370,7 @@ func TestAnalyzePartialSuite(t *testing.T) {
 	if diff := cmp.Diff([]string{"a", "b"}, p.Suite); diff != "" || p.Score.N != 4 || len(p.Excluded) != 0 {
 		t.Errorf("partial: suite %v n %d excluded %v", p.Suite, p.Score.N, p.Excluded)
 	}
-	if !strings.HasPrefix(p.Warnings[0], "--allow-partial: the suite is the 2 benchmarks common to all runs; left out: c, d") {
+	if w := p.Warnings[0]; w.Kind != WarnCommonSuite || !strings.HasPrefix(w.Msg, "the suite is the 2 benchmarks common to all runs; left out: c, d") {
 		t.Errorf("partial warning %q", p.Warnings[0])
 	}
 }
@@ -419,7 +421,7 @@ func TestAnalyzeOutlier(t *testing.T) {
 	if diff := cmp.Diff([]string{"r10"}, a.Score.Outliers); diff != "" {
 		t.Errorf("outliers (-want +got):\n%s", diff)
 	}
-	if len(a.Warnings) != 1 || !strings.HasPrefix(a.Warnings[0], "run r10 is an outlier: score 0.90, robust z") {
+	if len(a.Warnings) != 1 || a.Warnings[0].Run != "r10" || !strings.HasPrefix(a.Warnings[0].Msg, "run r10 is an outlier: score 0.90, robust z") {
 		t.Errorf("warnings %q", a.Warnings)
 	}
 }

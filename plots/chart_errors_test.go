@@ -19,7 +19,7 @@ import (
 func TestNonFiniteLines(t *testing.T) {
 	a, rec := sample()
 	for _, v := range []float64{math.Inf(1)} {
-		floor := plots.Floor{Value: v, Source: "--floor"}
+		floor := plots.Floor{Value: v, Label: "--floor"}
 		for name, draw := range map[string]func() error{
 			"ScoreSequence": func() error { return plots.ScoreSequence(io.Discard, a, floor, plots.SVG) },
 			"ScoreDistribution": func() error {
@@ -75,7 +75,7 @@ func TestSameScores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	floor := plots.Floor{Value: rec.Floor, Source: "recommended"}
+	floor := plots.Floor{Value: rec.Floor, Label: "recommended"}
 	var dist bytes.Buffer
 	if err := plots.ScoreDistribution(&dist, a, floor, rec.PredictionBound, rec.Options.Alpha, plots.SVG); err != nil {
 		t.Fatalf("ScoreDistribution: %v", err)

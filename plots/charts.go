@@ -136,7 +136,7 @@ func ScoreSequence(w io.Writer, a *calibrate.Analysis, floor Floor, f Format) er
 			return fmt.Errorf("plots: floor: %v", err)
 		}
 		p.Add(fl)
-		p.Legend.Add(fmt.Sprintf("floor %s (%s)", trimFloat(floor.Value), floor.Source), fl)
+		p.Legend.Add(fmt.Sprintf("floor %s (%s)", trimFloat(floor.Value), floor.Label), fl)
 		lo = math.Min(lo, floor.Value)
 	}
 	mn, err := hline(a.Score.Min, x0, x1, colMin, dashed)
@@ -269,7 +269,7 @@ func ScoreDistribution(w io.Writer, a *calibrate.Analysis, floor Floor, predBoun
 			return fmt.Errorf("plots: floor: %v", err)
 		}
 		p.Add(fl)
-		p.Legend.Add(fmt.Sprintf("floor %s (%s)", trimFloat(floor.Value), floor.Source), fl)
+		p.Legend.Add(fmt.Sprintf("floor %s (%s)", trimFloat(floor.Value), floor.Label), fl)
 	}
 	mn, err := vline(a.Score.Min, 0, top, colMin, dashed)
 	if err != nil {

@@ -48,7 +48,7 @@ func write(name string, draw func(f *os.File) error) {
 }
 
 func floorOf(rec *calibrate.Recommendation) plots.Floor {
-	return plots.Floor{Value: rec.Floor, Source: "recommended"}
+	return plots.Floor{Value: rec.Floor, Label: "recommended"}
 }
 
 func ExampleRatioSpread() {

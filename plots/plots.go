@@ -30,11 +30,11 @@ const (
 	PNG Format = "png"
 )
 
-// Floor is the floor a chart marks, and where it came from (shown in the
-// legend: "recommended", "--floor", "calibration").
+// Floor is the floor a chart marks. Label says where it came from, in the
+// caller's words, and is shown in the legend ("floor 1.25 (Label)").
 type Floor struct {
-	Value  float64
-	Source string
+	Value float64
+	Label string
 }
 
 // Colours: a palette that reads in colour and in greyscale print.

@@ -139,8 +139,6 @@ func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, erro
 		return nil, err
 	}
 	in.analysis = a
-	for _, w := range a.Warnings {
-		u.warnf("%s", w)
-	}
+	u.warnAll(a.Warnings)
 	return in, nil
 }

@@ -157,9 +157,7 @@ func runGate(u *ui, args []string) error {
 	v := &gateView{res: res, run: run, cal: cal, calPath: g.calibration, tag: g.tag, reportOnly: g.reportOnly}
 	code := v.exitCode()
 	github := g.annotations == "github" || (g.annotations == "auto" && u.getenv("GITHUB_ACTIONS") == "true")
-	for _, w := range res.Warnings {
-		u.warnf("%s", w)
-	}
+	u.warnAll(res.Warnings)
 	switch g.format {
 	case "json":
 		if err := writeJSON(u, v.json(code)); err != nil {
@@ -407,7 +405,7 @@ func (v *gateView) headline() string {
 	}
 	if v.cal != nil {
 		s += fmt.Sprintf(" Calibration %s: %d runs, lowest %s, median %s; this run %s.", v.calPath, v.cal.Runs, fx(v.cal.Observed.Min), fx(v.cal.Observed.Median), fx(r.Score))
-		if r.FloorSource == "--floor" {
+		if r.FloorSource == calibrate.FloorGiven {
 			s += " The floor comes from --floor, not from the calibration file."
 		}
 	}
@@ -415,7 +413,7 @@ func (v *gateView) headline() string {
 }
 
 func (v *gateView) floorText() string {
-	if v.res.FloorSource == "calibration" {
+	if v.res.FloorSource == calibrate.FloorCalibration {
 		return v.cal.FloorText
 	}
 	return strconv.FormatFloat(v.res.Floor, 'f', -1, 64)
@@ -494,9 +492,9 @@ func (v *gateView) markdown(w io.Writer) {
 	fmt.Fprintf(w, "### qoscal gate: %s\n\n", icon)
 	fmt.Fprintf(w, "%s\n\n", mdEscape(v.headline()))
 	switch r.FloorSource {
-	case "calibration":
+	case calibrate.FloorCalibration:
 		fmt.Fprintf(w, "Floor %sx from the calibration file %s (%s method, %d runs).\n\n", mdEscape(v.floorText()), mdEscape(v.calPath), mdEscape(string(v.cal.Method)), v.cal.Runs)
-	case "--floor":
+	case calibrate.FloorGiven:
 		fmt.Fprintf(w, "Floor %sx from --floor.\n\n", v.floorText())
 	default:
 		fmt.Fprintln(w, "No floor set: not gating.")
@@ -505,7 +503,7 @@ func (v *gateView) markdown(w io.Writer) {
 	v.table().markdown(w)
 	if len(r.Warnings) > 0 {
 		fmt.Fprintln(w)
-		for _, warn := range r.Warnings {
+		for _, warn := range warningTexts(r.Warnings) {
 			fmt.Fprintf(w, "- warning: %s\n", mdEscape(warn))
 		}
 	}
@@ -562,10 +560,10 @@ func (v *gateView) json(code int) gateJSON {
 		Baseline: v.run.Baseline, Candidate: v.run.Candidate, Suite: r.Suite,
 		Benchmarks: []gateBenchJSON{}, Missing: append([]string{}, r.Missing...), Extra: append([]string{}, r.Extra...),
 		Partial: r.Partial, RunnerDegraded: r.RunnerDegraded, MedianZ: jfloat(r.MedianZ),
-		Warnings: append([]string{}, r.Warnings...), Message: v.headline(),
+		Warnings: warningTexts(r.Warnings), Message: v.headline(),
 	}
 	if r.Floor > 0 {
-		f, src := r.Floor, r.FloorSource
+		f, src := r.Floor, floorSourceName(r.FloorSource)
 		j.Floor, j.FloorSource = &f, &src
 	}
 	for _, b := range r.Benchmarks {

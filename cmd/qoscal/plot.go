@@ -85,15 +85,15 @@ func (f *floorFlags) check(cmd string) error {
 func (f *floorFlags) resolve(rec *calibrate.Recommendation) (plots.Floor, error) {
 	switch {
 	case f.fs.Changed("floor"):
-		return plots.Floor{Value: f.floor, Source: "--floor"}, nil
+		return plots.Floor{Value: f.floor, Label: "--floor"}, nil
 	case f.calibration != "":
 		cal, err := calibrate.ReadFile(f.calibration)
 		if err != nil {
 			return plots.Floor{}, err
 		}
-		return plots.Floor{Value: cal.Floor, Source: "calibration"}, nil
+		return plots.Floor{Value: cal.Floor, Label: "calibration"}, nil
 	}
-	return plots.Floor{Value: rec.Floor, Source: "recommended"}, nil
+	return plots.Floor{Value: rec.Floor, Label: "recommended"}, nil
 }
 
 // chartFlags are the inputs of plot and report: the runs, the

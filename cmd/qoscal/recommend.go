@@ -161,9 +161,7 @@ func recommendFor(u *ui, cmd string, af *analysisFlags, rf *recFlags, paths []st
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, w := range rec.Warnings {
-		u.warnf("%s", w)
-	}
+	u.warnAll(rec.Warnings)
 	return in, rec, nil
 }
 
@@ -429,7 +427,7 @@ func writeRecommendMarkdown(w io.Writer, a *calibrate.Analysis, rec *calibrate.R
 	fmt.Fprintln(w, "\n### Candidate floors")
 	fmt.Fprintln(w)
 	candidateTable(rec).markdown(w)
-	if warns := append(append([]string{}, a.Warnings...), rec.Warnings...); len(warns) > 0 {
+	if warns := warningTexts(a.Warnings, rec.Warnings); len(warns) > 0 {
 		fmt.Fprintln(w, "\n### Warnings")
 		fmt.Fprintln(w)
 		for _, warn := range warns {
@@ -535,7 +533,7 @@ func recommendToJSON(a *calibrate.Analysis, rec *calibrate.Recommendation, other
 		Horizon:   horizonJSON{Runs: c.HorizonRuns, Predictive: jfloat(c.Horizon), DistributionFree: jfloat(c.HorizonFree)},
 		Detection: detectionJSON{R50: jfloat(c.R50), R90: jfloat(c.R90), SingleQ50: jfloat(c.SingleQ50)},
 		Backtest:  backtestJSON{CalibrationBelow: c.CalibrationBelow, CalibrationRuns: a.Score.N, Other: []backtestRunJSON{}},
-		Warnings:  append(append([]string{}, a.Warnings...), rec.Warnings...),
+		Warnings:  warningTexts(a.Warnings, rec.Warnings),
 		Summary:   recommendSummary(a, rec), MoreRunsFor1Pct: rec.MoreRunsForOnePct,
 	}
 	if o.Method == calibrate.MethodTolerance {

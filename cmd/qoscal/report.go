@@ -134,15 +134,15 @@ type report struct {
 func (r *report) title() string { return "qoscal variance report: geomean(" + metric(r.a) + ")" }
 
 func (r *report) warnings() []string {
-	return append(append([]string{}, r.a.Warnings...), r.rec.Warnings...)
+	return warningTexts(r.a.Warnings, r.rec.Warnings)
 }
 
 func (r *report) figures() *table {
 	c, a := r.rec.Cost, r.a
 	t := &table{head: []string{"figure", "value"}, right: []bool{false, false}}
 	t.add("recommended floor", r.rec.FormatFloor(r.rec.Floor)+"x")
-	if r.floor.Source != "recommended" {
-		t.add("floor shown in the charts ("+r.floor.Source+")", trimFloatText(r.floor.Value)+"x")
+	if r.floor.Label != "recommended" {
+		t.add("floor shown in the charts ("+r.floor.Label+")", trimFloatText(r.floor.Value)+"x")
 	}
 	t.add("method", methodNote(a, r.rec))
 	t.add("false-positive rate per healthy run (predictive)", frate(c.Predictive)+" ("+oneIn(c.Predictive)+")")

@@ -151,7 +151,7 @@ func writeSpreadMarkdown(w io.Writer, a *calibrate.Analysis) {
 	if len(a.Warnings) > 0 {
 		fmt.Fprintln(w, "\n### Warnings")
 		fmt.Fprintln(w)
-		for _, warn := range a.Warnings {
+		for _, warn := range warningTexts(a.Warnings) {
 			fmt.Fprintf(w, "- %s\n", mdEscape(warn))
 		}
 	}
@@ -295,7 +295,7 @@ func spreadToJSON(a *calibrate.Analysis) spreadJSON {
 			Lowest: s.LowestRun,
 		},
 		Scores: []scoreJSON{}, Benchmarks: []benchJSON{}, Baselines: []rawSpreadJSON{},
-		Excluded: []excludedJSON{}, Dropped: append([]string{}, a.Dropped...), Warnings: append([]string{}, a.Warnings...),
+		Excluded: []excludedJSON{}, Dropped: append([]string{}, a.Dropped...), Warnings: warningTexts(a.Warnings),
 	}
 	for _, r := range a.Runs {
 		j.Scores = append(j.Scores, scoreJSON{Run: r.ID, Score: jfloat(r.Score)})
