@@ -3,324 +3,134 @@ package data
 import (
 	"context"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
-	"os"
+	"net/url"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
-
-	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
 )
+
+// Store keeps runs: the history that calibrations read and gates append
+// to. It is an interface so that every command works the same on each
+// backend: the embedded SQLite file (SQLite, the default) and, for a team,
+// a shared database server. Every implementation passes the conformance
+// suite in data/storetest.
+//
+// The contract, which the suite checks:
+//   - Ingest is one transaction: every run of the call lands, or none.
+//   - A run is keyed by its id and its content digest (Digest): storing the
+//     same run again is a no-op counted as unchanged, also when two
+//     writers store it at once; the same id with other content is a
+//     *ConflictError unless IngestOptions.Replace, which keeps the run's
+//     place in ingest order.
+//   - Values come back bit for bit as they were stored (8-byte floats).
+//   - Runs come back with their labels, and their measurements in
+//     canonical order (Run.Sort), in the order the Query asks.
+type Store interface {
+	// Ingest stores runs (see the contract above).
+	Ingest(ctx context.Context, runs []Run, opt IngestOptions) (IngestResult, error)
+	// Runs returns the stored runs that match q.
+	Runs(ctx context.Context, q Query) ([]StoredRun, error)
+	// RunByID returns one stored run; an id the store lacks is an error.
+	RunByID(ctx context.Context, id string) (StoredRun, error)
+	// Location names the store for messages (a file name).
+	Location() string
+	// Close releases the store.
+	Close() error
+}
+
+// Mode says how a store is opened.
+type Mode int
+
+const (
+	// ReadOnly opens an existing store and never writes to it: no schema
+	// is made, no migration is run, so that reading cannot change a store.
+	ReadOnly Mode = iota
+	// ReadWrite opens a store for ingesting, making it if it is missing
+	// and bringing its schema up to date.
+	ReadWrite
+)
+
+// Open opens the store at location: a SQLite file name (the only backend
+// so far; a PostgreSQL URL is refused by name rather than taken for a file
+// name).
+func Open(ctx context.Context, location string, mode Mode) (Store, error) {
+	if l := strings.ToLower(location); strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://") {
+		return nil, fmt.Errorf("store %s: this qoscal has no PostgreSQL backend yet: name a SQLite file", redactURL(location))
+	}
+	s, err := OpenSQLite(location, mode)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// redactURL hides the password of a database URL in messages.
+func redactURL(location string) string {
+	if u, err := url.Parse(location); err == nil {
+		return u.Redacted()
+	}
+	return "(a database URL)"
+}
+
+// IngestOptions say how Ingest treats runs already stored.
+type IngestOptions struct {
+	// Replace overwrites a stored run of the same id and other content.
+	Replace bool
+	// Progress, if not nil, is called after each run.
+	Progress func(done, total int)
+	// Now is the ingest time recorded; zero means the clock's time.
+	// Reproducible outputs set it (SOURCE_DATE_EPOCH).
+	Now time.Time
+}
+
+func (o IngestOptions) now() time.Time {
+	if o.Now.IsZero() {
+		return time.Now()
+	}
+	return o.Now
+}
+
+// Query selects stored runs.
+type Query struct {
+	// Labels keeps the runs that carry every label given.
+	Labels map[string]string
+	// Order is the order of the runs returned.
+	Order Order
+}
+
+// Order is an order of stored runs.
+type Order int
+
+const (
+	// IngestOrder is the order the runs were first stored in (a replaced
+	// run keeps its place).
+	IngestOrder Order = iota
+	// TimeOrder is the order of the runs' measured times, earliest first;
+	// runs without a time come last, in ingest order.
+	TimeOrder
+)
+
+// sort puts runs, which come in ingest order, in the order o.
+func (o Order) sort(runs []StoredRun) {
+	if o != TimeOrder {
+		return
+	}
+	sort.SliceStable(runs, func(i, j int) bool {
+		a, b := runs[i].Time, runs[j].Time
+		if a.IsZero() || b.IsZero() {
+			return !a.IsZero() && b.IsZero()
+		}
+		return a.Before(b)
+	})
+}
 
 // DefaultStore is the store file used when neither --db nor QOSCAL_DB names
 // one.
 const DefaultStore = "qoscal.db"
-
-// appID marks a SQLite file as a qoscal store (PRAGMA application_id):
-// "qosc" in ASCII.
-const appID = 0x716f7363
-
-// migrations[i] takes the schema from version i to version i+1. The schema
-// version lives in PRAGMA user_version. Append; never edit a released step.
-var migrations = []string{
-	`CREATE TABLE runs (
-		seq         INTEGER PRIMARY KEY,
-		id          TEXT NOT NULL UNIQUE,
-		source      TEXT NOT NULL,
-		measured_at TEXT,
-		baseline    TEXT,
-		candidate   TEXT,
-		digest      TEXT NOT NULL,
-		ingested_at TEXT NOT NULL
-	);
-	CREATE TABLE labels (
-		run_seq INTEGER NOT NULL REFERENCES runs(seq) ON DELETE CASCADE,
-		key     TEXT NOT NULL,
-		value   TEXT NOT NULL,
-		PRIMARY KEY (run_seq, key)
-	) WITHOUT ROWID;
-	CREATE INDEX labels_by_key_value ON labels(key, value);
-	CREATE TABLE measurements (
-		run_seq   INTEGER NOT NULL REFERENCES runs(seq) ON DELETE CASCADE,
-		variant   TEXT NOT NULL,
-		benchmark TEXT NOT NULL,
-		sample    INTEGER NOT NULL,
-		value     REAL NOT NULL,
-		unit      TEXT NOT NULL,
-		PRIMARY KEY (run_seq, variant, benchmark, unit, sample)
-	) WITHOUT ROWID;`,
-}
-
-// SchemaVersion is the store schema version this build writes.
-var SchemaVersion = len(migrations)
-
-// Store is the SQLite file that keeps ingested runs. It is safe for several
-// processes to write one store file at once: the file is in WAL mode, every
-// write transaction takes the write lock when it begins (BEGIN IMMEDIATE),
-// and a writer waits up to BusyTimeout for another to finish.
-type Store struct {
-	db   *sql.DB
-	path string
-	// readOnly is set for a store opened without create.
-	readOnly bool
-	// snapshot is the store file as it was when opened immutable (see
-	// openReadOnly), nil otherwise.
-	snapshot os.FileInfo
-	// Now gives the ingest time; tests and reproducible builds set it.
-	Now func() time.Time
-}
-
-// BusyTimeout is how long a writer waits for the store's write lock.
-const BusyTimeout = 30 * time.Second
-
-// OpenStore opens the store at path. With create true it opens the store
-// for writing (ingest), creating the file when it is missing, and brings
-// its schema up to date. With create false it opens the store read-only:
-// the store must exist and already be a qoscal store, and nothing is
-// written to it (no schema, no migration), so that reading never changes a
-// store, and works on a store in a folder this user cannot write.
-//
-// It refuses a file that is not a SQLite database, a SQLite database that
-// is not a qoscal store, and a store written by a newer schema version
-// than this build knows.
-func OpenStore(path string, create bool) (*Store, error) {
-	if !create {
-		return openReadOnly(path)
-	}
-	st, err := os.Stat(path)
-	switch {
-	case err == nil && st.IsDir():
-		return nil, fmt.Errorf("store %s is a folder, expected a SQLite file", path)
-	case err == nil && st.Size() > 0:
-		if err := checkSQLiteHeader(path); err != nil {
-			return nil, err
-		}
-	}
-	s, err := open(path, "_pragma=busy_timeout("+strconv.Itoa(int(BusyTimeout/time.Millisecond))+")"+
-		"&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate")
-	if err != nil {
-		return nil, err
-	}
-	if err := s.migrate(); err != nil {
-		s.Close()
-		return nil, err
-	}
-	return s, nil
-}
-
-// openReadOnly opens an existing store read-only (SQLite mode=ro).
-//
-// A store is in WAL mode, and SQLite reads a WAL database through its
-// shared-memory index, the -shm file next to it, which a reader creates
-// when it is missing. In a folder this user cannot write, with no -shm
-// there (no other process has the store open), mode=ro fails with
-// SQLITE_READONLY_DIRECTORY. Then, and only when no write-ahead log holds
-// changes not yet in the store file, the store is opened immutable=1:
-// SQLite reads the file as it is, with no locks and no -shm. Immutable is
-// not safe against a writer that starts while we read (SQLite would not
-// see its changes, and a checkpoint could rewrite pages under us), so such
-// a store notes the file's size and time at open and a read fails, rather
-// than returning a mix, when either has changed (see checkUnchanged).
-func openReadOnly(path string) (*Store, error) {
-	st, err := os.Stat(path)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, fmt.Errorf("no store at %s: ingest runs first (qoscal ingest), or name the store with --db", path)
-	case err != nil:
-		return nil, fmt.Errorf("store %s: %v", path, err)
-	case st.IsDir():
-		return nil, fmt.Errorf("store %s is a folder, expected a SQLite file", path)
-	case st.Size() == 0:
-		return nil, fmt.Errorf("store %s is an empty file (0 bytes), not a qoscal store: ingest runs into it first (qoscal ingest), or name a qoscal store with --db", path)
-	}
-	if err := checkSQLiteHeader(path); err != nil {
-		return nil, err
-	}
-	busy := "_pragma=busy_timeout(" + strconv.Itoa(int(BusyTimeout/time.Millisecond)) + ")"
-	s, err := open(path, "mode=ro&"+busy+"&_pragma=query_only(1)")
-	if err != nil {
-		return nil, err
-	}
-	err = s.checkReadable()
-	if err == nil {
-		return s, nil
-	}
-	s.Close()
-	if !cannotMakeSHM(err) {
-		return nil, err
-	}
-	if wal, werr := os.Stat(path + "-wal"); werr == nil && wal.Size() > 0 {
-		return nil, fmt.Errorf("store %s: cannot read it in a folder this user cannot write: its write-ahead log %s-wal holds changes not yet in the store file; open the store once where its folder is writable (any qoscal command does), or copy the store with its -wal file to a writable folder", path, path)
-	}
-	s, err = open(path, "mode=ro&immutable=1&_pragma=query_only(1)")
-	if err != nil {
-		return nil, err
-	}
-	s.snapshot = st
-	if err := s.checkReadable(); err != nil {
-		s.Close()
-		return nil, err
-	}
-	return s, nil
-}
-
-// cannotMakeSHM reports whether err is SQLite failing to open or create a
-// WAL database's -shm file read-only (SQLITE_READONLY_* or
-// SQLITE_CANTOPEN, as a read-only folder gives).
-func cannotMakeSHM(err error) bool {
-	var se interface{ Code() int }
-	if !errors.As(err, &se) {
-		return false
-	}
-	switch se.Code() & 0xff {
-	case 8, 14: // SQLITE_READONLY, SQLITE_CANTOPEN and their extended codes
-		return true
-	}
-	return false
-}
-
-// open opens the SQLite file at path with the URI parameters query.
-func open(path, query string) (*Store, error) {
-	db, err := sql.Open("sqlite", "file:"+uriPath(path)+"?"+query)
-	if err != nil {
-		return nil, fmt.Errorf("store %s: %v", path, err)
-	}
-	db.SetMaxOpenConns(1)
-	return &Store{db: db, path: path, Now: time.Now}, nil
-}
-
-// uriPath escapes the characters of a file name that a SQLite URI
-// (file:NAME?PARAMS) would otherwise read as syntax.
-func uriPath(path string) string {
-	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
-}
-
-// checkSQLiteHeader refuses a file that does not start with SQLite's magic
-// string, before the driver touches it.
-func checkSQLiteHeader(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("store %s: %v", path, err)
-	}
-	defer f.Close()
-	head := make([]byte, 16)
-	n, _ := f.Read(head)
-	if string(head[:n]) != "SQLite format 3\x00" {
-		return fmt.Errorf("store %s is not a SQLite database: name a qoscal store with --db", path)
-	}
-	return nil
-}
-
-// identify reads the store's schema version, after checking that the file
-// is a qoscal store (or an empty SQLite database, version 0, which only
-// OpenStore with create may make one).
-func (s *Store) identify(tx *sql.Tx) (int, error) {
-	var version, app int
-	if err := tx.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
-		return 0, s.wrap(err)
-	}
-	if err := tx.QueryRow("PRAGMA application_id").Scan(&app); err != nil {
-		return 0, s.wrap(err)
-	}
-	if app != 0 && app != appID {
-		return 0, fmt.Errorf("store %s is a SQLite database of another program (application id %#x), not a qoscal store", s.path, app)
-	}
-	if version == 0 {
-		var tables int
-		if err := tx.QueryRow("SELECT count(*) FROM sqlite_master").Scan(&tables); err != nil {
-			return 0, s.wrap(err)
-		}
-		if tables > 0 {
-			return 0, fmt.Errorf("store %s is a SQLite database with tables of its own, not a qoscal store", s.path)
-		}
-	}
-	if version > len(migrations) || version < 0 {
-		return 0, fmt.Errorf("store %s was written by a newer qoscal (schema version %d; this qoscal knows up to %d): upgrade qoscal", s.path, version, len(migrations))
-	}
-	return version, nil
-}
-
-func (s *Store) migrate() error {
-	tx, err := s.db.BeginTx(context.Background(), nil)
-	if err != nil {
-		return s.wrap(err)
-	}
-	defer tx.Rollback()
-	version, err := s.identify(tx)
-	if err != nil {
-		return err
-	}
-	if version == len(migrations) {
-		return nil
-	}
-	for v := version; v < len(migrations); v++ {
-		if _, err := tx.Exec(migrations[v]); err != nil {
-			return fmt.Errorf("store %s: migrating schema to version %d: %v", s.path, v+1, err)
-		}
-	}
-	if _, err := tx.Exec(fmt.Sprintf("PRAGMA user_version = %d; PRAGMA application_id = %d", len(migrations), appID)); err != nil {
-		return s.wrap(err)
-	}
-	return s.wrap(tx.Commit())
-}
-
-// checkReadable checks, without writing, that a store opened read-only is a
-// qoscal store at this build's schema version.
-func (s *Store) checkReadable() error {
-	s.readOnly = true
-	tx, err := s.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return s.wrap(err)
-	}
-	defer tx.Rollback()
-	version, err := s.identify(tx)
-	switch {
-	case err != nil:
-		return err
-	case version == 0:
-		return fmt.Errorf("store %s is an empty SQLite database, not a qoscal store: ingest runs into it first (qoscal ingest), or name a qoscal store with --db", s.path)
-	case version < len(migrations):
-		return fmt.Errorf("store %s has schema version %d, older than this qoscal's %d: run qoscal ingest on it once to upgrade it", s.path, version, len(migrations))
-	}
-	return nil
-}
-
-// checkUnchanged fails when a store opened immutable (see openReadOnly)
-// has been written since it was opened, so that a read that may have seen
-// a mix of old and new pages is not returned.
-func (s *Store) checkUnchanged() error {
-	if s.snapshot == nil {
-		return nil
-	}
-	st, err := os.Stat(s.path)
-	if err == nil {
-		if wal, werr := os.Stat(s.path + "-wal"); werr == nil && wal.Size() > 0 {
-			st = nil
-		}
-	}
-	if err != nil || st == nil || st.Size() != s.snapshot.Size() || !st.ModTime().Equal(s.snapshot.ModTime()) {
-		return fmt.Errorf("store %s changed while it was being read (another qoscal is writing to it): run the command again", s.path)
-	}
-	return nil
-}
-
-func (s *Store) wrap(err error) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf("store %s: %w", s.path, err)
-}
-
-// Close closes the store.
-func (s *Store) Close() error { return s.db.Close() }
-
-// Path returns the store's file name.
-func (s *Store) Path() string { return s.path }
 
 // IngestResult counts what an Ingest did.
 type IngestResult struct {
@@ -341,238 +151,10 @@ func (e *ConflictError) Error() string {
 	return fmt.Sprintf("run %s (from %s) is already in %s with different content: use --replace to overwrite it, or give it another id", e.ID, e.Source, e.Store)
 }
 
-// Ingest stores runs in one transaction: either all of them land or none.
-// A run whose id is stored with the same content is left as it is (it is
-// counted as unchanged); a run whose id is stored with other content is a
-// *ConflictError, unless replace is true. progress, if not nil, is called
-// after each run.
-func (s *Store) Ingest(runs []Run, replace bool, progress func(done, total int)) (IngestResult, error) {
-	var res IngestResult
-	if s.readOnly {
-		return res, fmt.Errorf("store %s is open read-only", s.path)
-	}
-	tx, err := s.db.Begin()
-	if err != nil {
-		return res, s.wrap(err)
-	}
-	defer tx.Rollback()
-	insRun, err := tx.Prepare(`INSERT INTO runs (id, source, measured_at, baseline, candidate, digest, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return res, s.wrap(err)
-	}
-	defer insRun.Close()
-	insLabel, err := tx.Prepare(`INSERT INTO labels (run_seq, key, value) VALUES (?, ?, ?)`)
-	if err != nil {
-		return res, s.wrap(err)
-	}
-	defer insLabel.Close()
-	insM, err := tx.Prepare(`INSERT INTO measurements (run_seq, variant, benchmark, sample, value, unit) VALUES (?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return res, s.wrap(err)
-	}
-	defer insM.Close()
-	now := s.Now().UTC().Format(time.RFC3339)
-	for i := range runs {
-		r := &runs[i]
-		digest := Digest(r)
-		var seq int64
-		var old string
-		err := tx.QueryRow(`SELECT seq, digest FROM runs WHERE id = ?`, r.ID).Scan(&seq, &old)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			res.Added++
-			out, err := insRun.Exec(r.ID, r.Source, timeText(r.Time), nullable(r.Baseline), nullable(r.Candidate), digest, now)
-			if err != nil {
-				return IngestResult{}, s.wrap(err)
-			}
-			if seq, err = out.LastInsertId(); err != nil {
-				return IngestResult{}, s.wrap(err)
-			}
-		case err != nil:
-			return IngestResult{}, s.wrap(err)
-		case old == digest:
-			res.Unchanged++
-			res.AlreadyStored = append(res.AlreadyStored, r.ID)
-			if progress != nil {
-				progress(i+1, len(runs))
-			}
-			continue
-		case !replace:
-			return IngestResult{}, &ConflictError{Store: s.path, ID: r.ID, Source: r.Source}
-		default:
-			res.Replaced++
-			// Keep the run's place (seq) in ingest order; replace the rest.
-			if _, err := tx.Exec(`DELETE FROM labels WHERE run_seq = ?; DELETE FROM measurements WHERE run_seq = ?`, seq, seq); err != nil {
-				return IngestResult{}, s.wrap(err)
-			}
-			if _, err := tx.Exec(`UPDATE runs SET source = ?, measured_at = ?, baseline = ?, candidate = ?, digest = ?, ingested_at = ? WHERE seq = ?`,
-				r.Source, timeText(r.Time), nullable(r.Baseline), nullable(r.Candidate), digest, now, seq); err != nil {
-				return IngestResult{}, s.wrap(err)
-			}
-		}
-		for _, k := range sortedKeys(r.Labels) {
-			if _, err := insLabel.Exec(seq, k, r.Labels[k]); err != nil {
-				return IngestResult{}, s.wrap(err)
-			}
-		}
-		for _, m := range r.Measurements {
-			if _, err := insM.Exec(seq, m.Variant, m.Benchmark, m.Sample, m.Value, m.Unit); err != nil {
-				return IngestResult{}, fmt.Errorf("store %s: run %s: %s %s sample %d: %v", s.path, r.ID, m.Variant, m.Benchmark, m.Sample, err)
-			}
-			res.Measurements++
-		}
-		if progress != nil {
-			progress(i+1, len(runs))
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return IngestResult{}, s.wrap(err)
-	}
-	return res, nil
-}
-
 // StoredRun is a run as kept in the store, with when it was ingested.
 type StoredRun struct {
 	Run
 	Ingested time.Time
-}
-
-// Runs returns the stored runs that carry every label in filter, in ingest
-// order, with their measurements in canonical order.
-func (s *Store) Runs(filter map[string]string) ([]StoredRun, error) {
-	where, args := labelFilter(filter)
-	return s.query(where, args)
-}
-
-// query loads the runs that match a condition on runs r, with their labels
-// and measurements, in ingest order. It reads in one transaction, so that
-// a concurrent ingest is seen whole or not at all.
-func (s *Store) query(where string, args []any) ([]StoredRun, error) {
-	tx, err := s.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return nil, s.wrap(err)
-	}
-	defer tx.Rollback()
-	runs, err := s.queryTx(tx, where, args)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.checkUnchanged(); err != nil {
-		return nil, err
-	}
-	return runs, nil
-}
-
-func (s *Store) queryTx(tx *sql.Tx, where string, args []any) ([]StoredRun, error) {
-	rows, err := tx.Query(`SELECT seq, id, source, measured_at, baseline, candidate, ingested_at FROM runs r WHERE `+where+` ORDER BY seq`, args...)
-	if err != nil {
-		return nil, s.wrap(err)
-	}
-	var runs []StoredRun
-	index := map[int64]int{}
-	for rows.Next() {
-		var seq int64
-		var r StoredRun
-		var measured, base, cand sql.NullString
-		var ingested string
-		if err := rows.Scan(&seq, &r.ID, &r.Source, &measured, &base, &cand, &ingested); err != nil {
-			rows.Close()
-			return nil, s.wrap(err)
-		}
-		r.Baseline, r.Candidate = base.String, cand.String
-		if measured.Valid {
-			if r.Time, err = time.Parse(time.RFC3339Nano, measured.String); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("store %s: run %s: measured time %q is not an RFC 3339 time", s.path, r.ID, measured.String)
-			}
-		}
-		if r.Ingested, err = time.Parse(time.RFC3339, ingested); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("store %s: run %s: ingest time %q is not an RFC 3339 time", s.path, r.ID, ingested)
-		}
-		r.Labels = map[string]string{}
-		index[seq] = len(runs)
-		runs = append(runs, r)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, s.wrap(err)
-	}
-	if len(runs) == 0 {
-		return nil, nil
-	}
-	// find returns the run a row of labels or measurements belongs to; in a
-	// sound store (one transaction, foreign keys) it is always there.
-	find := func(seq int64) (*StoredRun, error) {
-		i, ok := index[seq]
-		if !ok {
-			return nil, fmt.Errorf("store %s is damaged: a row refers to run %d, which the runs table lacks", s.path, seq)
-		}
-		return &runs[i], nil
-	}
-	sub := `SELECT seq FROM runs r WHERE ` + where
-	lrows, err := tx.Query(`SELECT run_seq, key, value FROM labels WHERE run_seq IN (`+sub+`)`, args...)
-	if err != nil {
-		return nil, s.wrap(err)
-	}
-	for lrows.Next() {
-		var seq int64
-		var k, v string
-		if err := lrows.Scan(&seq, &k, &v); err != nil {
-			lrows.Close()
-			return nil, s.wrap(err)
-		}
-		r, err := find(seq)
-		if err != nil {
-			lrows.Close()
-			return nil, err
-		}
-		r.Labels[k] = v
-	}
-	lrows.Close()
-	if err := lrows.Err(); err != nil {
-		return nil, s.wrap(err)
-	}
-	mrows, err := tx.Query(`SELECT run_seq, variant, benchmark, sample, value, unit FROM measurements WHERE run_seq IN (`+sub+`) ORDER BY run_seq, variant, benchmark, unit, sample`, args...)
-	if err != nil {
-		return nil, s.wrap(err)
-	}
-	defer mrows.Close()
-	for mrows.Next() {
-		var seq int64
-		var m Measurement
-		if err := mrows.Scan(&seq, &m.Variant, &m.Benchmark, &m.Sample, &m.Value, &m.Unit); err != nil {
-			return nil, s.wrap(err)
-		}
-		r, err := find(seq)
-		if err != nil {
-			return nil, err
-		}
-		r.Measurements = append(r.Measurements, m)
-	}
-	return runs, s.wrap(mrows.Err())
-}
-
-// RunByID returns the stored run with the given id, reading only that run.
-func (s *Store) RunByID(id string) (StoredRun, error) {
-	runs, err := s.query("r.id = ?", []any{id})
-	if err != nil {
-		return StoredRun{}, err
-	}
-	if len(runs) == 0 {
-		return StoredRun{}, fmt.Errorf("store %s holds no run %q", s.path, id)
-	}
-	return runs[0], nil
-}
-
-func labelFilter(filter map[string]string) (string, []any) {
-	conds := []string{"1"}
-	var args []any
-	for _, k := range sortedKeys(filter) {
-		conds = append(conds, `EXISTS (SELECT 1 FROM labels l WHERE l.run_seq = r.seq AND l.key = ? AND l.value = ?)`)
-		args = append(args, k, filter[k])
-	}
-	return strings.Join(conds, " AND "), args
 }
 
 // Digest is a content hash of a run: its id, labels, roles, time and
@@ -598,15 +180,4 @@ func Digest(r *Run) string {
 		w("m", m.Variant, m.Benchmark, strconv.Itoa(m.Sample), strconv.FormatUint(math.Float64bits(m.Value), 16), m.Unit)
 	}
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-func timeText(t time.Time) sql.NullString {
-	if t.IsZero() {
-		return sql.NullString{}
-	}
-	return sql.NullString{String: t.UTC().Format(time.RFC3339Nano), Valid: true}
-}
-
-func nullable(s string) sql.NullString {
-	return sql.NullString{String: s, Valid: s != ""}
 }

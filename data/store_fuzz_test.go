@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"fmt"
 	"os"
@@ -15,18 +16,17 @@ import (
 // returns its file's bytes (WAL checkpointed into the file on close).
 func fuzzBaseStore(f *testing.F) []byte {
 	path := filepath.Join(f.TempDir(), "base.db")
-	s, err := OpenStore(path, true)
+	s, err := OpenSQLite(path, ReadWrite)
 	if err != nil {
 		f.Fatal(err)
 	}
-	s.Now = func() time.Time { return time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC) }
 	var runs []Run
 	for i := 0; i < 6; i++ {
 		r := testRun(fmt.Sprintf("run-%02d", i), 1+0.01*float64(i), map[string]string{"os": []string{"linux", "windows"}[i%2], "runner": fmt.Sprint(i)})
 		r.Time = time.Date(2026, 11, 30, i, 0, 0, 0, time.UTC)
 		runs = append(runs, r)
 	}
-	if _, err := s.Ingest(runs, false, nil); err != nil {
+	if _, err := s.Ingest(context.Background(), runs, IngestOptions{}); err != nil {
 		f.Fatal(err)
 	}
 	if err := s.Close(); err != nil {
@@ -118,21 +118,21 @@ func readStore(t *testing.T, path string) {
 		}
 		return false
 	}
-	s, err := OpenStore(path, false)
-	if !check("OpenStore", err) {
+	s, err := OpenSQLite(path, ReadOnly)
+	if !check("OpenSQLite", err) {
 		return
 	}
 	defer s.Close()
-	runs, err := s.Runs(nil)
+	runs, err := s.Runs(context.Background(), Query{Labels: nil})
 	if !check("Runs", err) {
 		return
 	}
 	for _, r := range runs {
-		if _, err := s.RunByID(r.ID); !check("RunByID "+r.ID, err) {
+		if _, err := s.RunByID(context.Background(), r.ID); !check("RunByID "+r.ID, err) {
 			continue
 		}
 		if len(r.Labels) > 0 {
-			if _, err := s.Runs(r.Labels); !check("Runs with labels", err) {
+			if _, err := s.Runs(context.Background(), Query{Labels: r.Labels}); !check("Runs with labels", err) {
 				continue
 			}
 		}

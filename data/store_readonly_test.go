@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"context"
 	"database/sql"
 	"fmt"
 	"os"
@@ -66,12 +67,12 @@ func TestStoreReadOnlyRefusals(t *testing.T) {
 	for _, tt := range tests {
 		before := stateOf(t, tt.path)
 		time.Sleep(10 * time.Millisecond) // so that a write would show in the time
-		s, err := OpenStore(tt.path, false)
+		s, err := OpenSQLite(tt.path, ReadOnly)
 		if err == nil {
 			s.Close()
 		}
 		if err == nil || err.Error() != tt.want {
-			t.Errorf("%s: OpenStore(%s, false):\n got %v\nwant %s", tt.reason, tt.path, err, tt.want)
+			t.Errorf("%s: OpenSQLite(%s, ReadOnly):\n got %v\nwant %s", tt.reason, tt.path, err, tt.want)
 		}
 		after := stateOf(t, tt.path)
 		if !bytes.Equal(before.data, after.data) || !before.mtime.Equal(after.mtime) {
@@ -90,22 +91,22 @@ func TestStoreReadOnlyRefusals(t *testing.T) {
 // to ingest, and leaves the store file's bytes and time as they were.
 func TestStoreReadOnlyNoWrites(t *testing.T) {
 	w, path := openTestStore(t)
-	if _, err := w.Ingest([]Run{testRun("r1", 1, nil)}, false, nil); err != nil {
+	if _, err := w.Ingest(context.Background(), []Run{testRun("r1", 1, nil)}, IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	w.Close()
 	before := stateOf(t, path)
 	time.Sleep(10 * time.Millisecond)
-	s, err := OpenStore(path, false)
+	s, err := OpenSQLite(path, ReadOnly)
 	if err != nil {
 		t.Fatal(err)
 	}
-	runs, err := s.Runs(nil)
+	runs, err := s.Runs(context.Background(), Query{Labels: nil})
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("Runs: %d runs, %v; want 1 run", len(runs), err)
 	}
 	want := "store " + path + " is open read-only"
-	if _, err := s.Ingest([]Run{testRun("r2", 1, nil)}, false, nil); err == nil || err.Error() != want {
+	if _, err := s.Ingest(context.Background(), []Run{testRun("r2", 1, nil)}, IngestOptions{}); err == nil || err.Error() != want {
 		t.Errorf("Ingest on a read-only store: got %v, want %s", err, want)
 	}
 	s.Close()
@@ -120,7 +121,7 @@ func TestStoreReadOnlyNoWrites(t *testing.T) {
 // changed after it was opened.
 func TestStoreImmutableSeesWrites(t *testing.T) {
 	w, path := openTestStore(t)
-	if _, err := w.Ingest([]Run{testRun("r1", 1, nil)}, false, nil); err != nil {
+	if _, err := w.Ingest(context.Background(), []Run{testRun("r1", 1, nil)}, IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	w.Close()
@@ -137,20 +138,20 @@ func TestStoreImmutableSeesWrites(t *testing.T) {
 	if err := s.checkReadable(); err != nil {
 		t.Fatal(err)
 	}
-	if runs, err := s.Runs(nil); err != nil || len(runs) != 1 {
+	if runs, err := s.Runs(context.Background(), Query{Labels: nil}); err != nil || len(runs) != 1 {
 		t.Fatalf("Runs before a write: %d runs, %v; want 1 run", len(runs), err)
 	}
 	time.Sleep(10 * time.Millisecond)
-	w2, err := OpenStore(path, true)
+	w2, err := OpenSQLite(path, ReadWrite)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w2.Ingest([]Run{testRun("r2", 1, nil)}, false, nil); err != nil {
+	if _, err := w2.Ingest(context.Background(), []Run{testRun("r2", 1, nil)}, IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	w2.Close() // checkpoints the WAL into the store file
 	want := "store " + path + " changed while it was being read (another qoscal is writing to it): run the command again"
-	if _, err := s.Runs(nil); err == nil || err.Error() != want {
+	if _, err := s.Runs(context.Background(), Query{Labels: nil}); err == nil || err.Error() != want {
 		t.Errorf("Runs after a write:\n got %v\nwant %s", err, want)
 	}
 }
@@ -165,18 +166,18 @@ func childRead(db string) int {
 		os.Remove(probe)
 		fmt.Println("folder writable")
 	}
-	s, err := OpenStore(db, false)
+	s, err := OpenSQLite(db, ReadOnly)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	defer s.Close()
-	runs, err := s.Runs(nil)
+	runs, err := s.Runs(context.Background(), Query{Labels: nil})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	r, err := s.RunByID("r2")
+	r, err := s.RunByID(context.Background(), "r2")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

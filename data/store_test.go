@@ -1,6 +1,7 @@
 package data
 
 import (
+	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -40,14 +41,16 @@ func testRun(id string, scale float64, labels map[string]string) Run {
 	return r
 }
 
-func openTestStore(t *testing.T) (*Store, string) {
+// testNow is the ingest time the tests record.
+var testNow = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+
+func openTestStore(t *testing.T) (*SQLite, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "q.db")
-	s, err := OpenStore(path, true)
+	s, err := OpenSQLite(path, ReadWrite)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Now = func() time.Time { return time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC) }
 	t.Cleanup(func() { s.Close() })
 	return s, path
 }
@@ -56,14 +59,14 @@ func TestStoreRoundTrip(t *testing.T) {
 	s, _ := openTestStore(t)
 	in := []Run{testRun("r1", 1, map[string]string{"os": "windows"}), testRun("r2", 1.1, map[string]string{"os": "linux"})}
 	in[0].Time = time.Date(2026, 11, 30, 7, 0, 0, 0, time.UTC)
-	res, err := s.Ingest(in, false, nil)
+	res, err := s.Ingest(context.Background(), in, IngestOptions{Now: testNow})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if res.Added != 2 || res.Measurements != 24 {
 		t.Errorf("result %+v, want 2 added, 24 measurements", res)
 	}
-	got, err := s.Runs(nil)
+	got, err := s.Runs(context.Background(), Query{Labels: nil})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,22 +79,22 @@ func TestStoreRoundTrip(t *testing.T) {
 		if diff := cmp.Diff(want, got[i].Run); diff != "" {
 			t.Errorf("run %s (-want +got):\n%s", want.ID, diff)
 		}
-		if !got[i].Ingested.Equal(s.Now()) {
+		if !got[i].Ingested.Equal(testNow) {
 			t.Errorf("ingested %v", got[i].Ingested)
 		}
 	}
-	linux, err := s.Runs(map[string]string{"os": "linux"})
+	linux, err := s.Runs(context.Background(), Query{Labels: map[string]string{"os": "linux"}})
 	if err != nil || len(linux) != 1 || linux[0].ID != "r2" {
 		t.Errorf("label filter os=linux: %v %v", linux, err)
 	}
-	one, err := s.RunByID("r2")
+	one, err := s.RunByID(context.Background(), "r2")
 	if err != nil || one.ID != "r2" || len(one.Measurements) != 12 || one.Labels["os"] != "linux" {
 		t.Errorf("RunByID(r2) = %+v, %v", one, err)
 	}
-	if _, err := s.RunByID("r9"); err == nil || !strings.HasSuffix(err.Error(), `holds no run "r9"`) {
+	if _, err := s.RunByID(context.Background(), "r9"); err == nil || !strings.HasSuffix(err.Error(), `holds no run "r9"`) {
 		t.Errorf("RunByID(r9): %v", err)
 	}
-	none, err := s.Runs(map[string]string{"os": "linux", "runner": "x"})
+	none, err := s.Runs(context.Background(), Query{Labels: map[string]string{"os": "linux", "runner": "x"}})
 	if err != nil || len(none) != 0 {
 		t.Errorf("label filter with two labels: %v %v", none, err)
 	}
@@ -99,13 +102,13 @@ func TestStoreRoundTrip(t *testing.T) {
 
 func TestStoreIdempotentAndReplace(t *testing.T) {
 	s, path := openTestStore(t)
-	if _, err := s.Ingest([]Run{testRun("r1", 1, nil), testRun("r2", 1, nil)}, false, nil); err != nil {
+	if _, err := s.Ingest(context.Background(), []Run{testRun("r1", 1, nil), testRun("r2", 1, nil)}, IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	// The same content again, read from another path, is a no-op.
 	again := testRun("r1", 1, nil)
 	again.Source = "elsewhere/r1"
-	res, err := s.Ingest([]Run{again}, false, nil)
+	res, err := s.Ingest(context.Background(), []Run{again}, IngestOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +117,7 @@ func TestStoreIdempotentAndReplace(t *testing.T) {
 	}
 	// Other content under the same id is refused, and nothing lands.
 	changed := testRun("r1", 2, nil)
-	_, err = s.Ingest([]Run{testRun("r3", 1, nil), changed}, false, nil)
+	_, err = s.Ingest(context.Background(), []Run{testRun("r3", 1, nil), changed}, IngestOptions{})
 	var ce *ConflictError
 	if !errors.As(err, &ce) || ce.ID != "r1" {
 		t.Fatalf("conflict: got %v", err)
@@ -123,16 +126,16 @@ func TestStoreIdempotentAndReplace(t *testing.T) {
 	if err.Error() != want {
 		t.Errorf("message %q\nwant    %q", err, want)
 	}
-	runs, _ := s.Runs(nil)
+	runs, _ := s.Runs(context.Background(), Query{Labels: nil})
 	if len(runs) != 2 {
 		t.Errorf("after a failed ingest the store holds %d runs, want 2 (r3 must be rolled back)", len(runs))
 	}
 	// --replace overwrites it and keeps its place in ingest order.
-	res, err = s.Ingest([]Run{changed}, true, nil)
+	res, err = s.Ingest(context.Background(), []Run{changed}, IngestOptions{Replace: true, Progress: nil})
 	if err != nil || res.Replaced != 1 {
 		t.Fatalf("replace: %+v %v", res, err)
 	}
-	runs, _ = s.Runs(nil)
+	runs, _ = s.Runs(context.Background(), Query{Labels: nil})
 	if runs[0].ID != "r1" || Digest(&runs[0].Run) != Digest(&changed) {
 		t.Errorf("after replace: first run %s, digest match %v", runs[0].ID, Digest(&runs[0].Run) == Digest(&changed))
 	}
@@ -148,7 +151,7 @@ func TestStoreRefusesForeignFiles(t *testing.T) {
 		foreign: "CREATE TABLE t(x)",
 		newer:   "",
 	} {
-		s, err := OpenStore(path, true)
+		s, err := OpenSQLite(path, ReadWrite)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,9 +185,13 @@ func TestStoreRefusesForeignFiles(t *testing.T) {
 		{dir, "create", "store " + dir + " is a folder, expected a SQLite file"},
 	}
 	for _, tt := range tests {
-		_, err := OpenStore(tt.path, tt.create != "")
+		mode := ReadOnly
+		if tt.create != "" {
+			mode = ReadWrite
+		}
+		_, err := OpenSQLite(tt.path, mode)
 		if err == nil || err.Error() != tt.want {
-			t.Errorf("OpenStore(%s):\n got %v\nwant %s", tt.path, err, tt.want)
+			t.Errorf("OpenSQLite(%s):\n got %v\nwant %s", tt.path, err, tt.want)
 		}
 	}
 	if after, _ := os.ReadFile(text); string(after) != string(textBefore) {
@@ -200,7 +207,7 @@ func TestStoreRefusesForeignFiles(t *testing.T) {
 func TestStoreMigratesEmptyFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "empty.db")
 	os.WriteFile(path, nil, 0o644)
-	s, err := OpenStore(path, true)
+	s, err := OpenSQLite(path, ReadWrite)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,14 +222,14 @@ func TestStoreMigratesEmptyFile(t *testing.T) {
 // childIngest is the body of one ingesting process: it stores 40 runs, one
 // transaction each, as 40 CI jobs finishing at once would.
 func childIngest(db, prefix string) int {
-	s, err := OpenStore(db, true)
+	s, err := OpenSQLite(db, ReadWrite)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
 	defer s.Close()
 	for i := 0; i < 40; i++ {
-		if _, err := s.Ingest([]Run{testRun(fmt.Sprintf("%s-%02d", prefix, i), 1, nil)}, false, nil); err != nil {
+		if _, err := s.Ingest(context.Background(), []Run{testRun(fmt.Sprintf("%s-%02d", prefix, i), 1, nil)}, IngestOptions{}); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			return 1
 		}
@@ -253,12 +260,12 @@ func TestConcurrentProcesses(t *testing.T) {
 			t.Errorf("process %d: %v\n%s", p, errs[p], outs[p])
 		}
 	}
-	s, err := OpenStore(db, false)
+	s, err := OpenSQLite(db, ReadOnly)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	runs, err := s.Runs(nil)
+	runs, err := s.Runs(context.Background(), Query{Labels: nil})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,12 +291,12 @@ func BenchmarkIngest1000Runs(b *testing.B) {
 	}
 	for b.Loop() {
 		b.StopTimer()
-		s, err := OpenStore(filepath.Join(b.TempDir(), "b.db"), true)
+		s, err := OpenSQLite(filepath.Join(b.TempDir(), "b.db"), ReadWrite)
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		if _, err := s.Ingest(runs, false, nil); err != nil {
+		if _, err := s.Ingest(context.Background(), runs, IngestOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()
@@ -304,20 +311,20 @@ func BenchmarkIngest1000Runs(b *testing.B) {
 func TestStoreOddFileName(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "we?ird#na%20me.db")
-	w, err := OpenStore(path, true)
+	w, err := OpenSQLite(path, ReadWrite)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Ingest([]Run{testRun("r1", 1, nil)}, false, nil); err != nil {
+	if _, err := w.Ingest(context.Background(), []Run{testRun("r1", 1, nil)}, IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	w.Close()
-	s, err := OpenStore(path, false)
+	s, err := OpenSQLite(path, ReadOnly)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if runs, err := s.Runs(nil); err != nil || len(runs) != 1 {
+	if runs, err := s.Runs(context.Background(), Query{Labels: nil}); err != nil || len(runs) != 1 {
 		t.Errorf("Runs: %d runs, %v; want 1 run", len(runs), err)
 	}
 	entries, _ := os.ReadDir(dir)

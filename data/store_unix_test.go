@@ -4,6 +4,7 @@ package data
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"os"
 	"os/exec"
@@ -73,11 +74,11 @@ func unprivileged(t *testing.T, args ...string) *exec.Cmd {
 func TestStoreReadOnlyFolder(t *testing.T) {
 	dir := worldReadableDir(t)
 	path := filepath.Join(dir, "q.db")
-	w, err := OpenStore(path, true)
+	w, err := OpenSQLite(path, ReadWrite)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := w.Ingest([]Run{testRun("r1", 1, nil), testRun("r2", 1.1, nil)}, false, nil); err != nil {
+	if _, err := w.Ingest(context.Background(), []Run{testRun("r1", 1, nil), testRun("r2", 1.1, nil)}, IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	w.Close()
@@ -114,12 +115,12 @@ func TestStoreReadOnlyFolder(t *testing.T) {
 // the -wal and show old data. The read fails and says why.
 func TestStoreReadOnlyFolderPendingWAL(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "q.db")
-	w, err := OpenStore(src, true)
+	w, err := OpenSQLite(src, ReadWrite)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	if _, err := w.Ingest([]Run{testRun("r1", 1, nil), testRun("r2", 1.1, nil)}, false, nil); err != nil {
+	if _, err := w.Ingest(context.Background(), []Run{testRun("r1", 1, nil), testRun("r2", 1.1, nil)}, IngestOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	dir := worldReadableDir(t)

@@ -117,12 +117,12 @@ func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, erro
 		}
 		opt.Baseline, opt.Candidate = lopt.Baseline.Name, lopt.Candidate.Name
 		path := storePath(u, f.db)
-		st, err := data.OpenStore(path, false)
+		st, err := data.Open(u.ctx, path, data.ReadOnly)
 		if err != nil {
 			return nil, withHint(err, "or give run folders as PATHs, with --baseline NAME=FILE and --candidate NAME=FILE")
 		}
 		defer st.Close()
-		stored, err := st.Runs(filter)
+		stored, err := st.Runs(u.ctx, data.Query{Labels: filter})
 		if err != nil {
 			return nil, err
 		}

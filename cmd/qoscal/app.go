@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"qoscal/data"
 )
 
 // version is the qoscal version; release builds set it with
@@ -140,7 +142,7 @@ func storePath(u *ui, flag string) string {
 	if env := u.getenv("QOSCAL_DB"); env != "" {
 		return env
 	}
-	return "qoscal.db"
+	return data.DefaultStore
 }
 
 // now returns the current time, or SOURCE_DATE_EPOCH when it is set, for

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"qoscal/calibrate"
 	"qoscal/data"
@@ -220,12 +219,12 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 	}
 	fromStore := len(paths) == 0 && g.runID != "" && !g.record && g.baseline == "" && g.candidate == ""
 	if fromStore {
-		st, err := data.OpenStore(storePath(u, g.db), false)
+		st, err := data.Open(u.ctx, storePath(u, g.db), data.ReadOnly)
 		if err != nil {
 			return nil, err
 		}
 		defer st.Close()
-		r, err := st.RunByID(g.runID)
+		r, err := st.RunByID(u.ctx, g.runID)
 		if err != nil {
 			return nil, err
 		}
@@ -275,20 +274,19 @@ func (g *gateFlags) recordRun(u *ui, run *data.Run) error {
 	if err != nil {
 		return err
 	}
-	st, err := data.OpenStore(storePath(u, g.db), true)
+	st, err := data.Open(u.ctx, storePath(u, g.db), data.ReadWrite)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	st.Now = func() time.Time { return now }
-	res, err := st.Ingest([]data.Run{*run}, false, nil)
+	res, err := st.Ingest(u.ctx, []data.Run{*run}, data.IngestOptions{Now: now})
 	if err != nil {
 		return err
 	}
 	if res.Unchanged > 0 {
-		u.notef("run %s already stored in %s", run.ID, st.Path())
+		u.notef("run %s already stored in %s", run.ID, st.Location())
 	} else {
-		u.notef("recorded run %s in %s", run.ID, st.Path())
+		u.notef("recorded run %s in %s", run.ID, st.Location())
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"time"
 
 	"qoscal/data"
 )
@@ -91,12 +90,11 @@ func runIngest(u *ui, args []string) error {
 		return err
 	}
 	path := storePath(u, db)
-	st, err := data.OpenStore(path, true)
+	st, err := data.Open(u.ctx, path, data.ReadWrite)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	st.Now = func() time.Time { return now }
 	var progress func(done, total int)
 	if len(runs) >= progressMin && isTerminal(u.stderr) {
 		progress = func(done, total int) {
@@ -106,7 +104,7 @@ func runIngest(u *ui, args []string) error {
 			}
 		}
 	}
-	res, err := st.Ingest(runs, replace, progress)
+	res, err := st.Ingest(u.ctx, runs, data.IngestOptions{Replace: replace, Progress: progress, Now: now})
 	if err != nil {
 		return err
 	}

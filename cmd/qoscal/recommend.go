@@ -200,17 +200,17 @@ func backtestRuns(u *ui, cmd string, af *analysisFlags, paths, labels []string) 
 		if err != nil {
 			return nil, usagef(cmd, "--backtest-label: %v", err)
 		}
-		st, err := data.OpenStore(storePath(u, af.db), false)
+		st, err := data.Open(u.ctx, storePath(u, af.db), data.ReadOnly)
 		if err != nil {
 			return nil, fmt.Errorf("--backtest-label: %w", err)
 		}
 		defer st.Close()
-		stored, err := st.Runs(filter)
+		stored, err := st.Runs(u.ctx, data.Query{Labels: filter})
 		if err != nil {
 			return nil, err
 		}
 		if len(stored) == 0 {
-			return nil, fmt.Errorf("--backtest-label: no runs in %s%s", st.Path(), filterNote(filter))
+			return nil, fmt.Errorf("--backtest-label: no runs in %s%s", st.Location(), filterNote(filter))
 		}
 		for i := range stored {
 			runs = append(runs, stored[i].Run)

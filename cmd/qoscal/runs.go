@@ -78,12 +78,12 @@ func runRuns(u *ui, args []string) error {
 	if err != nil {
 		return usagef(c.name, "--label: %v", err)
 	}
-	st, err := data.OpenStore(storePath(u, db), false)
+	st, err := data.Open(u.ctx, storePath(u, db), data.ReadOnly)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	runs, err := st.Runs(filter)
+	runs, err := st.Runs(u.ctx, data.Query{Labels: filter})
 	if err != nil {
 		return err
 	}
@@ -95,7 +95,7 @@ func runRuns(u *ui, args []string) error {
 		return writeJSON(u, out)
 	}
 	if len(runs) == 0 {
-		u.notef("no runs in %s%s", st.Path(), filterNote(filter))
+		u.notef("no runs in %s%s", st.Location(), filterNote(filter))
 		return nil
 	}
 	t := &table{

@@ -21,6 +21,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -39,11 +40,13 @@ type ui struct {
 	out *safeWriter
 	// json is set by outputFormat when the command prints JSON.
 	json bool
+	// ctx is the context of the command's work (store access).
+	ctx context.Context
 }
 
 func newUI(stdout, stderr io.Writer, getenv func(string) string) *ui {
 	out := &safeWriter{w: stdout}
-	return &ui{stdout: out, stderr: stderr, getenv: getenv, out: out}
+	return &ui{stdout: out, stderr: stderr, getenv: getenv, out: out, ctx: context.Background()}
 }
 
 // flush writes what the "::" guard still holds (a last line without a

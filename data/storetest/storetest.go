@@ -1,0 +1,304 @@
+// Package storetest is the conformance suite of data.Store: the behaviour
+// every store backend must share, so that every command works the same on
+// each. A backend's test calls Run with a function that opens a new, empty
+// store for writing.
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"qoscal/data"
+)
+
+// Opener opens a new, empty store for writing; the suite closes it.
+type Opener func(t *testing.T) data.Store
+
+// Run runs the conformance suite against the stores open makes.
+func Run(t *testing.T, open Opener) {
+	for _, c := range []struct {
+		name string
+		test func(t *testing.T, s data.Store)
+	}{
+		{"RoundTrip", testRoundTrip},
+		{"ExactValues", testExactValues},
+		{"Idempotent", testIdempotent},
+		{"Conflict", testConflict},
+		{"AllOrNothing", testAllOrNothing},
+		{"Replace", testReplace},
+		{"Labels", testLabels},
+		{"TimeOrder", testTimeOrder},
+		{"RunByID", testRunByID},
+		{"ConcurrentSameRun", testConcurrentSameRun},
+		{"Canceled", testCanceled},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := open(t)
+			defer s.Close()
+			c.test(t, s)
+		})
+	}
+}
+
+var ctx = context.Background()
+
+// now is the ingest time the suite records.
+var now = time.Date(2026, 12, 1, 8, 0, 0, 0, time.UTC)
+
+// run makes a run of two variants, three benchmarks and two samples each;
+// scale moves the candidate.
+func run(id string, scale float64, labels map[string]string) data.Run {
+	r := data.Run{ID: id, Source: "src/" + id, Labels: labels, Baseline: "system", Candidate: "hoard"}
+	for i, b := range []string{"alloc-test", "larson", "sh8bench"} {
+		for s := 0; s < 2; s++ {
+			r.Measurements = append(r.Measurements,
+				data.Measurement{Benchmark: b, Variant: "system", Sample: s, Value: float64(1000*(i+1) + s), Unit: "ops/sec"},
+				data.Measurement{Benchmark: b, Variant: "hoard", Sample: s, Value: scale * float64(1500*(i+1)+s), Unit: "ops/sec"})
+		}
+	}
+	return r
+}
+
+func ingest(t *testing.T, s data.Store, opt data.IngestOptions, runs ...data.Run) data.IngestResult {
+	t.Helper()
+	if opt.Now.IsZero() {
+		opt.Now = now
+	}
+	res, err := s.Ingest(ctx, runs, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func runs(t *testing.T, s data.Store, q data.Query) []data.StoredRun {
+	t.Helper()
+	got, err := s.Runs(ctx, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func ids(rs []data.StoredRun) []string {
+	out := []string{}
+	for _, r := range rs {
+		out = append(out, r.ID)
+	}
+	return out
+}
+
+// canonical is what the store must give back for r: measurements in
+// canonical order, labels never nil.
+func canonical(r data.Run) data.Run {
+	r.Measurements = append([]data.Measurement(nil), r.Measurements...)
+	r.Sort()
+	if r.Labels == nil {
+		r.Labels = map[string]string{}
+	}
+	return r
+}
+
+func testRoundTrip(t *testing.T, s data.Store) {
+	in := []data.Run{run("r1", 1, map[string]string{"os": "windows", "runner": "w-1"}), run("r2", 1.1, nil)}
+	in[0].Time = time.Date(2026, 11, 30, 7, 0, 0, 123456789, time.UTC)
+	// Measurements out of canonical order come back sorted.
+	in[1].Measurements[0], in[1].Measurements[5] = in[1].Measurements[5], in[1].Measurements[0]
+	res := ingest(t, s, data.IngestOptions{}, in...)
+	if res.Added != 2 || res.Measurements != 24 || res.Unchanged != 0 {
+		t.Errorf("ingest result %+v, want 2 added, 24 measurements", res)
+	}
+	got := runs(t, s, data.Query{})
+	if len(got) != 2 {
+		t.Fatalf("%d runs back, want 2", len(got))
+	}
+	for i := range in {
+		if diff := cmp.Diff(canonical(in[i]), got[i].Run); diff != "" {
+			t.Errorf("run %s (-stored +read):\n%s", in[i].ID, diff)
+		}
+		if !got[i].Ingested.Equal(now) {
+			t.Errorf("run %s ingested %v, want %v", in[i].ID, got[i].Ingested, now)
+		}
+	}
+}
+
+// testExactValues: values are 8-byte floats, kept bit for bit, from the
+// smallest normal to the largest values a parser lets in.
+func testExactValues(t *testing.T, s data.Store) {
+	r := data.Run{ID: "exact", Source: "x", Baseline: "a", Candidate: "b"}
+	values := []float64{math.SmallestNonzeroFloat64 * (1 << 52), 0.1, 1.0 / 3, math.Nextafter(1, 2), 5514093, 1e299, math.Pi * 1e-200}
+	for i, v := range values {
+		r.Measurements = append(r.Measurements, data.Measurement{Benchmark: fmt.Sprintf("b%02d", i), Variant: "a", Value: v, Unit: "ns/op"})
+	}
+	ingest(t, s, data.IngestOptions{}, r)
+	got, err := s.RunByID(ctx, "exact")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range got.Measurements {
+		if math.Float64bits(m.Value) != math.Float64bits(values[i]) {
+			t.Errorf("%s: stored %v, read %v (bits %#x, want %#x)", m.Benchmark, values[i], m.Value, math.Float64bits(m.Value), math.Float64bits(values[i]))
+		}
+	}
+}
+
+func testIdempotent(t *testing.T, s data.Store) {
+	ingest(t, s, data.IngestOptions{}, run("r1", 1, nil))
+	res := ingest(t, s, data.IngestOptions{}, run("r1", 1, nil), run("r2", 1, nil))
+	if res.Added != 1 || res.Unchanged != 1 || len(res.AlreadyStored) != 1 || res.AlreadyStored[0] != "r1" {
+		t.Errorf("second ingest %+v, want r2 added and r1 unchanged", res)
+	}
+	// The source is not part of a run's identity: the same run read from
+	// another checkout is the same run.
+	moved := run("r1", 1, nil)
+	moved.Source = "elsewhere/r1"
+	if res := ingest(t, s, data.IngestOptions{}, moved); res.Unchanged != 1 {
+		t.Errorf("the same run from another path: %+v, want unchanged", res)
+	}
+	if got := ids(runs(t, s, data.Query{})); !cmp.Equal(got, []string{"r1", "r2"}) {
+		t.Errorf("runs %v, want [r1 r2]", got)
+	}
+}
+
+func testConflict(t *testing.T, s data.Store) {
+	ingest(t, s, data.IngestOptions{}, run("r1", 1, nil))
+	_, err := s.Ingest(ctx, []data.Run{run("r1", 2, nil)}, data.IngestOptions{Now: now})
+	var ce *data.ConflictError
+	if !errors.As(err, &ce) || ce.ID != "r1" {
+		t.Fatalf("other content under a stored id: %v, want a *data.ConflictError for r1", err)
+	}
+	got, err := s.RunByID(ctx, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(canonical(run("r1", 1, nil)), got.Run); diff != "" {
+		t.Errorf("the first content must stay (-want +got):\n%s", diff)
+	}
+}
+
+// testAllOrNothing: an ingest that fails part-way leaves nothing of its
+// runs behind.
+func testAllOrNothing(t *testing.T, s data.Store) {
+	ingest(t, s, data.IngestOptions{}, run("r1", 1, nil))
+	_, err := s.Ingest(ctx, []data.Run{run("r2", 1, nil), run("r3", 1, nil), run("r1", 3, nil)}, data.IngestOptions{Now: now})
+	if err == nil {
+		t.Fatal("an ingest with a conflicting run succeeded")
+	}
+	if got := ids(runs(t, s, data.Query{})); !cmp.Equal(got, []string{"r1"}) {
+		t.Errorf("after a failed ingest the store holds %v, want only [r1]", got)
+	}
+}
+
+func testReplace(t *testing.T, s data.Store) {
+	ingest(t, s, data.IngestOptions{}, run("r1", 1, nil), run("r2", 1, nil))
+	changed := run("r1", 2, map[string]string{"os": "linux"})
+	res := ingest(t, s, data.IngestOptions{Replace: true}, changed)
+	if res.Replaced != 1 || res.Added != 0 {
+		t.Errorf("replace result %+v, want 1 replaced", res)
+	}
+	got := runs(t, s, data.Query{})
+	if !cmp.Equal(ids(got), []string{"r1", "r2"}) {
+		t.Errorf("a replaced run keeps its place: %v, want [r1 r2]", ids(got))
+	}
+	if diff := cmp.Diff(canonical(changed), got[0].Run); diff != "" {
+		t.Errorf("replaced run (-want +got):\n%s", diff)
+	}
+}
+
+func testLabels(t *testing.T, s data.Store) {
+	ingest(t, s, data.IngestOptions{},
+		run("w1", 1, map[string]string{"os": "windows", "runner": "a"}),
+		run("l1", 1, map[string]string{"os": "linux", "runner": "a"}),
+		run("l2", 1, map[string]string{"os": "linux", "runner": "b"}),
+		run("none", 1, nil))
+	for _, c := range []struct {
+		labels map[string]string
+		want   []string
+	}{
+		{nil, []string{"w1", "l1", "l2", "none"}},
+		{map[string]string{"os": "linux"}, []string{"l1", "l2"}},
+		{map[string]string{"os": "linux", "runner": "b"}, []string{"l2"}},
+		{map[string]string{"os": "linux", "runner": "c"}, []string{}},
+		{map[string]string{"runner": "a"}, []string{"w1", "l1"}},
+	} {
+		if got := ids(runs(t, s, data.Query{Labels: c.labels})); !cmp.Equal(got, c.want) {
+			t.Errorf("labels %v: %v, want %v", c.labels, got, c.want)
+		}
+	}
+}
+
+// testTimeOrder: by measured time, earliest first, runs without a time
+// last in ingest order; sub-second times order correctly.
+func testTimeOrder(t *testing.T, s data.Store) {
+	at := func(id string, sec int, nsec int) data.Run {
+		r := run(id, 1, nil)
+		if sec >= 0 {
+			r.Time = time.Date(2026, 12, 1, 7, 0, sec, nsec, time.UTC)
+		}
+		return r
+	}
+	ingest(t, s, data.IngestOptions{}, at("c", 10, 0), at("untimed1", -1, 0), at("a", 9, 0), at("b", 9, 500000000), at("untimed2", -1, 0))
+	if got := ids(runs(t, s, data.Query{Order: data.TimeOrder})); !cmp.Equal(got, []string{"a", "b", "c", "untimed1", "untimed2"}) {
+		t.Errorf("time order %v, want [a b c untimed1 untimed2]", got)
+	}
+	if got := ids(runs(t, s, data.Query{})); !cmp.Equal(got, []string{"c", "untimed1", "a", "b", "untimed2"}) {
+		t.Errorf("ingest order %v", got)
+	}
+}
+
+func testRunByID(t *testing.T, s data.Store) {
+	ingest(t, s, data.IngestOptions{}, run("r1", 1, nil), run("r2", 1.5, map[string]string{"os": "linux"}))
+	got, err := s.RunByID(ctx, "r2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(canonical(run("r2", 1.5, map[string]string{"os": "linux"})), got.Run); diff != "" {
+		t.Errorf("RunByID(r2) (-want +got):\n%s", diff)
+	}
+	if _, err := s.RunByID(ctx, "r9"); err == nil {
+		t.Error("RunByID of a run the store lacks gave no error")
+	}
+}
+
+// testConcurrentSameRun: CI jobs that store the same run at once leave one
+// copy and no error.
+func testConcurrentSameRun(t *testing.T, s data.Store) {
+	const writers = 4
+	var wg sync.WaitGroup
+	errs := make([]error, writers)
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = s.Ingest(ctx, []data.Run{run("same", 1, nil)}, data.IngestOptions{Now: now})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("writer %d: %v", i, err)
+		}
+	}
+	if got := ids(runs(t, s, data.Query{})); !cmp.Equal(got, []string{"same"}) {
+		t.Errorf("after %d writers of one run the store holds %v", writers, got)
+	}
+}
+
+// testCanceled: a canceled context stops an ingest, and nothing lands.
+func testCanceled(t *testing.T, s data.Store) {
+	c, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := s.Ingest(c, []data.Run{run("r1", 1, nil)}, data.IngestOptions{Now: now}); err == nil {
+		t.Error("an ingest with a canceled context succeeded")
+	}
+	if got := ids(runs(t, s, data.Query{})); len(got) != 0 {
+		t.Errorf("a canceled ingest left %v", got)
+	}
+}
