@@ -1,7 +1,7 @@
 package main
 
 import (
-	"fmt"
+	"errors"
 
 	"github.com/spf13/pflag"
 
@@ -98,41 +98,30 @@ func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, erro
 	}
 	opt := calibrate.Options{AllowPartial: f.allowPartial, Metric: f.metric, Direction: dir}
 	in := &input{filter: filter}
-	if len(paths) > 0 {
-		if len(filter) > 0 {
-			return nil, usagef(cmd, "--label selects runs in the store; with PATHs, pick the folders instead")
-		}
-		lopt, err := f.loadOptions(u, cmd)
-		if err != nil {
-			return nil, err
-		}
-		if in.runs, err = data.Load(paths, lopt); err != nil {
-			return nil, err
-		}
-		in.source = "paths"
-	} else {
-		lopt, err := f.loadOptions(u, cmd)
-		if err != nil {
-			return nil, err
-		}
+	if len(paths) > 0 && len(filter) > 0 {
+		return nil, usagef(cmd, "--label selects runs in the store; with PATHs, pick the folders instead")
+	}
+	lopt, err := f.loadOptions(u, cmd)
+	if err != nil {
+		return nil, err
+	}
+	src := data.Source{Paths: paths, Load: lopt, Store: storePath(u, f.db), Labels: filter}
+	if src.FromStore() {
 		opt.Baseline, opt.Candidate = lopt.Baseline.Name, lopt.Candidate.Name
-		path := storePath(u, f.db)
-		st, err := data.Open(u.ctx, path, data.ReadOnly)
-		if err != nil {
-			return nil, withHint(err, "or give run folders as PATHs, with --baseline NAME=FILE and --candidate NAME=FILE")
+		in.source = src.Store
+	} else {
+		in.source = "paths"
+	}
+	if in.runs, err = src.Runs(u.ctx); err != nil {
+		var oe *data.OpenError
+		var ne *data.NoRunsError
+		switch {
+		case errors.As(err, &oe):
+			return nil, withHint(oe.Err, "or give run folders as PATHs, with --baseline NAME=FILE and --candidate NAME=FILE")
+		case errors.As(err, &ne):
+			return nil, withHint(err, "ingest runs with 'qoscal ingest', or give run folders as PATHs")
 		}
-		defer st.Close()
-		stored, err := st.Runs(u.ctx, data.Query{Labels: filter})
-		if err != nil {
-			return nil, err
-		}
-		if len(stored) == 0 {
-			return nil, withHint(fmt.Errorf("no runs in %s%s", path, filterNote(filter)), "ingest runs with 'qoscal ingest', or give run folders as PATHs")
-		}
-		for i := range stored {
-			in.runs = append(in.runs, stored[i].Run)
-		}
-		in.source = path
+		return nil, err
 	}
 	a, err := calibrate.Analyze(in.runs, opt)
 	if err != nil {

@@ -219,17 +219,12 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 	}
 	fromStore := len(paths) == 0 && g.runID != "" && !g.record && g.baseline == "" && g.candidate == ""
 	if fromStore {
-		st, err := data.Open(u.ctx, storePath(u, g.db), data.ReadOnly)
+		src := data.Source{Store: storePath(u, g.db), ID: g.runID}
+		runs, err := src.Runs(u.ctx)
 		if err != nil {
 			return nil, err
 		}
-		defer st.Close()
-		r, err := st.RunByID(u.ctx, g.runID)
-		if err != nil {
-			return nil, err
-		}
-		run := r.Run
-		return &run, nil
+		return &runs[0], nil
 	}
 	if g.baseline == "" || g.candidate == "" {
 		return nil, usagef("gate", "name the run's files with --baseline and --candidate (or a stored run with --db and --run)")

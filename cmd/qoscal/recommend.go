@@ -191,7 +191,8 @@ func backtestRuns(u *ui, cmd string, af *analysisFlags, paths, labels []string) 
 		if err != nil {
 			return nil, err
 		}
-		if runs, err = data.Load(paths, lopt); err != nil {
+		src := data.Source{Paths: paths, Load: lopt}
+		if runs, err = src.Runs(u.ctx); err != nil {
 			return nil, fmt.Errorf("--backtest: %w", err)
 		}
 	}
@@ -200,21 +201,12 @@ func backtestRuns(u *ui, cmd string, af *analysisFlags, paths, labels []string) 
 		if err != nil {
 			return nil, usagef(cmd, "--backtest-label: %v", err)
 		}
-		st, err := data.Open(u.ctx, storePath(u, af.db), data.ReadOnly)
+		src := data.Source{Store: storePath(u, af.db), Labels: filter}
+		stored, err := src.Runs(u.ctx)
 		if err != nil {
 			return nil, fmt.Errorf("--backtest-label: %w", err)
 		}
-		defer st.Close()
-		stored, err := st.Runs(u.ctx, data.Query{Labels: filter})
-		if err != nil {
-			return nil, err
-		}
-		if len(stored) == 0 {
-			return nil, fmt.Errorf("--backtest-label: no runs in %s%s", st.Location(), filterNote(filter))
-		}
-		for i := range stored {
-			runs = append(runs, stored[i].Run)
-		}
+		runs = append(runs, stored...)
 	}
 	return runs, nil
 }
