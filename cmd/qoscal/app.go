@@ -31,13 +31,32 @@ var commands = map[string]*command{}
 
 func register(c *command) { commands[c.name] = c }
 
+// commandOrder is the order of the commands in the help: the data flow,
+// from ingest to gate. A registered command missing from it is a bug
+// (TestCommandOrder).
+var commandOrder = []string{"ingest", "runs", "spread", "recommend", "plot", "report", "gate", "samples"}
+
+// commandNames returns the registered commands in commandOrder, then any
+// others by name.
 func commandNames() []string {
+	rank := map[string]int{}
+	for i, n := range commandOrder {
+		rank[n] = i + 1
+	}
 	var names []string
 	for n := range commands {
 		names = append(names, n)
 	}
-	order := map[string]int{"ingest": 0, "runs": 1, "spread": 2, "recommend": 3, "plot": 4, "report": 5, "gate": 6, "samples": 7}
-	sort.Slice(names, func(i, j int) bool { return order[names[i]] < order[names[j]] })
+	sort.Slice(names, func(i, j int) bool {
+		ri, rj := rank[names[i]], rank[names[j]]
+		if ri == 0 || rj == 0 {
+			if ri != rj {
+				return rj == 0
+			}
+			return names[i] < names[j]
+		}
+		return ri < rj
+	})
 	return names
 }
 

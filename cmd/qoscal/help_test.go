@@ -120,3 +120,20 @@ func matchExample(want []string, got string) bool {
 	}
 	return match(append(want, "..."), lines)
 }
+
+// TestCommandOrder: every command has its place in the help's order, so a
+// new command cannot land in a random place.
+func TestCommandOrder(t *testing.T) {
+	placed := map[string]bool{}
+	for _, n := range commandOrder {
+		placed[n] = true
+	}
+	for n := range commands {
+		if !placed[n] {
+			t.Errorf("command %s is not in commandOrder", n)
+		}
+	}
+	if got := commandNames(); len(got) != len(commands) || got[0] != "ingest" || got[len(got)-1] != "samples" {
+		t.Errorf("commandNames() = %v", got)
+	}
+}
