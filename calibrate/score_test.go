@@ -31,7 +31,8 @@ func TestOneScoring(t *testing.T) {
 		}
 	}
 	// The worked example's scores are 1.55, 1.54, 1.65, 1.59, 1.44
-	// (DESIGN.md), to the rounding of the reconstruction.
+	// (the worked example of README.md and docs/STATS.md; the sample's
+	// README says how it was reconstructed).
 	for i, want := range []float64{1.55, 1.54, 1.65, 1.59, 1.44} {
 		if math.Abs(bt[i].Score-want) > 1e-9 {
 			t.Errorf("run %d: score %v, want %v", i, bt[i].Score, want)

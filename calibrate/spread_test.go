@@ -13,9 +13,9 @@ import (
 	"qoscal/data"
 )
 
-// Vectors: ../stats/testdata/stats_vectors.json, a copy of
-// shared/reference/stats_vectors.json (numpy 1.24.2 / scipy 1.10.1, made
-// by shared/reference/make_vectors.py). Each check names its key.
+// Vectors: ../stats/testdata/stats_vectors.json (numpy 1.24.2 / scipy
+// 1.10.1, made by ../stats/testdata/make_vectors.py). Each check names its
+// key.
 
 func vector(t testing.TB, key string, into any) {
 	t.Helper()

@@ -83,7 +83,7 @@ func ExampleFloorTradeoff() {
 	// Output:
 }
 
-// The charts are their examples' golden files (STYLE.md 14): -regen
+// The charts are their examples' golden files (as gonum/plot tests its own charts): -regen
 // rewrites testdata/*_golden.svg.
 func TestRatioSpread(t *testing.T)   { cmpimg.CheckPlot(ExampleRatioSpread, t, "ratio-spread.svg") }
 func TestScoreSequence(t *testing.T) { cmpimg.CheckPlot(ExampleScoreSequence, t, "score-sequence.svg") }

@@ -8,7 +8,7 @@ import (
 )
 
 // Vector keys as in stats_test.go (numpy 1.24.2 / scipy 1.10.1,
-// shared/reference/make_vectors.py).
+// testdata/make_vectors.py).
 
 // fiveRuns are the worked example's calibration scores.
 var fiveRuns = []float64{1.55, 1.54, 1.65, 1.59, 1.44}

@@ -8,9 +8,11 @@ import (
 	"testing"
 )
 
-// The vectors in testdata/stats_vectors.json are a copy of
-// shared/reference/stats_vectors.json, computed independently with numpy
-// 1.24.2 and scipy 1.10.1 by shared/reference/make_vectors.py. Each test
+// The vectors in testdata/stats_vectors.json were computed independently
+// with numpy 1.24.2 and scipy 1.10.1 by testdata/make_vectors.py (Debian's
+// python3-numpy and python3-scipy: python3 testdata/make_vectors.py), with
+// one correction: t(0.95, 4 df) is the exact 2.13184678632665 (see
+// TestDistributions). Each test
 // names the vector key it checks. Closed forms are compared to 1e-9
 // relative, special functions to 1e-7 (STATS.md section 6).
 
@@ -346,6 +348,14 @@ func TestDistributions(t *testing.T) {
 		check(t, "NormalCDF(NormalQuantile(p))", NormalCDF(NormalQuantile(p)), p, relSpecial)
 	}
 	check(t, "NormalQuantile(0.75)", 1/NormalQuantile(0.75), MADScale, relSpecial)
+	// The 4-df t distribution has a closed-form CDF,
+	// F(t) = 1/2 + t(t² + 6) / (2 (t² + 4)^{3/2}), so its 95% quantile is
+	// known exactly: 2.13184678632665 (scipy 1.10 gave 2.13184678133629, off
+	// by 2e-9; the vectors carry the exact value).
+	cdf4 := func(x float64) float64 { return 0.5 + x*(x*x+6)/(2*math.Pow(x*x+4, 1.5)) }
+	if q := TQuantile(0.95, 4); math.Abs(cdf4(q)-0.95) > 1e-13 || math.Abs(q-2.13184678632665) > 1e-12 {
+		t.Errorf("TQuantile(0.95, 4) = %.15g (closed-form CDF %.15g), want 2.13184678632665", q, cdf4(q))
+	}
 }
 
 func TestLogNormalPDF(t *testing.T) {

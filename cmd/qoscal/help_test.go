@@ -8,7 +8,7 @@ import (
 )
 
 // TestHelpExamples runs the worked example in every command's usage text,
-// so that the help cannot drift from the binary (STYLE.md 3). The examples
+// so that the help cannot drift from the binary (as benchstat's doc_test.go does). The examples
 // run in command order in one temporary folder holding the samples, the
 // worked example's runs as runs.csv and the Windows first measurement as
 // baseline.txt and hoard.txt. An example's output is matched line by line;
