@@ -4,12 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
-	"strconv"
 	"strings"
 
 	"qoscal/calibrate"
 	"qoscal/data"
+	"qoscal/present"
 )
 
 var gateCmd = &command{
@@ -153,19 +152,20 @@ func runGate(u *ui, args []string) error {
 			return err
 		}
 	}
-	v := &gateView{res: res, run: run, cal: cal, calPath: g.calibration, tag: g.tag, reportOnly: g.reportOnly}
-	code := v.exitCode()
+	code := gateExitCode(res)
+	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
+		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings)}}
 	github := g.annotations == "github" || (g.annotations == "auto" && u.getenv("GITHUB_ACTIONS") == "true")
 	u.warnAll(res.Warnings)
 	switch g.format {
 	case "json":
-		if err := writeJSON(u, v.json(code)); err != nil {
+		if err := writeJSON(u, v.JSON()); err != nil {
 			return err
 		}
 	case "markdown":
-		v.markdown(u.stdout)
+		v.Doc().WriteMarkdown(u.stdout)
 	default:
-		v.text(u.stdout)
+		v.Doc().WriteText(u.stdout)
 	}
 	annotated := false
 	if github {
@@ -177,7 +177,7 @@ func runGate(u *ui, args []string) error {
 		summary = u.getenv("GITHUB_STEP_SUMMARY")
 	}
 	if summary != "" {
-		if err := appendFile(summary, func(w io.Writer) { v.markdown(w) }); err != nil {
+		if err := appendFile(summary, func(w io.Writer) { v.Doc().WriteMarkdown(w) }); err != nil {
 			return fmt.Errorf("step summary %s: %v", summary, err)
 		}
 	}
@@ -295,18 +295,15 @@ func appendFile(path string, write func(io.Writer)) error {
 	return f.Close()
 }
 
-// gateView renders a gate result.
+// gateView is the gate's verdict as the command shows it: the view of
+// package present, and the output rules (where the verdict sentence and
+// the annotations go).
 type gateView struct {
-	res        *calibrate.GateResult
-	run        *data.Run
-	cal        *calibrate.File
-	calPath    string
-	tag        float64
-	reportOnly bool
+	*present.Gate
 }
 
-func (v *gateView) exitCode() int {
-	switch v.res.Verdict {
+func gateExitCode(res *calibrate.GateResult) int {
+	switch res.Verdict {
 	case calibrate.VerdictFail:
 		return exitRegression
 	case calibrate.VerdictInconclusive:
@@ -315,110 +312,13 @@ func (v *gateView) exitCode() int {
 	return exitOK
 }
 
-func (v *gateView) names() (base, cand string) { return v.run.Baseline, v.run.Candidate }
-
-// tagOf returns "faster", "SLOWER" or "" for a ratio.
-func (v *gateView) tagOf(r float64) string {
-	switch {
-	case r > 1+v.tag:
-		return "faster"
-	case r < 1-v.tag:
-		return "SLOWER"
-	}
-	return ""
-}
-
-func (v *gateView) table() *table {
-	base, cand := v.names()
-	t := &table{
-		head:  []string{"benchmark", base, cand, cand + "/" + base, ""},
-		right: []bool{false, true, true, true, false},
-	}
-	for _, b := range v.res.Benchmarks {
-		note := v.tagOf(b.Ratio)
-		if b.BaselineSamples > 1 || b.CandidateSamples > 1 {
-			note = strings.TrimSpace(note + fmt.Sprintf("  (median of %d/%d samples)", b.BaselineSamples, b.CandidateSamples))
-		}
-		if !b.InScore {
-			note = strings.TrimSpace(note + "  (not in the calibrated suite: left out)")
-		}
-		t.add(b.Name, fvalue(b.Baseline, b.Unit), fvalue(b.Candidate, b.Unit), fx(b.Ratio)+"x", note)
-	}
-	t.add("geomean", "", "", fx(v.res.Score)+"x", "over "+plural(len(v.res.Suite), "benchmark"))
-	return t
-}
-
-func (v *gateView) header() string {
-	base, cand := v.names()
-	dirs := map[string]bool{}
-	for _, b := range v.res.Benchmarks {
-		dirs[b.Unit+", "+b.Direction.String()] = true
-	}
-	var d []string
-	for k := range dirs {
-		d = append(d, k)
-	}
-	sort.Strings(d)
-	return fmt.Sprintf("%s (candidate) vs %s (baseline), run %s: %s", cand, base, v.run.ID, strings.Join(d, "; "))
-}
-
-func (v *gateView) text(w io.Writer) {
-	fmt.Fprintln(w, v.header())
-	fmt.Fprintln(w)
-	v.table().text(w)
-	if v.cal != nil || v.res.Floor > 0 {
-		fmt.Fprintln(w)
-	}
-}
-
-// headline is the verdict sentence.
-func (v *gateView) headline() string {
-	base, cand := v.names()
-	r := v.res
-	what := fmt.Sprintf("%s is %sx %s (geomean)", cand, fx(r.Score), base)
-	if r.Partial {
-		what += fmt.Sprintf(" on the partial suite of %d benchmarks", len(r.Suite))
-	}
-	floor := ""
-	if r.Floor > 0 {
-		floor = v.floorText() + "x floor"
-	}
-	var s string
-	switch r.Verdict {
-	case calibrate.VerdictPass:
-		s = fmt.Sprintf("PASS: %s, >= %s.", what, floor)
-	case calibrate.VerdictFail:
-		s = fmt.Sprintf("FAIL: %s, below the %s.", what, floor)
-	case calibrate.VerdictWarn:
-		s = fmt.Sprintf("below the floor: %s, below the %s.", what, floor)
-	case calibrate.VerdictInconclusive:
-		s = fmt.Sprintf("INCONCLUSIVE: %s against the %s, but the runner looks degraded: rerun on a healthy runner.", what, floor)
-	default:
-		s = fmt.Sprintf("%s.", what)
-	}
-	if v.cal != nil {
-		s += fmt.Sprintf(" Calibration %s: %d runs, lowest %s, median %s; this run %s.", v.calPath, v.cal.Runs, fx(v.cal.Observed.Min), fx(v.cal.Observed.Median), fx(r.Score))
-		if r.FloorSource == calibrate.FloorGiven {
-			s += " The floor comes from --floor, not from the calibration file."
-		}
-	}
-	return s
-}
-
-func (v *gateView) floorText() string {
-	if v.res.FloorSource == calibrate.FloorCalibration {
-		return v.cal.FloorText
-	}
-	return strconv.FormatFloat(v.res.Floor, 'f', -1, 64)
-}
-
 // verdictLine prints the verdict sentence: PASS (and "not gating") on
 // stdout, FAIL and inconclusive on stderr, report-only below the floor as a
 // warning. With JSON on stdout the sentence goes to stderr (it is the
 // document's message too); when an annotation already said it, it is not
 // said again.
 func (v *gateView) verdictLine(u *ui, json, annotated bool) {
-	h := v.headline()
+	h := v.Headline()
 	out := func(s string) {
 		if json {
 			u.notef("%s", s)
@@ -426,7 +326,7 @@ func (v *gateView) verdictLine(u *ui, json, annotated bool) {
 			fmt.Fprintln(u.stdout, s)
 		}
 	}
-	switch v.res.Verdict {
+	switch v.Res.Verdict {
 	case calibrate.VerdictPass:
 		out(h)
 	case calibrate.VerdictFail, calibrate.VerdictInconclusive:
@@ -447,23 +347,23 @@ func (v *gateView) verdictLine(u *ui, json, annotated bool) {
 // annotate writes GitHub Actions workflow commands, and reports whether
 // one of them stated the verdict.
 func (v *gateView) annotate(w io.Writer) (verdict bool) {
-	r := v.res
+	r := v.Res
 	switch r.Verdict {
 	case calibrate.VerdictFail:
-		ghCommand(w, "error", "qoscal gate: FAIL", v.headline())
+		ghCommand(w, "error", "qoscal gate: FAIL", v.Headline())
 		verdict = true
 	case calibrate.VerdictWarn:
-		ghCommand(w, "warning", "qoscal gate: below the floor (report-only)", v.headline())
+		ghCommand(w, "warning", "qoscal gate: below the floor (report-only)", v.Headline())
 		verdict = true
 	case calibrate.VerdictInconclusive:
-		ghCommand(w, "error", "qoscal gate: inconclusive", v.headline())
+		ghCommand(w, "error", "qoscal gate: inconclusive", v.Headline())
 		verdict = true
 	}
 	if r.RunnerDegraded && r.Verdict != calibrate.VerdictInconclusive {
 		ghCommand(w, "warning", "qoscal gate: runner degraded", fmt.Sprintf("the baseline is far below its calibrated history (median robust z %.1f): treat this verdict with care", r.MedianZ))
 	}
 	if r.Partial {
-		ghCommand(w, "warning", "qoscal gate: partial suite", fmt.Sprintf("gated on %d of %d calibrated benchmarks; missing: %s", len(r.Suite), len(v.cal.Suite), strings.Join(r.Missing, ", ")))
+		ghCommand(w, "warning", "qoscal gate: partial suite", fmt.Sprintf("gated on %d of %d calibrated benchmarks; missing: %s", len(r.Suite), len(v.Cal.Suite), strings.Join(r.Missing, ", ")))
 	}
 	return verdict
 }
@@ -474,100 +374,4 @@ func ghCommand(w io.Writer, kind, title, msg string) {
 	esc := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
 	prop := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 	fmt.Fprintf(w, "::%s title=%s::%s\n", kind, prop.Replace(title), esc.Replace(msg))
-}
-
-func (v *gateView) markdown(w io.Writer) {
-	r := v.res
-	icon := map[string]string{
-		calibrate.VerdictPass: "PASS", calibrate.VerdictFail: "FAIL", calibrate.VerdictWarn: "below the floor (report-only)",
-		calibrate.VerdictInconclusive: "INCONCLUSIVE", calibrate.VerdictUngated: "not gated",
-	}[r.Verdict]
-	fmt.Fprintf(w, "### qoscal gate: %s\n\n", icon)
-	fmt.Fprintf(w, "%s\n\n", mdEscape(v.headline()))
-	switch r.FloorSource {
-	case calibrate.FloorCalibration:
-		fmt.Fprintf(w, "Floor %sx from the calibration file %s (%s method, %d runs).\n\n", mdEscape(v.floorText()), mdEscape(v.calPath), mdEscape(string(v.cal.Method)), v.cal.Runs)
-	case calibrate.FloorGiven:
-		fmt.Fprintf(w, "Floor %sx from --floor.\n\n", v.floorText())
-	default:
-		fmt.Fprintln(w, "No floor set: not gating.")
-		fmt.Fprintln(w)
-	}
-	v.table().markdown(w)
-	if len(r.Warnings) > 0 {
-		fmt.Fprintln(w)
-		for _, warn := range warningTexts(r.Warnings) {
-			fmt.Fprintf(w, "- warning: %s\n", mdEscape(warn))
-		}
-	}
-	fmt.Fprintln(w)
-}
-
-type gateJSON struct {
-	Verdict        string          `json:"verdict"`
-	Score          jfloat          `json:"score"`
-	Floor          *float64        `json:"floor"`
-	FloorSource    *string         `json:"floor_source"`
-	ExitCode       int             `json:"exit_code"`
-	Run            string          `json:"run"`
-	Baseline       string          `json:"baseline"`
-	Candidate      string          `json:"candidate"`
-	Suite          []string        `json:"suite"`
-	Benchmarks     []gateBenchJSON `json:"benchmarks"`
-	Missing        []string        `json:"missing"`
-	Extra          []string        `json:"extra"`
-	Partial        bool            `json:"partial"`
-	RunnerDegraded bool            `json:"runner_degraded"`
-	MedianZ        jfloat          `json:"runner_median_z"`
-	Calibration    *gateCalJSON    `json:"calibration"`
-	Warnings       []string        `json:"warnings"`
-	Message        string          `json:"message"`
-}
-
-type gateBenchJSON struct {
-	Name             string `json:"name"`
-	Unit             string `json:"unit"`
-	Direction        string `json:"direction"`
-	Baseline         jfloat `json:"baseline"`
-	Candidate        jfloat `json:"candidate"`
-	Ratio            jfloat `json:"ratio"`
-	BaselineSamples  int    `json:"baseline_samples"`
-	CandidateSamples int    `json:"candidate_samples"`
-	InScore          bool   `json:"in_score"`
-	HealthZ          jfloat `json:"health_z"`
-}
-
-type gateCalJSON struct {
-	File   string  `json:"file"`
-	Floor  float64 `json:"floor"`
-	Runs   int     `json:"runs"`
-	Min    float64 `json:"min"`
-	Median float64 `json:"median"`
-	Max    float64 `json:"max"`
-}
-
-func (v *gateView) json(code int) gateJSON {
-	r := v.res
-	j := gateJSON{
-		Verdict: r.Verdict, Score: jfloat(r.Score), ExitCode: code, Run: v.run.ID,
-		Baseline: v.run.Baseline, Candidate: v.run.Candidate, Suite: r.Suite,
-		Benchmarks: []gateBenchJSON{}, Missing: append([]string{}, r.Missing...), Extra: append([]string{}, r.Extra...),
-		Partial: r.Partial, RunnerDegraded: r.RunnerDegraded, MedianZ: jfloat(r.MedianZ),
-		Warnings: warningTexts(r.Warnings), Message: v.headline(),
-	}
-	if r.Floor > 0 {
-		f, src := r.Floor, floorSourceName(r.FloorSource)
-		j.Floor, j.FloorSource = &f, &src
-	}
-	for _, b := range r.Benchmarks {
-		j.Benchmarks = append(j.Benchmarks, gateBenchJSON{
-			Name: b.Name, Unit: b.Unit, Direction: b.Direction.Key(), Baseline: jfloat(b.Baseline), Candidate: jfloat(b.Candidate),
-			Ratio: jfloat(b.Ratio), BaselineSamples: b.BaselineSamples, CandidateSamples: b.CandidateSamples,
-			InScore: b.InScore, HealthZ: jfloat(b.HealthZ),
-		})
-	}
-	if v.cal != nil {
-		j.Calibration = &gateCalJSON{File: v.calPath, Floor: v.cal.Floor, Runs: v.cal.Runs, Min: v.cal.Observed.Min, Median: v.cal.Observed.Median, Max: v.cal.Observed.Max}
-	}
-	return j
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"qoscal/data"
+	"qoscal/present"
 )
 
 var ingestCmd = &command{
@@ -117,17 +118,10 @@ func runIngest(u *ui, args []string) error {
 		u.notef("runs %s, %s, ... %s already stored (%d runs)", res.AlreadyStored[0], res.AlreadyStored[1], res.AlreadyStored[n-1], n)
 	}
 	fmt.Fprintf(u.stdout, "%s: %s added, %d already stored, %d replaced; %d measurements written\n",
-		path, plural(res.Added, "run"), res.Unchanged, res.Replaced, res.Measurements)
+		path, present.Plural(res.Added, "run"), res.Unchanged, res.Replaced, res.Measurements)
 	return nil
 }
 
 // progressMin is the number of runs from which ingest shows progress on a
 // terminal.
 const progressMin = 50
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return fmt.Sprintf("1 %s", word)
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}

@@ -13,6 +13,8 @@ import (
 	"qoscal/calibrate"
 	"qoscal/data"
 	"qoscal/plots"
+	"qoscal/present"
+	"qoscal/render"
 )
 
 var reportCmd = &command{
@@ -142,17 +144,17 @@ func (r *report) figures() *table {
 	t := &table{head: []string{"figure", "value"}, right: []bool{false, false}}
 	t.add("recommended floor", r.rec.FormatFloor(r.rec.Floor)+"x")
 	if r.floor.Label != "recommended" {
-		t.add("floor shown in the charts ("+r.floor.Label+")", trimFloatText(r.floor.Value)+"x")
+		t.add("floor shown in the charts ("+r.floor.Label+")", present.TrimFloat(r.floor.Value)+"x")
 	}
 	t.add("method", methodNote(a, r.rec))
-	t.add("false-positive rate per healthy run (predictive)", frate(c.Predictive)+" ("+oneIn(c.Predictive)+")")
-	t.add("its 95% upper bound", frate(c.Upper95))
-	t.add("bound with no model, (j+1)/(n+1)", frate(c.DistributionFree))
-	t.add(fmt.Sprintf("a false alarm in the next %d runs (predictive)", c.HorizonRuns), frate(c.Horizon))
-	t.add("r50: uniform regression caught half the time", fmt.Sprintf("%sx (%.1f%% slower)", fdec(c.R50, 3), (1-c.R50)*100))
-	t.add("r90: caught nine times in ten (predictive)", fmt.Sprintf("%sx (%.1f%% slower)", fdec(c.R90, 3), (1-c.R90)*100))
+	t.add("false-positive rate per healthy run (predictive)", present.Rate(c.Predictive)+" ("+present.OneIn(c.Predictive)+")")
+	t.add("its 95% upper bound", present.Rate(c.Upper95))
+	t.add("bound with no model, (j+1)/(n+1)", present.Rate(c.DistributionFree))
+	t.add(fmt.Sprintf("a false alarm in the next %d runs (predictive)", c.HorizonRuns), present.Rate(c.Horizon))
+	t.add("r50: uniform regression caught half the time", fmt.Sprintf("%sx (%.1f%% slower)", present.Dec(c.R50, 3), (1-c.R50)*100))
+	t.add("r90: caught nine times in ten (predictive)", fmt.Sprintf("%sx (%.1f%% slower)", present.Dec(c.R90, 3), (1-c.R90)*100))
 	if len(a.Suite) > 1 {
-		t.add("one benchmark alone must fall to", fmt.Sprintf("%sx (%.1f%% slower)", fdec(c.SingleQ50, 3), (1-c.SingleQ50)*100))
+		t.add("one benchmark alone must fall to", fmt.Sprintf("%sx (%.1f%% slower)", present.Dec(c.SingleQ50, 3), (1-c.SingleQ50)*100))
 	}
 	t.add("calibration runs below the floor", fmt.Sprintf("%d of %d", c.CalibrationBelow, a.Score.N))
 	if r.rec.MoreRunsForOnePct > 0 {
@@ -165,8 +167,8 @@ func (r *report) distribution() *table {
 	s := r.a.Score
 	t := &table{head: []string{"n", "min", "median", "max", "mean", "geomean", "GSD", "95% CI", "range", "CV"},
 		right: []bool{true, true, true, true, true, true, true, true, true, true}}
-	t.add(fmt.Sprint(s.N), fx(s.Min), fx(s.Median), fx(s.Max), fdec(s.Mean, 3), fdec(s.GeoMean, 3), fdec(s.GSD, 3),
-		fdec(s.CILow, 3)+"–"+fdec(s.CIHigh, 3), fpct(s.RangePct/100), fpct(s.CV))
+	t.add(fmt.Sprint(s.N), present.X(s.Min), present.X(s.Median), present.X(s.Max), present.Dec(s.Mean, 3), present.Dec(s.GeoMean, 3), present.Dec(s.GSD, 3),
+		present.Dec(s.CILow, 3)+"–"+present.Dec(s.CIHigh, 3), present.Pct(s.RangePct/100), present.Pct(s.CV))
 	return t
 }
 
@@ -181,7 +183,7 @@ func (r *report) inputs() *table {
 		if d := byID[run.ID]; d != nil {
 			src = filepath.ToSlash(d.Source)
 		}
-		t.add(run.ID, data.FormatLabels(run.Labels), fx(run.Score), src)
+		t.add(run.ID, data.FormatLabels(run.Labels), present.X(run.Score), src)
 	}
 	for _, e := range r.a.Excluded {
 		t.add(e.ID, "", "left out", "lacks "+strings.Join(e.Missing, ", "))
@@ -313,14 +315,14 @@ func inlineSVG(s string) string {
 }
 
 func (r *report) markdown(w io.Writer, chartPaths []string) {
-	fmt.Fprintf(w, "# %s\n\n", mdEscape(r.title()))
+	fmt.Fprintf(w, "# %s\n\n", render.MDEscape(r.title()))
 	fmt.Fprintf(w, "**Recommended floor: %sx**\n\n", r.rec.FormatFloor(r.rec.Floor))
-	fmt.Fprintf(w, "%s\n\n%s\n\n", mdEscape(spreadSummary(r.a)), mdEscape(recommendSummary(r.a, r.rec)))
+	fmt.Fprintf(w, "%s\n\n%s\n\n", render.MDEscape(spreadSummary(r.a)), render.MDEscape(recommendSummary(r.a, r.rec)))
 	if ws := r.warnings(); len(ws) > 0 {
 		fmt.Fprintln(w, "## Warnings")
 		fmt.Fprintln(w)
 		for _, s := range ws {
-			fmt.Fprintf(w, "- %s\n", mdEscape(s))
+			fmt.Fprintf(w, "- %s\n", render.MDEscape(s))
 		}
 		fmt.Fprintln(w)
 	}
@@ -337,17 +339,13 @@ func (r *report) markdown(w io.Writer, chartPaths []string) {
 	fmt.Fprintln(w)
 	for i, c := range r.charts {
 		if c.leftOut != "" {
-			fmt.Fprintf(w, "%s: left out, %s.\n\n", c.title, mdEscape(c.leftOut))
+			fmt.Fprintf(w, "%s: left out, %s.\n\n", c.title, render.MDEscape(c.leftOut))
 			continue
 		}
 		fmt.Fprintf(w, "![%s](%s)\n\n", c.title, filepath.ToSlash(filepath.Base(chartPaths[i])))
 	}
 	section("Inputs", r.inputs())
 	for _, p := range r.provenance() {
-		fmt.Fprintf(w, "- %s\n", mdEscape(p))
+		fmt.Fprintf(w, "- %s\n", render.MDEscape(p))
 	}
-}
-
-func trimFloatText(v float64) string {
-	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", v), "0"), ".")
 }

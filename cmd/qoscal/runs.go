@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"qoscal/data"
+	"qoscal/present"
 )
 
 var runsCmd = &command{
@@ -104,7 +105,7 @@ func runRuns(u *ui, args []string) error {
 	}
 	for i := range runs {
 		r := &runs[i]
-		t.add(r.ID, data.FormatLabels(r.Labels), dash(r.Baseline), dash(r.Candidate),
+		t.add(r.ID, data.FormatLabels(r.Labels), present.Dash(r.Baseline), present.Dash(r.Candidate),
 			strconv.Itoa(len(r.Variants())), strconv.Itoa(benchmarkCount(&r.Run)), r.Ingested.UTC().Format(time.RFC3339))
 	}
 	if format == "markdown" {
@@ -146,13 +147,6 @@ func optional(s string) *string {
 		return nil
 	}
 	return &s
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 func filterNote(filter map[string]string) string {

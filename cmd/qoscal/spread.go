@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"qoscal/calibrate"
+	"qoscal/present"
+	"qoscal/render"
 )
 
 var spreadCmd = &command{
@@ -102,7 +104,7 @@ func directionNote(a *calibrate.Analysis) string {
 func scoreTable(a *calibrate.Analysis) *table {
 	t := &table{head: []string{"run", "score"}, right: []bool{false, true}}
 	for _, r := range a.Runs {
-		t.add(r.ID, fx(r.Score))
+		t.add(r.ID, present.X(r.Score))
 	}
 	return t
 }
@@ -113,34 +115,34 @@ func benchmarkTable(a *calibrate.Analysis) *table {
 		right: []bool{false, true, true, true, true, true, true, true, true, true, true},
 	}
 	for _, b := range a.Benchmarks {
-		t.add(b.Name, fx(b.Min), fx(b.Median), fx(b.Max), fpct(b.RangePct/100), fpct(b.CV), fpct(b.CVLog),
-			fdec(b.IQR, 3), fdec(b.MAD, 3), fpct(b.VarianceShare), fx(b.LOOScore))
+		t.add(b.Name, present.X(b.Min), present.X(b.Median), present.X(b.Max), present.Pct(b.RangePct/100), present.Pct(b.CV), present.Pct(b.CVLog),
+			present.Dec(b.IQR, 3), present.Dec(b.MAD, 3), present.Pct(b.VarianceShare), present.X(b.LOOScore))
 	}
 	return t
 }
 
 func writeSpreadText(w io.Writer, a *calibrate.Analysis) {
 	s := a.Score
-	fmt.Fprintf(w, "score = geomean(%s) over %s, %d runs (%s)\n\n", metric(a), plural(len(a.Suite), "benchmark"), s.N, directionNote(a))
+	fmt.Fprintf(w, "score = geomean(%s) over %s, %d runs (%s)\n\n", metric(a), present.Plural(len(a.Suite), "benchmark"), s.N, directionNote(a))
 	scoreTable(a).text(w)
 	fmt.Fprintf(w, "\nscore distribution over %d runs:\n", s.N)
-	fmt.Fprintf(w, "    min %s  median %s  max %s  (lowest: %s)\n", fx(s.Min), fx(s.Median), fx(s.Max), s.LowestRun)
-	fmt.Fprintf(w, "    mean %s  geomean %s  GSD %s\n", fdec(s.Mean, 3), fdec(s.GeoMean, 3), fdec(s.GSD, 3))
+	fmt.Fprintf(w, "    min %s  median %s  max %s  (lowest: %s)\n", present.X(s.Min), present.X(s.Median), present.X(s.Max), s.LowestRun)
+	fmt.Fprintf(w, "    mean %s  geomean %s  GSD %s\n", present.Dec(s.Mean, 3), present.Dec(s.GeoMean, 3), present.Dec(s.GSD, 3))
 	fmt.Fprintf(w, "    95%% CI of the typical score %s–%s; range %s of the median; CV %s\n\n",
-		fdec(s.CILow, 3), fdec(s.CIHigh, 3), fpct(s.RangePct/100), fpct(s.CV))
+		present.Dec(s.CILow, 3), present.Dec(s.CIHigh, 3), present.Pct(s.RangePct/100), present.Pct(s.CV))
 	benchmarkTable(a).text(w)
-	fmt.Fprintf(w, "\n%s\n", wrap(spreadSummary(a), 78))
+	fmt.Fprintf(w, "\n%s\n", render.Wrap(spreadSummary(a), 78))
 }
 
 func writeSpreadMarkdown(w io.Writer, a *calibrate.Analysis) {
 	s := a.Score
-	fmt.Fprintf(w, "## Score spread: geomean(%s)\n\n", mdEscape(metric(a)))
-	fmt.Fprintf(w, "%s\n\n", mdEscape(spreadSummary(a)))
-	fmt.Fprintf(w, "%d benchmarks, %d runs (%s).\n\n", len(a.Suite), s.N, mdEscape(directionNote(a)))
+	fmt.Fprintf(w, "## Score spread: geomean(%s)\n\n", render.MDEscape(metric(a)))
+	fmt.Fprintf(w, "%s\n\n", render.MDEscape(spreadSummary(a)))
+	fmt.Fprintf(w, "%d benchmarks, %d runs (%s).\n\n", len(a.Suite), s.N, render.MDEscape(directionNote(a)))
 	t := &table{head: []string{"n", "min", "median", "max", "mean", "geomean", "GSD", "95% CI", "range", "CV"},
 		right: []bool{true, true, true, true, true, true, true, true, true, true}}
-	t.add(fmt.Sprint(s.N), fx(s.Min), fx(s.Median), fx(s.Max), fdec(s.Mean, 3), fdec(s.GeoMean, 3), fdec(s.GSD, 3),
-		fdec(s.CILow, 3)+"–"+fdec(s.CIHigh, 3), fpct(s.RangePct/100), fpct(s.CV))
+	t.add(fmt.Sprint(s.N), present.X(s.Min), present.X(s.Median), present.X(s.Max), present.Dec(s.Mean, 3), present.Dec(s.GeoMean, 3), present.Dec(s.GSD, 3),
+		present.Dec(s.CILow, 3)+"–"+present.Dec(s.CIHigh, 3), present.Pct(s.RangePct/100), present.Pct(s.CV))
 	t.markdown(w)
 	fmt.Fprintln(w, "\n### Benchmarks, noisiest first")
 	fmt.Fprintln(w)
@@ -152,7 +154,7 @@ func writeSpreadMarkdown(w io.Writer, a *calibrate.Analysis) {
 		fmt.Fprintln(w, "\n### Warnings")
 		fmt.Fprintln(w)
 		for _, warn := range warningTexts(a.Warnings) {
-			fmt.Fprintf(w, "- %s\n", mdEscape(warn))
+			fmt.Fprintf(w, "- %s\n", render.MDEscape(warn))
 		}
 	}
 }
@@ -168,7 +170,7 @@ func spreadSummary(a *calibrate.Analysis) string {
 			scores = append(scores, fmt.Sprintf("… (%d more)", len(a.Runs)-10))
 			break
 		}
-		scores = append(scores, fx(r.Score))
+		scores = append(scores, present.X(r.Score))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Calibrated across %d runs of unchanged code: geomean(%s) = %s.", s.N, metric(a), strings.Join(scores, ", "))
@@ -180,40 +182,18 @@ func spreadSummary(a *calibrate.Analysis) string {
 	}
 	var noisy []string
 	for _, x := range bs {
-		noisy = append(noisy, x.Name+" "+frange(x.Min, x.Max))
+		noisy = append(noisy, x.Name+" "+present.Range(x.Min, x.Max))
 	}
 	if len(a.Suite) > 1 && len(bs) > 0 && bs[0].RangePct > 1.2*s.RangePct {
 		fmt.Fprintf(&b, " Individual benchmarks are noisy (%s), but the geomean moves less: %s, a range of %s of its median.",
-			strings.Join(noisy, ", "), frange(s.Min, s.Max), fpct(s.RangePct/100))
+			strings.Join(noisy, ", "), present.Range(s.Min, s.Max), present.Pct(s.RangePct/100))
 	} else {
-		fmt.Fprintf(&b, " The geomean ranges %s, %s of its median.", frange(s.Min, s.Max), fpct(s.RangePct/100))
+		fmt.Fprintf(&b, " The geomean ranges %s, %s of its median.", present.Range(s.Min, s.Max), present.Pct(s.RangePct/100))
 	}
 	if len(a.Benchmarks) > 1 && a.Benchmarks[0].VarianceShare >= 0.5 {
-		fmt.Fprintf(&b, " %s alone carries %s of the score's variance.", a.Benchmarks[0].Name, fpct(a.Benchmarks[0].VarianceShare))
+		fmt.Fprintf(&b, " %s alone carries %s of the score's variance.", a.Benchmarks[0].Name, present.Pct(a.Benchmarks[0].VarianceShare))
 	}
 	return b.String()
-}
-
-// wrap breaks text into lines of at most width characters, at spaces.
-func wrap(text string, width int) string {
-	var lines []string
-	var line []string
-	n := 0
-	for _, word := range strings.Fields(text) {
-		if n > 0 && n+1+len([]rune(word)) > width {
-			lines = append(lines, strings.Join(line, " "))
-			line, n = nil, 0
-		}
-		if n > 0 {
-			n++
-		}
-		line = append(line, word)
-		n += len([]rune(word))
-	}
-	if len(line) > 0 {
-		lines = append(lines, strings.Join(line, " "))
-	}
-	return strings.Join(lines, "\n")
 }
 
 type spreadJSON struct {
@@ -231,52 +211,52 @@ type spreadJSON struct {
 }
 
 type scoreJSON struct {
-	Run   string `json:"run"`
-	Score jfloat `json:"score"`
+	Run   string       `json:"run"`
+	Score render.Float `json:"score"`
 }
 
 type scoreStatsJSON struct {
-	Min      jfloat `json:"min"`
-	Median   jfloat `json:"median"`
-	Mean     jfloat `json:"mean"`
-	Max      jfloat `json:"max"`
-	GeoMean  jfloat `json:"geomean"`
-	GSD      jfloat `json:"gsd"`
-	CILow    jfloat `json:"ci_low"`
-	CIHigh   jfloat `json:"ci_high"`
-	RangePct jfloat `json:"range_pct"`
-	CV       jfloat `json:"cv"`
-	MeanLog  jfloat `json:"mean_log"`
-	SDLog    jfloat `json:"sd_log"`
-	Lowest   string `json:"lowest_run"`
+	Min      render.Float `json:"min"`
+	Median   render.Float `json:"median"`
+	Mean     render.Float `json:"mean"`
+	Max      render.Float `json:"max"`
+	GeoMean  render.Float `json:"geomean"`
+	GSD      render.Float `json:"gsd"`
+	CILow    render.Float `json:"ci_low"`
+	CIHigh   render.Float `json:"ci_high"`
+	RangePct render.Float `json:"range_pct"`
+	CV       render.Float `json:"cv"`
+	MeanLog  render.Float `json:"mean_log"`
+	SDLog    render.Float `json:"sd_log"`
+	Lowest   string       `json:"lowest_run"`
 }
 
 type benchJSON struct {
-	Name          string `json:"name"`
-	Unit          string `json:"unit"`
-	Direction     string `json:"direction"`
-	Min           jfloat `json:"min"`
-	Median        jfloat `json:"median"`
-	Max           jfloat `json:"max"`
-	RangePct      jfloat `json:"range_pct"`
-	CV            jfloat `json:"cv"`
-	CVLog         jfloat `json:"cv_log"`
-	IQR           jfloat `json:"iqr"`
-	MAD           jfloat `json:"mad"`
-	VarianceShare jfloat `json:"variance_share"`
-	LOOScore      jfloat `json:"loo_score"`
+	Name          string       `json:"name"`
+	Unit          string       `json:"unit"`
+	Direction     string       `json:"direction"`
+	Min           render.Float `json:"min"`
+	Median        render.Float `json:"median"`
+	Max           render.Float `json:"max"`
+	RangePct      render.Float `json:"range_pct"`
+	CV            render.Float `json:"cv"`
+	CVLog         render.Float `json:"cv_log"`
+	IQR           render.Float `json:"iqr"`
+	MAD           render.Float `json:"mad"`
+	VarianceShare render.Float `json:"variance_share"`
+	LOOScore      render.Float `json:"loo_score"`
 }
 
 type rawSpreadJSON struct {
-	Name      string `json:"name"`
-	Unit      string `json:"unit"`
-	Median    jfloat `json:"median"`
-	Min       jfloat `json:"min"`
-	Max       jfloat `json:"max"`
-	CV        jfloat `json:"cv"`
-	RangePct  jfloat `json:"range_pct"`
-	MedianLog jfloat `json:"median_log"`
-	MADLog    jfloat `json:"mad_log"`
+	Name      string       `json:"name"`
+	Unit      string       `json:"unit"`
+	Median    render.Float `json:"median"`
+	Min       render.Float `json:"min"`
+	Max       render.Float `json:"max"`
+	CV        render.Float `json:"cv"`
+	RangePct  render.Float `json:"range_pct"`
+	MedianLog render.Float `json:"median_log"`
+	MADLog    render.Float `json:"mad_log"`
 }
 
 type excludedJSON struct {
@@ -289,29 +269,29 @@ func spreadToJSON(a *calibrate.Analysis) spreadJSON {
 	j := spreadJSON{
 		Runs: s.N, Baseline: a.Baseline, Candidate: a.Candidate, Suite: a.Suite,
 		Score: scoreStatsJSON{
-			Min: jfloat(s.Min), Median: jfloat(s.Median), Mean: jfloat(s.Mean), Max: jfloat(s.Max),
-			GeoMean: jfloat(s.GeoMean), GSD: jfloat(s.GSD), CILow: jfloat(s.CILow), CIHigh: jfloat(s.CIHigh),
-			RangePct: jfloat(s.RangePct), CV: jfloat(s.CV), MeanLog: jfloat(s.MeanLog), SDLog: jfloat(s.SDLog),
+			Min: render.Float(s.Min), Median: render.Float(s.Median), Mean: render.Float(s.Mean), Max: render.Float(s.Max),
+			GeoMean: render.Float(s.GeoMean), GSD: render.Float(s.GSD), CILow: render.Float(s.CILow), CIHigh: render.Float(s.CIHigh),
+			RangePct: render.Float(s.RangePct), CV: render.Float(s.CV), MeanLog: render.Float(s.MeanLog), SDLog: render.Float(s.SDLog),
 			Lowest: s.LowestRun,
 		},
 		Scores: []scoreJSON{}, Benchmarks: []benchJSON{}, Baselines: []rawSpreadJSON{},
 		Excluded: []excludedJSON{}, Dropped: append([]string{}, a.Dropped...), Warnings: warningTexts(a.Warnings),
 	}
 	for _, r := range a.Runs {
-		j.Scores = append(j.Scores, scoreJSON{Run: r.ID, Score: jfloat(r.Score)})
+		j.Scores = append(j.Scores, scoreJSON{Run: r.ID, Score: render.Float(r.Score)})
 	}
 	for _, b := range a.Benchmarks {
 		j.Benchmarks = append(j.Benchmarks, benchJSON{
 			Name: b.Name, Unit: b.Unit, Direction: b.Direction.Key(),
-			Min: jfloat(b.Min), Median: jfloat(b.Median), Max: jfloat(b.Max), RangePct: jfloat(b.RangePct),
-			CV: jfloat(b.CV), CVLog: jfloat(b.CVLog), IQR: jfloat(b.IQR), MAD: jfloat(b.MAD),
-			VarianceShare: jfloat(b.VarianceShare), LOOScore: jfloat(b.LOOScore),
+			Min: render.Float(b.Min), Median: render.Float(b.Median), Max: render.Float(b.Max), RangePct: render.Float(b.RangePct),
+			CV: render.Float(b.CV), CVLog: render.Float(b.CVLog), IQR: render.Float(b.IQR), MAD: render.Float(b.MAD),
+			VarianceShare: render.Float(b.VarianceShare), LOOScore: render.Float(b.LOOScore),
 		})
 	}
 	for _, r := range a.BaselineSpread {
 		j.Baselines = append(j.Baselines, rawSpreadJSON{
-			Name: r.Name, Unit: r.Unit, Median: jfloat(r.Median), Min: jfloat(r.Min), Max: jfloat(r.Max),
-			CV: jfloat(r.CV), RangePct: jfloat(r.RangePct), MedianLog: jfloat(r.MedianLog), MADLog: jfloat(r.MADLog),
+			Name: r.Name, Unit: r.Unit, Median: render.Float(r.Median), Min: render.Float(r.Min), Max: render.Float(r.Max),
+			CV: render.Float(r.CV), RangePct: render.Float(r.RangePct), MedianLog: render.Float(r.MedianLog), MADLog: render.Float(r.MADLog),
 		})
 	}
 	for _, e := range a.Excluded {

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"qoscal/render"
 	"strings"
 	"unicode/utf8"
 )
@@ -73,7 +74,7 @@ func (t *table) markdown(w io.Writer) {
 	esc := func(cells []string) string {
 		out := make([]string, len(cells))
 		for i, c := range cells {
-			out[i] = mdEscape(c)
+			out[i] = render.MDEscape(c)
 		}
 		return "| " + strings.Join(out, " | ") + " |"
 	}
@@ -89,20 +90,4 @@ func (t *table) markdown(w io.Writer) {
 	for _, r := range t.rows {
 		fmt.Fprintln(w, esc(r))
 	}
-}
-
-// mdEscape escapes text from inputs for a Markdown table cell, so that a
-// benchmark name cannot break the table or inject markup.
-func mdEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch r {
-		case '|', '\\', '`', '*', '_', '[', ']', '<', '>', '#', '&':
-			b.WriteByte('\\')
-		case '\n', '\r':
-			r = ' '
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }

@@ -1,0 +1,169 @@
+package present
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// X formats a ratio or score with two decimals ("1.55"); "-" when
+// undefined.
+func X(v float64) string { return Dec(v, 2) }
+
+// Dec formats v with dec decimals; "-" when undefined.
+func Dec(v float64, dec int) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	return fmt.Sprintf("%.*f", dec, v)
+}
+
+// Pct formats a fraction as a percentage with one decimal ("13.5%").
+func Pct(frac float64) string {
+	if math.IsNaN(frac) || math.IsInf(frac, 0) {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", frac*100)
+}
+
+// Thousands formats a value with thousands separators and no decimals
+// when it is large ("31,225,137"), with significant decimals when small.
+func Thousands(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	if math.Abs(v) < 1000 {
+		s := fmt.Sprintf("%.4g", v)
+		if strings.Contains(s, ".") && !strings.Contains(s, "e") {
+			s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+		}
+		return s
+	}
+	s := fmt.Sprintf("%.0f", math.Abs(v))
+	var b strings.Builder
+	if v < 0 {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// Range formats a min–max pair of ratios: "0.87–0.90".
+func Range(lo, hi float64) string { return X(lo) + "–" + X(hi) }
+
+// Value formats a measured value in its unit's natural scale: times in
+// s, ms, µs or ns; everything else with thousands separators.
+func Value(v float64, unit string) string {
+	perOp := strings.HasSuffix(unit, "/op")
+	switch strings.TrimSuffix(strings.ToLower(unit), "/op") {
+	case "s", "sec", "secs", "seconds", "cpu-sec":
+		out := Time(v)
+		if perOp {
+			out += "/op"
+		}
+		if strings.HasPrefix(unit, "cpu-") {
+			out += " cpu"
+		}
+		return out
+	}
+	return Thousands(v)
+}
+
+// Time formats seconds with a readable unit: 1.23 s, 45.6 ms, 789 µs,
+// 12.3 ns.
+func Time(sec float64) string {
+	a := math.Abs(sec)
+	switch {
+	case a >= 1:
+		return fmt.Sprintf("%.3g s", sec)
+	case a >= 1e-3:
+		return fmt.Sprintf("%.3g ms", sec*1e3)
+	case a >= 1e-6:
+		return fmt.Sprintf("%.3g µs", sec*1e6)
+	}
+	return fmt.Sprintf("%.3g ns", sec*1e9)
+}
+
+// Rate formats a small probability readably: 0.84%, 0.0012%, 3.2e-09.
+func Rate(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return "-"
+	case p == 0:
+		return "0"
+	case p >= 0.001:
+		return fmt.Sprintf("%.2f%%", p*100)
+	case p >= 1e-6:
+		return fmt.Sprintf("%.4f%%", p*100)
+	}
+	return fmt.Sprintf("%.1e", p)
+}
+
+// OneIn renders a rate as "1 in N" (N rounded), "never" for 0, or a
+// percentage of runs for a rate of one half or more.
+func OneIn(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return "unknown"
+	case p <= 0:
+		return "never"
+	case p >= 0.5:
+		return fmt.Sprintf("%.0f%% of runs", p*100)
+	}
+	return fmt.Sprintf("1 in %s", Thousands(math.Round(1/p)))
+}
+
+// PerRun is OneIn with its unit: "1 in 103 runs".
+func PerRun(p float64) string {
+	s := OneIn(p)
+	if strings.HasPrefix(s, "1 in ") {
+		return s + " runs"
+	}
+	return s
+}
+
+// HowOften says how often a per-run rate happens: "about once in 119
+// runs".
+func HowOften(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return "at an unknown rate"
+	case p <= 0:
+		return "never"
+	case p >= 0.5:
+		return fmt.Sprintf("in %.0f%% of runs", p*100)
+	}
+	return fmt.Sprintf("about once in %s runs", Thousands(math.Round(1/p)))
+}
+
+// TrimPct formats a fraction as a percentage with at most two decimals
+// and no trailing zeros: 0.13 is "13".
+func TrimPct(frac float64) string {
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", frac*100), "0"), ".")
+}
+
+// TrimFloat formats v with at most four decimals and no trailing zeros.
+func TrimFloat(v float64) string {
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", v), "0"), ".")
+}
+
+// Plural is "1 benchmark", "10 benchmarks".
+func Plural(n int, word string) string {
+	if n == 1 {
+		return fmt.Sprintf("1 %s", word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// Dash shows an empty name as "-".
+func Dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

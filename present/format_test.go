@@ -1,0 +1,25 @@
+package present
+
+import "testing"
+
+func TestNumberFormats(t *testing.T) {
+	cases := []struct{ got, want, reason string }{
+		{Thousands(31225137), "31,225,137", "thousands separators"},
+		{Thousands(999), "999", "no separator below 1000"},
+		{Thousands(10), "10", "an integer keeps its zeros"},
+		{Thousands(0.0725), "0.0725", "small values keep 4 significant digits"},
+		{Thousands(2.5), "2.5", "trailing zeros trimmed"},
+		{Thousands(-1234567), "-1,234,567", "negative"},
+		{X(1.546235), "1.55", "ratios with two decimals"},
+		{OneIn(0.0999), "1 in 10", "rounded reciprocal"},
+		{OneIn(0.008373), "1 in 119", "the worked example"},
+		{Rate(0.008373223), "0.84%", "percent with two decimals"},
+		{Rate(7.4e-6), "0.0007%", "small rates"},
+		{Rate(3.2e-9), "3.2e-09", "tiny rates"},
+	}
+	for _, c := range cases {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q (%s)", c.got, c.want, c.reason)
+		}
+	}
+}

@@ -1,0 +1,248 @@
+// Package present turns qoscal's results into views: for each command,
+// one value that holds every figure it shows, with the names of
+// docs/json.md for machine output, and a render.Doc for people. A figure
+// is computed and laid out once, here; render draws it in each format.
+// Nothing here reads files, knows flags or writes to a terminal.
+package present
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"qoscal/calibrate"
+	"qoscal/data"
+	"qoscal/render"
+)
+
+// Gate is the view of a gate verdict.
+type Gate struct {
+	Res     *calibrate.GateResult
+	Run     *data.Run
+	Cal     *calibrate.File // nil without a calibration file
+	CalPath string
+	// Tag is the ratio distance from 1 beyond which a benchmark is tagged
+	// faster or SLOWER.
+	Tag float64
+	// GivenFloor is how the command names a floor given to it (the flag).
+	GivenFloor string
+	// ExitCode is the exit code the verdict leaves with.
+	ExitCode int
+	// Warnings are the gate's warnings in the command's words.
+	Warnings []string
+}
+
+// gateRow is one benchmark row.
+type gateRow = calibrate.GateBenchmark
+
+// columns are the gate table's columns: every format takes its columns
+// from here, so a column added here is in the text, the Markdown and the
+// JSON.
+func (g *Gate) columns() []render.Column[gateRow] {
+	base, cand := g.Run.Baseline, g.Run.Candidate
+	return []render.Column[gateRow]{
+		{Head: "benchmark", Cell: func(b gateRow) string { return b.Name }, Key: "name", JSON: func(b gateRow) any { return b.Name }},
+		{Key: "unit", JSON: func(b gateRow) any { return b.Unit }},
+		{Key: "direction", JSON: func(b gateRow) any { return b.Direction.Key() }},
+		{Head: base, Align: render.Right, Cell: func(b gateRow) string { return Value(b.Baseline, b.Unit) },
+			Key: "baseline", JSON: func(b gateRow) any { return render.Float(b.Baseline) }},
+		{Head: cand, Align: render.Right, Cell: func(b gateRow) string { return Value(b.Candidate, b.Unit) },
+			Key: "candidate", JSON: func(b gateRow) any { return render.Float(b.Candidate) }},
+		{Head: cand + "/" + base, Align: render.Right, Cell: func(b gateRow) string { return X(b.Ratio) + "x" },
+			Key: "ratio", JSON: func(b gateRow) any { return render.Float(b.Ratio) }},
+		{Key: "baseline_samples", JSON: func(b gateRow) any { return b.BaselineSamples }},
+		{Key: "candidate_samples", JSON: func(b gateRow) any { return b.CandidateSamples }},
+		{Key: "in_score", JSON: func(b gateRow) any { return b.InScore }},
+		{Key: "health_z", JSON: func(b gateRow) any { return render.Float(b.HealthZ) }},
+		{Cell: g.note},
+	}
+}
+
+// tag returns "faster", "SLOWER" or "" for a ratio.
+func (g *Gate) tag(r float64) string {
+	switch {
+	case r > 1+g.Tag:
+		return "faster"
+	case r < 1-g.Tag:
+		return "SLOWER"
+	}
+	return ""
+}
+
+// note is the last column: the tag, and how the row was measured.
+func (g *Gate) note(b gateRow) string {
+	note := g.tag(b.Ratio)
+	if b.BaselineSamples > 1 || b.CandidateSamples > 1 {
+		note = strings.TrimSpace(note + fmt.Sprintf("  (median of %d/%d samples)", b.BaselineSamples, b.CandidateSamples))
+	}
+	if !b.InScore {
+		note = strings.TrimSpace(note + "  (not in the calibrated suite: left out)")
+	}
+	return note
+}
+
+// Table is the benchmark table with its geomean row.
+func (g *Gate) Table() *render.Table {
+	t := render.NewTable(g.columns(), g.Res.Benchmarks)
+	t.AddRow("geomean", "", "", X(g.Res.Score)+"x", "over "+Plural(len(g.Res.Suite), "benchmark"))
+	return t
+}
+
+// Header says what is compared, in which run, in which units.
+func (g *Gate) Header() string {
+	dirs := map[string]bool{}
+	for _, b := range g.Res.Benchmarks {
+		dirs[b.Unit+", "+b.Direction.String()] = true
+	}
+	var d []string
+	for k := range dirs {
+		d = append(d, k)
+	}
+	sort.Strings(d)
+	return fmt.Sprintf("%s (candidate) vs %s (baseline), run %s: %s", g.Run.Candidate, g.Run.Baseline, g.Run.ID, strings.Join(d, "; "))
+}
+
+// FloorText is the floor as the gate prints it: the calibration file's
+// text, or the given number as given.
+func (g *Gate) FloorText() string {
+	if g.Res.FloorSource == calibrate.FloorCalibration {
+		return g.Cal.FloorText
+	}
+	return strconv.FormatFloat(g.Res.Floor, 'f', -1, 64)
+}
+
+// Headline is the verdict sentence.
+func (g *Gate) Headline() string {
+	r := g.Res
+	what := fmt.Sprintf("%s is %sx %s (geomean)", g.Run.Candidate, X(r.Score), g.Run.Baseline)
+	if r.Partial {
+		what += fmt.Sprintf(" on the partial suite of %d benchmarks", len(r.Suite))
+	}
+	floor := ""
+	if r.Floor > 0 {
+		floor = g.FloorText() + "x floor"
+	}
+	var s string
+	switch r.Verdict {
+	case calibrate.VerdictPass:
+		s = fmt.Sprintf("PASS: %s, >= %s.", what, floor)
+	case calibrate.VerdictFail:
+		s = fmt.Sprintf("FAIL: %s, below the %s.", what, floor)
+	case calibrate.VerdictWarn:
+		s = fmt.Sprintf("below the floor: %s, below the %s.", what, floor)
+	case calibrate.VerdictInconclusive:
+		s = fmt.Sprintf("INCONCLUSIVE: %s against the %s, but the runner looks degraded: rerun on a healthy runner.", what, floor)
+	default:
+		s = fmt.Sprintf("%s.", what)
+	}
+	if g.Cal != nil {
+		s += fmt.Sprintf(" Calibration %s: %d runs, lowest %s, median %s; this run %s.", g.CalPath, g.Cal.Runs, X(g.Cal.Observed.Min), X(g.Cal.Observed.Median), X(r.Score))
+		if r.FloorSource == calibrate.FloorGiven {
+			s += fmt.Sprintf(" The floor comes from %s, not from the calibration file.", g.GivenFloor)
+		}
+	}
+	return s
+}
+
+// verdictTitle names the verdict in a summary's title.
+var verdictTitle = map[string]string{
+	calibrate.VerdictPass: "PASS", calibrate.VerdictFail: "FAIL", calibrate.VerdictWarn: "below the floor (report-only)",
+	calibrate.VerdictInconclusive: "INCONCLUSIVE", calibrate.VerdictUngated: "not gated",
+}
+
+// floorSentence says where the floor came from.
+func (g *Gate) floorSentence() string {
+	switch g.Res.FloorSource {
+	case calibrate.FloorCalibration:
+		return fmt.Sprintf("Floor %sx from the calibration file %s (%s method, %d runs).", g.FloorText(), g.CalPath, g.Cal.Method, g.Cal.Runs)
+	case calibrate.FloorGiven:
+		return fmt.Sprintf("Floor %sx from %s.", g.FloorText(), g.GivenFloor)
+	}
+	return "No floor set: not gating."
+}
+
+// Doc is the gate's document: in a terminal the header and the table (the
+// command prints the verdict as its output rules say); in Markdown (the
+// step summary) a titled verdict, the floor, the table and the warnings.
+func (g *Gate) Doc() *render.Doc {
+	d := &render.Doc{}
+	text, md := render.In{Only: render.Text}, render.In{Only: render.Markdown}
+	d.Add(
+		&render.Lines{In: text, Lines: []string{g.Header()}},
+		&render.Blank{In: text},
+		&render.Heading{In: md, Level: 3, Text: "qoscal gate: " + verdictTitle[g.Res.Verdict]},
+		&render.Paragraph{In: md, Text: g.Headline()},
+		&render.Paragraph{In: md, Text: g.floorSentence()},
+		g.Table(),
+	)
+	if len(g.Warnings) > 0 {
+		items := make([]string, len(g.Warnings))
+		for i, w := range g.Warnings {
+			items[i] = "warning: " + w
+		}
+		d.Add(&render.List{In: md, Items: items})
+	}
+	d.Add(&render.Blank{In: md})
+	if g.Cal != nil || g.Res.Floor > 0 {
+		d.Add(&render.Blank{In: text})
+	}
+	return d
+}
+
+// GateJSON is the gate's JSON document (docs/json.md).
+type GateJSON struct {
+	Verdict        string           `json:"verdict"`
+	Score          render.Float     `json:"score"`
+	Floor          *float64         `json:"floor"`
+	FloorSource    *string          `json:"floor_source"`
+	ExitCode       int              `json:"exit_code"`
+	Run            string           `json:"run"`
+	Baseline       string           `json:"baseline"`
+	Candidate      string           `json:"candidate"`
+	Suite          []string         `json:"suite"`
+	Benchmarks     []render.Object  `json:"benchmarks"`
+	Missing        []string         `json:"missing"`
+	Extra          []string         `json:"extra"`
+	Partial        bool             `json:"partial"`
+	RunnerDegraded bool             `json:"runner_degraded"`
+	MedianZ        render.Float     `json:"runner_median_z"`
+	Calibration    *GateCalibration `json:"calibration"`
+	Warnings       []string         `json:"warnings"`
+	Message        string           `json:"message"`
+}
+
+// GateCalibration is the calibration file a gate used, in its JSON.
+type GateCalibration struct {
+	File   string  `json:"file"`
+	Floor  float64 `json:"floor"`
+	Runs   int     `json:"runs"`
+	Min    float64 `json:"min"`
+	Median float64 `json:"median"`
+	Max    float64 `json:"max"`
+}
+
+// JSON is the gate's JSON document.
+func (g *Gate) JSON() GateJSON {
+	r := g.Res
+	j := GateJSON{
+		Verdict: r.Verdict, Score: render.Float(r.Score), ExitCode: g.ExitCode, Run: g.Run.ID,
+		Baseline: g.Run.Baseline, Candidate: g.Run.Candidate, Suite: r.Suite,
+		Benchmarks: render.Objects(g.columns(), r.Benchmarks),
+		Missing:    append([]string{}, r.Missing...), Extra: append([]string{}, r.Extra...),
+		Partial: r.Partial, RunnerDegraded: r.RunnerDegraded, MedianZ: render.Float(r.MedianZ),
+		Warnings: append([]string{}, g.Warnings...), Message: g.Headline(),
+	}
+	if r.Floor > 0 {
+		f, src := r.Floor, r.FloorSource
+		if src == calibrate.FloorGiven {
+			src = g.GivenFloor
+		}
+		j.Floor, j.FloorSource = &f, &src
+	}
+	if g.Cal != nil {
+		c := g.Cal
+		j.Calibration = &GateCalibration{File: g.CalPath, Floor: c.Floor, Runs: c.Runs, Min: c.Observed.Min, Median: c.Observed.Median, Max: c.Observed.Max}
+	}
+	return j
+}

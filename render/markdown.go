@@ -1,0 +1,89 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// WriteMarkdown renders the document as GitHub-flavoured Markdown: every
+// piece of text from inputs is escaped, so that a benchmark name cannot
+// break a table or inject markup. Blocks are separated by blank lines; a
+// Blank adds one more.
+func (d *Doc) WriteMarkdown(w io.Writer) {
+	first := true
+	sep := func() {
+		if !first {
+			fmt.Fprintln(w)
+		}
+		first = false
+	}
+	for _, b := range d.Blocks {
+		if b.formats()&Markdown == 0 {
+			continue
+		}
+		switch b := b.(type) {
+		case *Heading:
+			sep()
+			fmt.Fprintf(w, "%s %s\n", strings.Repeat("#", max(1, min(b.Level, 6))), MDEscape(b.Text))
+		case *Paragraph:
+			sep()
+			fmt.Fprintln(w, MDEscape(b.Text))
+		case *Lines:
+			sep()
+			for _, l := range b.Lines {
+				fmt.Fprintln(w, MDEscape(l))
+			}
+		case *List:
+			sep()
+			for _, it := range b.Items {
+				fmt.Fprintf(w, "- %s\n", MDEscape(it))
+			}
+		case *Table:
+			sep()
+			b.WriteMarkdown(w)
+		case *Blank:
+			fmt.Fprintln(w)
+		}
+	}
+}
+
+// WriteMarkdown writes the table as a GitHub-flavoured Markdown table,
+// with cell text escaped.
+func (t *Table) WriteMarkdown(w io.Writer) {
+	esc := func(cells []string) string {
+		out := make([]string, len(cells))
+		for i, c := range cells {
+			out[i] = MDEscape(c)
+		}
+		return "| " + strings.Join(out, " | ") + " |"
+	}
+	fmt.Fprintln(w, esc(t.Head))
+	seps := make([]string, len(t.Head))
+	for i := range seps {
+		seps[i] = "---"
+		if t.Align[i] == Right {
+			seps[i] = "---:"
+		}
+	}
+	fmt.Fprintln(w, "|"+strings.Join(seps, "|")+"|")
+	for _, r := range t.Rows {
+		fmt.Fprintln(w, esc(r))
+	}
+}
+
+// MDEscape escapes text from inputs for Markdown (a paragraph or a table
+// cell): markup characters get a backslash, line breaks become spaces.
+func MDEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '|', '\\', '`', '*', '_', '[', ']', '<', '>', '#', '&':
+			b.WriteByte('\\')
+		case '\n', '\r':
+			r = ' '
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}

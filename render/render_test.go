@@ -1,0 +1,64 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+type row struct {
+	Name  string
+	Ratio float64
+}
+
+var cols = []Column[row]{
+	{Head: "benchmark", Cell: func(r row) string { return r.Name }, Key: "name", JSON: func(r row) any { return r.Name }},
+	{Key: "hidden", JSON: func(r row) any { return 1 }},
+	{Head: "ratio", Align: Right, Cell: func(r row) string { return "x" + strings.Repeat("9", int(r.Ratio)) }, Key: "ratio", JSON: func(r row) any { return Float(r.Ratio) }},
+}
+
+// TestOneTableEveryFormat: a table's columns give the text, the Markdown
+// and the JSON at once, each with its own layout.
+func TestOneTableEveryFormat(t *testing.T) {
+	rows := []row{{"larson", 1}, {"::error::x|<b>", 3}}
+	tb := NewTable(cols, rows)
+	tb.AddRow("geomean", "x9", "extra cell dropped")
+	var text, md bytes.Buffer
+	d := &Doc{}
+	d.Add(&Heading{Level: 2, Text: "Title"}, &Paragraph{Text: "one two three four", Width: 9}, tb)
+	d.WriteText(&text)
+	d.WriteMarkdown(&md)
+	wantText := "one two\nthree\nfour\n" +
+		"benchmark        ratio\n" +
+		"larson              x9\n" +
+		"\\::error::x|<b>   x999\n" +
+		"geomean             x9\n"
+	if diff := cmp.Diff(wantText, text.String()); diff != "" {
+		t.Errorf("text (-want +got):\n%s", diff)
+	}
+	wantMD := "## Title\n\none two three four\n\n| benchmark | ratio |\n|---|---:|\n| larson | x9 |\n| ::error::x\\|\\<b\\> | x999 |\n| geomean | x9 |\n"
+	if diff := cmp.Diff(wantMD, md.String()); diff != "" {
+		t.Errorf("markdown (-want +got):\n%s", diff)
+	}
+	b, err := json.Marshal(Objects(cols, rows))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantJSON := `[{"name":"larson","hidden":1,"ratio":1},{"name":"::error::x|\u003cb\u003e","hidden":1,"ratio":3}]`
+	if string(b) != wantJSON {
+		t.Errorf("JSON\n got %s\nwant %s", b, wantJSON)
+	}
+}
+
+func TestFloatNull(t *testing.T) {
+	b, _ := json.Marshal([]Float{1.5, Float(nan()), Float(inf())})
+	if string(b) != "[1.5,null,null]" {
+		t.Errorf("got %s", b)
+	}
+}
+
+func nan() float64 { z := 0.0; return z / z }
+func inf() float64 { z := 0.0; return 1 / z }
