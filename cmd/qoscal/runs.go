@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
-	"time"
 
 	"qoscal/data"
 	"qoscal/present"
@@ -45,19 +43,6 @@ func init() {
 	register(runsCmd)
 }
 
-type runJSON struct {
-	ID           string            `json:"id"`
-	Labels       map[string]string `json:"labels"`
-	Source       string            `json:"source"`
-	Time         *string           `json:"time"`
-	Baseline     *string           `json:"baseline"`
-	Candidate    *string           `json:"candidate"`
-	Variants     map[string]int    `json:"variants"`
-	Benchmarks   int               `json:"benchmarks"`
-	Measurements int               `json:"measurements"`
-	Ingested     string            `json:"ingested"`
-}
-
 func runRuns(u *ui, args []string) error {
 	c := runsCmd
 	fs := newFlags(c)
@@ -72,7 +57,7 @@ func runRuns(u *ui, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef(c.name, "unexpected argument %q: runs takes no PATH", fs.Arg(0))
 	}
-	if err := checkFormat(c.name, format); err != nil {
+	if err := u.outputFormat(c.name, format); err != nil {
 		return err
 	}
 	filter, err := data.ParseLabels(labels)
@@ -88,65 +73,20 @@ func runRuns(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
+	v := &present.Runs{Runs: runs}
 	if format == "json" {
-		out := make([]runJSON, 0, len(runs))
-		for i := range runs {
-			out = append(out, toRunJSON(&runs[i]))
-		}
-		return writeJSON(u, out)
+		return writeJSON(u, v.JSON())
 	}
 	if len(runs) == 0 {
 		u.notef("no runs in %s%s", st.Location(), filterNote(filter))
 		return nil
 	}
-	t := &table{
-		head:  []string{"id", "labels", "baseline", "candidate", "variants", "benchmarks", "ingested"},
-		right: []bool{false, false, false, false, true, true, false},
-	}
-	for i := range runs {
-		r := &runs[i]
-		t.add(r.ID, data.FormatLabels(r.Labels), present.Dash(r.Baseline), present.Dash(r.Candidate),
-			strconv.Itoa(len(r.Variants())), strconv.Itoa(benchmarkCount(&r.Run)), r.Ingested.UTC().Format(time.RFC3339))
-	}
 	if format == "markdown" {
-		t.markdown(u.stdout)
+		v.Doc().WriteMarkdown(u.stdout)
 	} else {
-		t.text(u.stdout)
+		v.Doc().WriteText(u.stdout)
 	}
 	return nil
-}
-
-func toRunJSON(r *data.StoredRun) runJSON {
-	j := runJSON{
-		ID: r.ID, Labels: r.Labels, Source: r.Source,
-		Baseline: optional(r.Baseline), Candidate: optional(r.Candidate),
-		Variants: r.BenchmarkCount(), Benchmarks: benchmarkCount(&r.Run),
-		Measurements: len(r.Measurements), Ingested: r.Ingested.UTC().Format(time.RFC3339),
-	}
-	if j.Labels == nil {
-		j.Labels = map[string]string{}
-	}
-	if !r.Time.IsZero() {
-		s := r.Time.UTC().Format(time.RFC3339)
-		j.Time = &s
-	}
-	return j
-}
-
-// benchmarkCount counts the distinct benchmarks of a run over all variants.
-func benchmarkCount(r *data.Run) int {
-	seen := map[string]bool{}
-	for _, m := range r.Measurements {
-		seen[m.Benchmark] = true
-	}
-	return len(seen)
-}
-
-func optional(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }
 
 func filterNote(filter map[string]string) string {
