@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +11,6 @@ import (
 	"qoscal/calibrate"
 	"qoscal/data"
 	"qoscal/present"
-	"qoscal/render"
 )
 
 var recommendCmd = &command{
@@ -109,13 +106,14 @@ func runRecommend(u *ui, args []string) error {
 		}
 		u.notef("wrote the calibration file %s (floor %s)", write, f.FloorText)
 	}
+	v := &present.Recommend{A: a, Rec: rec, Others: others, Warnings: warningTexts(a.Warnings, rec.Warnings), BacktestName: "--backtest"}
 	switch format {
 	case "json":
-		return writeJSON(u, recommendToJSON(a, rec, others))
+		return writeJSON(u, v.JSON())
 	case "markdown":
-		writeRecommendMarkdown(u.stdout, a, rec, others)
+		v.Doc().WriteMarkdown(u.stdout)
 	default:
-		writeRecommendText(u.stdout, a, rec, others)
+		v.Doc().WriteText(u.stdout)
 	}
 	return nil
 }
@@ -249,246 +247,4 @@ func commonLabels(runs []data.Run) map[string]string {
 		}
 	}
 	return out
-}
-
-func methodNote(a *calibrate.Analysis, rec *calibrate.Recommendation) string {
-	o := rec.Options
-	switch o.Method {
-	case calibrate.MethodPrediction:
-		return fmt.Sprintf("log-normal lower prediction bound at α = %v, %s, rounded down to a step of %v", o.Alpha, present.Dec(rec.Raw, 4), o.Step)
-	case calibrate.MethodTolerance:
-		return fmt.Sprintf("lower tolerance bound, %v coverage at %v confidence (k = %.4f), %s, rounded down to a step of %v", o.Coverage, o.Confidence, rec.ToleranceK, present.Dec(rec.Raw, 4), o.Step)
-	}
-	return fmt.Sprintf("margin rule: %s%% below the lowest of %d runs (%s), rounded down to a step of %v", present.TrimPct(o.Margin), a.Score.N, present.X(a.Score.Min), o.Step)
-}
-
-func candidateTable(rec *calibrate.Recommendation) *table {
-	t := &table{
-		head:  []string{"floor", "below min", "FPR", "FPR 95% up", "no-model bound", "trips", "r50", "r90"},
-		right: []bool{true, true, true, true, true, true, true, true},
-	}
-	for _, c := range rec.Candidates {
-		t.add(rec.FormatFloor(c.Floor)+"x", fmt.Sprintf("%.1f%%", c.BelowMinPct), present.Rate(c.Predictive), present.Rate(c.Upper95),
-			present.Rate(c.DistributionFree), present.OneIn(c.Predictive), present.Dec(c.R50, 3), present.Dec(c.R90, 3))
-	}
-	return t
-}
-
-// recommendSummary is the plain-language reading of the recommendation.
-func recommendSummary(a *calibrate.Analysis, rec *calibrate.Recommendation) string {
-	c := rec.Cost
-	var b strings.Builder
-	fmt.Fprintf(&b, "Floor is %sx: %.0f%% below the lowest observed (%s), so a healthy run trips it %s (predictive; at most 1 in %d with no model), while a %.0f%% slide toward parity trips it half the time and a %.0f%% slide nine times in ten.",
-		rec.FormatFloor(rec.Floor), c.BelowMinPct, present.X(a.Score.Min), present.HowOften(c.Predictive),
-		a.Score.N+1, (1-c.R50)*100, (1-c.R90)*100)
-	if len(a.Suite) > 1 {
-		fmt.Fprintf(&b, " A single benchmark falling alone would have to lose %.0f%% to trip it.", (1-c.SingleQ50)*100)
-	}
-	return b.String()
-}
-
-func writeRecommendText(w io.Writer, a *calibrate.Analysis, rec *calibrate.Recommendation, others []calibrate.BacktestRun) {
-	c := rec.Cost
-	s := a.Score
-	fmt.Fprintf(w, "floor: %sx for geomean(%s) over %s\n", rec.FormatFloor(rec.Floor), metric(a), present.Plural(len(a.Suite), "benchmark"))
-	fmt.Fprintf(w, "    %s\n", methodNote(a, rec))
-	fmt.Fprintf(w, "    calibration: %d runs, scores %s (median %s)\n\n", s.N, present.Range(s.Min, s.Max), present.X(s.Median))
-	fmt.Fprintln(w, "false-positive rate per healthy run:")
-	fmt.Fprintf(w, "    predictive %s (%s); 95%% upper bound %s; plug-in %s\n", present.Rate(c.Predictive), present.PerRun(c.Predictive), present.Rate(c.Upper95), present.Rate(c.Plugin))
-	fmt.Fprintf(w, "    with no model: at most %s, (j+1)/(n+1) = %d/%d with j = %d calibration runs below\n", present.Rate(c.DistributionFree), c.CalibrationBelow+1, s.N+1, c.CalibrationBelow)
-	fmt.Fprintf(w, "    over the next %d healthy runs: %s chance of a false alarm (predictive); no model: %s chance one falls below the lowest so far\n\n",
-		c.HorizonRuns, present.Rate(c.Horizon), present.Rate(c.HorizonFree))
-	fmt.Fprintln(w, "detection:")
-	fmt.Fprintf(w, "    a uniform regression to %sx of today's (%.1f%% slower) trips it half the time (r50);\n", present.Dec(c.R50, 3), (1-c.R50)*100)
-	fmt.Fprintf(w, "    to %sx (%.1f%% slower) nine times in ten (r90, predictive)\n", present.Dec(c.R90, 3), (1-c.R90)*100)
-	if len(a.Suite) > 1 {
-		fmt.Fprintf(w, "    one benchmark alone must fall to %sx of its ratio (%.1f%% slower) to move the score by r50\n", present.Dec(c.SingleQ50, 3), (1-c.SingleQ50)*100)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "backtest: %d of %d calibration runs below the floor\n", c.CalibrationBelow, s.N)
-	if len(others) > 0 {
-		n := 0
-		for _, o := range others {
-			if o.Below {
-				n++
-			}
-		}
-		fmt.Fprintf(w, "    %d of %d --backtest runs below the floor:\n", n, len(others))
-		t := &table{head: []string{"    run", "score", "verdict"}, right: []bool{false, true, false}}
-		for _, o := range others {
-			verdict := "pass"
-			switch {
-			case len(o.Missing) > 0:
-				verdict = "not scored: lacks " + strings.Join(o.Missing, ", ")
-			case o.Below:
-				verdict = "FAIL"
-			}
-			t.add("    "+o.ID, present.X(o.Score), verdict)
-		}
-		t.text(w)
-	}
-	if rec.MoreRunsForOnePct > 0 {
-		fmt.Fprintf(w, "runs needed: %d more runs would bring the no-model bound 1/(n+1) below 1%%\n", rec.MoreRunsForOnePct)
-	}
-	if rec.Bootstrap.B > 0 {
-		bs := rec.Bootstrap
-		fmt.Fprintf(w, "bootstrap diagnostic (%d resamples, seed %d): plug-in FPR mean %s, median %s, 95th percentile %s\n",
-			bs.B, bs.Seed, present.Rate(bs.Mean), present.Rate(bs.Q50), present.Rate(bs.Q95))
-	}
-	fmt.Fprintln(w, "\ncandidate floors (a snugger floor catches smaller regressions, and trips healthy runs more often):")
-	candidateTable(rec).text(w)
-	fmt.Fprintf(w, "\n%s\n", render.Wrap(recommendSummary(a, rec), 78))
-}
-
-func writeRecommendMarkdown(w io.Writer, a *calibrate.Analysis, rec *calibrate.Recommendation, others []calibrate.BacktestRun) {
-	c := rec.Cost
-	fmt.Fprintf(w, "## Recommended floor: %sx for geomean(%s)\n\n", rec.FormatFloor(rec.Floor), render.MDEscape(metric(a)))
-	fmt.Fprintf(w, "%s\n\n", render.MDEscape(recommendSummary(a, rec)))
-	fmt.Fprintf(w, "Method: %s.\n\n", render.MDEscape(methodNote(a, rec)))
-	t := &table{head: []string{"figure", "value"}, right: []bool{false, true}}
-	t.add("false-positive rate (predictive)", present.Rate(c.Predictive)+" ("+present.OneIn(c.Predictive)+")")
-	t.add("its 95% upper bound", present.Rate(c.Upper95))
-	t.add("bound with no model, (j+1)/(n+1)", present.Rate(c.DistributionFree))
-	t.add(fmt.Sprintf("a false alarm in the next %d runs", c.HorizonRuns), present.Rate(c.Horizon))
-	t.add("r50: regression caught half the time", fmt.Sprintf("%sx (%.1f%% slower)", present.Dec(c.R50, 3), (1-c.R50)*100))
-	t.add("r90: caught nine times in ten", fmt.Sprintf("%sx (%.1f%% slower)", present.Dec(c.R90, 3), (1-c.R90)*100))
-	t.add("calibration runs below the floor", fmt.Sprintf("%d of %d", c.CalibrationBelow, a.Score.N))
-	for _, o := range others {
-		verdict := "pass"
-		if o.Below {
-			verdict = "FAIL"
-		} else if len(o.Missing) > 0 {
-			verdict = "not scored"
-		}
-		t.add("backtest run "+o.ID, present.X(o.Score)+" "+verdict)
-	}
-	t.markdown(w)
-	fmt.Fprintln(w, "\n### Candidate floors")
-	fmt.Fprintln(w)
-	candidateTable(rec).markdown(w)
-	if warns := warningTexts(a.Warnings, rec.Warnings); len(warns) > 0 {
-		fmt.Fprintln(w, "\n### Warnings")
-		fmt.Fprintln(w)
-		for _, warn := range warns {
-			fmt.Fprintf(w, "- %s\n", render.MDEscape(warn))
-		}
-	}
-}
-
-type recommendJSON struct {
-	Floor           float64         `json:"floor"`
-	FloorText       string          `json:"floor_text"`
-	Method          string          `json:"method"`
-	Raw             render.Float    `json:"raw"`
-	Margin          float64         `json:"margin"`
-	Step            float64         `json:"step"`
-	Alpha           float64         `json:"alpha"`
-	Coverage        float64         `json:"coverage"`
-	Confidence      float64         `json:"confidence"`
-	ToleranceK      render.Float    `json:"tolerance_k"`
-	Seed            uint64          `json:"seed"`
-	Baseline        string          `json:"baseline"`
-	Candidate       string          `json:"candidate"`
-	Suite           []string        `json:"suite"`
-	Runs            int             `json:"runs"`
-	Observed        observedJSON    `json:"observed"`
-	FPR             fprJSON         `json:"false_positive_rate"`
-	Horizon         horizonJSON     `json:"horizon"`
-	Detection       detectionJSON   `json:"detection"`
-	Backtest        backtestJSON    `json:"backtest"`
-	MoreRunsFor1Pct int             `json:"more_runs_for_1pct"`
-	Bootstrap       *bootstrapJSON  `json:"bootstrap"`
-	Candidates      []candidateJSON `json:"candidates"`
-	Warnings        []string        `json:"warnings"`
-	Summary         string          `json:"summary"`
-}
-
-type observedJSON struct {
-	Min    float64 `json:"min"`
-	Median float64 `json:"median"`
-	Max    float64 `json:"max"`
-}
-
-type fprJSON struct {
-	Predictive       render.Float `json:"predictive"`
-	Upper95          render.Float `json:"upper95"`
-	Plugin           render.Float `json:"plugin"`
-	DistributionFree render.Float `json:"distribution_free"`
-}
-
-type horizonJSON struct {
-	Runs             int          `json:"runs"`
-	Predictive       render.Float `json:"predictive"`
-	DistributionFree render.Float `json:"distribution_free"`
-}
-
-type detectionJSON struct {
-	R50       render.Float `json:"r50"`
-	R90       render.Float `json:"r90"`
-	SingleQ50 render.Float `json:"single_benchmark_q50"`
-}
-
-type backtestJSON struct {
-	CalibrationBelow int               `json:"calibration_below"`
-	CalibrationRuns  int               `json:"calibration_runs"`
-	Other            []backtestRunJSON `json:"other"`
-}
-
-type backtestRunJSON struct {
-	Run     string       `json:"run"`
-	Score   render.Float `json:"score"`
-	Below   bool         `json:"below"`
-	Missing []string     `json:"missing"`
-}
-
-type bootstrapJSON struct {
-	B    int     `json:"resamples"`
-	Seed uint64  `json:"seed"`
-	Mean float64 `json:"mean"`
-	Q05  float64 `json:"q05"`
-	Q50  float64 `json:"q50"`
-	Q95  float64 `json:"q95"`
-}
-
-type candidateJSON struct {
-	Floor            float64      `json:"floor"`
-	BelowMinPct      render.Float `json:"below_min_pct"`
-	FPR              render.Float `json:"false_positive_rate"`
-	Upper95          render.Float `json:"upper95"`
-	DistributionFree render.Float `json:"distribution_free"`
-	R50              render.Float `json:"r50"`
-	R90              render.Float `json:"r90"`
-}
-
-func recommendToJSON(a *calibrate.Analysis, rec *calibrate.Recommendation, others []calibrate.BacktestRun) recommendJSON {
-	o, c := rec.Options, rec.Cost
-	j := recommendJSON{
-		Floor: rec.Floor, FloorText: rec.FormatFloor(rec.Floor), Method: string(o.Method), Raw: render.Float(rec.Raw),
-		Margin: o.Margin, Step: o.Step, Alpha: o.Alpha, Coverage: o.Coverage, Confidence: o.Confidence,
-		ToleranceK: render.Float(math.NaN()), Seed: o.Seed,
-		Baseline: a.Baseline, Candidate: a.Candidate, Suite: a.Suite, Runs: a.Score.N,
-		Observed:  observedJSON{Min: a.Score.Min, Median: a.Score.Median, Max: a.Score.Max},
-		FPR:       fprJSON{Predictive: render.Float(c.Predictive), Upper95: render.Float(c.Upper95), Plugin: render.Float(c.Plugin), DistributionFree: render.Float(c.DistributionFree)},
-		Horizon:   horizonJSON{Runs: c.HorizonRuns, Predictive: render.Float(c.Horizon), DistributionFree: render.Float(c.HorizonFree)},
-		Detection: detectionJSON{R50: render.Float(c.R50), R90: render.Float(c.R90), SingleQ50: render.Float(c.SingleQ50)},
-		Backtest:  backtestJSON{CalibrationBelow: c.CalibrationBelow, CalibrationRuns: a.Score.N, Other: []backtestRunJSON{}},
-		Warnings:  warningTexts(a.Warnings, rec.Warnings),
-		Summary:   recommendSummary(a, rec), MoreRunsFor1Pct: rec.MoreRunsForOnePct,
-	}
-	if o.Method == calibrate.MethodTolerance {
-		j.ToleranceK = render.Float(rec.ToleranceK)
-	}
-	for _, b := range others {
-		j.Backtest.Other = append(j.Backtest.Other, backtestRunJSON{Run: b.ID, Score: render.Float(b.Score), Below: b.Below, Missing: append([]string{}, b.Missing...)})
-	}
-	if bs := rec.Bootstrap; bs.B > 0 {
-		j.Bootstrap = &bootstrapJSON{B: bs.B, Seed: bs.Seed, Mean: bs.Mean, Q05: bs.Q05, Q50: bs.Q50, Q95: bs.Q95}
-	}
-	for _, x := range rec.Candidates {
-		j.Candidates = append(j.Candidates, candidateJSON{
-			Floor: x.Floor, BelowMinPct: render.Float(x.BelowMinPct), FPR: render.Float(x.Predictive), Upper95: render.Float(x.Upper95),
-			DistributionFree: render.Float(x.DistributionFree), R50: render.Float(x.R50), R90: render.Float(x.R90),
-		})
-	}
-	return j
 }

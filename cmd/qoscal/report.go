@@ -82,7 +82,8 @@ func runReport(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
-	rep := &report{in: in, a: in.analysis, rec: rec, floor: floor, charts: ds}
+	rep := &report{in: in, a: in.analysis, rec: rec, floor: floor, charts: ds,
+		spread: &present.Spread{A: in.analysis}, recv: &present.Recommend{A: in.analysis, Rec: rec}}
 	if s := u.getenv("SOURCE_DATE_EPOCH"); s != "" {
 		t, err := u.now()
 		if err != nil {
@@ -125,6 +126,8 @@ func runReport(u *ui, args []string) error {
 }
 
 type report struct {
+	spread *present.Spread
+	recv   *present.Recommend
 	in     *input
 	a      *calibrate.Analysis
 	rec    *calibrate.Recommendation
@@ -133,47 +136,26 @@ type report struct {
 	when   string
 }
 
-func (r *report) title() string { return "qoscal variance report: geomean(" + metric(r.a) + ")" }
+func (r *report) title() string {
+	return "qoscal variance report: geomean(" + present.Metric(r.a) + ")"
+}
 
 func (r *report) warnings() []string {
 	return warningTexts(r.a.Warnings, r.rec.Warnings)
 }
 
-func (r *report) figures() *table {
-	c, a := r.rec.Cost, r.a
-	t := &table{head: []string{"figure", "value"}, right: []bool{false, false}}
-	t.add("recommended floor", r.rec.FormatFloor(r.rec.Floor)+"x")
+// figures is the recommendation's table of figures, with the floor the
+// charts show when it is not the recommended one.
+func (r *report) figures() *render.Table {
+	t := r.recv.Figures()
 	if r.floor.Label != "recommended" {
-		t.add("floor shown in the charts ("+r.floor.Label+")", present.TrimFloat(r.floor.Value)+"x")
-	}
-	t.add("method", methodNote(a, r.rec))
-	t.add("false-positive rate per healthy run (predictive)", present.Rate(c.Predictive)+" ("+present.OneIn(c.Predictive)+")")
-	t.add("its 95% upper bound", present.Rate(c.Upper95))
-	t.add("bound with no model, (j+1)/(n+1)", present.Rate(c.DistributionFree))
-	t.add(fmt.Sprintf("a false alarm in the next %d runs (predictive)", c.HorizonRuns), present.Rate(c.Horizon))
-	t.add("r50: uniform regression caught half the time", fmt.Sprintf("%sx (%.1f%% slower)", present.Dec(c.R50, 3), (1-c.R50)*100))
-	t.add("r90: caught nine times in ten (predictive)", fmt.Sprintf("%sx (%.1f%% slower)", present.Dec(c.R90, 3), (1-c.R90)*100))
-	if len(a.Suite) > 1 {
-		t.add("one benchmark alone must fall to", fmt.Sprintf("%sx (%.1f%% slower)", present.Dec(c.SingleQ50, 3), (1-c.SingleQ50)*100))
-	}
-	t.add("calibration runs below the floor", fmt.Sprintf("%d of %d", c.CalibrationBelow, a.Score.N))
-	if r.rec.MoreRunsForOnePct > 0 {
-		t.add("runs to add before 1/(n+1) < 1%", fmt.Sprint(r.rec.MoreRunsForOnePct))
+		present.InsertRow(t, 1, "floor shown in the charts ("+r.floor.Label+")", present.TrimFloat(r.floor.Value)+"x")
 	}
 	return t
 }
 
-func (r *report) distribution() *table {
-	s := r.a.Score
-	t := &table{head: []string{"n", "min", "median", "max", "mean", "geomean", "GSD", "95% CI", "range", "CV"},
-		right: []bool{true, true, true, true, true, true, true, true, true, true}}
-	t.add(fmt.Sprint(s.N), present.X(s.Min), present.X(s.Median), present.X(s.Max), present.Dec(s.Mean, 3), present.Dec(s.GeoMean, 3), present.Dec(s.GSD, 3),
-		present.Dec(s.CILow, 3)+"–"+present.Dec(s.CIHigh, 3), present.Pct(s.RangePct/100), present.Pct(s.CV))
-	return t
-}
-
-func (r *report) inputs() *table {
-	t := &table{head: []string{"run", "labels", "score", "source"}, right: []bool{false, false, true, false}}
+func (r *report) inputs() *render.Table {
+	t := &render.Table{Head: []string{"run", "labels", "score", "source"}, Align: []render.Align{render.Left, render.Left, render.Right, render.Left}}
 	byID := map[string]*data.Run{}
 	for i := range r.in.runs {
 		byID[r.in.runs[i].ID] = &r.in.runs[i]
@@ -183,10 +165,10 @@ func (r *report) inputs() *table {
 		if d := byID[run.ID]; d != nil {
 			src = filepath.ToSlash(d.Source)
 		}
-		t.add(run.ID, data.FormatLabels(run.Labels), present.X(run.Score), src)
+		t.AddRow(run.ID, data.FormatLabels(run.Labels), present.X(run.Score), src)
 	}
 	for _, e := range r.a.Excluded {
-		t.add(e.ID, "", "left out", "lacks "+strings.Join(e.Missing, ", "))
+		t.AddRow(e.ID, "", "left out", "lacks "+strings.Join(e.Missing, ", "))
 	}
 	return t
 }
@@ -194,7 +176,7 @@ func (r *report) inputs() *table {
 func (r *report) provenance() []string {
 	a := r.a
 	out := []string{
-		fmt.Sprintf("baseline %s, candidate %s; %d benchmarks (%s)", a.Baseline, a.Candidate, len(a.Suite), directionNote(a)),
+		fmt.Sprintf("baseline %s, candidate %s; %d benchmarks (%s)", a.Baseline, a.Candidate, len(a.Suite), present.DirectionNote(a)),
 		fmt.Sprintf("runs read from %s%s", r.in.source, filterNote(r.in.filter)),
 		fmt.Sprintf("qoscal %s; bootstrap seed %d", version, r.rec.Options.Seed),
 	}
@@ -212,7 +194,13 @@ type htmlTable struct {
 	Rows  [][]string
 }
 
-func (t *table) forHTML() htmlTable { return htmlTable{Head: t.head, Right: t.right, Rows: t.rows} }
+func forHTML(t *render.Table) htmlTable {
+	h := htmlTable{Head: t.Head, Rows: t.Rows}
+	for _, a := range t.Align {
+		h.Right = append(h.Right, a == render.Right)
+	}
+	return h
+}
 
 type htmlChart struct {
 	Name, Title string
@@ -293,14 +281,14 @@ func (r *report) html(w io.Writer) error {
 	return reportTemplate.Execute(w, map[string]any{
 		"Title":        r.title(),
 		"Floor":        r.rec.FormatFloor(r.rec.Floor),
-		"Summary":      []string{spreadSummary(r.a), recommendSummary(r.a, r.rec)},
+		"Summary":      []string{r.spread.Summary(), r.recv.Summary()},
 		"Warnings":     r.warnings(),
-		"Figures":      r.figures().forHTML(),
-		"Candidates":   candidateTable(r.rec).forHTML(),
-		"Distribution": r.distribution().forHTML(),
-		"Benchmarks":   benchmarkTable(r.a).forHTML(),
+		"Figures":      forHTML(r.figures()),
+		"Candidates":   forHTML(r.recv.CandidateTable()),
+		"Distribution": forHTML(r.spread.DistributionTable()),
+		"Benchmarks":   forHTML(r.spread.BenchmarkTable()),
 		"Charts":       cs,
-		"Inputs":       r.inputs().forHTML(),
+		"Inputs":       forHTML(r.inputs()),
 		"Provenance":   r.provenance(),
 	})
 }
@@ -317,7 +305,7 @@ func inlineSVG(s string) string {
 func (r *report) markdown(w io.Writer, chartPaths []string) {
 	fmt.Fprintf(w, "# %s\n\n", render.MDEscape(r.title()))
 	fmt.Fprintf(w, "**Recommended floor: %sx**\n\n", r.rec.FormatFloor(r.rec.Floor))
-	fmt.Fprintf(w, "%s\n\n%s\n\n", render.MDEscape(spreadSummary(r.a)), render.MDEscape(recommendSummary(r.a, r.rec)))
+	fmt.Fprintf(w, "%s\n\n%s\n\n", render.MDEscape(r.spread.Summary()), render.MDEscape(r.recv.Summary()))
 	if ws := r.warnings(); len(ws) > 0 {
 		fmt.Fprintln(w, "## Warnings")
 		fmt.Fprintln(w)
@@ -326,15 +314,15 @@ func (r *report) markdown(w io.Writer, chartPaths []string) {
 		}
 		fmt.Fprintln(w)
 	}
-	section := func(title string, t *table) {
+	section := func(title string, t *render.Table) {
 		fmt.Fprintf(w, "## %s\n\n", title)
-		t.markdown(w)
+		t.WriteMarkdown(w)
 		fmt.Fprintln(w)
 	}
 	section("The recommended floor and what it costs", r.figures())
-	section("Candidate floors", candidateTable(r.rec))
-	section("Score distribution", r.distribution())
-	section("Benchmarks, noisiest first", benchmarkTable(r.a))
+	section("Candidate floors", r.recv.CandidateTable())
+	section("Score distribution", r.spread.DistributionTable())
+	section("Benchmarks, noisiest first", r.spread.BenchmarkTable())
 	fmt.Fprintln(w, "## Charts")
 	fmt.Fprintln(w)
 	for i, c := range r.charts {

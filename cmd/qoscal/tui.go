@@ -28,9 +28,10 @@ import (
 	"io"
 	"os"
 	"strings"
-	"unicode"
 
 	"golang.org/x/term"
+
+	"qoscal/render"
 )
 
 type ui struct {
@@ -99,20 +100,13 @@ func (s *safeWriter) Flush() error {
 	}
 	line := s.line
 	s.line = s.line[:0]
-	if isCommandLine(line) {
+	if render.IsCommandLine(line) {
 		if _, err := s.w.Write([]byte{'\\'}); err != nil {
 			return err
 		}
 	}
 	_, err := s.w.Write(line)
 	return err
-}
-
-// isCommandLine reports whether the Actions runner would read line as a
-// workflow command.
-func isCommandLine(line []byte) bool {
-	t := bytes.TrimLeftFunc(line, func(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) })
-	return bytes.HasPrefix(t, []byte("::"))
 }
 
 // rawWriter writes past a safeWriter's guard, after what the guard holds:

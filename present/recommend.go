@@ -1,0 +1,323 @@
+package present
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"qoscal/calibrate"
+	"qoscal/render"
+)
+
+// Recommend is the view of a floor recommendation (qoscal recommend, and
+// the report's figures).
+type Recommend struct {
+	A   *calibrate.Analysis
+	Rec *calibrate.Recommendation
+	// Others are the backtest runs outside the calibration, if any.
+	Others []calibrate.BacktestRun
+	// Warnings are the analysis' and the recommendation's warnings in
+	// the command's words.
+	Warnings []string
+	// BacktestName is how the command names the backtest runs' source
+	// (its flag).
+	BacktestName string
+}
+
+// MethodNote says how the floor was found.
+func (v *Recommend) MethodNote() string {
+	a, rec := v.A, v.Rec
+	o := rec.Options
+	switch o.Method {
+	case calibrate.MethodPrediction:
+		return fmt.Sprintf("log-normal lower prediction bound at α = %v, %s, rounded down to a step of %v", o.Alpha, Dec(rec.Raw, 4), o.Step)
+	case calibrate.MethodTolerance:
+		return fmt.Sprintf("lower tolerance bound, %v coverage at %v confidence (k = %.4f), %s, rounded down to a step of %v", o.Coverage, o.Confidence, rec.ToleranceK, Dec(rec.Raw, 4), o.Step)
+	}
+	return fmt.Sprintf("margin rule: %s%% below the lowest of %d runs (%s), rounded down to a step of %v", TrimPct(o.Margin), a.Score.N, X(a.Score.Min), o.Step)
+}
+
+// Summary is the plain-language reading of the recommendation.
+func (v *Recommend) Summary() string {
+	a, rec := v.A, v.Rec
+	c := rec.Cost
+	var b strings.Builder
+	fmt.Fprintf(&b, "Floor is %sx: %.0f%% below the lowest observed (%s), so a healthy run trips it %s (predictive; at most 1 in %d with no model), while a %.0f%% slide toward parity trips it half the time and a %.0f%% slide nine times in ten.",
+		rec.FormatFloor(rec.Floor), c.BelowMinPct, X(a.Score.Min), HowOften(c.Predictive),
+		a.Score.N+1, (1-c.R50)*100, (1-c.R90)*100)
+	if len(a.Suite) > 1 {
+		fmt.Fprintf(&b, " A single benchmark falling alone would have to lose %.0f%% to trip it.", (1-c.SingleQ50)*100)
+	}
+	return b.String()
+}
+
+type cand = calibrate.FloorCost
+
+// candidateColumns are the columns of the candidate floors, in every
+// format; rec formats the floor with the step's decimals.
+func candidateColumns(rec *calibrate.Recommendation) []render.Column[cand] {
+	right := render.Right
+	return []render.Column[cand]{
+		{Head: "floor", Align: right, Cell: func(c cand) string { return rec.FormatFloor(c.Floor) + "x" }, Key: "floor", JSON: func(c cand) any { return c.Floor }},
+		{Head: "below min", Align: right, Cell: func(c cand) string { return fmt.Sprintf("%.1f%%", c.BelowMinPct) }, Key: "below_min_pct", JSON: func(c cand) any { return render.Float(c.BelowMinPct) }},
+		{Head: "FPR", Align: right, Cell: func(c cand) string { return Rate(c.Predictive) }, Key: "false_positive_rate", JSON: func(c cand) any { return render.Float(c.Predictive) }},
+		{Head: "FPR 95% up", Align: right, Cell: func(c cand) string { return Rate(c.Upper95) }, Key: "upper95", JSON: func(c cand) any { return render.Float(c.Upper95) }},
+		{Head: "no-model bound", Align: right, Cell: func(c cand) string { return Rate(c.DistributionFree) }, Key: "distribution_free", JSON: func(c cand) any { return render.Float(c.DistributionFree) }},
+		{Head: "trips", Align: right, Cell: func(c cand) string { return OneIn(c.Predictive) }},
+		{Head: "r50", Align: right, Cell: func(c cand) string { return Dec(c.R50, 3) }, Key: "r50", JSON: func(c cand) any { return render.Float(c.R50) }},
+		{Head: "r90", Align: right, Cell: func(c cand) string { return Dec(c.R90, 3) }, Key: "r90", JSON: func(c cand) any { return render.Float(c.R90) }},
+	}
+}
+
+// CandidateTable is the recommendation and snugger floors up to the
+// lowest run.
+func (v *Recommend) CandidateTable() *render.Table {
+	return render.NewTable(candidateColumns(v.Rec), v.Rec.Candidates)
+}
+
+// slower formats a regression factor: "0.805x (19.5% slower)".
+func slower(r float64) string { return fmt.Sprintf("%sx (%.1f%% slower)", Dec(r, 3), (1-r)*100) }
+
+// Figures is the floor and what it costs, one figure a row: the table of
+// the Markdown recommendation and of the report.
+func (v *Recommend) Figures() *render.Table {
+	a, rec := v.A, v.Rec
+	c := rec.Cost
+	t := &render.Table{Head: []string{"figure", "value"}, Align: []render.Align{render.Left, render.Left}}
+	t.AddRow("recommended floor", rec.FormatFloor(rec.Floor)+"x")
+	t.AddRow("method", v.MethodNote())
+	t.AddRow("false-positive rate per healthy run (predictive)", Rate(c.Predictive)+" ("+OneIn(c.Predictive)+")")
+	t.AddRow("its 95% upper bound", Rate(c.Upper95))
+	t.AddRow("bound with no model, (j+1)/(n+1)", Rate(c.DistributionFree))
+	t.AddRow(fmt.Sprintf("a false alarm in the next %d runs (predictive)", c.HorizonRuns), Rate(c.Horizon))
+	t.AddRow("r50: uniform regression caught half the time", slower(c.R50))
+	t.AddRow("r90: caught nine times in ten (predictive)", slower(c.R90))
+	if len(a.Suite) > 1 {
+		t.AddRow("one benchmark alone must fall to", slower(c.SingleQ50))
+	}
+	t.AddRow("calibration runs below the floor", fmt.Sprintf("%d of %d", c.CalibrationBelow, a.Score.N))
+	if rec.MoreRunsForOnePct > 0 {
+		t.AddRow("runs to add before 1/(n+1) < 1%", fmt.Sprint(rec.MoreRunsForOnePct))
+	}
+	if bs := rec.Bootstrap; bs.B > 0 {
+		t.AddRow(fmt.Sprintf("bootstrap plug-in FPR (%d resamples, seed %d)", bs.B, bs.Seed),
+			fmt.Sprintf("mean %s, median %s, 95th percentile %s", Rate(bs.Mean), Rate(bs.Q50), Rate(bs.Q95)))
+	}
+	for _, o := range v.Others {
+		verdict := "pass"
+		if o.Below {
+			verdict = "FAIL"
+		} else if len(o.Missing) > 0 {
+			verdict = "not scored"
+		}
+		t.AddRow("backtest run "+o.ID, X(o.Score)+" "+verdict)
+	}
+	return t
+}
+
+// InsertRow puts a row at index i of a table of figures.
+func InsertRow(t *render.Table, i int, cells ...string) {
+	t.AddRow(cells...)
+	last := t.Rows[len(t.Rows)-1]
+	copy(t.Rows[i+1:], t.Rows[i:len(t.Rows)-1])
+	t.Rows[i] = last
+}
+
+// textLines is the recommendation as a terminal shows it, before the
+// candidate floors.
+func (v *Recommend) textLines() []string {
+	a, rec := v.A, v.Rec
+	c := rec.Cost
+	s := a.Score
+	l := []string{
+		fmt.Sprintf("floor: %sx for geomean(%s) over %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark")),
+		"    " + v.MethodNote(),
+		fmt.Sprintf("    calibration: %d runs, scores %s (median %s)", s.N, Range(s.Min, s.Max), X(s.Median)),
+		"",
+		"false-positive rate per healthy run:",
+		fmt.Sprintf("    predictive %s (%s); 95%% upper bound %s; plug-in %s", Rate(c.Predictive), PerRun(c.Predictive), Rate(c.Upper95), Rate(c.Plugin)),
+		fmt.Sprintf("    with no model: at most %s, (j+1)/(n+1) = %d/%d with j = %d calibration runs below", Rate(c.DistributionFree), c.CalibrationBelow+1, s.N+1, c.CalibrationBelow),
+		fmt.Sprintf("    over the next %d healthy runs: %s chance of a false alarm (predictive); no model: %s chance one falls below the lowest so far", c.HorizonRuns, Rate(c.Horizon), Rate(c.HorizonFree)),
+		"",
+		"detection:",
+		fmt.Sprintf("    a uniform regression to %sx of today's (%.1f%% slower) trips it half the time (r50);", Dec(c.R50, 3), (1-c.R50)*100),
+		fmt.Sprintf("    to %sx (%.1f%% slower) nine times in ten (r90, predictive)", Dec(c.R90, 3), (1-c.R90)*100),
+	}
+	if len(a.Suite) > 1 {
+		l = append(l, fmt.Sprintf("    one benchmark alone must fall to %sx of its ratio (%.1f%% slower) to move the score by r50", Dec(c.SingleQ50, 3), (1-c.SingleQ50)*100))
+	}
+	return append(l, "", fmt.Sprintf("backtest: %d of %d calibration runs below the floor", c.CalibrationBelow, s.N))
+}
+
+// backtestTable lists the backtest runs and the gate's verdict on each.
+func (v *Recommend) backtestTable() *render.Table {
+	t := &render.Table{In: render.In{Only: render.Text}, Head: []string{"run", "score", "verdict"},
+		Align: []render.Align{render.Left, render.Right, render.Left}, Indent: "    "}
+	for _, o := range v.Others {
+		verdict := "pass"
+		switch {
+		case len(o.Missing) > 0:
+			verdict = "not scored: lacks " + strings.Join(o.Missing, ", ")
+		case o.Below:
+			verdict = "FAIL"
+		}
+		t.AddRow(o.ID, X(o.Score), verdict)
+	}
+	return t
+}
+
+// Doc is the recommendation: in a terminal every figure in lines, the
+// backtest, the candidate floors and the summary; in Markdown the summary,
+// the table of figures, the candidate floors and the warnings.
+func (v *Recommend) Doc() *render.Doc {
+	a, rec := v.A, v.Rec
+	text, md := render.In{Only: render.Text}, render.In{Only: render.Markdown}
+	d := &render.Doc{}
+	d.Add(&render.Lines{In: text, Lines: v.textLines()})
+	if len(v.Others) > 0 {
+		n := 0
+		for _, o := range v.Others {
+			if o.Below {
+				n++
+			}
+		}
+		d.Add(&render.Lines{In: text, Lines: []string{fmt.Sprintf("    %d of %d %s runs below the floor:", n, len(v.Others), v.BacktestName)}}, v.backtestTable())
+	}
+	var more []string
+	if rec.MoreRunsForOnePct > 0 {
+		more = append(more, fmt.Sprintf("runs needed: %d more runs would bring the no-model bound 1/(n+1) below 1%%", rec.MoreRunsForOnePct))
+	}
+	if bs := rec.Bootstrap; bs.B > 0 {
+		more = append(more, fmt.Sprintf("bootstrap diagnostic (%d resamples, seed %d): plug-in FPR mean %s, median %s, 95th percentile %s",
+			bs.B, bs.Seed, Rate(bs.Mean), Rate(bs.Q50), Rate(bs.Q95)))
+	}
+	d.Add(
+		&render.Lines{In: text, Lines: append(more, "", "candidate floors (a snugger floor catches smaller regressions, and trips healthy runs more often):")},
+		only(v.CandidateTable(), render.Text),
+		&render.Blank{In: text},
+		&render.Paragraph{In: text, Text: v.Summary(), Width: 78},
+
+		&render.Heading{In: md, Level: 2, Text: fmt.Sprintf("Recommended floor: %sx for geomean(%s)", rec.FormatFloor(rec.Floor), Metric(a))},
+		&render.Paragraph{In: md, Text: v.Summary()},
+		only(v.Figures(), render.Markdown),
+		&render.Heading{In: md, Level: 3, Text: "Candidate floors"},
+		only(v.CandidateTable(), render.Markdown),
+	)
+	if len(v.Warnings) > 0 {
+		d.Add(&render.Heading{In: md, Level: 3, Text: "Warnings"}, &render.List{In: md, Items: v.Warnings})
+	}
+	return d
+}
+
+// RecommendJSON is the recommendation's JSON document (docs/json.md).
+type RecommendJSON struct {
+	Floor           float64         `json:"floor"`
+	FloorText       string          `json:"floor_text"`
+	Method          string          `json:"method"`
+	Raw             render.Float    `json:"raw"`
+	Margin          float64         `json:"margin"`
+	Step            float64         `json:"step"`
+	Alpha           float64         `json:"alpha"`
+	Coverage        float64         `json:"coverage"`
+	Confidence      float64         `json:"confidence"`
+	ToleranceK      render.Float    `json:"tolerance_k"`
+	Seed            uint64          `json:"seed"`
+	Baseline        string          `json:"baseline"`
+	Candidate       string          `json:"candidate"`
+	Suite           []string        `json:"suite"`
+	Runs            int             `json:"runs"`
+	Observed        ObservedJSON    `json:"observed"`
+	FPR             FPRJSON         `json:"false_positive_rate"`
+	Horizon         HorizonJSON     `json:"horizon"`
+	Detection       DetectionJSON   `json:"detection"`
+	Backtest        BacktestJSON    `json:"backtest"`
+	MoreRunsFor1Pct int             `json:"more_runs_for_1pct"`
+	Bootstrap       *BootstrapJSON  `json:"bootstrap"`
+	Candidates      []render.Object `json:"candidates"`
+	Warnings        []string        `json:"warnings"`
+	Summary         string          `json:"summary"`
+}
+
+// ObservedJSON summarises the calibration scores.
+type ObservedJSON struct {
+	Min    float64 `json:"min"`
+	Median float64 `json:"median"`
+	Max    float64 `json:"max"`
+}
+
+// FPRJSON are the floor's false-positive rates per healthy run.
+type FPRJSON struct {
+	Predictive       render.Float `json:"predictive"`
+	Upper95          render.Float `json:"upper95"`
+	Plugin           render.Float `json:"plugin"`
+	DistributionFree render.Float `json:"distribution_free"`
+}
+
+// HorizonJSON is the chance of a false alarm over the next runs.
+type HorizonJSON struct {
+	Runs             int          `json:"runs"`
+	Predictive       render.Float `json:"predictive"`
+	DistributionFree render.Float `json:"distribution_free"`
+}
+
+// DetectionJSON are the floor's detection figures.
+type DetectionJSON struct {
+	R50       render.Float `json:"r50"`
+	R90       render.Float `json:"r90"`
+	SingleQ50 render.Float `json:"single_benchmark_q50"`
+}
+
+// BacktestJSON is the floor against the calibration runs and others.
+type BacktestJSON struct {
+	CalibrationBelow int             `json:"calibration_below"`
+	CalibrationRuns  int             `json:"calibration_runs"`
+	Other            []render.Object `json:"other"`
+}
+
+// BootstrapJSON is the bootstrap diagnostic of the plug-in rate.
+type BootstrapJSON struct {
+	B    int     `json:"resamples"`
+	Seed uint64  `json:"seed"`
+	Mean float64 `json:"mean"`
+	Q05  float64 `json:"q05"`
+	Q50  float64 `json:"q50"`
+	Q95  float64 `json:"q95"`
+}
+
+type btRun = calibrate.BacktestRun
+
+var backtestColumns = []render.Column[btRun]{
+	{Key: "run", JSON: func(b btRun) any { return b.ID }},
+	{Key: "score", JSON: func(b btRun) any { return render.Float(b.Score) }},
+	{Key: "below", JSON: func(b btRun) any { return b.Below }},
+	{Key: "missing", JSON: func(b btRun) any { return append([]string{}, b.Missing...) }},
+}
+
+// JSON is the recommendation's JSON document.
+func (v *Recommend) JSON() RecommendJSON {
+	a, rec := v.A, v.Rec
+	o, c := rec.Options, rec.Cost
+	j := RecommendJSON{
+		Floor: rec.Floor, FloorText: rec.FormatFloor(rec.Floor), Method: string(o.Method), Raw: render.Float(rec.Raw),
+		Margin: o.Margin, Step: o.Step, Alpha: o.Alpha, Coverage: o.Coverage, Confidence: o.Confidence,
+		ToleranceK: render.Float(math.NaN()), Seed: o.Seed,
+		Baseline: a.Baseline, Candidate: a.Candidate, Suite: a.Suite, Runs: a.Score.N,
+		Observed: ObservedJSON{Min: a.Score.Min, Median: a.Score.Median, Max: a.Score.Max},
+		FPR: FPRJSON{Predictive: render.Float(c.Predictive), Upper95: render.Float(c.Upper95),
+			Plugin: render.Float(c.Plugin), DistributionFree: render.Float(c.DistributionFree)},
+		Horizon:   HorizonJSON{Runs: c.HorizonRuns, Predictive: render.Float(c.Horizon), DistributionFree: render.Float(c.HorizonFree)},
+		Detection: DetectionJSON{R50: render.Float(c.R50), R90: render.Float(c.R90), SingleQ50: render.Float(c.SingleQ50)},
+		Backtest: BacktestJSON{CalibrationBelow: c.CalibrationBelow, CalibrationRuns: a.Score.N,
+			Other: render.Objects(backtestColumns, v.Others)},
+		Candidates: render.Objects(candidateColumns(rec), rec.Candidates),
+		Warnings:   append([]string{}, v.Warnings...),
+		Summary:    v.Summary(), MoreRunsFor1Pct: rec.MoreRunsForOnePct,
+	}
+	if o.Method == calibrate.MethodTolerance {
+		j.ToleranceK = render.Float(rec.ToleranceK)
+	}
+	if bs := rec.Bootstrap; bs.B > 0 {
+		j.Bootstrap = &BootstrapJSON{B: bs.B, Seed: bs.Seed, Mean: bs.Mean, Q05: bs.Q05, Q50: bs.Q50, Q95: bs.Q95}
+	}
+	return j
+}

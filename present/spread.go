@@ -1,0 +1,257 @@
+package present
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"qoscal/calibrate"
+	"qoscal/render"
+)
+
+// Spread is the view of a calibration's spread (qoscal spread).
+type Spread struct {
+	A *calibrate.Analysis
+	// Warnings are the analysis' warnings in the command's words.
+	Warnings []string
+}
+
+// Metric describes the score: "mimalloc/glibc".
+func Metric(a *calibrate.Analysis) string { return a.Candidate + "/" + a.Baseline }
+
+// DirectionNote says how the suite's ratios are oriented: "higher is
+// better: ops/sec".
+func DirectionNote(a *calibrate.Analysis) string {
+	byDir := map[calibrate.Direction]map[string]bool{}
+	for _, b := range a.Suite {
+		d := a.Directions[b]
+		if byDir[d] == nil {
+			byDir[d] = map[string]bool{}
+		}
+		byDir[d][a.Units[b]] = true
+	}
+	var parts []string
+	for _, d := range []calibrate.Direction{calibrate.HigherIsBetter, calibrate.LowerIsBetter} {
+		if units := byDir[d]; units != nil {
+			var us []string
+			for unit := range units {
+				us = append(us, unit)
+			}
+			sort.Strings(us)
+			parts = append(parts, d.String()+": "+strings.Join(us, ", "))
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+var scoreColumns = []render.Column[calibrate.RunScore]{
+	{Head: "run", Cell: func(r calibrate.RunScore) string { return r.ID }, Key: "run", JSON: func(r calibrate.RunScore) any { return r.ID }},
+	{Head: "score", Align: render.Right, Cell: func(r calibrate.RunScore) string { return X(r.Score) },
+		Key: "score", JSON: func(r calibrate.RunScore) any { return render.Float(r.Score) }},
+}
+
+type bs = calibrate.BenchmarkSpread
+
+// benchColumns are the per-benchmark spread's columns (text, Markdown and
+// JSON).
+var benchColumns = []render.Column[bs]{
+	{Head: "benchmark", Cell: func(b bs) string { return b.Name }, Key: "name", JSON: func(b bs) any { return b.Name }},
+	{Key: "unit", JSON: func(b bs) any { return b.Unit }},
+	{Key: "direction", JSON: func(b bs) any { return b.Direction.Key() }},
+	{Head: "min", Align: render.Right, Cell: func(b bs) string { return X(b.Min) }, Key: "min", JSON: func(b bs) any { return render.Float(b.Min) }},
+	{Head: "median", Align: render.Right, Cell: func(b bs) string { return X(b.Median) }, Key: "median", JSON: func(b bs) any { return render.Float(b.Median) }},
+	{Head: "max", Align: render.Right, Cell: func(b bs) string { return X(b.Max) }, Key: "max", JSON: func(b bs) any { return render.Float(b.Max) }},
+	{Head: "range", Align: render.Right, Cell: func(b bs) string { return Pct(b.RangePct / 100) }, Key: "range_pct", JSON: func(b bs) any { return render.Float(b.RangePct) }},
+	{Head: "CV", Align: render.Right, Cell: func(b bs) string { return Pct(b.CV) }, Key: "cv", JSON: func(b bs) any { return render.Float(b.CV) }},
+	{Head: "CV(log)", Align: render.Right, Cell: func(b bs) string { return Pct(b.CVLog) }, Key: "cv_log", JSON: func(b bs) any { return render.Float(b.CVLog) }},
+	{Head: "IQR", Align: render.Right, Cell: func(b bs) string { return Dec(b.IQR, 3) }, Key: "iqr", JSON: func(b bs) any { return render.Float(b.IQR) }},
+	{Head: "MAD", Align: render.Right, Cell: func(b bs) string { return Dec(b.MAD, 3) }, Key: "mad", JSON: func(b bs) any { return render.Float(b.MAD) }},
+	{Head: "share", Align: render.Right, Cell: func(b bs) string { return Pct(b.VarianceShare) }, Key: "variance_share", JSON: func(b bs) any { return render.Float(b.VarianceShare) }},
+	{Head: "LOO", Align: render.Right, Cell: func(b bs) string { return X(b.LOOScore) }, Key: "loo_score", JSON: func(b bs) any { return render.Float(b.LOOScore) }},
+}
+
+// ScoreTable is the score of every run.
+func (v *Spread) ScoreTable() *render.Table { return render.NewTable(scoreColumns, v.A.Runs) }
+
+// BenchmarkTable is the per-benchmark spread, noisiest first.
+func (v *Spread) BenchmarkTable() *render.Table { return render.NewTable(benchColumns, v.A.Benchmarks) }
+
+// DistributionTable is the score distribution in one row.
+func (v *Spread) DistributionTable() *render.Table {
+	s := v.A.Score
+	t := &render.Table{Head: []string{"n", "min", "median", "max", "mean", "geomean", "GSD", "95% CI", "range", "CV"}}
+	for range t.Head {
+		t.Align = append(t.Align, render.Right)
+	}
+	t.AddRow(fmt.Sprint(s.N), X(s.Min), X(s.Median), X(s.Max), Dec(s.Mean, 3), Dec(s.GeoMean, 3), Dec(s.GSD, 3),
+		Dec(s.CILow, 3)+"–"+Dec(s.CIHigh, 3), Pct(s.RangePct/100), Pct(s.CV))
+	return t
+}
+
+// Distribution is the score distribution as indented lines.
+func (v *Spread) Distribution() []string {
+	s := v.A.Score
+	return []string{
+		fmt.Sprintf("    min %s  median %s  max %s  (lowest: %s)", X(s.Min), X(s.Median), X(s.Max), s.LowestRun),
+		fmt.Sprintf("    mean %s  geomean %s  GSD %s", Dec(s.Mean, 3), Dec(s.GeoMean, 3), Dec(s.GSD, 3)),
+		fmt.Sprintf("    95%% CI of the typical score %s–%s; range %s of the median; CV %s", Dec(s.CILow, 3), Dec(s.CIHigh, 3), Pct(s.RangePct/100), Pct(s.CV)),
+	}
+}
+
+// Summary is the plain-language reading of the spread: the scores, the
+// noisiest benchmarks' ranges, and how little (or much) the geomean
+// moves.
+func (v *Spread) Summary() string {
+	a := v.A
+	s := a.Score
+	var scores []string
+	for i, r := range a.Runs {
+		if i == 10 && len(a.Runs) > 12 {
+			scores = append(scores, fmt.Sprintf("… (%d more)", len(a.Runs)-10))
+			break
+		}
+		scores = append(scores, X(r.Score))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Calibrated across %d runs of unchanged code: geomean(%s) = %s.", s.N, Metric(a), strings.Join(scores, ", "))
+	// The three benchmarks with the widest relative range.
+	wide := append([]calibrate.BenchmarkSpread(nil), a.Benchmarks...)
+	sort.SliceStable(wide, func(i, j int) bool { return wide[i].RangePct > wide[j].RangePct })
+	if len(wide) > 3 {
+		wide = wide[:3]
+	}
+	var noisy []string
+	for _, x := range wide {
+		noisy = append(noisy, x.Name+" "+Range(x.Min, x.Max))
+	}
+	if len(a.Suite) > 1 && len(wide) > 0 && wide[0].RangePct > 1.2*s.RangePct {
+		fmt.Fprintf(&b, " Individual benchmarks are noisy (%s), but the geomean moves less: %s, a range of %s of its median.",
+			strings.Join(noisy, ", "), Range(s.Min, s.Max), Pct(s.RangePct/100))
+	} else {
+		fmt.Fprintf(&b, " The geomean ranges %s, %s of its median.", Range(s.Min, s.Max), Pct(s.RangePct/100))
+	}
+	if len(a.Benchmarks) > 1 && a.Benchmarks[0].VarianceShare >= 0.5 {
+		fmt.Fprintf(&b, " %s alone carries %s of the score's variance.", a.Benchmarks[0].Name, Pct(a.Benchmarks[0].VarianceShare))
+	}
+	return b.String()
+}
+
+// only limits a table to some formats.
+func only(t *render.Table, f render.Formats) *render.Table {
+	t.In = render.In{Only: f}
+	return t
+}
+
+// Doc is the spread: in a terminal the scores, the distribution, the
+// benchmarks and the summary; in Markdown the summary first, then the
+// distribution, the benchmarks and the scores as tables, and the warnings.
+func (v *Spread) Doc() *render.Doc {
+	a := v.A
+	s := a.Score
+	text, md := render.In{Only: render.Text}, render.In{Only: render.Markdown}
+	d := &render.Doc{}
+	d.Add(
+		&render.Lines{In: text, Lines: []string{fmt.Sprintf("score = geomean(%s) over %s, %d runs (%s)", Metric(a), Plural(len(a.Suite), "benchmark"), s.N, DirectionNote(a))}},
+		&render.Blank{In: text},
+		only(v.ScoreTable(), render.Text),
+		&render.Blank{In: text},
+		&render.Lines{In: text, Lines: append([]string{fmt.Sprintf("score distribution over %d runs:", s.N)}, v.Distribution()...)},
+		&render.Blank{In: text},
+		only(v.BenchmarkTable(), render.Text),
+		&render.Blank{In: text},
+		&render.Paragraph{In: text, Text: v.Summary(), Width: 78},
+
+		&render.Heading{In: md, Level: 2, Text: "Score spread: geomean(" + Metric(a) + ")"},
+		&render.Paragraph{In: md, Text: v.Summary()},
+		&render.Paragraph{In: md, Text: fmt.Sprintf("%d benchmarks, %d runs (%s).", len(a.Suite), s.N, DirectionNote(a))},
+		only(v.DistributionTable(), render.Markdown),
+		&render.Heading{In: md, Level: 3, Text: "Benchmarks, noisiest first"},
+		only(v.BenchmarkTable(), render.Markdown),
+		&render.Heading{In: md, Level: 3, Text: "Scores by run"},
+		only(v.ScoreTable(), render.Markdown),
+	)
+	if len(v.Warnings) > 0 {
+		d.Add(&render.Heading{In: md, Level: 3, Text: "Warnings"}, &render.List{In: md, Items: v.Warnings})
+	}
+	return d
+}
+
+// SpreadJSON is the spread's JSON document (docs/json.md).
+type SpreadJSON struct {
+	Runs       int             `json:"runs"`
+	Baseline   string          `json:"baseline"`
+	Candidate  string          `json:"candidate"`
+	Suite      []string        `json:"suite"`
+	Scores     []render.Object `json:"scores"`
+	Score      ScoreStatsJSON  `json:"score"`
+	Benchmarks []render.Object `json:"benchmarks"`
+	Baselines  []RawSpreadJSON `json:"baseline_spread"`
+	Excluded   []ExcludedJSON  `json:"excluded"`
+	Dropped    []string        `json:"dropped"`
+	Warnings   []string        `json:"warnings"`
+}
+
+// ScoreStatsJSON is the score distribution in JSON.
+type ScoreStatsJSON struct {
+	Min      render.Float `json:"min"`
+	Median   render.Float `json:"median"`
+	Mean     render.Float `json:"mean"`
+	Max      render.Float `json:"max"`
+	GeoMean  render.Float `json:"geomean"`
+	GSD      render.Float `json:"gsd"`
+	CILow    render.Float `json:"ci_low"`
+	CIHigh   render.Float `json:"ci_high"`
+	RangePct render.Float `json:"range_pct"`
+	CV       render.Float `json:"cv"`
+	MeanLog  render.Float `json:"mean_log"`
+	SDLog    render.Float `json:"sd_log"`
+	Lowest   string       `json:"lowest_run"`
+}
+
+// RawSpreadJSON is one benchmark's baseline spread in JSON.
+type RawSpreadJSON struct {
+	Name      string       `json:"name"`
+	Unit      string       `json:"unit"`
+	Median    render.Float `json:"median"`
+	Min       render.Float `json:"min"`
+	Max       render.Float `json:"max"`
+	CV        render.Float `json:"cv"`
+	RangePct  render.Float `json:"range_pct"`
+	MedianLog render.Float `json:"median_log"`
+	MADLog    render.Float `json:"mad_log"`
+}
+
+// ExcludedJSON is a run left out of the distribution.
+type ExcludedJSON struct {
+	Run     string   `json:"run"`
+	Missing []string `json:"missing"`
+}
+
+// JSON is the spread's JSON document.
+func (v *Spread) JSON() SpreadJSON {
+	a := v.A
+	s := a.Score
+	j := SpreadJSON{
+		Runs: s.N, Baseline: a.Baseline, Candidate: a.Candidate, Suite: a.Suite,
+		Scores: render.Objects(scoreColumns, a.Runs),
+		Score: ScoreStatsJSON{
+			Min: render.Float(s.Min), Median: render.Float(s.Median), Mean: render.Float(s.Mean), Max: render.Float(s.Max),
+			GeoMean: render.Float(s.GeoMean), GSD: render.Float(s.GSD), CILow: render.Float(s.CILow), CIHigh: render.Float(s.CIHigh),
+			RangePct: render.Float(s.RangePct), CV: render.Float(s.CV), MeanLog: render.Float(s.MeanLog), SDLog: render.Float(s.SDLog),
+			Lowest: s.LowestRun,
+		},
+		Benchmarks: render.Objects(benchColumns, a.Benchmarks),
+		Baselines:  []RawSpreadJSON{}, Excluded: []ExcludedJSON{},
+		Dropped: append([]string{}, a.Dropped...), Warnings: append([]string{}, v.Warnings...),
+	}
+	for _, r := range a.BaselineSpread {
+		j.Baselines = append(j.Baselines, RawSpreadJSON{
+			Name: r.Name, Unit: r.Unit, Median: render.Float(r.Median), Min: render.Float(r.Min), Max: render.Float(r.Max),
+			CV: render.Float(r.CV), RangePct: render.Float(r.RangePct), MedianLog: render.Float(r.MedianLog), MADLog: render.Float(r.MADLog),
+		})
+	}
+	for _, e := range a.Excluded {
+		j.Excluded = append(j.Excluded, ExcludedJSON{Run: e.ID, Missing: e.Missing})
+	}
+	return j
+}
