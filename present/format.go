@@ -106,17 +106,7 @@ func Rate(p float64) string {
 
 // OneIn renders a rate as "1 in N" (N rounded), "never" for 0, or a
 // percentage of runs for a rate of one half or more.
-func OneIn(p float64) string {
-	switch {
-	case math.IsNaN(p):
-		return "unknown"
-	case p <= 0:
-		return "never"
-	case p >= 0.5:
-		return fmt.Sprintf("%.0f%% of runs", p*100)
-	}
-	return fmt.Sprintf("1 in %s", Thousands(math.Round(1/p)))
-}
+func OneIn(p float64) string { return rateWords(p, "unknown", "%.0f%% of runs", "1 in %s") }
 
 // PerRun is OneIn with its unit: "1 in 103 runs".
 func PerRun(p float64) string {
@@ -130,15 +120,22 @@ func PerRun(p float64) string {
 // HowOften says how often a per-run rate happens: "about once in 119
 // runs".
 func HowOften(p float64) string {
+	return rateWords(p, "at an unknown rate", "in %.0f%% of runs", "about once in %s runs")
+}
+
+// rateWords says a per-run rate in words: unknown for NaN, "never" for 0,
+// a percentage (half, a format of one %f) for rates of one half or more,
+// else once in N runs (one, a format of one %s).
+func rateWords(p float64, unknown, half, one string) string {
 	switch {
 	case math.IsNaN(p):
-		return "at an unknown rate"
+		return unknown
 	case p <= 0:
 		return "never"
 	case p >= 0.5:
-		return fmt.Sprintf("in %.0f%% of runs", p*100)
+		return fmt.Sprintf(half, p*100)
 	}
-	return fmt.Sprintf("about once in %s runs", Thousands(math.Round(1/p)))
+	return fmt.Sprintf(one, Thousands(math.Round(1/p)))
 }
 
 // TrimPct formats a fraction as a percentage with at most two decimals

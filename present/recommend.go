@@ -203,9 +203,7 @@ func (v *Recommend) Doc() *render.Doc {
 		&render.Heading{In: md, Level: 3, Text: "Candidate floors"},
 		only(v.CandidateTable(), render.Markdown),
 	)
-	if len(v.Warnings) > 0 {
-		d.Add(&render.Heading{In: md, Level: 3, Text: "Warnings"}, &render.List{In: md, Items: v.Warnings})
-	}
+	addWarnings(d, v.Warnings)
 	return d
 }
 

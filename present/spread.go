@@ -136,6 +136,14 @@ func (v *Spread) Summary() string {
 	return b.String()
 }
 
+// addWarnings ends a Markdown document with its warnings, if any.
+func addWarnings(d *render.Doc, ws []string) {
+	if len(ws) > 0 {
+		md := render.In{Only: render.Markdown}
+		d.Add(&render.Heading{In: md, Level: 3, Text: "Warnings"}, &render.List{In: md, Items: ws})
+	}
+}
+
 // only limits a table to some formats.
 func only(t *render.Table, f render.Formats) *render.Table {
 	t.In = render.In{Only: f}
@@ -170,9 +178,7 @@ func (v *Spread) Doc() *render.Doc {
 		&render.Heading{In: md, Level: 3, Text: "Scores by run"},
 		only(v.ScoreTable(), render.Markdown),
 	)
-	if len(v.Warnings) > 0 {
-		d.Add(&render.Heading{In: md, Level: 3, Text: "Warnings"}, &render.List{In: md, Items: v.Warnings})
-	}
+	addWarnings(d, v.Warnings)
 	return d
 }
 
