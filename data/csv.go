@@ -38,7 +38,7 @@ func init() { Register(csvFormat) }
 var csvRequired = []string{"run", "benchmark", "variant", "value"}
 
 func detectCSV(head []byte) bool {
-	for _, line := range strings.Split(string(head), "\n") {
+	for _, line := range splitLines(string(head)) {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue

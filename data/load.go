@@ -63,6 +63,58 @@ type LoadOptions struct {
 	// Warn receives warnings (skipped folders, parser notes); nil drops
 	// them.
 	Warn func(string)
+
+	notes *noteSet
+}
+
+// noteSet gathers the parsers' notes of one Load or LoadFiles call, so
+// that a note that many result files share (the same benchmark without a
+// figure in every run folder) is said once, naming the first file and how
+// many more say the same, instead of once per file.
+type noteSet struct {
+	order []string            // the notes without their file, in order
+	files map[string][]string // note -> the files it came from
+}
+
+// note records a parser's note about file.
+func (o *LoadOptions) note(file, note string) {
+	if o.notes == nil {
+		o.notes = &noteSet{files: map[string][]string{}}
+	}
+	rest, ok := strings.CutPrefix(note, file+": ")
+	if !ok {
+		file, rest = "", note
+	}
+	if _, seen := o.notes.files[rest]; !seen {
+		o.notes.order = append(o.notes.order, rest)
+	}
+	o.notes.files[rest] = append(o.notes.files[rest], file)
+}
+
+// flushNotes passes the gathered notes to Warn.
+func (o *LoadOptions) flushNotes() {
+	if o.notes == nil {
+		return
+	}
+	for _, rest := range o.notes.order {
+		files := o.notes.files[rest]
+		msg := rest
+		if files[0] != "" {
+			msg = files[0] + ": " + rest
+		}
+		if n := len(files) - 1; n > 0 {
+			msg += fmt.Sprintf(" (likewise in %s)", pluralFiles(n))
+		}
+		o.warn("%s", msg)
+	}
+	o.notes = nil
+}
+
+func pluralFiles(n int) string {
+	if n == 1 {
+		return "1 more file"
+	}
+	return fmt.Sprintf("%d more files", n)
 }
 
 func (o *LoadOptions) variants() []VariantSpec {
@@ -102,6 +154,7 @@ func (o *LoadOptions) checkVariants(needFiles bool) error {
 // or a CSV file of many runs. Runs come back in path order. A run id seen
 // twice is an error.
 func Load(paths []string, opt LoadOptions) ([]Run, error) {
+	defer opt.flushNotes()
 	var runs []Run
 	where := map[string]string{}
 	for _, p := range paths {
@@ -232,6 +285,7 @@ func LoadFiles(opt LoadOptions) (Run, error) {
 		srcs = append(srcs, v.File)
 	}
 	run.Source = strings.Join(srcs, ",")
+	defer opt.flushNotes()
 	if err := readVariants(&run, files, &opt); err != nil {
 		return Run{}, err
 	}
@@ -272,7 +326,7 @@ func readVariants(run *Run, files map[string]string, opt *LoadOptions) error {
 			return err
 		}
 		for _, n := range notes {
-			opt.warn("%s", n)
+			opt.note(path, n)
 		}
 		if f.Format.VariantsInside {
 			recs = pickVariant(recs, v.Name, path)
@@ -312,7 +366,7 @@ func loadMultiRunFile(p string, opt *LoadOptions) ([]Run, error) {
 		return nil, err
 	}
 	for _, n := range notes {
-		opt.warn("%s", n)
+		opt.note(p, n)
 	}
 	return runsFromRecords(p, recs, opt)
 }

@@ -18,7 +18,10 @@ import (
 // The benchmark name is what precedes the first colon; the value is the
 // number before "ops/sec)", in unit ops/sec (higher is better). Every other
 // line (headers such as "--- larson ---", "=== Hoard allocator ===", crash
-// messages, benchmarks that print no ops/sec figure) is ignored.
+// messages, progress meters) is ignored; a benchmark-like line that prints
+// no ops/sec figure ("xmalloc-test: threads=4 ... time=0.626 sec": a name,
+// a colon, then key=value) is skipped too, and a note names it, so that a
+// benchmark does not leave the suite unseen.
 //
 // A name that appears more than once in one file is measured more than
 // once: every occurrence is a sample, numbered in file order. (CI jobs that
@@ -48,8 +51,8 @@ var (
 )
 
 func detectOps(head []byte) bool {
-	for _, line := range strings.Split(string(head), "\n") {
-		if opsLine.MatchString(strings.TrimSuffix(line, "\r")) {
+	for _, line := range splitLines(string(head)) {
+		if opsLine.MatchString(line) {
 			return true
 		}
 	}
@@ -62,6 +65,10 @@ type opsParser struct {
 	samples map[string]int
 	started time.Time
 	done    bool
+	// skipped counts benchmark-like lines without an ops/sec figure;
+	// skippedAt names the first few.
+	skipped   int
+	skippedAt []string
 }
 
 func (p *opsParser) Next() (Record, error) {
@@ -73,8 +80,11 @@ func (p *opsParser) Next() (Record, error) {
 			}
 		}
 		if !strings.Contains(line, OpsUnit) {
-			if p.ls.unclosed && opsStart.MatchString(line) {
-				return Record{}, p.errorf("truncated last line %q: expected it to end with `(VALUE ops/sec)`", clip(line))
+			if opsStart.MatchString(line) {
+				if p.ls.unclosed {
+					return Record{}, p.errorf("truncated last line %q: expected it to end with `(VALUE ops/sec)`", clip(line))
+				}
+				p.skip(line)
 			}
 			continue
 		}
@@ -103,6 +113,35 @@ func (p *opsParser) Next() (Record, error) {
 		return Record{}, err
 	}
 	return Record{}, io.EOF
+}
+
+// maxSkipListed bounds how many skipped lines the note names.
+const maxSkipListed = 5
+
+// skip remembers a benchmark-like line without an ops/sec figure.
+func (p *opsParser) skip(line string) {
+	p.skipped++
+	if len(p.skippedAt) < maxSkipListed {
+		name, _, _ := strings.Cut(line, ":")
+		p.skippedAt = append(p.skippedAt, fmt.Sprintf("line %d %s", p.ls.line, strings.TrimSpace(clip(name))))
+	}
+}
+
+// Notes implements Noter: one note naming the benchmark-like lines that
+// were skipped for want of an ops/sec figure.
+func (p *opsParser) Notes() []string {
+	if p.skipped == 0 {
+		return nil
+	}
+	list := strings.Join(p.skippedAt, ", ")
+	if more := p.skipped - len(p.skippedAt); more > 0 {
+		list += fmt.Sprintf(", and %d more", more)
+	}
+	what := "1 benchmark-like line"
+	if p.skipped > 1 {
+		what = fmt.Sprintf("%d benchmark-like lines", p.skipped)
+	}
+	return []string{fmt.Sprintf("%s: skipped %s without an ops/sec figure: %s", p.file, what, list)}
 }
 
 func (p *opsParser) errorf(format string, args ...any) error {
