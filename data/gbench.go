@@ -102,7 +102,11 @@ func newGbenchParser(r io.Reader, file string) Parser {
 			if v == nil {
 				return nil
 			}
-			if err := checkSample(*v); err != nil {
+			err := checkSample(*v)
+			if err == nil {
+				err = checkSample(*v * scale)
+			}
+			if err != nil {
 				return &SyntaxError{File: file, Msg: fmt.Sprintf("%s.%s: %v", path, field, err)}
 			}
 			k := [2]string{name, unit}

@@ -150,6 +150,8 @@ func checkSample(v float64) error {
 		return fmt.Errorf("value %v is not finite", v)
 	case v <= 0:
 		return fmt.Errorf("value %v is not positive: measurements must be > 0", v)
+	case v < MinValue || v > MaxValue:
+		return rangeError(fmt.Sprint(v))
 	}
 	return nil
 }

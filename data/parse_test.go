@@ -3,6 +3,7 @@ package data
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -128,6 +129,10 @@ func TestOpsParser(t *testing.T) {
 		name:   "overflow",
 		input:  "larson: t=1 (1e999 ops/sec)\n",
 		errors: []string{`f.txt:1: benchmark larson: value "1e999" is out of range`},
+	}, {
+		name:   "too large or subnormal: a ratio would overflow or lose precision",
+		input:  "=== x ===\nlarson: t=1 (1e308 ops/sec)\ncfrac: t=1 (1e-320 ops/sec)\n",
+		errors: []string{"f.txt:2: benchmark larson: value 1e308 is outside the accepted range [1e-150, 1e150]: a ratio of two values must stay a finite, normal number", "f.txt:3: benchmark cfrac: value 1e-320 is outside the accepted range [1e-150, 1e150]: a ratio of two values must stay a finite, normal number"},
 	}, {
 		name:   "not a number, and parsing goes on after it",
 		input:  "larson: t=1 (12x4 ops/sec)\ncfrac: t=1 (9 ops/sec)\n",
@@ -467,10 +472,24 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 }
 
 func TestParseValue(t *testing.T) {
-	for _, s := range []string{"1", "0.5", "1e300", "5e-324"} {
+	for _, s := range []string{"1", "0.5", "1e150", "1e-150", "1.5e-9", "5514093"} {
 		v, err := parseValue(s)
 		if err != nil || !(v > 0) || math.IsInf(v, 0) {
 			t.Errorf("parseValue(%q) = %v, %v", s, v, err)
+		}
+	}
+	// 1e300 and 5e-324 passed before issue 11: a ratio of 1e308 to a
+	// normal value overflows, and 5e-324 is subnormal.
+	const why = " is outside the accepted range [1e-150, 1e150]: a ratio of two values must stay a finite, normal number"
+	for _, s := range []string{"1e300", "1e308", "5e-324", "1e-320", "1e-400", "0.1e-399", "1.1e150", "9e-151"} {
+		v, err := parseValue(s)
+		if err == nil || err.Error() != "value "+s+why {
+			t.Errorf("parseValue(%q) = %v, %v, want the range error", s, v, err)
+		}
+	}
+	for _, v := range []float64{1e300, 5e-324, 1e-151} {
+		if err := checkSample(v); err == nil || err.Error() != "value "+fmt.Sprint(v)+why {
+			t.Errorf("checkSample(%v) = %v, want the range error", v, err)
 		}
 	}
 }
