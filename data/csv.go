@@ -131,6 +131,9 @@ func (p *csvParser) readHeader(row []string, line int) error {
 			if key == "" {
 				return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("column %d: label column with an empty key: expected label.KEY", i+1)}
 			}
+			if err := CheckName("label key", key); err != nil {
+				return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("column %d: %v", i+1, err)}
+			}
 			p.labels[key] = i
 			continue
 		}
@@ -171,6 +174,9 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 			return bad("empty %s", c)
 		}
 	}
+	if err := checkRecordNames(&r); err != nil {
+		return bad("%v", err)
+	}
 	v, err := parseValue(get("value"))
 	if err != nil {
 		return bad("%v", err)
@@ -201,6 +207,9 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 		r.Labels = make(map[string]string, len(p.labels))
 		for k, i := range p.labels {
 			if v := strings.TrimSpace(row[i]); v != "" {
+				if err := CheckName("label "+k+" value", v); err != nil {
+					return bad("%v", err)
+				}
 				r.Labels[k] = v
 			}
 		}

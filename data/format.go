@@ -191,6 +191,10 @@ func ReadAll(f *File) ([]Record, []string, error) {
 			}
 			return nil, nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
+		if err := checkRecordNames(&r); err != nil {
+			bad = append(bad, &SyntaxError{File: f.Name, Line: r.Line, Msg: err.Error()})
+			continue
+		}
 		recs = append(recs, r)
 	}
 	if len(bad) > 0 {

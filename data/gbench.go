@@ -65,6 +65,9 @@ func newGbenchParser(r io.Reader, file string) Parser {
 	}
 	labels := map[string]string{}
 	scalarLabels("", f.Context, map[string]bool{"date": true}, labels)
+	if err := checkLabels(labels); err != nil {
+		return bad("context: %v", err)
+	}
 	rows := *f.Benchmarks
 	iterations := false
 	for _, b := range rows {
@@ -81,6 +84,9 @@ func newGbenchParser(r io.Reader, file string) Parser {
 		}
 		if name == "" {
 			return bad("%s: no name", path)
+		}
+		if err := CheckName("benchmark name", name); err != nil {
+			return bad("%s: %v", path, err)
 		}
 		switch {
 		case b.ErrorOccurred:

@@ -60,6 +60,9 @@ func newHyperfineParser(r io.Reader, file string) Parser {
 		if res.Command == "" {
 			return bad("%s.command: empty", path)
 		}
+		if err := CheckName("benchmark name", res.Command); err != nil {
+			return bad("%s.command: %v", path, err)
+		}
 		if seen[res.Command] {
 			return bad("%s.command: %q appears twice: name the commands apart with hyperfine -n", path, res.Command)
 		}

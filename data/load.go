@@ -28,12 +28,18 @@ func ParseVariantSpec(s string) (VariantSpec, error) {
 		if name == "" || file == "" {
 			return VariantSpec{}, fmt.Errorf("variant %q: expected NAME=FILE with both parts non-empty", s)
 		}
+		if err := CheckName("variant name", name); err != nil {
+			return VariantSpec{}, err
+		}
 		return VariantSpec{Name: name, File: file}, nil
 	}
 	base := filepath.Base(s)
 	stem := strings.TrimSuffix(base, filepath.Ext(base))
 	if stem == "" {
 		stem = base
+	}
+	if err := CheckName("variant name", stem); err != nil {
+		return VariantSpec{}, fmt.Errorf("%v (the stem of %s): name the variant with NAME=FILE", err, s)
 	}
 	return VariantSpec{Name: stem, File: s}, nil
 }
@@ -164,6 +170,9 @@ func Load(paths []string, opt LoadOptions) ([]Run, error) {
 		}
 		for _, r := range got {
 			r.ID = opt.IDPrefix + r.ID
+			if err := CheckName("run id", r.ID); err != nil {
+				return nil, fmt.Errorf("%s: %w", r.Source, err)
+			}
 			if prev, dup := where[r.ID]; dup {
 				return nil, fmt.Errorf("run id %q appears twice: in %s and in %s", r.ID, prev, r.Source)
 			}
@@ -275,6 +284,9 @@ func loadRunFolder(dir, id string, opt *LoadOptions) (Run, error) {
 // opt.RunID.
 func LoadFiles(opt LoadOptions) (Run, error) {
 	if err := opt.checkVariants(true); err != nil {
+		return Run{}, err
+	}
+	if err := CheckName("run id", opt.RunID); err != nil {
 		return Run{}, err
 	}
 	run := Run{ID: opt.RunID}

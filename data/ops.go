@@ -96,6 +96,9 @@ func (p *opsParser) Next() (Record, error) {
 		if name == "" {
 			return Record{}, p.errorf("result line %q has no benchmark name before the colon", clip(line))
 		}
+		if err := CheckName("benchmark name", name); err != nil {
+			return Record{}, p.errorf("%v", err)
+		}
 		v, err := parseValue(m[3])
 		if err != nil {
 			return Record{}, p.errorf("benchmark %s: %v", name, err)

@@ -55,6 +55,9 @@ func newPytestParser(r io.Reader, file string) Parser {
 	labels := map[string]string{}
 	scalarLabels("machine_info", f.MachineInfo, nil, labels)
 	scalarLabels("commit_info", f.CommitInfo, map[string]bool{"time": true, "author_time": true}, labels)
+	if err := checkLabels(labels); err != nil {
+		return bad("%v", err)
+	}
 	seen := map[string]bool{}
 	for i, b := range *f.Benchmarks {
 		path := fmt.Sprintf("benchmarks[%d]", i)
@@ -70,6 +73,9 @@ func newPytestParser(r io.Reader, file string) Parser {
 		}
 		if seen[name] {
 			return bad("%s.name: %q appears twice", path, name)
+		}
+		if err := CheckName("benchmark name", name); err != nil {
+			return bad("%s.name: %v", path, err)
 		}
 		seen[name] = true
 		var data []float64

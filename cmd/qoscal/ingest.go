@@ -81,6 +81,9 @@ func runIngest(u *ui, args []string) error {
 		return err
 	}
 	opt.Labels = lab
+	if err := data.CheckName("run id prefix", prefix); err != nil {
+		return usagef(c.name, "--id-prefix: %v", err)
+	}
 	opt.IDPrefix = prefix
 	runs, err := in.load(c.name, opt, fs.Args())
 	if err != nil {

@@ -45,6 +45,9 @@ func (f *runFlags) loadOptions(u *ui, cmd string) (data.LoadOptions, error) {
 		return opt, usagef(cmd, "--%s: %v", f.formatFlag, err)
 	}
 	opt.Format = format
+	if err := data.CheckName("run id", f.runID); err != nil {
+		return opt, usagef(cmd, "--run: %v", err)
+	}
 	opt.RunID = f.runID
 	opt.SkipIncomplete = f.skipIncomplete
 	opt.StripProcs = f.stripProcs
