@@ -43,7 +43,7 @@ type Format struct {
 	// looks like this format.
 	Detect func(head []byte) bool
 	// New returns a parser for the decoded text r of the named file.
-	New func(r io.Reader, file string) Parser
+	New func(r io.Reader, file string, opt ParseOptions) Parser
 	// MultiRun is true for formats that name runs and variants themselves.
 	MultiRun bool
 	// Exts are file-name extensions (".csv") that settle the format when
@@ -113,13 +113,22 @@ func byExt(name string) *Format {
 	return nil
 }
 
+// ParseOptions say how a parser reads a file.
+type ParseOptions struct {
+	// IgnoreColumns ignores CSV columns qoscal does not know, instead of
+	// refusing the file (a column such as "set" may be what tells runs
+	// apart).
+	IgnoreColumns bool
+}
+
 // File is an open result file: its decoded text, its detected encoding and
 // its format.
 type File struct {
-	Name   string
-	Format *Format
-	Text   *TextReader
-	closer io.Closer
+	Name    string
+	Format  *Format
+	Text    *TextReader
+	Options ParseOptions
+	closer  io.Closer
 }
 
 // OpenFile opens a result file, decodes its text and settles its format:
@@ -169,7 +178,7 @@ func (f *File) Close() error {
 }
 
 // Parser returns a parser over the file's text.
-func (f *File) Parser() Parser { return f.Format.New(f.Text, f.Name) }
+func (f *File) Parser() Parser { return f.Format.New(f.Text, f.Name, f.Options) }
 
 // ReadAll parses every record of a file, and returns the parser's notes
 // (see Noter). All syntax errors are gathered into one *InputError; an I/O

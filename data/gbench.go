@@ -50,7 +50,7 @@ type gbenchFile struct {
 	Benchmarks *[]gbenchRow   `json:"benchmarks"`
 }
 
-func newGbenchParser(r io.Reader, file string) Parser {
+func newGbenchParser(r io.Reader, file string, _ ParseOptions) Parser {
 	var f gbenchFile
 	p := decodeList(r, file, &f)
 	if p.err != nil {

@@ -24,7 +24,7 @@ var gobenchFormat = &Format{
 	Name:   "gobench",
 	Doc:    "go test -bench output, lines like `BenchmarkX-8  1000  1234 ns/op`",
 	Detect: detectGobench,
-	New: func(r io.Reader, file string) Parser {
+	New: func(r io.Reader, file string, _ ParseOptions) Parser {
 		return &gobenchParser{r: benchfmt.NewReader(r, file), file: file, samples: map[[2]string]int{}}
 	},
 }

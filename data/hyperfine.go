@@ -41,7 +41,7 @@ type hyperfineFile struct {
 	} `json:"results"`
 }
 
-func newHyperfineParser(r io.Reader, file string) Parser {
+func newHyperfineParser(r io.Reader, file string, _ ParseOptions) Parser {
 	var f hyperfineFile
 	p := decodeList(r, file, &f)
 	if p.err != nil {

@@ -66,6 +66,9 @@ type LoadOptions struct {
 	// StripProcs drops the -N GOMAXPROCS suffix of Go benchmark names
 	// (BenchmarkX-8 becomes BenchmarkX).
 	StripProcs bool
+	// IgnoreColumns ignores CSV columns qoscal does not know, instead of
+	// refusing the file.
+	IgnoreColumns bool
 	// Warn receives warnings (skipped folders, parser notes); nil drops
 	// them.
 	Warn func(string)
@@ -370,6 +373,7 @@ func loadMultiRunFile(p string, opt *LoadOptions) ([]Run, error) {
 		return nil, pathError(p, err)
 	}
 	defer f.Close()
+	f.Options.IgnoreColumns = opt.IgnoreColumns
 	if !f.Format.MultiRun {
 		return nil, fmt.Errorf("%s is a single %s result file, not a run: give run folders as PATHs, or name the files with --baseline and --candidate", p, f.Format.Name)
 	}

@@ -34,7 +34,7 @@ var opsFormat = &Format{
 	Name:   "ops",
 	Doc:    "allocator benchmark text, lines like `larson: threads=4 ... (5514093 ops/sec)`",
 	Detect: detectOps,
-	New: func(r io.Reader, file string) Parser {
+	New: func(r io.Reader, file string, _ ParseOptions) Parser {
 		return &opsParser{ls: newLineScanner(r), file: file, samples: map[string]int{}}
 	},
 }

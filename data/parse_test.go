@@ -226,14 +226,28 @@ func TestCSVParser(t *testing.T) {
 		want   []Record
 		errors []string
 	}{{
-		name:  "required columns only; samples numbered by appearance per run, variant and benchmark",
-		input: "run,benchmark,variant,value\nr1,a,x,1.5\nr1,a,x,1.6\nr1,a,y,2\nr2,a,x,3\n",
+		name:  "required columns only: one row per run, variant and benchmark (and unit)",
+		input: "run,benchmark,variant,value,unit\nr1,a,x,1.5,s\nr1,a,x,1.6,B\nr1,a,y,2,s\nr2,a,x,3,s\n",
 		want: []Record{
-			csvRec(2, "r1", "a", "x", 0, 1.5, "", "", nil),
-			csvRec(3, "r1", "a", "x", 1, 1.6, "", "", nil),
-			csvRec(4, "r1", "a", "y", 0, 2, "", "", nil),
-			csvRec(5, "r2", "a", "x", 0, 3, "", "", nil),
+			csvRec(2, "r1", "a", "x", 0, 1.5, "s", "", nil),
+			csvRec(3, "r1", "a", "x", 0, 1.6, "B", "", nil),
+			csvRec(4, "r1", "a", "y", 0, 2, "s", "", nil),
+			csvRec(5, "r2", "a", "x", 0, 3, "s", "", nil),
 		},
+	}, {
+		name:   "without a sample column a repeated run, benchmark and variant is an error naming both lines (it used to be a second sample)",
+		input:  "run,benchmark,variant,value\nr1,a,x,1.5\nr1,a,y,2\nr1,a,x,1.6\n",
+		want:   []Record{csvRec(2, "r1", "a", "x", 0, 1.5, "", "", nil), csvRec(3, "r1", "a", "y", 0, 2, "", "", nil)},
+		errors: []string{"f.csv:4: run r1: benchmark a of variant x was given on line 2 already: without a sample column a run holds one value per benchmark and variant; add a sample column, or make the run ids distinct"},
+	}, {
+		name:   "the same with a unit",
+		input:  "run,benchmark,variant,value,unit\nr1,a,x,1.5,ns/op\nr1,a,x,1.6,ns/op\n",
+		want:   []Record{csvRec(2, "r1", "a", "x", 0, 1.5, "ns/op", "", nil)},
+		errors: []string{"f.csv:3: run r1: benchmark a of variant x in ns/op was given on line 2 already: without a sample column a run holds one value per benchmark and variant; add a sample column, or make the run ids distinct"},
+	}, {
+		name:   "a column qoscal does not know is an error naming it",
+		input:  "set,run,benchmark,variant,value\nhealthy,run-01,a,x,1\nregressed,run-01,a,x,2\n",
+		errors: []string{`f.csv:1: column 1: unknown column "set": expected run, benchmark, variant, value, unit, sample, role, time or label.KEY; name it label.set to keep it as a label of the run, or pass --ignore-columns to ignore it`},
 	}, {
 		name:  "optional columns in any order and case, labels, blank lines",
 		input: "Label.os,VALUE,unit,role,variant,benchmark,run,sample\n\nlinux,10,ns/op,Baseline,sys,b1,r1,3\n",
@@ -274,6 +288,31 @@ func TestCSVParser(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkParse(t, "csv", "f.csv", tt.input, tt.want, tt.errors) })
+	}
+}
+
+// TestCSVIgnoreColumns: with ParseOptions.IgnoreColumns an unknown column
+// is ignored, and run ids that repeat across its sets are still caught.
+func TestCSVIgnoreColumns(t *testing.T) {
+	input := "set,run,benchmark,variant,value\nhealthy,run-01,a,x,1\nhealthy,run-01,a,y,2\nregressed,run-01,a,x,3\n"
+	tf, err := openReader("f.csv", strings.NewReader(input), csvFormat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf.Options.IgnoreColumns = true
+	_, _, err = ReadAll(tf)
+	want := "f.csv:4: run run-01: benchmark a of variant x was given on line 2 already: without a sample column a run holds one value per benchmark and variant; add a sample column, or make the run ids distinct"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant  %s", err, want)
+	}
+	tf, err = openReader("f.csv", strings.NewReader("Set,run,benchmark,variant,value\nh,r1,a,x,1\n"), csvFormat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf.Options.IgnoreColumns = true
+	recs, _, err := ReadAll(tf)
+	if err != nil || len(recs) != 1 || recs[0].Run != "r1" {
+		t.Errorf("records %+v, error %v", recs, err)
 	}
 }
 
@@ -373,7 +412,7 @@ func TestLineEndsAcrossReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got []Record
-	p := opsFormat.New(tr, "f.txt")
+	p := opsFormat.New(tr, "f.txt", ParseOptions{})
 	for {
 		r, err := p.Next()
 		if err == io.EOF {

@@ -39,7 +39,7 @@ type pytestFile struct {
 	} `json:"benchmarks"`
 }
 
-func newPytestParser(r io.Reader, file string) Parser {
+func newPytestParser(r io.Reader, file string, _ ParseOptions) Parser {
 	var f pytestFile
 	p := decodeList(r, file, &f)
 	if p.err != nil {

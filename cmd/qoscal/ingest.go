@@ -38,6 +38,8 @@ Flags:
                              gobench, gbench, hyperfine, pytest-benchmark
     --strip-procs            drop the -N GOMAXPROCS suffix of Go benchmark
                              names (BenchmarkX-8 becomes BenchmarkX)
+    --ignore-columns         ignore CSV columns qoscal does not know (else
+                             they are an error)
     --db FILE                the store (default $QOSCAL_DB, else qoscal.db)
     --replace                overwrite stored runs whose content differs
     --skip-incomplete        skip, with a warning, run folders lacking a file

@@ -18,6 +18,7 @@ type runFlags struct {
 	formatFlag          string
 	skipIncomplete      bool
 	stripProcs          bool
+	ignoreColumns       bool
 }
 
 // addLoadFlags adds the flags naming variants and their files; single
@@ -35,6 +36,7 @@ func (f *runFlags) addLoadFlags(fs *pflag.FlagSet, single bool, formatFlag strin
 	f.formatFlag = formatFlag
 	fs.BoolVar(&f.skipIncomplete, "skip-incomplete", false, "skip run folders lacking a file")
 	fs.BoolVar(&f.stripProcs, "strip-procs", false, "drop the -N GOMAXPROCS suffix of Go benchmark names")
+	fs.BoolVar(&f.ignoreColumns, "ignore-columns", false, "ignore CSV columns qoscal does not know")
 }
 
 // loadOptions turns the flags into data.LoadOptions.
@@ -51,6 +53,7 @@ func (f *runFlags) loadOptions(u *ui, cmd string) (data.LoadOptions, error) {
 	opt.RunID = f.runID
 	opt.SkipIncomplete = f.skipIncomplete
 	opt.StripProcs = f.stripProcs
+	opt.IgnoreColumns = f.ignoreColumns
 	opt.Warn = func(msg string) { u.warnf("%s", msg) }
 	if f.baseline != "" {
 		if opt.Baseline, err = data.ParseVariantSpec(f.baseline); err != nil {
