@@ -240,6 +240,10 @@ func TestCSVParser(t *testing.T) {
 		want:   []Record{csvRec(2, "r1", "a", "x", 0, 1.5, "", "", nil), csvRec(3, "r1", "a", "y", 0, 2, "", "", nil)},
 		errors: []string{"f.csv:4: run r1: benchmark a of variant x was given on line 2 already: without a sample column a run holds one value per benchmark and variant; add a sample column, or make the run ids distinct"},
 	}, {
+		name:  "with a sample column, empty cells number the samples in order",
+		input: "run,benchmark,variant,value,sample\nr1,a,x,1.5,\nr1,a,x,1.6,\n",
+		want:  []Record{csvRec(2, "r1", "a", "x", 0, 1.5, "", "", nil), csvRec(3, "r1", "a", "x", 1, 1.6, "", "", nil)},
+	}, {
 		name:   "the same with a unit",
 		input:  "run,benchmark,variant,value,unit\nr1,a,x,1.5,ns/op\nr1,a,x,1.6,ns/op\n",
 		want:   []Record{csvRec(2, "r1", "a", "x", 0, 1.5, "ns/op", "", nil)},
