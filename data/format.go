@@ -35,7 +35,7 @@ type Parser interface {
 
 // Format is one result-file format known to qoscal.
 type Format struct {
-	// Name is how --format names it.
+	// Name is how --input-format names it.
 	Name string
 	// Doc is a one-line description for help texts.
 	Doc string
@@ -163,7 +163,7 @@ func openReader(name string, r io.Reader, format *Format) (*File, error) {
 			format = byExt(name)
 		}
 		if format == nil {
-			return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("no benchmark results found in the first %d bytes: cannot tell the format (known formats: %s); use --format", sniffLen, strings.Join(FormatNames(), ", "))}
+			return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("no benchmark results found in the first %d bytes: cannot tell the format (known formats: %s); use --input-format", sniffLen, strings.Join(FormatNames(), ", "))}
 		}
 	}
 	return &File{Name: name, Format: format, Text: tr}, nil

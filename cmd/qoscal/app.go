@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/spf13/pflag"
+
+	"qoscal/data"
 )
 
 // version is the qoscal version; release builds set it with
@@ -161,5 +163,9 @@ func checkFormat(cmd, f string) error {
 	case "text", "markdown", "json":
 		return nil
 	}
-	return usagef(cmd, "--format must be text, markdown or json, got %q", f)
+	err := usagef(cmd, "--format must be text, markdown or json, got %q", f)
+	if rf, _ := data.LookupFormat(f); rf != nil {
+		return withHint(err, "--format is the output's format; name the result files' format with --input-format %s", f)
+	}
+	return err
 }

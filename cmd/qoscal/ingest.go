@@ -34,8 +34,9 @@ Flags:
     --id-prefix PREFIX       put PREFIX before every run id (run folders of
                              two sets are often both named run-01)
     --label KEY=VALUE        a label for every run ingested (repeatable)
-    --format NAME            result-file format: auto (default), ops, csv,
+    --input-format NAME      result-file format: auto (default), ops, csv,
                              gobench, gbench, hyperfine, pytest-benchmark
+                             (--format is a deprecated alias)
     --strip-procs            drop the -N GOMAXPROCS suffix of Go benchmark
                              names (BenchmarkX-8 becomes BenchmarkX)
     --ignore-columns         ignore CSV columns qoscal does not know (else
@@ -62,7 +63,8 @@ func runIngest(u *ui, args []string) error {
 	c := ingestCmd
 	fs := newFlags(c)
 	var in runFlags
-	in.addLoadFlags(fs, true, "format")
+	in.addLoadFlags(fs, true, "input-format")
+	in.addFormatAlias(fs)
 	var labels []string
 	var db string
 	var replace bool
