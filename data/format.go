@@ -3,6 +3,7 @@ package data
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -133,15 +134,25 @@ type File struct {
 
 // OpenFile opens a result file, decodes its text and settles its format:
 // the given one, or the detected one when format is nil.
+//
+// A name that is not a regular file (a named pipe, a device, a socket) is
+// refused before it is opened: reading a FIFO with no writer would block
+// for ever. (A file swapped for a FIFO between the stat and the open is
+// not guarded against.)
 func OpenFile(name string, format *Format) (*File, error) {
-	f, err := os.Open(name)
+	st, err := os.Stat(name)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err == nil && st.IsDir() {
-		f.Close()
+	if st.IsDir() {
 		return nil, fmt.Errorf("%s is a folder, expected a result file", name)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("not a regular file but %s: expected a result file (save the output to a file first)", fileKind(st.Mode()))}
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
 	}
 	tf, err := openReader(name, f, format)
 	if err != nil {
@@ -217,4 +228,21 @@ func ReadAll(f *File) ([]Record, []string, error) {
 		notes = n.Notes()
 	}
 	return recs, notes, nil
+}
+
+// fileKind names the kind of a file that is not a regular file.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeIrregular != 0:
+		return "an irregular file"
+	}
+	return "not a plain file"
 }

@@ -259,3 +259,25 @@ func fuzzFormat(f *testing.F, format, glob string) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { fuzzParse(t, format, b) })
 }
+
+// TestStripProcsClash: two names that --strip-procs makes one are an
+// error naming both, their lines and the file (ingest failed with a raw
+// UNIQUE constraint error, and gate merged them silently).
+func TestStripProcsClash(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.txt")
+	cand := filepath.Join(dir, "cand.txt")
+	writeFile(t, base, "goos: linux\nBenchmarkA-4 10 5 ns/op\nBenchmarkB-4 10 5 ns/op\nBenchmarkA-8 10 3 ns/op\nBenchmarkA-4 10 5 ns/op\nBenchmarkB 10 5 ns/op\n")
+	writeFile(t, cand, "BenchmarkA-4 10 5 ns/op\nBenchmarkB-4 10 5 ns/op\n")
+	opt := LoadOptions{Baseline: VariantSpec{"old", base}, Candidate: VariantSpec{"new", cand}, RunID: "r", StripProcs: true}
+	_, err := LoadFiles(opt)
+	want := base + ":4: --strip-procs makes BenchmarkA-8 and BenchmarkA-4 (line 2) one benchmark, BenchmarkA: leave out --strip-procs, or run the benchmarks with one -cpu value\n" +
+		base + ":6: --strip-procs makes BenchmarkB and BenchmarkB-4 (line 3) one benchmark, BenchmarkB: leave out --strip-procs, or run the benchmarks with one -cpu value"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant  %s", err, want)
+	}
+	opt.StripProcs = false
+	if _, err := LoadFiles(opt); err != nil {
+		t.Errorf("without --strip-procs: %v", err)
+	}
+}

@@ -312,6 +312,10 @@ func readVariants(run *Run, files map[string]string, opt *LoadOptions) error {
 	run.Labels = copyLabels(opt.Labels)
 	fileLabels := map[string][]string{} // label key -> "variant\x00value" per record
 	var bad []*SyntaxError
+	type origin struct {
+		name string
+		line int
+	}
 	for _, v := range opt.variants() {
 		path := files[v.Name]
 		f, err := OpenFile(path, opt.Format)
@@ -346,11 +350,19 @@ func readVariants(run *Run, files map[string]string, opt *LoadOptions) error {
 		if f.Format.VariantsInside {
 			recs = pickVariant(recs, v.Name, path)
 		}
+		stripped := map[string]origin{} // stripped name -> the first name that gave it
+		clashed := map[string]bool{}
 		for _, r := range recs {
 			m := r.Measurement
 			m.Variant = v.Name
 			if opt.StripProcs {
 				m.Benchmark = stripProcs(m.Benchmark)
+				if o, seen := stripped[m.Benchmark]; !seen {
+					stripped[m.Benchmark] = origin{r.Benchmark, r.Line}
+				} else if o.name != r.Benchmark && !clashed[m.Benchmark] {
+					clashed[m.Benchmark] = true
+					bad = append(bad, &SyntaxError{File: path, Line: r.Line, Msg: fmt.Sprintf("--strip-procs makes %s and %s%s one benchmark, %s: leave out --strip-procs, or run the benchmarks with one -cpu value", r.Benchmark, o.name, lineNote(o.line), m.Benchmark)})
+				}
 			}
 			run.Measurements = append(run.Measurements, m)
 			run.Time = earliest(run.Time, r.Time)
@@ -573,4 +585,12 @@ func setsBelow(p string, names []string, opt *LoadOptions) []string {
 		}
 	}
 	return sets
+}
+
+// lineNote says where a record came from, for records that have a line.
+func lineNote(line int) string {
+	if line == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (line %d)", line)
 }
