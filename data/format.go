@@ -120,6 +120,9 @@ type ParseOptions struct {
 	// refusing the file (a column such as "set" may be what tells runs
 	// apart).
 	IgnoreColumns bool
+	// MaxJSONBytes bounds the size of a JSON result file, which is decoded
+	// whole; 0 means DefaultMaxJSONBytes.
+	MaxJSONBytes int64
 }
 
 // File is an open result file: its decoded text, its detected encoding and
@@ -130,6 +133,9 @@ type File struct {
 	Text    *TextReader
 	Options ParseOptions
 	closer  io.Closer
+	// sizeHint is how many records the parser expects, when it knows
+	// (JSON formats, decoded whole); 0 otherwise.
+	sizeHint int
 }
 
 // OpenFile opens a result file, decodes its text and settles its format:
@@ -192,13 +198,30 @@ func (f *File) Close() error {
 func (f *File) Parser() Parser { return f.Format.New(f.Text, f.Name, f.Options) }
 
 // ReadAll parses every record of a file, and returns the parser's notes
-// (see Noter). All syntax errors are gathered into one *InputError; an I/O
-// error stops reading. A file that yields no record at all is an error
-// too: there is nothing to measure.
+// (see Noter). Syntax errors are gathered into one *InputError (the first
+// MaxKept of them, and a count of the rest); an I/O error stops reading. A
+// file that yields no record at all is an error too: there is nothing to
+// measure.
 func ReadAll(f *File) ([]Record, []string, error) {
-	p := f.Parser()
 	var recs []Record
-	var bad []*SyntaxError
+	notes, err := eachRecord(f, func(r Record) { recs = append(recs, r) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return recs, notes, nil
+}
+
+// eachRecord parses a file, passing every good record to fn as it is read
+// (by value: a pointer would make every record a heap allocation), and
+// returns the parser's notes. Errors are as ReadAll's; fn may have seen records of a file that
+// turns out to have errors.
+func eachRecord(f *File, fn func(Record)) ([]string, error) {
+	p := f.Parser()
+	if h, ok := p.(interface{ remaining() int }); ok {
+		f.sizeHint = h.remaining()
+	}
+	var bad InputError
+	n := 0
 	for {
 		r, err := p.Next()
 		if err == io.EOF {
@@ -206,28 +229,29 @@ func ReadAll(f *File) ([]Record, []string, error) {
 		}
 		if err != nil {
 			if se, ok := asSyntax(err); ok {
-				bad = append(bad, se)
+				bad.Add(se)
 				continue
 			}
-			return nil, nil, fmt.Errorf("%s: %w", f.Name, err)
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
 		if err := checkRecordNames(&r); err != nil {
-			bad = append(bad, &SyntaxError{File: f.Name, Line: r.Line, Msg: err.Error()})
+			bad.Add(&SyntaxError{File: f.Name, Line: r.Line, Msg: err.Error()})
 			continue
 		}
-		recs = append(recs, r)
+		n++
+		fn(r)
 	}
-	if len(bad) > 0 {
-		return nil, nil, &InputError{Errs: bad}
+	if err := bad.err(); err != nil {
+		return nil, err
 	}
-	if len(recs) == 0 {
-		return nil, nil, &SyntaxError{File: f.Name, Msg: fmt.Sprintf("no result lines (format %s: %s)", f.Format.Name, f.Format.Doc)}
+	if n == 0 {
+		return nil, &SyntaxError{File: f.Name, Msg: fmt.Sprintf("no result lines (format %s: %s)", f.Format.Name, f.Format.Doc)}
 	}
 	var notes []string
-	if n, ok := p.(Noter); ok {
-		notes = n.Notes()
+	if nt, ok := p.(Noter); ok {
+		notes = nt.Notes()
 	}
-	return recs, notes, nil
+	return notes, nil
 }
 
 // fileKind names the kind of a file that is not a regular file.

@@ -50,9 +50,9 @@ type gbenchFile struct {
 	Benchmarks *[]gbenchRow   `json:"benchmarks"`
 }
 
-func newGbenchParser(r io.Reader, file string, _ ParseOptions) Parser {
+func newGbenchParser(r io.Reader, file string, opt ParseOptions) Parser {
 	var f gbenchFile
-	p := decodeList(r, file, &f)
+	p := decodeList(r, file, opt, &f)
 	if p.err != nil {
 		return p
 	}
@@ -116,7 +116,7 @@ func newGbenchParser(r io.Reader, file string, _ ParseOptions) Parser {
 				return &SyntaxError{File: file, Msg: fmt.Sprintf("%s.%s: %v", path, field, err)}
 			}
 			k := [2]string{name, unit}
-			p.recs = append(p.recs, Record{Measurement: Measurement{Benchmark: name, Sample: samples[k], Value: *v * scale, Unit: unit}, Labels: labels})
+			p.add(series{name: name, unit: unit, values: []float64{*v}, scale: scale, sample0: samples[k], labels: labels})
 			samples[k]++
 			return nil
 		}

@@ -39,9 +39,9 @@ type pytestFile struct {
 	} `json:"benchmarks"`
 }
 
-func newPytestParser(r io.Reader, file string, _ ParseOptions) Parser {
+func newPytestParser(r io.Reader, file string, opt ParseOptions) Parser {
 	var f pytestFile
-	p := decodeList(r, file, &f)
+	p := decodeList(r, file, opt, &f)
 	if p.err != nil {
 		return p
 	}
@@ -94,8 +94,8 @@ func newPytestParser(r io.Reader, file string, _ ParseOptions) Parser {
 			if err := checkSample(t); err != nil {
 				return bad("%s.stats.data[%d]: %v", path, j, err)
 			}
-			p.recs = append(p.recs, Record{Measurement: Measurement{Benchmark: name, Sample: j, Value: t, Unit: "sec"}, Labels: labels})
 		}
+		p.add(series{name: name, unit: "sec", values: data, scale: 1, labels: labels})
 	}
 	return p
 }
