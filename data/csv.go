@@ -75,6 +75,7 @@ type csvParser struct {
 	first map[[4]string]int
 	done  bool // a fatal syntax error was reported: the rest is unreadable
 	opt   ParseOptions
+	names map[string]string // see intern
 }
 
 // csvColumns are the columns the csv format knows, besides label.KEY.
@@ -84,7 +85,7 @@ func newCSVParser(r io.Reader, file string, opt ParseOptions) Parser {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	return &csvParser{r: cr, file: file, first: map[[4]string]int{}, opt: opt}
+	return &csvParser{r: cr, file: file, first: map[[4]string]int{}, opt: opt, names: map[string]string{}}
 }
 
 func (p *csvParser) Next() (Record, error) {
@@ -185,8 +186,8 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 		}
 		return ""
 	}
-	r := Record{Line: line, Run: get("run"), Role: strings.ToLower(get("role"))}
-	r.Benchmark, r.Variant, r.Unit = get("benchmark"), get("variant"), get("unit")
+	r := Record{Line: line, Run: p.intern(get("run")), Role: strings.ToLower(get("role"))}
+	r.Benchmark, r.Variant, r.Unit = p.intern(get("benchmark")), p.intern(get("variant")), p.intern(get("unit"))
 	for _, c := range []string{"run", "benchmark", "variant"} {
 		if get(c) == "" {
 			return bad("empty %s", c)
@@ -247,3 +248,20 @@ func unitNote(unit string) string {
 	}
 	return " in " + unit
 }
+
+// intern returns s, held once for the whole file: the cells of a row
+// share one string, which a record would otherwise keep alive.
+func (p *csvParser) intern(s string) string {
+	if c, ok := p.names[s]; ok {
+		return c
+	}
+	if len(p.names) >= maxInterned {
+		return strings.Clone(s)
+	}
+	s = strings.Clone(s)
+	p.names[s] = s
+	return s
+}
+
+// maxInterned bounds the strings a csvParser holds for interning.
+const maxInterned = 1 << 16

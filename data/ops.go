@@ -35,7 +35,7 @@ var opsFormat = &Format{
 	Doc:    "allocator benchmark text, lines like `larson: threads=4 ... (5514093 ops/sec)`",
 	Detect: detectOps,
 	New: func(r io.Reader, file string, _ ParseOptions) Parser {
-		return &opsParser{ls: newLineScanner(r), file: file, samples: map[string]int{}}
+		return &opsParser{ls: newLineScanner(r), file: file, samples: map[string]int{}, names: map[string]string{}}
 	},
 }
 
@@ -63,6 +63,7 @@ type opsParser struct {
 	ls      *lineScanner
 	file    string
 	samples map[string]int
+	names   map[string]string // each benchmark name, held once
 	started time.Time
 	done    bool
 	// skipped counts benchmark-like lines without an ops/sec figure;
@@ -103,7 +104,14 @@ func (p *opsParser) Next() (Record, error) {
 		if err != nil {
 			return Record{}, p.errorf("benchmark %s: %v", name, err)
 		}
-		s := p.samples[name]
+		s, seen := p.samples[name]
+		if !seen {
+			// A copy, so that the records do not keep their lines alive.
+			name = strings.Clone(name)
+			p.names[name] = name
+		} else {
+			name = p.names[name]
+		}
 		p.samples[name]++
 		return Record{
 			Measurement: Measurement{Benchmark: name, Sample: s, Value: v, Unit: OpsUnit},
