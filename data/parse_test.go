@@ -572,7 +572,8 @@ func fuzzParse(t *testing.T, format string, input []byte) {
 		}
 		return
 	}
-	lines := bytes.Count(input, []byte{'\n'}) + 1
+	// CR, LF and CRLF each end a line.
+	lines := bytes.Count(input, []byte{'\n'}) + bytes.Count(input, []byte{'\r'}) - bytes.Count(input, []byte("\r\n")) + 1
 	if tf.Text.Encoding != EncUTF8 && tf.Text.Encoding != EncUTF8BOM {
 		lines = len(input) // decoded line count is bounded by the byte count
 	}
