@@ -23,7 +23,12 @@ import (
 //	label.KEY  optional  any number of them: the run's label KEY
 //
 // One file can hold many runs; rows of one run need not be adjacent.
-// Column names are matched without regard to case.
+// Column names are matched without regard to case. Any other column is an
+// error (it may be what tells runs apart, a "set" say, and would be lost),
+// unless ParseOptions.IgnoreColumns (--ignore-columns). Without a sample
+// column, a run holds one row per benchmark, variant and unit: a second
+// such row is an error, not a second sample, since repeated run ids (run-01
+// of two sets) look just like it.
 var csvFormat = &Format{
 	Name:     "csv",
 	Doc:      "long-format CSV with header run,benchmark,variant,value[,unit,sample,role,time,label.KEY...]",
@@ -38,7 +43,7 @@ func init() { Register(csvFormat) }
 var csvRequired = []string{"run", "benchmark", "variant", "value"}
 
 func detectCSV(head []byte) bool {
-	for _, line := range strings.Split(string(head), "\n") {
+	for _, line := range splitLines(string(head)) {
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
@@ -64,15 +69,23 @@ type csvParser struct {
 	col    map[string]int
 	labels map[string]int // label key -> column
 	ncol   int
-	auto   map[[4]string]int // next automatic sample index per run/variant/benchmark/unit
-	done   bool              // a fatal syntax error was reported: the rest is unreadable
+	// first holds, per run/variant/benchmark/unit, the line of its row
+	// without a sample column; with one, the next sample index for an
+	// empty cell.
+	first map[[4]string]int
+	done  bool // a fatal syntax error was reported: the rest is unreadable
+	opt   ParseOptions
+	names map[string]string // see intern
 }
 
-func newCSVParser(r io.Reader, file string) Parser {
+// csvColumns are the columns the csv format knows, besides label.KEY.
+var csvColumns = map[string]bool{"run": true, "benchmark": true, "variant": true, "value": true, "unit": true, "sample": true, "role": true, "time": true}
+
+func newCSVParser(r io.Reader, file string, opt ParseOptions) Parser {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	return &csvParser{r: cr, file: file, auto: map[[4]string]int{}}
+	return &csvParser{r: cr, file: file, first: map[[4]string]int{}, opt: opt, names: map[string]string{}}
 }
 
 func (p *csvParser) Next() (Record, error) {
@@ -131,8 +144,17 @@ func (p *csvParser) readHeader(row []string, line int) error {
 			if key == "" {
 				return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("column %d: label column with an empty key: expected label.KEY", i+1)}
 			}
+			if err := CheckName("label key", key); err != nil {
+				return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("column %d: %v", i+1, err)}
+			}
 			p.labels[key] = i
 			continue
+		}
+		if !csvColumns[lower] {
+			if p.opt.IgnoreColumns {
+				continue
+			}
+			return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("column %d: unknown column %q: expected run, benchmark, variant, value, unit, sample, role, time or label.KEY; name it label.%s to keep it as a label of the run, or pass --ignore-columns to ignore it", i+1, name, name)}
 		}
 		if _, dup := p.col[lower]; dup {
 			return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("column %q appears twice", name)}
@@ -164,12 +186,15 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 		}
 		return ""
 	}
-	r := Record{Line: line, Run: get("run"), Role: strings.ToLower(get("role"))}
-	r.Benchmark, r.Variant, r.Unit = get("benchmark"), get("variant"), get("unit")
+	r := Record{Line: line, Run: p.intern(get("run")), Role: strings.ToLower(get("role"))}
+	r.Benchmark, r.Variant, r.Unit = p.intern(get("benchmark")), p.intern(get("variant")), p.intern(get("unit"))
 	for _, c := range []string{"run", "benchmark", "variant"} {
 		if get(c) == "" {
 			return bad("empty %s", c)
 		}
+	}
+	if err := checkRecordNames(&r); err != nil {
+		return bad("%v", err)
 	}
 	v, err := parseValue(get("value"))
 	if err != nil {
@@ -186,9 +211,15 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 			return bad("sample %q: expected a whole number >= 0", s)
 		}
 		r.Sample = n
+	} else if _, hasSample := p.col["sample"]; hasSample {
+		// An empty cell of a sample column: the next sample in order.
+		r.Sample = p.first[key]
+		p.first[key]++
 	} else {
-		r.Sample = p.auto[key]
-		p.auto[key]++
+		if prev, dup := p.first[key]; dup {
+			return bad("run %s: benchmark %s of variant %s%s was given on line %d already: without a sample column a run holds one value per benchmark and variant; add a sample column, or make the run ids distinct", r.Run, r.Benchmark, r.Variant, unitNote(r.Unit), prev)
+		}
+		p.first[key] = line
 	}
 	if s := get("time"); s != "" {
 		t, err := time.Parse(time.RFC3339, s)
@@ -201,9 +232,36 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 		r.Labels = make(map[string]string, len(p.labels))
 		for k, i := range p.labels {
 			if v := strings.TrimSpace(row[i]); v != "" {
+				if err := CheckName("label "+k+" value", v); err != nil {
+					return bad("%v", err)
+				}
 				r.Labels[k] = v
 			}
 		}
 	}
 	return r, nil
 }
+
+func unitNote(unit string) string {
+	if unit == "" {
+		return ""
+	}
+	return " in " + unit
+}
+
+// intern returns s, held once for the whole file: the cells of a row
+// share one string, which a record would otherwise keep alive.
+func (p *csvParser) intern(s string) string {
+	if c, ok := p.names[s]; ok {
+		return c
+	}
+	if len(p.names) >= maxInterned {
+		return strings.Clone(s)
+	}
+	s = strings.Clone(s)
+	p.names[s] = s
+	return s
+}
+
+// maxInterned bounds the strings a csvParser holds for interning.
+const maxInterned = 1 << 16

@@ -24,18 +24,49 @@ func (e *SyntaxError) Error() string {
 
 // InputError gathers the syntax errors of one or more input files. Loading
 // stops with an InputError so that no run built from a bad file is used.
+// It keeps the first MaxKept errors and counts the rest (More), so that a
+// file of millions of bad lines does not hold millions of errors.
 type InputError struct {
 	Errs []*SyntaxError
+	More int // errors seen after the first MaxKept
 }
+
+// MaxKept bounds how many syntax errors an InputError keeps.
+const MaxKept = 20
 
 // maxShown bounds how many syntax errors an InputError lists.
 const maxShown = 10
+
+// Add keeps se, or counts it once MaxKept errors are kept.
+func (e *InputError) Add(se ...*SyntaxError) {
+	for _, s := range se {
+		if len(e.Errs) < MaxKept {
+			e.Errs = append(e.Errs, s)
+		} else {
+			e.More++
+		}
+	}
+}
+
+// merge adds the errors of another InputError.
+func (e *InputError) merge(o *InputError) {
+	e.Add(o.Errs...)
+	e.More += o.More
+}
+
+// err returns e, or nil when it holds no error.
+func (e *InputError) err() error {
+	if len(e.Errs) == 0 {
+		return nil
+	}
+	return e
+}
 
 func (e *InputError) Error() string {
 	var b strings.Builder
 	for i, s := range e.Errs {
 		if i == maxShown {
-			fmt.Fprintf(&b, "\n... and %d more", len(e.Errs)-maxShown)
+			fmt.Fprintf(&b, "\n... and %d more", len(e.Errs)-maxShown+e.More)
 			break
 		}
 		if i > 0 {

@@ -3,6 +3,7 @@ package data
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -35,7 +36,7 @@ type Parser interface {
 
 // Format is one result-file format known to qoscal.
 type Format struct {
-	// Name is how --format names it.
+	// Name is how --input-format names it.
 	Name string
 	// Doc is a one-line description for help texts.
 	Doc string
@@ -43,7 +44,7 @@ type Format struct {
 	// looks like this format.
 	Detect func(head []byte) bool
 	// New returns a parser for the decoded text r of the named file.
-	New func(r io.Reader, file string) Parser
+	New func(r io.Reader, file string, opt ParseOptions) Parser
 	// MultiRun is true for formats that name runs and variants themselves.
 	MultiRun bool
 	// Exts are file-name extensions (".csv") that settle the format when
@@ -113,26 +114,51 @@ func byExt(name string) *Format {
 	return nil
 }
 
+// ParseOptions say how a parser reads a file.
+type ParseOptions struct {
+	// IgnoreColumns ignores CSV columns qoscal does not know, instead of
+	// refusing the file (a column such as "set" may be what tells runs
+	// apart).
+	IgnoreColumns bool
+	// MaxJSONBytes bounds the size of a JSON result file, which is decoded
+	// whole; 0 means DefaultMaxJSONBytes.
+	MaxJSONBytes int64
+}
+
 // File is an open result file: its decoded text, its detected encoding and
 // its format.
 type File struct {
-	Name   string
-	Format *Format
-	Text   *TextReader
-	closer io.Closer
+	Name    string
+	Format  *Format
+	Text    *TextReader
+	Options ParseOptions
+	closer  io.Closer
+	// sizeHint is how many records the parser expects, when it knows
+	// (JSON formats, decoded whole); 0 otherwise.
+	sizeHint int
 }
 
 // OpenFile opens a result file, decodes its text and settles its format:
 // the given one, or the detected one when format is nil.
+//
+// A name that is not a regular file (a named pipe, a device, a socket) is
+// refused before it is opened: reading a FIFO with no writer would block
+// for ever. (A file swapped for a FIFO between the stat and the open is
+// not guarded against.)
 func OpenFile(name string, format *Format) (*File, error) {
-	f, err := os.Open(name)
+	st, err := os.Stat(name)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err == nil && st.IsDir() {
-		f.Close()
+	if st.IsDir() {
 		return nil, fmt.Errorf("%s is a folder, expected a result file", name)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("not a regular file but %s: expected a result file (save the output to a file first)", fileKind(st.Mode()))}
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
 	}
 	tf, err := openReader(name, f, format)
 	if err != nil {
@@ -154,7 +180,7 @@ func openReader(name string, r io.Reader, format *Format) (*File, error) {
 			format = byExt(name)
 		}
 		if format == nil {
-			return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("no benchmark results found in the first %d bytes: cannot tell the format (known formats: %s); use --format", sniffLen, strings.Join(FormatNames(), ", "))}
+			return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("no benchmark results found in the first %d bytes: cannot tell the format (known formats: %s); use --input-format", sniffLen, strings.Join(FormatNames(), ", "))}
 		}
 	}
 	return &File{Name: name, Format: format, Text: tr}, nil
@@ -169,16 +195,33 @@ func (f *File) Close() error {
 }
 
 // Parser returns a parser over the file's text.
-func (f *File) Parser() Parser { return f.Format.New(f.Text, f.Name) }
+func (f *File) Parser() Parser { return f.Format.New(f.Text, f.Name, f.Options) }
 
 // ReadAll parses every record of a file, and returns the parser's notes
-// (see Noter). All syntax errors are gathered into one *InputError; an I/O
-// error stops reading. A file that yields no record at all is an error
-// too: there is nothing to measure.
+// (see Noter). Syntax errors are gathered into one *InputError (the first
+// MaxKept of them, and a count of the rest); an I/O error stops reading. A
+// file that yields no record at all is an error too: there is nothing to
+// measure.
 func ReadAll(f *File) ([]Record, []string, error) {
-	p := f.Parser()
 	var recs []Record
-	var bad []*SyntaxError
+	notes, err := eachRecord(f, func(r Record) { recs = append(recs, r) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return recs, notes, nil
+}
+
+// eachRecord parses a file, passing every good record to fn as it is read
+// (by value: a pointer would make every record a heap allocation), and
+// returns the parser's notes. Errors are as ReadAll's; fn may have seen records of a file that
+// turns out to have errors.
+func eachRecord(f *File, fn func(Record)) ([]string, error) {
+	p := f.Parser()
+	if h, ok := p.(interface{ remaining() int }); ok {
+		f.sizeHint = h.remaining()
+	}
+	var bad InputError
+	n := 0
 	for {
 		r, err := p.Next()
 		if err == io.EOF {
@@ -186,22 +229,44 @@ func ReadAll(f *File) ([]Record, []string, error) {
 		}
 		if err != nil {
 			if se, ok := asSyntax(err); ok {
-				bad = append(bad, se)
+				bad.Add(se)
 				continue
 			}
-			return nil, nil, fmt.Errorf("%s: %w", f.Name, err)
+			return nil, fmt.Errorf("%s: %w", f.Name, err)
 		}
-		recs = append(recs, r)
+		if err := checkRecordNames(&r); err != nil {
+			bad.Add(&SyntaxError{File: f.Name, Line: r.Line, Msg: err.Error()})
+			continue
+		}
+		n++
+		fn(r)
 	}
-	if len(bad) > 0 {
-		return nil, nil, &InputError{Errs: bad}
+	if err := bad.err(); err != nil {
+		return nil, err
 	}
-	if len(recs) == 0 {
-		return nil, nil, &SyntaxError{File: f.Name, Msg: fmt.Sprintf("no result lines (format %s: %s)", f.Format.Name, f.Format.Doc)}
+	if n == 0 {
+		return nil, &SyntaxError{File: f.Name, Msg: fmt.Sprintf("no result lines (format %s: %s)", f.Format.Name, f.Format.Doc)}
 	}
 	var notes []string
-	if n, ok := p.(Noter); ok {
-		notes = n.Notes()
+	if nt, ok := p.(Noter); ok {
+		notes = nt.Notes()
 	}
-	return recs, notes, nil
+	return notes, nil
+}
+
+// fileKind names the kind of a file that is not a regular file.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeIrregular != 0:
+		return "an irregular file"
+	}
+	return "not a plain file"
 }

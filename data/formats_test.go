@@ -180,16 +180,28 @@ func TestJSONFormatErrors(t *testing.T) {
 		{"gbench", "{\n\"context\": {},\n\"benchmarks\": [\n{\"name\": \"a\", \"real_time\": 1", "f.json:4: truncated JSON: unexpected end of input"},
 		{"gbench", `{"context": {}, "benchmarks": []}`, `f.json: the "benchmarks" array is empty`},
 		{"gbench", `{"context": {}}`, `f.json: no "benchmarks" array: not Google Benchmark JSON`},
-		{"gbench", "{\"context\": {},\n\"benchmarks\": [{\"name\": \"a\", \"real_time\": \"fast\"}]}", "f.json:2: benchmarks.real_time: expected float64, got JSON string"},
+		{"gbench", "{\"context\": {},\n\"benchmarks\": [{\"name\": \"a\", \"real_time\": \"fast\"}]}", "f.json:2: benchmarks[0].real_time: expected a number, got string"},
 		{"gbench", `{"context": {}, "benchmarks": [{"name": "a", "real_time": -1, "time_unit": "ns"}]}`, "f.json: benchmarks[0].real_time: value -1 is not positive: measurements must be > 0"},
+		{"gbench", `{"context": {}, "benchmarks": [{"name": "a", "real_time": 1e-145, "time_unit": "ns"}]}`, "f.json: benchmarks[0].real_time: value 1e-154 is outside the accepted range [1e-150, 1e150]: a ratio of two values must stay a finite, normal number"},
+		{"hyperfine", `{"results": [{"command": "a", "times": [0.1, 1e308]}]}`, "f.json: results[0].times[1]: value 1e+308 is outside the accepted range [1e-150, 1e150]: a ratio of two values must stay a finite, normal number"},
+		{"pytest-benchmark", `{"machine_info": {}, "benchmarks": [{"name": "t", "stats": {"data": [1e-320]}}]}`, "f.json: benchmarks[0].stats.data[0]: value 1e-320 is outside the accepted range [1e-150, 1e150]: a ratio of two values must stay a finite, normal number"},
+		{"gobench", "BenchmarkX-8 100 1e160 ns/op\n", "f.json:1: benchmark BenchmarkX-8: sec/op: value 1e+151 is outside the accepted range [1e-150, 1e150]: a ratio of two values must stay a finite, normal number"},
 		{"gbench", `{"context": {}, "benchmarks": [{"name": "a", "real_time": 1, "time_unit": "fortnights"}]}`, `f.json: benchmarks[0].time_unit: "fortnights", expected ns, us, ms or s`},
 		{"hyperfine", `{"results": []}`, `f.json: the "results" array is empty`},
 		{"hyperfine", `{"results": [{"command": "a", "times": [0.1, 0]}]}`, "f.json: results[0].times[1]: value 0 is not positive: measurements must be > 0"},
-		{"hyperfine", "{\"results\": [\n{\"command\": 7}]}", "f.json:2: results.command: expected string, got JSON number"},
+		{"hyperfine", "{\"results\": [\n{\"command\": 7}]}", "f.json:2: results[0].command: expected a string, got number"},
 		{"hyperfine", `{"results": [{"command": "a", "times": [1]}, {"command": "a", "times": [1]}]}`, `f.json: results[1].command: "a" appears twice: name the commands apart with hyperfine -n`},
 		{"pytest-benchmark", `{"machine_info": {}, "benchmarks": []}`, `f.json: the "benchmarks" array is empty`},
 		{"pytest-benchmark", `{"machine_info": {}, "benchmarks": [{"name": "t", "stats": {}}]}`, "f.json: benchmarks[0]: t has no stats.data and no stats.median"},
-		{"pytest-benchmark", `{"machine_info": {}, "benchmarks": [{"name": "t", "stats": {"data": [1, "x"]}}]}`, "f.json:1: benchmarks.stats.data: expected float64, got JSON string"},
+		{"pytest-benchmark", `{"machine_info": {}, "benchmarks": [{"name": "t", "stats": {"data": [1, "x"]}}]}`, "f.json:1: benchmarks[0].stats.data[1]: expected a number, got string"},
+		// Go type names used to leak into these ([]struct { Command string "json:\"command\""...}, []data.gbenchRow).
+		{"hyperfine", "{\"results\": [\n  {\"command\": \"a\", \"times\": [1]},\n  {\"command\": \"b\", \"times\": \"0.1 0.2\"}]}", "f.json:3: results[1].times: expected an array of numbers, got string"},
+		{"hyperfine", `{"results": "none"}`, "f.json:1: results: expected an array of objects, got string"},
+		{"hyperfine", `{"results": [{"command": "a", "times": {"x": 1}}]}`, "f.json:1: results[0].times: expected an array of numbers, got object"},
+		{"gbench", `{"context": {"num_cpus": 2}, "benchmarks": {"name": "a"}}`, "f.json:1: benchmarks: expected an array of objects, got object"},
+		{"gbench", `{"context": {"num_cpus": 2}, "benchmarks": [{"name": "a", "real_time": 1}, {"name": ["x"], "real_time": 1}]}`, "f.json:1: benchmarks[1].name: expected a string, got array"},
+		{"pytest-benchmark", `{"machine_info": {}, "benchmarks": [{"name": "t", "stats": {"data": [1], "median": "x, \"y\"]"}}]}`, "f.json:1: benchmarks[0].stats.median: expected a number, got string"},
+		{"pytest-benchmark", `[1, 2]`, "f.json:1: the top level: expected an object, got array"},
 		{"gobench", "BenchmarkX-8 100 12x4 ns/op\nBenchmarkY-8 100 5 ns/op\n", "f.json:1: parsing measurement: invalid syntax"},
 	}
 	for _, tt := range tests {
@@ -254,4 +266,26 @@ func fuzzFormat(f *testing.F, format, glob string) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { fuzzParse(t, format, b) })
+}
+
+// TestStripProcsClash: two names that --strip-procs makes one are an
+// error naming both, their lines and the file (ingest failed with a raw
+// UNIQUE constraint error, and gate merged them silently).
+func TestStripProcsClash(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.txt")
+	cand := filepath.Join(dir, "cand.txt")
+	writeFile(t, base, "goos: linux\nBenchmarkA-4 10 5 ns/op\nBenchmarkB-4 10 5 ns/op\nBenchmarkA-8 10 3 ns/op\nBenchmarkA-4 10 5 ns/op\nBenchmarkB 10 5 ns/op\n")
+	writeFile(t, cand, "BenchmarkA-4 10 5 ns/op\nBenchmarkB-4 10 5 ns/op\n")
+	opt := LoadOptions{Baseline: VariantSpec{"old", base}, Candidate: VariantSpec{"new", cand}, RunID: "r", StripProcs: true}
+	_, err := LoadFiles(opt)
+	want := base + ":4: --strip-procs makes BenchmarkA-8 and BenchmarkA-4 (line 2) one benchmark, BenchmarkA: leave out --strip-procs, or run the benchmarks with one -cpu value\n" +
+		base + ":6: --strip-procs makes BenchmarkB and BenchmarkB-4 (line 3) one benchmark, BenchmarkB: leave out --strip-procs, or run the benchmarks with one -cpu value"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant  %s", err, want)
+	}
+	opt.StripProcs = false
+	if _, err := LoadFiles(opt); err != nil {
+		t.Errorf("without --strip-procs: %v", err)
+	}
 }

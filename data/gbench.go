@@ -50,9 +50,9 @@ type gbenchFile struct {
 	Benchmarks *[]gbenchRow   `json:"benchmarks"`
 }
 
-func newGbenchParser(r io.Reader, file string) Parser {
+func newGbenchParser(r io.Reader, file string, opt ParseOptions) Parser {
 	var f gbenchFile
-	p := decodeList(r, file, &f)
+	p := decodeList(r, file, opt, &f)
 	if p.err != nil {
 		return p
 	}
@@ -65,6 +65,9 @@ func newGbenchParser(r io.Reader, file string) Parser {
 	}
 	labels := map[string]string{}
 	scalarLabels("", f.Context, map[string]bool{"date": true}, labels)
+	if err := checkLabels(labels); err != nil {
+		return bad("context: %v", err)
+	}
 	rows := *f.Benchmarks
 	iterations := false
 	for _, b := range rows {
@@ -81,6 +84,9 @@ func newGbenchParser(r io.Reader, file string) Parser {
 		}
 		if name == "" {
 			return bad("%s: no name", path)
+		}
+		if err := CheckName("benchmark name", name); err != nil {
+			return bad("%s: %v", path, err)
 		}
 		switch {
 		case b.ErrorOccurred:
@@ -102,11 +108,15 @@ func newGbenchParser(r io.Reader, file string) Parser {
 			if v == nil {
 				return nil
 			}
-			if err := checkSample(*v); err != nil {
+			err := checkSample(*v)
+			if err == nil {
+				err = checkSample(*v * scale)
+			}
+			if err != nil {
 				return &SyntaxError{File: file, Msg: fmt.Sprintf("%s.%s: %v", path, field, err)}
 			}
 			k := [2]string{name, unit}
-			p.recs = append(p.recs, Record{Measurement: Measurement{Benchmark: name, Sample: samples[k], Value: *v * scale, Unit: unit}, Labels: labels})
+			p.add(series{name: name, unit: unit, values: []float64{*v}, scale: scale, sample0: samples[k], labels: labels})
 			samples[k]++
 			return nil
 		}

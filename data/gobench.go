@@ -24,7 +24,7 @@ var gobenchFormat = &Format{
 	Name:   "gobench",
 	Doc:    "go test -bench output, lines like `BenchmarkX-8  1000  1234 ns/op`",
 	Detect: detectGobench,
-	New: func(r io.Reader, file string) Parser {
+	New: func(r io.Reader, file string, _ ParseOptions) Parser {
 		return &gobenchParser{r: benchfmt.NewReader(r, file), file: file, samples: map[[2]string]int{}}
 	},
 }
@@ -79,9 +79,18 @@ func (p *gobenchParser) result(res *benchfmt.Result) error {
 			labels[c.Key] = string(bytes.TrimSpace(c.Value))
 		}
 	}
+	if err := CheckName("benchmark name", name); err != nil {
+		return &SyntaxError{File: p.file, Line: line, Msg: err.Error()}
+	}
+	if err := checkLabels(labels); err != nil {
+		return &SyntaxError{File: p.file, Line: line, Msg: err.Error()}
+	}
 	for _, v := range res.Values {
 		if v.Value == 0 {
 			continue
+		}
+		if err := CheckName("unit", v.Unit); err != nil {
+			return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("benchmark %s: %v", name, err)}
 		}
 		if _, err := parseValue(fmt.Sprint(v.Value)); err != nil {
 			return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("benchmark %s: %s: %v", name, v.Unit, err)}

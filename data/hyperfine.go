@@ -41,9 +41,9 @@ type hyperfineFile struct {
 	} `json:"results"`
 }
 
-func newHyperfineParser(r io.Reader, file string) Parser {
+func newHyperfineParser(r io.Reader, file string, opt ParseOptions) Parser {
 	var f hyperfineFile
-	p := decodeList(r, file, &f)
+	p := decodeList(r, file, opt, &f)
 	if p.err != nil {
 		return p
 	}
@@ -59,6 +59,9 @@ func newHyperfineParser(r io.Reader, file string) Parser {
 		path := fmt.Sprintf("results[%d]", i)
 		if res.Command == "" {
 			return bad("%s.command: empty", path)
+		}
+		if err := CheckName("benchmark name", res.Command); err != nil {
+			return bad("%s.command: %v", path, err)
 		}
 		if seen[res.Command] {
 			return bad("%s.command: %q appears twice: name the commands apart with hyperfine -n", path, res.Command)
@@ -81,8 +84,8 @@ func newHyperfineParser(r io.Reader, file string) Parser {
 			if err := checkSample(t); err != nil {
 				return bad("%s.times[%d]: %v", path, j, err)
 			}
-			p.recs = append(p.recs, Record{Measurement: Measurement{Benchmark: res.Command, Sample: j, Value: t, Unit: "sec"}})
 		}
+		p.add(series{name: res.Command, unit: "sec", values: times, scale: 1})
 	}
 	return p
 }

@@ -28,12 +28,18 @@ func ParseVariantSpec(s string) (VariantSpec, error) {
 		if name == "" || file == "" {
 			return VariantSpec{}, fmt.Errorf("variant %q: expected NAME=FILE with both parts non-empty", s)
 		}
+		if err := CheckName("variant name", name); err != nil {
+			return VariantSpec{}, err
+		}
 		return VariantSpec{Name: name, File: file}, nil
 	}
 	base := filepath.Base(s)
 	stem := strings.TrimSuffix(base, filepath.Ext(base))
 	if stem == "" {
 		stem = base
+	}
+	if err := CheckName("variant name", stem); err != nil {
+		return VariantSpec{}, fmt.Errorf("%v (the stem of %s): name the variant with NAME=FILE", err, s)
 	}
 	return VariantSpec{Name: stem, File: s}, nil
 }
@@ -60,9 +66,67 @@ type LoadOptions struct {
 	// StripProcs drops the -N GOMAXPROCS suffix of Go benchmark names
 	// (BenchmarkX-8 becomes BenchmarkX).
 	StripProcs bool
+	// IgnoreColumns ignores CSV columns qoscal does not know, instead of
+	// refusing the file.
+	IgnoreColumns bool
+	// MaxJSONBytes bounds the size of a JSON result file, which is decoded
+	// whole; 0 means DefaultMaxJSONBytes.
+	MaxJSONBytes int64
 	// Warn receives warnings (skipped folders, parser notes); nil drops
 	// them.
 	Warn func(string)
+
+	notes *noteSet
+}
+
+// noteSet gathers the parsers' notes of one Load or LoadFiles call, so
+// that a note that many result files share (the same benchmark without a
+// figure in every run folder) is said once, naming the first file and how
+// many more say the same, instead of once per file.
+type noteSet struct {
+	order []string            // the notes without their file, in order
+	files map[string][]string // note -> the files it came from
+}
+
+// note records a parser's note about file.
+func (o *LoadOptions) note(file, note string) {
+	if o.notes == nil {
+		o.notes = &noteSet{files: map[string][]string{}}
+	}
+	rest, ok := strings.CutPrefix(note, file+": ")
+	if !ok {
+		file, rest = "", note
+	}
+	if _, seen := o.notes.files[rest]; !seen {
+		o.notes.order = append(o.notes.order, rest)
+	}
+	o.notes.files[rest] = append(o.notes.files[rest], file)
+}
+
+// flushNotes passes the gathered notes to Warn.
+func (o *LoadOptions) flushNotes() {
+	if o.notes == nil {
+		return
+	}
+	for _, rest := range o.notes.order {
+		files := o.notes.files[rest]
+		msg := rest
+		if files[0] != "" {
+			msg = files[0] + ": " + rest
+		}
+		if n := len(files) - 1; n > 0 {
+			msg += fmt.Sprintf(" (likewise in %s)", pluralFiles(n))
+		}
+		o.warn("%s", msg)
+	}
+	o.notes = nil
+}
+
+func pluralFiles(n int) string {
+	if n == 1 {
+		return "1 more file"
+	}
+	return fmt.Sprintf("%d more files", n)
 }
 
 func (o *LoadOptions) variants() []VariantSpec {
@@ -102,6 +166,7 @@ func (o *LoadOptions) checkVariants(needFiles bool) error {
 // or a CSV file of many runs. Runs come back in path order. A run id seen
 // twice is an error.
 func Load(paths []string, opt LoadOptions) ([]Run, error) {
+	defer opt.flushNotes()
 	var runs []Run
 	where := map[string]string{}
 	for _, p := range paths {
@@ -111,6 +176,9 @@ func Load(paths []string, opt LoadOptions) ([]Run, error) {
 		}
 		for _, r := range got {
 			r.ID = opt.IDPrefix + r.ID
+			if err := CheckName("run id", r.ID); err != nil {
+				return nil, fmt.Errorf("%s: %w", r.Source, err)
+			}
 			if prev, dup := where[r.ID]; dup {
 				return nil, fmt.Errorf("run id %q appears twice: in %s and in %s", r.ID, prev, r.Source)
 			}
@@ -224,6 +292,9 @@ func LoadFiles(opt LoadOptions) (Run, error) {
 	if err := opt.checkVariants(true); err != nil {
 		return Run{}, err
 	}
+	if err := CheckName("run id", opt.RunID); err != nil {
+		return Run{}, err
+	}
 	run := Run{ID: opt.RunID}
 	files := map[string]string{}
 	var srcs []string
@@ -232,6 +303,7 @@ func LoadFiles(opt LoadOptions) (Run, error) {
 		srcs = append(srcs, v.File)
 	}
 	run.Source = strings.Join(srcs, ",")
+	defer opt.flushNotes()
 	if err := readVariants(&run, files, &opt); err != nil {
 		return Run{}, err
 	}
@@ -241,60 +313,80 @@ func LoadFiles(opt LoadOptions) (Run, error) {
 func readVariants(run *Run, files map[string]string, opt *LoadOptions) error {
 	run.Baseline, run.Candidate = opt.Baseline.Name, opt.Candidate.Name
 	run.Labels = copyLabels(opt.Labels)
-	fileLabels := map[string][]string{} // label key -> "variant\x00value" per record
-	var bad []*SyntaxError
+	fileLabels := map[string]*fileLabel{}
+	var bad InputError
+	type origin struct {
+		name string
+		line int
+	}
 	for _, v := range opt.variants() {
 		path := files[v.Name]
 		f, err := OpenFile(path, opt.Format)
 		if err != nil {
 			if se, ok := asSyntax(err); ok {
-				bad = append(bad, se)
+				bad.Add(se)
 				continue
 			}
 			return pathError(path, err)
 		}
+		f.Options.MaxJSONBytes = opt.MaxJSONBytes
 		if f.Format.MultiRun {
 			f.Close()
 			return fmt.Errorf("%s is in %s format, which holds whole runs: give it as a PATH, not as a variant's file", path, f.Format.Name)
 		}
-		recs, notes, err := ReadAll(f)
+		// The records are read one at a time into the variant's
+		// measurements: a large file is never held as records.
+		var ms []Measurement
+		stripped := map[string]origin{} // stripped name -> the first name that gave it
+		clashed := map[string]bool{}
+		notes, err := eachRecord(f, func(r Record) {
+			m := r.Measurement
+			m.Variant = v.Name
+			if opt.StripProcs {
+				m.Benchmark = stripProcs(m.Benchmark)
+				if o, seen := stripped[m.Benchmark]; !seen {
+					stripped[m.Benchmark] = origin{r.Benchmark, r.Line}
+				} else if o.name != r.Benchmark && !clashed[m.Benchmark] {
+					clashed[m.Benchmark] = true
+					bad.Add(&SyntaxError{File: path, Line: r.Line, Msg: fmt.Sprintf("--strip-procs makes %s and %s%s one benchmark, %s: leave out --strip-procs, or run the benchmarks with one -cpu value", r.Benchmark, o.name, lineNote(o.line), m.Benchmark)})
+				}
+			}
+			if ms == nil {
+				ms = make([]Measurement, 0, f.sizeHint)
+			}
+			ms = append(ms, m)
+			run.Time = earliest(run.Time, r.Time)
+			for k, val := range r.Labels {
+				fileLabels[k] = fileLabels[k].add(v.Name, val)
+			}
+		})
 		f.Close()
 		var ie *InputError
 		switch {
 		case errors.As(err, &ie):
-			bad = append(bad, ie.Errs...)
+			bad.merge(ie)
 			continue
 		case err != nil:
 			if se, ok := asSyntax(err); ok {
-				bad = append(bad, se)
+				bad.Add(se)
 				continue
 			}
 			return err
 		}
 		for _, n := range notes {
-			opt.warn("%s", n)
+			opt.note(path, n)
 		}
 		if f.Format.VariantsInside {
-			recs = pickVariant(recs, v.Name, path)
+			ms = pickVariant(ms, v.Name, path)
 		}
-		for _, r := range recs {
-			m := r.Measurement
-			m.Variant = v.Name
-			if opt.StripProcs {
-				m.Benchmark = stripProcs(m.Benchmark)
-			}
-			run.Measurements = append(run.Measurements, m)
-			run.Time = earliest(run.Time, r.Time)
-			for k, val := range r.Labels {
-				fileLabels[k] = append(fileLabels[k], v.Name+"\x00"+val)
-			}
+		if run.Measurements == nil {
+			run.Measurements = ms
+		} else {
+			run.Measurements = append(run.Measurements, ms...)
 		}
 	}
 	mergeFileLabels(run, fileLabels)
-	if len(bad) > 0 {
-		return &InputError{Errs: bad}
-	}
-	return nil
+	return bad.err()
 }
 
 // loadMultiRunFile reads a file that holds whole runs (CSV).
@@ -304,92 +396,116 @@ func loadMultiRunFile(p string, opt *LoadOptions) ([]Run, error) {
 		return nil, pathError(p, err)
 	}
 	defer f.Close()
+	f.Options.IgnoreColumns = opt.IgnoreColumns
 	if !f.Format.MultiRun {
 		return nil, fmt.Errorf("%s is a single %s result file, not a run: give run folders as PATHs, or name the files with --baseline and --candidate", p, f.Format.Name)
 	}
-	recs, notes, err := ReadAll(f)
+	f.Options.MaxJSONBytes = opt.MaxJSONBytes
+	g := newRunGrouper(p, opt)
+	notes, err := eachRecord(f, g.add)
 	if err != nil {
 		return nil, err
 	}
 	for _, n := range notes {
-		opt.warn("%s", n)
+		opt.note(p, n)
 	}
-	return runsFromRecords(p, recs, opt)
+	return g.runs()
 }
 
 // runsFromRecords groups a multi-run file's records into runs, in order of
 // first appearance, checking that each run's labels and roles agree.
 func runsFromRecords(file string, recs []Record, opt *LoadOptions) ([]Run, error) {
-	byID := map[string]*Run{}
-	labelLine := map[string]int{}
-	var order []string
-	var bad []*SyntaxError
-	badf := func(line int, format string, args ...any) {
-		bad = append(bad, &SyntaxError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)})
+	g := newRunGrouper(file, opt)
+	for _, r := range recs {
+		g.add(r)
 	}
-	type mkey struct {
-		run, variant, bench, unit string
-		sample                    int
-	}
-	seen := map[mkey]int{}
-	for _, rec := range recs {
-		id := rec.Run
-		r, ok := byID[id]
-		if !ok {
-			r = &Run{ID: id, Source: file, Labels: copyLabels(opt.Labels), Time: rec.Time}
-			for k, v := range rec.Labels {
-				if old, clash := r.Labels[k]; clash && old != v {
-					badf(rec.Line, "run %s: label %s=%s clashes with --label %s=%s", id, k, v, k, old)
-				}
-				r.Labels[k] = v
+	return g.runs()
+}
+
+// runGrouper groups a multi-run file's records into runs as they are read.
+type runGrouper struct {
+	file      string
+	opt       *LoadOptions
+	byID      map[string]*Run
+	labelLine map[string]int
+	order     []string
+	bad       InputError
+	seen      map[mkey]int
+}
+
+type mkey struct {
+	run, variant, bench, unit string
+	sample                    int
+}
+
+func newRunGrouper(file string, opt *LoadOptions) *runGrouper {
+	return &runGrouper{file: file, opt: opt, byID: map[string]*Run{}, labelLine: map[string]int{}, seen: map[mkey]int{}}
+}
+
+func (g *runGrouper) badf(line int, format string, args ...any) {
+	g.bad.Add(&SyntaxError{File: g.file, Line: line, Msg: fmt.Sprintf(format, args...)})
+}
+
+func (g *runGrouper) add(rec Record) {
+	id := rec.Run
+	r, ok := g.byID[id]
+	if !ok {
+		r = &Run{ID: id, Source: g.file, Labels: copyLabels(g.opt.Labels), Time: rec.Time}
+		for k, v := range rec.Labels {
+			if old, clash := r.Labels[k]; clash && old != v {
+				g.badf(rec.Line, "run %s: label %s=%s clashes with --label %s=%s", id, k, v, k, old)
 			}
-			byID[id] = r
-			labelLine[id] = rec.Line
-			order = append(order, id)
-		} else {
-			for k, v := range rec.Labels {
-				if old := r.Labels[k]; old != v {
-					badf(rec.Line, "run %s: label %s=%s differs from %s=%s on line %d", id, k, v, k, old, labelLine[id])
-				}
-			}
-			r.Time = earliest(r.Time, rec.Time)
+			r.Labels[k] = v
 		}
-		k := mkey{id, rec.Variant, rec.Benchmark, rec.Unit, rec.Sample}
-		if prev, dup := seen[k]; dup {
-			badf(rec.Line, "run %s: %s sample %d of %s already given on line %d", id, rec.Variant, rec.Sample, rec.Benchmark, prev)
-			continue
-		}
-		seen[k] = rec.Line
-		switch rec.Role {
-		case RoleBaseline:
-			if r.Baseline != "" && r.Baseline != rec.Variant {
-				badf(rec.Line, "run %s: baseline is %s here but %s elsewhere", id, rec.Variant, r.Baseline)
+		g.byID[id] = r
+		g.labelLine[id] = rec.Line
+		g.order = append(g.order, id)
+	} else {
+		for k, v := range rec.Labels {
+			if old := r.Labels[k]; old != v {
+				g.badf(rec.Line, "run %s: label %s=%s differs from %s=%s on line %d", id, k, v, k, old, g.labelLine[id])
 			}
-			r.Baseline = rec.Variant
-		case RoleCandidate:
-			if r.Candidate != "" && r.Candidate != rec.Variant {
-				badf(rec.Line, "run %s: candidate is %s here but %s elsewhere", id, rec.Variant, r.Candidate)
-			}
-			r.Candidate = rec.Variant
 		}
-		r.Measurements = append(r.Measurements, rec.Measurement)
+		r.Time = earliest(r.Time, rec.Time)
 	}
-	if len(bad) > 0 {
-		return nil, &InputError{Errs: bad}
+	k := mkey{id, rec.Variant, rec.Benchmark, rec.Unit, rec.Sample}
+	if prev, dup := g.seen[k]; dup {
+		g.badf(rec.Line, "run %s: %s sample %d of %s already given on line %d", id, rec.Variant, rec.Sample, rec.Benchmark, prev)
+		return
 	}
-	runs := make([]Run, 0, len(order))
-	for _, id := range order {
-		r := byID[id]
+	g.seen[k] = rec.Line
+	switch rec.Role {
+	case RoleBaseline:
+		if r.Baseline != "" && r.Baseline != rec.Variant {
+			g.badf(rec.Line, "run %s: baseline is %s here but %s elsewhere", id, rec.Variant, r.Baseline)
+		}
+		r.Baseline = rec.Variant
+	case RoleCandidate:
+		if r.Candidate != "" && r.Candidate != rec.Variant {
+			g.badf(rec.Line, "run %s: candidate is %s here but %s elsewhere", id, rec.Variant, r.Candidate)
+		}
+		r.Candidate = rec.Variant
+	}
+	r.Measurements = append(r.Measurements, rec.Measurement)
+}
+
+func (g *runGrouper) runs() ([]Run, error) {
+	if err := g.bad.err(); err != nil {
+		return nil, err
+	}
+	runs := make([]Run, 0, len(g.order))
+	for _, id := range g.order {
+		r := g.byID[id]
 		// Roles named on the command line win over the file's, since they
 		// name variants inside the file.
-		if n := opt.Baseline.Name; n != "" {
+		if n := g.opt.Baseline.Name; n != "" {
 			r.Baseline = n
 		}
-		if n := opt.Candidate.Name; n != "" {
+		if n := g.opt.Candidate.Name; n != "" {
 			r.Candidate = n
 		}
 		if r.Baseline != "" && r.Baseline == r.Candidate {
-			return nil, fmt.Errorf("%s: run %s: %s is both baseline and candidate", file, id, r.Baseline)
+			return nil, fmt.Errorf("%s: run %s: %s is both baseline and candidate", g.file, id, r.Baseline)
 		}
 		runs = append(runs, *r)
 	}
@@ -432,15 +548,15 @@ func earliest(a, b time.Time) time.Time {
 // (hyperfine's commands), the entry named after the variant, as one
 // benchmark named after the file's stem; a file with no such entry is
 // taken whole, every entry a benchmark.
-func pickVariant(recs []Record, variant, path string) []Record {
-	var out []Record
-	for _, r := range recs {
-		if r.Benchmark == variant {
-			out = append(out, r)
+func pickVariant(ms []Measurement, variant, path string) []Measurement {
+	var out []Measurement
+	for _, m := range ms {
+		if m.Benchmark == variant {
+			out = append(out, m)
 		}
 	}
 	if len(out) == 0 {
-		return recs
+		return ms
 	}
 	base := filepath.Base(path)
 	stem := strings.TrimSuffix(base, filepath.Ext(base))
@@ -455,29 +571,42 @@ var procsSuffix = regexp.MustCompile(`-\d+$`)
 // stripProcs drops a trailing -N (the GOMAXPROCS suffix).
 func stripProcs(name string) string { return procsSuffix.ReplaceAllString(name, "") }
 
+// fileLabel gathers the values of one label key across the result files of
+// a run: the last value each variant's file gave, and every value seen.
+type fileLabel struct {
+	byVariant map[string]string
+	distinct  map[string]bool
+}
+
+func (l *fileLabel) add(variant, val string) *fileLabel {
+	if l == nil {
+		l = &fileLabel{byVariant: map[string]string{}, distinct: map[string]bool{}}
+	}
+	if old, ok := l.byVariant[variant]; !ok || old != val {
+		l.byVariant[variant] = val
+	}
+	if !l.distinct[val] {
+		l.distinct[val] = true
+	}
+	return l
+}
+
 // mergeFileLabels adds the labels that result files carry (Go's goos:,
 // pkg:, cpu: lines; Google Benchmark's context) to the run. A key on which
 // the variants' files disagree (a commit id, say) is kept per variant, as
 // VARIANT.KEY; labels given on the command line win.
-func mergeFileLabels(run *Run, fileLabels map[string][]string) {
-	for k, vals := range fileLabels {
+func mergeFileLabels(run *Run, fileLabels map[string]*fileLabel) {
+	for k, l := range fileLabels {
 		if _, given := run.Labels[k]; given {
 			continue
 		}
-		byVariant := map[string]string{}
-		distinct := map[string]bool{}
-		for _, vv := range vals {
-			variant, val, _ := strings.Cut(vv, "\x00")
-			byVariant[variant] = val
-			distinct[val] = true
-		}
-		if len(distinct) == 1 {
-			for val := range distinct {
+		if len(l.distinct) == 1 {
+			for val := range l.distinct {
 				run.Labels[k] = val
 			}
 			continue
 		}
-		for variant, val := range byVariant {
+		for variant, val := range l.byVariant {
 			run.Labels[variant+"."+k] = val
 		}
 	}
@@ -503,4 +632,12 @@ func setsBelow(p string, names []string, opt *LoadOptions) []string {
 		}
 	}
 	return sets
+}
+
+// lineNote says where a record came from, for records that have a line.
+func lineNote(line int) string {
+	if line == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (line %d)", line)
 }

@@ -111,6 +111,12 @@ func ParseLabel(s string) (key, value string, err error) {
 	if k == "" {
 		return "", "", fmt.Errorf("label %q has an empty key: expected KEY=VALUE", s)
 	}
+	if err := CheckName("label key", k); err != nil {
+		return "", "", err
+	}
+	if err := CheckName("label "+k+" value", v); err != nil {
+		return "", "", err
+	}
 	return k, v, nil
 }
 

@@ -18,7 +18,10 @@ import (
 // The benchmark name is what precedes the first colon; the value is the
 // number before "ops/sec)", in unit ops/sec (higher is better). Every other
 // line (headers such as "--- larson ---", "=== Hoard allocator ===", crash
-// messages, benchmarks that print no ops/sec figure) is ignored.
+// messages, progress meters) is ignored; a benchmark-like line that prints
+// no ops/sec figure ("xmalloc-test: threads=4 ... time=0.626 sec": a name,
+// a colon, then key=value) is skipped too, and a note names it, so that a
+// benchmark does not leave the suite unseen.
 //
 // A name that appears more than once in one file is measured more than
 // once: every occurrence is a sample, numbered in file order. (CI jobs that
@@ -31,8 +34,8 @@ var opsFormat = &Format{
 	Name:   "ops",
 	Doc:    "allocator benchmark text, lines like `larson: threads=4 ... (5514093 ops/sec)`",
 	Detect: detectOps,
-	New: func(r io.Reader, file string) Parser {
-		return &opsParser{ls: newLineScanner(r), file: file, samples: map[string]int{}}
+	New: func(r io.Reader, file string, _ ParseOptions) Parser {
+		return &opsParser{ls: newLineScanner(r), file: file, samples: map[string]int{}, names: map[string]string{}}
 	},
 }
 
@@ -48,8 +51,8 @@ var (
 )
 
 func detectOps(head []byte) bool {
-	for _, line := range strings.Split(string(head), "\n") {
-		if opsLine.MatchString(strings.TrimSuffix(line, "\r")) {
+	for _, line := range splitLines(string(head)) {
+		if opsLine.MatchString(line) {
 			return true
 		}
 	}
@@ -60,8 +63,13 @@ type opsParser struct {
 	ls      *lineScanner
 	file    string
 	samples map[string]int
+	names   map[string]string // each benchmark name, held once
 	started time.Time
 	done    bool
+	// skipped counts benchmark-like lines without an ops/sec figure;
+	// skippedAt names the first few.
+	skipped   int
+	skippedAt []string
 }
 
 func (p *opsParser) Next() (Record, error) {
@@ -73,8 +81,11 @@ func (p *opsParser) Next() (Record, error) {
 			}
 		}
 		if !strings.Contains(line, OpsUnit) {
-			if p.ls.unclosed && opsStart.MatchString(line) {
-				return Record{}, p.errorf("truncated last line %q: expected it to end with `(VALUE ops/sec)`", clip(line))
+			if opsStart.MatchString(line) {
+				if p.ls.unclosed {
+					return Record{}, p.errorf("truncated last line %q: expected it to end with `(VALUE ops/sec)`", clip(line))
+				}
+				p.skip(line)
 			}
 			continue
 		}
@@ -86,11 +97,21 @@ func (p *opsParser) Next() (Record, error) {
 		if name == "" {
 			return Record{}, p.errorf("result line %q has no benchmark name before the colon", clip(line))
 		}
+		if err := CheckName("benchmark name", name); err != nil {
+			return Record{}, p.errorf("%v", err)
+		}
 		v, err := parseValue(m[3])
 		if err != nil {
 			return Record{}, p.errorf("benchmark %s: %v", name, err)
 		}
-		s := p.samples[name]
+		s, seen := p.samples[name]
+		if !seen {
+			// A copy, so that the records do not keep their lines alive.
+			name = strings.Clone(name)
+			p.names[name] = name
+		} else {
+			name = p.names[name]
+		}
 		p.samples[name]++
 		return Record{
 			Measurement: Measurement{Benchmark: name, Sample: s, Value: v, Unit: OpsUnit},
@@ -105,13 +126,43 @@ func (p *opsParser) Next() (Record, error) {
 	return Record{}, io.EOF
 }
 
+// maxSkipListed bounds how many skipped lines the note names.
+const maxSkipListed = 5
+
+// skip remembers a benchmark-like line without an ops/sec figure.
+func (p *opsParser) skip(line string) {
+	p.skipped++
+	if len(p.skippedAt) < maxSkipListed {
+		name, _, _ := strings.Cut(line, ":")
+		p.skippedAt = append(p.skippedAt, fmt.Sprintf("line %d %s", p.ls.line, strings.TrimSpace(clip(name))))
+	}
+}
+
+// Notes implements Noter: one note naming the benchmark-like lines that
+// were skipped for want of an ops/sec figure.
+func (p *opsParser) Notes() []string {
+	if p.skipped == 0 {
+		return nil
+	}
+	list := strings.Join(p.skippedAt, ", ")
+	if more := p.skipped - len(p.skippedAt); more > 0 {
+		list += fmt.Sprintf(", and %d more", more)
+	}
+	what := "1 benchmark-like line"
+	if p.skipped > 1 {
+		what = fmt.Sprintf("%d benchmark-like lines", p.skipped)
+	}
+	return []string{fmt.Sprintf("%s: skipped %s without an ops/sec figure: %s", p.file, what, list)}
+}
+
 func (p *opsParser) errorf(format string, args ...any) error {
 	return &SyntaxError{File: p.file, Line: p.ls.line, Msg: fmt.Sprintf(format, args...)}
 }
 
-// parseValue parses a measured value: a finite number greater than zero.
-// Ratios and geometric means need positive values, so zero, negatives, NaN
-// and infinities are refused here rather than clamped later.
+// parseValue parses a measured value: a finite number greater than zero,
+// within [MinValue, MaxValue]. Ratios and geometric means need positive
+// values, so zero, negatives, NaN, infinities and values out of that range
+// are refused here rather than clamped later.
 func parseValue(s string) (float64, error) {
 	if s == "" {
 		return 0, fmt.Errorf("missing value")
@@ -126,10 +177,32 @@ func parseValue(s string) (float64, error) {
 		return 0, fmt.Errorf("value %q is out of range", clip(s))
 	case math.IsInf(v, 0):
 		return 0, fmt.Errorf("value %q is not finite", clip(s))
+	case v == 0 && strings.ContainsAny(strings.ToLower(s)[:strings.IndexAny(strings.ToLower(s)+"e", "e")], "123456789"):
+		// A non-zero number too small for a float64 (1e-400) parses as 0.
+		return 0, rangeError(clip(s))
 	case v <= 0:
 		return 0, fmt.Errorf("value %s is not positive: measurements must be > 0", s)
 	}
+	if v < MinValue || v > MaxValue {
+		return 0, rangeError(clip(s))
+	}
 	return v, nil
+}
+
+// MinValue and MaxValue bound the values qoscal accepts. Any measurement
+// of time, size or rate lies far inside them (a femtosecond is 1e-15 s; a
+// petabyte 1e15 B). The bounds are chosen so that the ratio of any two
+// accepted values, and so any score, lies within [1e-300, 1e300]: a
+// finite, normal float64, never the infinity or the subnormal number that
+// 1e308 over 1e-320 would give (1e-320 is itself subnormal: it has lost
+// most of its precision).
+const (
+	MinValue = 1e-150
+	MaxValue = 1e150
+)
+
+func rangeError(v string) error {
+	return fmt.Errorf("value %s is outside the accepted range [1e-150, 1e150]: a ratio of two values must stay a finite, normal number", v)
 }
 
 func isRangeErr(err error) bool {

@@ -3,12 +3,14 @@ package data
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/text/encoding/unicode"
@@ -92,6 +94,18 @@ func TestOpsParser(t *testing.T) {
 		input: "=== x ===\r\nlarson: t=1 (5 ops/sec)\r\ncfrac: t=1 (7 ops/sec)",
 		want:  []Record{opsRec(2, "larson", 0, 5), opsRec(3, "cfrac", 0, 7)},
 	}, {
+		name:  "lines ending in CR alone (old Mac tools) are one benchmark each",
+		input: "=== x ===\ra: t=1 (1 ops/sec)\rb: t=1 (2 ops/sec)\rc: t=1 (3 ops/sec)\r",
+		want:  []Record{opsRec(2, "a", 0, 1), opsRec(3, "b", 0, 2), opsRec(4, "c", 0, 3)},
+	}, {
+		name:  "a progress meter before the result line: each CR-separated segment is a line",
+		input: "progress: 10%\rprogress: 100%\rlarson: threads=4 (5514093 ops/sec)\nsh8bench: x=1 (7 ops/sec)\n",
+		want:  []Record{opsRec(3, "larson", 0, 5514093), opsRec(4, "sh8bench", 0, 7)},
+	}, {
+		name:  "CRLF stays one line end among lone CRs and LFs",
+		input: "a: t=1 (1 ops/sec)\r\n\r\nb: t=1 (2 ops/sec)\r\rc: t=1 (3 ops/sec)\n\rd: t=1 (4 ops/sec)",
+		want:  []Record{opsRec(1, "a", 0, 1), opsRec(3, "b", 0, 2), opsRec(5, "c", 0, 3), opsRec(7, "d", 0, 4)},
+	}, {
 		name:  "exponent notation",
 		input: "a: x=1 (1.5e6 ops/sec)\n",
 		want:  []Record{opsRec(1, "a", 0, 1.5e6)},
@@ -115,6 +129,10 @@ func TestOpsParser(t *testing.T) {
 		name:   "overflow",
 		input:  "larson: t=1 (1e999 ops/sec)\n",
 		errors: []string{`f.txt:1: benchmark larson: value "1e999" is out of range`},
+	}, {
+		name:   "too large or subnormal: a ratio would overflow or lose precision",
+		input:  "=== x ===\nlarson: t=1 (1e308 ops/sec)\ncfrac: t=1 (1e-320 ops/sec)\n",
+		errors: []string{"f.txt:2: benchmark larson: value 1e308 is outside the accepted range [1e-150, 1e150]: a ratio of two values must stay a finite, normal number", "f.txt:3: benchmark cfrac: value 1e-320 is outside the accepted range [1e-150, 1e150]: a ratio of two values must stay a finite, normal number"},
 	}, {
 		name:   "not a number, and parsing goes on after it",
 		input:  "larson: t=1 (12x4 ops/sec)\ncfrac: t=1 (9 ops/sec)\n",
@@ -149,6 +167,42 @@ func TestOpsParser(t *testing.T) {
 	}
 }
 
+// TestOpsSkippedNote: benchmark-like lines without an ops/sec figure are
+// named in one note per file; headers, crash messages and progress meters
+// are not.
+func TestOpsSkippedNote(t *testing.T) {
+	tests := []struct {
+		name, input string
+		want        []string
+	}{{
+		name:  "one benchmark without a rate",
+		input: "=== Hoard ===\n--- larson ---\nlarson: threads=4 (5514093 ops/sec)\nSegmentation fault\nprogress: 100%\n--- xmalloc-test ---\nxmalloc-test: threads=4 producers=1 time=0.626 sec\n",
+		want:  []string{"hoard.txt: skipped 1 benchmark-like line without an ops/sec figure: line 7 xmalloc-test"},
+	}, {
+		name:  "many: the first five are named",
+		input: "a: x=1 (1 ops/sec)\n" + strings.Repeat("b: x=1 time=1 sec\n", 7),
+		want:  []string{"hoard.txt: skipped 7 benchmark-like lines without an ops/sec figure: line 2 b, line 3 b, line 4 b, line 5 b, line 6 b, and 2 more"},
+	}, {
+		name:  "none",
+		input: "=== x: y ===\n--- a ---\na: x=1 (1 ops/sec)\n",
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := openReader("hoard.txt", strings.NewReader(tt.input), opsFormat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, notes, err := ReadAll(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, notes); diff != "" {
+				t.Errorf("notes (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
 func TestOpsStartedTime(t *testing.T) {
 	input := "=== run=01 variant=baseline started=2026-12-01T07:33:21+00:00 ===\na: x=1 (3 ops/sec)\n"
 	got, _, err := parseAll(t, "ops", "f.txt", []byte(input))
@@ -172,18 +226,40 @@ func TestCSVParser(t *testing.T) {
 		want   []Record
 		errors []string
 	}{{
-		name:  "required columns only; samples numbered by appearance per run, variant and benchmark",
-		input: "run,benchmark,variant,value\nr1,a,x,1.5\nr1,a,x,1.6\nr1,a,y,2\nr2,a,x,3\n",
+		name:  "required columns only: one row per run, variant and benchmark (and unit)",
+		input: "run,benchmark,variant,value,unit\nr1,a,x,1.5,s\nr1,a,x,1.6,B\nr1,a,y,2,s\nr2,a,x,3,s\n",
 		want: []Record{
-			csvRec(2, "r1", "a", "x", 0, 1.5, "", "", nil),
-			csvRec(3, "r1", "a", "x", 1, 1.6, "", "", nil),
-			csvRec(4, "r1", "a", "y", 0, 2, "", "", nil),
-			csvRec(5, "r2", "a", "x", 0, 3, "", "", nil),
+			csvRec(2, "r1", "a", "x", 0, 1.5, "s", "", nil),
+			csvRec(3, "r1", "a", "x", 0, 1.6, "B", "", nil),
+			csvRec(4, "r1", "a", "y", 0, 2, "s", "", nil),
+			csvRec(5, "r2", "a", "x", 0, 3, "s", "", nil),
 		},
+	}, {
+		name:   "without a sample column a repeated run, benchmark and variant is an error naming both lines (it used to be a second sample)",
+		input:  "run,benchmark,variant,value\nr1,a,x,1.5\nr1,a,y,2\nr1,a,x,1.6\n",
+		want:   []Record{csvRec(2, "r1", "a", "x", 0, 1.5, "", "", nil), csvRec(3, "r1", "a", "y", 0, 2, "", "", nil)},
+		errors: []string{"f.csv:4: run r1: benchmark a of variant x was given on line 2 already: without a sample column a run holds one value per benchmark and variant; add a sample column, or make the run ids distinct"},
+	}, {
+		name:  "with a sample column, empty cells number the samples in order",
+		input: "run,benchmark,variant,value,sample\nr1,a,x,1.5,\nr1,a,x,1.6,\n",
+		want:  []Record{csvRec(2, "r1", "a", "x", 0, 1.5, "", "", nil), csvRec(3, "r1", "a", "x", 1, 1.6, "", "", nil)},
+	}, {
+		name:   "the same with a unit",
+		input:  "run,benchmark,variant,value,unit\nr1,a,x,1.5,ns/op\nr1,a,x,1.6,ns/op\n",
+		want:   []Record{csvRec(2, "r1", "a", "x", 0, 1.5, "ns/op", "", nil)},
+		errors: []string{"f.csv:3: run r1: benchmark a of variant x in ns/op was given on line 2 already: without a sample column a run holds one value per benchmark and variant; add a sample column, or make the run ids distinct"},
+	}, {
+		name:   "a column qoscal does not know is an error naming it",
+		input:  "set,run,benchmark,variant,value\nhealthy,run-01,a,x,1\nregressed,run-01,a,x,2\n",
+		errors: []string{`f.csv:1: column 1: unknown column "set": expected run, benchmark, variant, value, unit, sample, role, time or label.KEY; name it label.set to keep it as a label of the run, or pass --ignore-columns to ignore it`},
 	}, {
 		name:  "optional columns in any order and case, labels, blank lines",
 		input: "Label.os,VALUE,unit,role,variant,benchmark,run,sample\n\nlinux,10,ns/op,Baseline,sys,b1,r1,3\n",
 		want:  []Record{csvRec(3, "r1", "b1", "sys", 3, 10, "ns/op", "baseline", map[string]string{"os": "linux"})},
+	}, {
+		name:  "lines ending in CR alone",
+		input: "run,benchmark,variant,value\rr1,a,x,1\rr1,b,x,2\r",
+		want:  []Record{csvRec(2, "r1", "a", "x", 0, 1, "", "", nil), csvRec(3, "r1", "b", "x", 0, 2, "", "", nil)},
 	}, {
 		name:   "missing required column",
 		input:  "run,benchmark,value\nr1,a,1\n",
@@ -216,6 +292,31 @@ func TestCSVParser(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { checkParse(t, "csv", "f.csv", tt.input, tt.want, tt.errors) })
+	}
+}
+
+// TestCSVIgnoreColumns: with ParseOptions.IgnoreColumns an unknown column
+// is ignored, and run ids that repeat across its sets are still caught.
+func TestCSVIgnoreColumns(t *testing.T) {
+	input := "set,run,benchmark,variant,value\nhealthy,run-01,a,x,1\nhealthy,run-01,a,y,2\nregressed,run-01,a,x,3\n"
+	tf, err := openReader("f.csv", strings.NewReader(input), csvFormat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf.Options.IgnoreColumns = true
+	_, _, err = ReadAll(tf)
+	want := "f.csv:4: run run-01: benchmark a of variant x was given on line 2 already: without a sample column a run holds one value per benchmark and variant; add a sample column, or make the run ids distinct"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant  %s", err, want)
+	}
+	tf, err = openReader("f.csv", strings.NewReader("Set,run,benchmark,variant,value\nh,r1,a,x,1\n"), csvFormat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tf.Options.IgnoreColumns = true
+	recs, _, err := ReadAll(tf)
+	if err != nil || len(recs) != 1 || recs[0].Run != "r1" {
+		t.Errorf("records %+v, error %v", recs, err)
 	}
 }
 
@@ -275,8 +376,11 @@ func TestTextErrors(t *testing.T) {
 		{"empty file", "f.txt: empty file: expected benchmark results", nil},
 		{"binary garbage", "f.txt: binary data at byte 4: not a text result file", []byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00larson: (5 ops/sec)\n")},
 		{"invalid UTF-8", "f.txt: binary data at byte 3: not a text result file", []byte("abc\xff\xfe\xfdxyz\n")},
-		{"UTF-16 with an odd byte count: the cut line and the file", "f.txt:3: malformed result line \"sh8bench: x=1 (20336963 ops/sec)\\r\ufffd\": expected `NAME: ... (VALUE ops/sec)`\nf.txt: utf-16le with BOM file has an odd number of bytes (193): it was cut in the middle of a character", odd},
-		{"text in no known format", "f.txt: no benchmark results found in the first 4096 bytes: cannot tell the format (known formats: csv, gbench, gobench, hyperfine, ops, pytest-benchmark); use --format", []byte("hello\nworld\n")},
+		{"UTF-16 with an odd byte count", "f.txt: utf-16le with BOM file has an odd number of bytes (193): it was cut in the middle of a character", odd},
+		{"binary data after the first 4 KiB", "f.txt:201: binary data at byte 4600: not a text result file", []byte(strings.Repeat("bench: t=1 (1 ops/sec)\n", 200) + "\x00\x01\x02ELF\n")},
+		{"invalid UTF-8 after the first 4 KiB, CR line ends", "f.txt:201: binary data at byte 4603: not a text result file", []byte(strings.Repeat("bench: t=1 (1 ops/sec)\r", 200) + "abc\xff\xfe\n")},
+		{"a control character after the first 4 KiB of UTF-16", "f.txt:201: binary data (a NUL or other control character) in utf-16le with BOM text: not a text result file", utf16le(t, strings.Repeat("bench: t=1 (1 ops/sec)\n", 200)+"a\x00b\n")},
+		{"text in no known format", "f.txt: no benchmark results found in the first 4096 bytes: cannot tell the format (known formats: csv, gbench, gobench, hyperfine, ops, pytest-benchmark); use --input-format", []byte("hello\nworld\n")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -291,6 +395,40 @@ func TestTextErrors(t *testing.T) {
 				t.Errorf("error = %q\nwant    %q", err, tt.want)
 			}
 		})
+	}
+}
+
+func utf16le(t *testing.T, s string) []byte {
+	b, err := unicode.UTF16(unicode.LittleEndian, unicode.UseBOM).NewEncoder().Bytes([]byte(s))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestLineEndsAcrossReads: a CRLF, a lone CR and a UTF-8 sequence split
+// between two reads of the underlying file are read as if whole.
+func TestLineEndsAcrossReads(t *testing.T) {
+	input := "=== é ===\r\nbenché: t=1 (1 ops/sec)\rb: t=1 (2 ops/sec)\r\nc: t=1 (3 ops/sec)\r"
+	want := []Record{opsRec(2, "benché", 0, 1), opsRec(3, "b", 0, 2), opsRec(4, "c", 0, 3)}
+	tr, err := NewTextReader("f.txt", iotest.OneByteReader(strings.NewReader(input)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []Record
+	p := opsFormat.New(tr, "f.txt", ParseOptions{})
+	for {
+		r, err := p.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
 	}
 }
 
@@ -312,6 +450,8 @@ func TestDetect(t *testing.T) {
 		{"\n\nrun, Benchmark ,variant,value,unit\n", "csv"},
 		{"=== x ===\nlarson: t=1 (5 ops/sec)\n", "ops"},
 		{"benchmark,value\n", ""},
+		{"run,benchmark,variant,value\rr1,a,x,1\r", "csv"},
+		{"progress: 10%\rlarson: t=1 (5 ops/sec)\r", "ops"},
 	}
 	for _, tt := range tests {
 		got := ""
@@ -375,10 +515,24 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 }
 
 func TestParseValue(t *testing.T) {
-	for _, s := range []string{"1", "0.5", "1e300", "5e-324"} {
+	for _, s := range []string{"1", "0.5", "1e150", "1e-150", "1.5e-9", "5514093"} {
 		v, err := parseValue(s)
 		if err != nil || !(v > 0) || math.IsInf(v, 0) {
 			t.Errorf("parseValue(%q) = %v, %v", s, v, err)
+		}
+	}
+	// 1e300 and 5e-324 passed before issue 11: a ratio of 1e308 to a
+	// normal value overflows, and 5e-324 is subnormal.
+	const why = " is outside the accepted range [1e-150, 1e150]: a ratio of two values must stay a finite, normal number"
+	for _, s := range []string{"1e300", "1e308", "5e-324", "1e-320", "1e-400", "0.1e-399", "1.1e150", "9e-151"} {
+		v, err := parseValue(s)
+		if err == nil || err.Error() != "value "+s+why {
+			t.Errorf("parseValue(%q) = %v, %v, want the range error", s, v, err)
+		}
+	}
+	for _, v := range []float64{1e300, 5e-324, 1e-151} {
+		if err := checkSample(v); err == nil || err.Error() != "value "+fmt.Sprint(v)+why {
+			t.Errorf("checkSample(%v) = %v, want the range error", v, err)
 		}
 	}
 }
@@ -418,7 +572,8 @@ func fuzzParse(t *testing.T, format string, input []byte) {
 		}
 		return
 	}
-	lines := bytes.Count(input, []byte{'\n'}) + 1
+	// CR, LF and CRLF each end a line.
+	lines := bytes.Count(input, []byte{'\n'}) + bytes.Count(input, []byte{'\r'}) - bytes.Count(input, []byte("\r\n")) + 1
 	if tf.Text.Encoding != EncUTF8 && tf.Text.Encoding != EncUTF8BOM {
 		lines = len(input) // decoded line count is bounded by the byte count
 	}

@@ -39,9 +39,9 @@ type pytestFile struct {
 	} `json:"benchmarks"`
 }
 
-func newPytestParser(r io.Reader, file string) Parser {
+func newPytestParser(r io.Reader, file string, opt ParseOptions) Parser {
 	var f pytestFile
-	p := decodeList(r, file, &f)
+	p := decodeList(r, file, opt, &f)
 	if p.err != nil {
 		return p
 	}
@@ -55,6 +55,9 @@ func newPytestParser(r io.Reader, file string) Parser {
 	labels := map[string]string{}
 	scalarLabels("machine_info", f.MachineInfo, nil, labels)
 	scalarLabels("commit_info", f.CommitInfo, map[string]bool{"time": true, "author_time": true}, labels)
+	if err := checkLabels(labels); err != nil {
+		return bad("%v", err)
+	}
 	seen := map[string]bool{}
 	for i, b := range *f.Benchmarks {
 		path := fmt.Sprintf("benchmarks[%d]", i)
@@ -70,6 +73,9 @@ func newPytestParser(r io.Reader, file string) Parser {
 		}
 		if seen[name] {
 			return bad("%s.name: %q appears twice", path, name)
+		}
+		if err := CheckName("benchmark name", name); err != nil {
+			return bad("%s.name: %v", path, err)
 		}
 		seen[name] = true
 		var data []float64
@@ -88,8 +94,8 @@ func newPytestParser(r io.Reader, file string) Parser {
 			if err := checkSample(t); err != nil {
 				return bad("%s.stats.data[%d]: %v", path, j, err)
 			}
-			p.recs = append(p.recs, Record{Measurement: Measurement{Benchmark: name, Sample: j, Value: t, Unit: "sec"}, Labels: labels})
 		}
+		p.add(series{name: name, unit: "sec", values: data, scale: 1, labels: labels})
 	}
 	return p
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
@@ -29,8 +30,8 @@ const (
 // sniffLen is how many leading bytes decide the encoding and the format.
 const sniffLen = 4096
 
-// TextReader yields the text of a result file as UTF-8, whatever encoding it
-// was written in: UTF-8 with or without a byte-order mark, UTF-16 LE or BE
+// TextReader yields the text of a result file as UTF-8 with LF line ends,
+// whatever encoding and line ends it was written in (see lineEnds): UTF-8 with or without a byte-order mark, UTF-16 LE or BE
 // with a BOM, or UTF-16 without a BOM (PowerShell's Tee-Object and `>` write
 // UTF-16LE; it is recognised by NUL bytes in every other position). The
 // decoding itself is golang.org/x/text's. It streams: memory use does not
@@ -70,7 +71,11 @@ func NewTextReader(file string, raw io.Reader) (*TextReader, error) {
 	if dec != nil {
 		rd = transform.NewReader(br, dec)
 	}
-	t.r = bufio.NewReaderSize(&oddCheck{t: t, r: rd}, 64<<10)
+	lf := &lineEnds{r: &oddCheck{t: t, r: rd}, file: file, utf16: t.utf16, enc: enc, line: 1}
+	if enc == EncUTF8BOM {
+		lf.off = 3
+	}
+	t.r = bufio.NewReaderSize(lf, 64<<10)
 	return t, nil
 }
 
@@ -179,11 +184,131 @@ func (o *oddCheck) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// lineEnds turns every line end of decoded text into LF, and refuses
+// binary data anywhere in the text (the first sniffLen bytes are checked
+// by NewTextReader already, with the same rule: see binaryOffset).
+//
+// Line ends: CRLF, LF and a lone CR each end one line. A lone CR is what
+// old Mac tools end lines with, and what progress meters print to go back
+// to the start of the line ("progress: 10%\rprogress: 100%\rlarson: ...
+// (5514093 ops/sec)"). A terminal shows the text after the last CR over
+// what came before; reading every CR-separated segment as a line of its own
+// keeps that last segment whole (a result line printed after a progress
+// meter is read), and a file whose lines end in CR alone is read one line
+// per line, with line numbers that count those lines. CRLF stays one line
+// end. (The one thing the rule gives up: a result line overwritten by a
+// later segment is still read, though a terminal would no longer show it.)
+type lineEnds struct {
+	r      io.Reader
+	file   string
+	enc    Encoding
+	utf16  bool
+	raw    [32 << 10]byte
+	pend   int    // bytes of an incomplete UTF-8 sequence kept at the start of raw
+	out    []byte // processed text not yet read
+	buf    []byte
+	lastCR bool
+	line   int   // the line being read, 1-based
+	off    int64 // byte offset in the file of raw[0] (UTF-8 only)
+	err    error
+}
+
+func (l *lineEnds) Read(p []byte) (int, error) {
+	for len(l.out) == 0 {
+		if l.err != nil {
+			return 0, l.err
+		}
+		l.fill()
+	}
+	n := copy(p, l.out)
+	l.out = l.out[n:]
+	return n, nil
+}
+
+// fill reads a chunk of decoded text and processes it into l.out.
+func (l *lineEnds) fill() {
+	n, err := l.r.Read(l.raw[l.pend:])
+	n += l.pend
+	l.pend = 0
+	chunk := l.raw[:n]
+	// Keep an incomplete UTF-8 sequence at the end for the next chunk.
+	keep := 0
+	if err == nil {
+		for i := len(chunk) - 1; i >= 0 && i >= len(chunk)-utf8.UTFMax; i-- {
+			if c := chunk[i]; c >= 0xC0 {
+				if !utf8.FullRune(chunk[i:]) {
+					keep = len(chunk) - i
+				}
+				break
+			} else if c < 0x80 {
+				break
+			}
+		}
+	}
+	body := chunk[:len(chunk)-keep]
+	out := l.buf[:0]
+	for i := 0; i < len(body); {
+		c := body[i]
+		switch {
+		case c == '\r':
+			out = append(out, '\n')
+			l.line++
+			l.lastCR = true
+			i++
+			continue
+		case c == '\n':
+			if !l.lastCR {
+				out = append(out, '\n')
+				l.line++
+			}
+		case c >= 0x20 && c < utf8.RuneSelf, c == '\t', c == '\f', c == 0x1b:
+			out = append(out, c)
+		case c < 0x20:
+			l.binary(int64(i))
+			l.out = out
+			return
+		default:
+			r, size := utf8.DecodeRune(body[i:])
+			if r == utf8.RuneError && size == 1 && !(err != nil && !utf8.FullRune(body[i:])) {
+				l.binary(int64(i))
+				l.out = out
+				return
+			}
+			out = append(out, body[i:i+size]...)
+			l.lastCR = false
+			i += size
+			continue
+		}
+		l.lastCR = false
+		i++
+	}
+	l.buf = out
+	l.out = out
+	l.off += int64(len(body))
+	if keep > 0 {
+		copy(l.raw[:], chunk[len(body):])
+		l.pend = keep
+	}
+	if err != nil {
+		l.err = err
+	}
+}
+
+// binary stops the stream with an error for binary data at offset i of
+// the current chunk.
+func (l *lineEnds) binary(i int64) {
+	if l.utf16 {
+		l.err = &SyntaxError{File: l.file, Line: l.line, Msg: fmt.Sprintf("binary data (a NUL or other control character) in %s text: not a text result file", l.enc)}
+		return
+	}
+	l.err = &SyntaxError{File: l.file, Line: l.line, Msg: fmt.Sprintf("binary data at byte %d: not a text result file", l.off+i)}
+}
+
 // maxLine bounds the length of one line of a text result file.
 const maxLine = 1 << 20
 
-// lineScanner reads lines of decoded text, dropping the line end (LF or
-// CRLF), and remembers whether the last line ended with a newline.
+// lineScanner reads lines of a TextReader's text, dropping the line end
+// (LF: the TextReader has turned CR and CRLF into LF), and remembers whether the last line ended with a newline.
 type lineScanner struct {
 	sc        *bufio.Scanner
 	line      int
@@ -226,4 +351,10 @@ func (ls *lineScanner) Err(file string) error {
 		return &SyntaxError{File: file, Line: ls.line + 1, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
 	}
 	return err
+}
+
+// splitLines splits text at every line end: CRLF, LF or a lone CR (see
+// lineEnds). Format detection uses it on the start of a file.
+func splitLines(s string) []string {
+	return strings.FieldsFunc(strings.ReplaceAll(s, "\r\n", "\n"), func(r rune) bool { return r == '\n' || r == '\r' })
 }

@@ -62,6 +62,8 @@ const analysisInputHelp = `Input (runs of unchanged code, from PATHs or from the
                              gobench, gbench, hyperfine, pytest-benchmark
     --strip-procs            drop the -N GOMAXPROCS suffix of Go benchmark
                              names (BenchmarkX-8 becomes BenchmarkX)
+    --ignore-columns         ignore CSV columns qoscal does not know (else
+                             they are an error)
     --skip-incomplete        skip, with a warning, run folders lacking a file
     --db FILE                without PATHs, the store (default $QOSCAL_DB,
                              else qoscal.db)

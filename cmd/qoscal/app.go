@@ -190,7 +190,11 @@ func checkFormat(cmd, f string) error {
 	case "text", "markdown", "json":
 		return nil
 	}
-	return usagef(cmd, "--format must be text, markdown or json, got %q", f)
+	err := usagef(cmd, "--format must be text, markdown or json, got %q", f)
+	if rf, _ := data.LookupFormat(f); rf != nil {
+		return withHint(err, "--format is the output's format; name the result files' format with --input-format %s", f)
+	}
+	return err
 }
 
 // nonEmpty refuses a flag given with an empty value (an unset variable in

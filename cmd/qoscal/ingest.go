@@ -34,10 +34,13 @@ Flags:
     --id-prefix PREFIX       put PREFIX before every run id (run folders of
                              two sets are often both named run-01)
     --label KEY=VALUE        a label for every run ingested (repeatable)
-    --format NAME            result-file format: auto (default), ops, csv,
+    --input-format NAME      result-file format: auto (default), ops, csv,
                              gobench, gbench, hyperfine, pytest-benchmark
+                             (--format is a deprecated alias)
     --strip-procs            drop the -N GOMAXPROCS suffix of Go benchmark
                              names (BenchmarkX-8 becomes BenchmarkX)
+    --ignore-columns         ignore CSV columns qoscal does not know (else
+                             they are an error)
     --db FILE                the store (default $QOSCAL_DB, else qoscal.db)
     --replace                overwrite stored runs whose content differs
     --skip-incomplete        skip, with a warning, run folders lacking a file
@@ -60,7 +63,8 @@ func runIngest(u *ui, args []string) error {
 	c := ingestCmd
 	fs := newFlags(c)
 	var in runFlags
-	in.addLoadFlags(fs, true, "format")
+	in.addLoadFlags(fs, true, "input-format")
+	in.addFormatAlias(fs)
 	var labels []string
 	var db string
 	var replace bool
@@ -81,6 +85,9 @@ func runIngest(u *ui, args []string) error {
 		return err
 	}
 	opt.Labels = lab
+	if err := data.CheckName("run id prefix", prefix); err != nil {
+		return usagef(c.name, "--id-prefix: %v", err)
+	}
 	opt.IDPrefix = prefix
 	runs, err := in.load(c.name, opt, fs.Args())
 	if err != nil {

@@ -15,15 +15,17 @@ type runFlags struct {
 	variants            []string
 	runID               string
 	format              string
+	formatAlias         string // ingest's deprecated --format
 	formatFlag          string
 	skipIncomplete      bool
 	stripProcs          bool
+	ignoreColumns       bool
 }
 
 // addLoadFlags adds the flags naming variants and their files; single
 // adds --run, for commands that take one run by its files; formatFlag is
-// the name of the result-file format flag (--format in ingest, where no
-// results are printed, --input-format elsewhere).
+// the name of the result-file format flag: --input-format in every
+// command (ingest keeps --format as a deprecated alias: addFormatAlias).
 func (f *runFlags) addLoadFlags(fs *pflag.FlagSet, single bool, formatFlag string) {
 	fs.StringVar(&f.baseline, "baseline", "", "the baseline's `[NAME=]FILE`")
 	fs.StringVar(&f.candidate, "candidate", "", "the candidate's `[NAME=]FILE`")
@@ -35,19 +37,40 @@ func (f *runFlags) addLoadFlags(fs *pflag.FlagSet, single bool, formatFlag strin
 	f.formatFlag = formatFlag
 	fs.BoolVar(&f.skipIncomplete, "skip-incomplete", false, "skip run folders lacking a file")
 	fs.BoolVar(&f.stripProcs, "strip-procs", false, "drop the -N GOMAXPROCS suffix of Go benchmark names")
+	fs.BoolVar(&f.ignoreColumns, "ignore-columns", false, "ignore CSV columns qoscal does not know")
+}
+
+// addFormatAlias adds --format, hidden, as a deprecated alias of
+// --input-format: ingest named the result-file format so before every
+// command used --input-format.
+func (f *runFlags) addFormatAlias(fs *pflag.FlagSet) {
+	fs.StringVar(&f.formatAlias, "format", "", "deprecated: use --input-format")
+	_ = fs.MarkHidden("format")
 }
 
 // loadOptions turns the flags into data.LoadOptions.
 func (f *runFlags) loadOptions(u *ui, cmd string) (data.LoadOptions, error) {
 	var opt data.LoadOptions
-	format, err := data.LookupFormat(f.format)
+	flag, name := f.formatFlag, f.format
+	if f.formatAlias != "" {
+		if name != "auto" && name != f.formatAlias {
+			return opt, usagef(cmd, "--format %s and --%s %s disagree: give --%s only", f.formatAlias, f.formatFlag, name, f.formatFlag)
+		}
+		u.warnf("--format is deprecated in %s: use --input-format", cmd)
+		flag, name = "format", f.formatAlias
+	}
+	format, err := data.LookupFormat(name)
 	if err != nil {
-		return opt, usagef(cmd, "--%s: %v", f.formatFlag, err)
+		return opt, usagef(cmd, "--%s: %v", flag, err)
 	}
 	opt.Format = format
+	if err := data.CheckName("run id", f.runID); err != nil {
+		return opt, usagef(cmd, "--run: %v", err)
+	}
 	opt.RunID = f.runID
 	opt.SkipIncomplete = f.skipIncomplete
 	opt.StripProcs = f.stripProcs
+	opt.IgnoreColumns = f.ignoreColumns
 	opt.Warn = func(msg string) { u.warnf("%s", msg) }
 	if f.baseline != "" {
 		if opt.Baseline, err = data.ParseVariantSpec(f.baseline); err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -47,6 +48,7 @@ func TestScripts(t *testing.T) {
 			"encode":     cmdEncode,
 			"chop":       cmdChop,
 			"status":     cmdStatus,
+			"repeat":     cmdRepeat,
 			"jsondoc":    cmdJSONDoc,
 			"jsonset":    cmdJSONSet,
 			"nocommands": cmdNoCommands,
@@ -58,9 +60,10 @@ func TestScripts(t *testing.T) {
 
 // cmdEncode rewrites a text file as Windows tools write it:
 //
-//	encode utf16le-bom|utf16le|utf16be-bom|utf8-bom|crlf SRC DST
+//	encode utf16le-bom|utf16le|utf16be-bom|utf8-bom|crlf|cr SRC DST
 //
-// Every encoding but utf8-bom also turns LF into CRLF.
+// Every encoding but utf8-bom and cr also turns LF into CRLF; cr turns LF
+// into a lone CR (old Mac tools, progress meters).
 func cmdEncode(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 3 {
 		ts.Fatalf("usage: encode ENCODING SRC DST")
@@ -89,6 +92,8 @@ func cmdEncode(ts *testscript.TestScript, neg bool, args []string) {
 		out = append([]byte{0xEF, 0xBB, 0xBF}, src...)
 	case "crlf":
 		out = crlf(src)
+	case "cr":
+		out = bytes.ReplaceAll(src, []byte{'\n'}, []byte{'\r'})
 	default:
 		err = fmt.Errorf("unknown encoding %q", args[0])
 	}
@@ -114,6 +119,25 @@ func cmdChop(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("chop: file has only %d bytes", len(b))
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), b[:len(b)-n], 0o644))
+}
+
+// cmdRepeat writes a long file: SRC's content N times, then TAIL's, if
+// given:
+//
+//	repeat N SRC DST [TAIL]
+func cmdRepeat(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 || len(args) > 4 {
+		ts.Fatalf("usage: repeat N SRC DST [TAIL]")
+	}
+	var n int
+	if _, err := fmt.Sscan(args[0], &n); err != nil {
+		ts.Fatalf("repeat: %v", err)
+	}
+	out := bytes.Repeat([]byte(ts.ReadFile(args[1])), n)
+	if len(args) == 4 {
+		out = append(out, ts.ReadFile(args[3])...)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[2]), out, 0o644))
 }
 
 // cmdStatus runs a command and checks its exact exit code; stdout and

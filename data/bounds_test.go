@@ -1,0 +1,162 @@
+package data
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/metrics"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestInputErrorBounded: a file of many bad lines keeps the first MaxKept
+// errors and counts the rest (3.3 million bad lines used to keep every
+// error, 668 MB).
+func TestInputErrorBounded(t *testing.T) {
+	input := strings.Repeat("a: x=1 (0 ops/sec)\n", 1000)
+	f, err := openReader("f.txt", strings.NewReader(input), opsFormat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = ReadAll(f)
+	var ie *InputError
+	if !errors.As(err, &ie) {
+		t.Fatalf("error %v, want an InputError", err)
+	}
+	if len(ie.Errs) != MaxKept || ie.More != 1000-MaxKept {
+		t.Errorf("kept %d errors and counted %d more, want %d and %d", len(ie.Errs), ie.More, MaxKept, 1000-MaxKept)
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != maxShown+1 || lines[maxShown] != "... and 990 more" || lines[9] != "f.txt:10: benchmark a: value 0 is not positive: measurements must be > 0" {
+		t.Errorf("message ends %q", lines[len(lines)-2:])
+	}
+}
+
+// TestMaxJSONBytes: a JSON result file larger than the limit is refused,
+// naming the limit.
+func TestMaxJSONBytes(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ab.json")
+	writeFile(t, path, `{"results": [{"command": "old", "times": [0.1, 0.2]}, {"command": "new", "times": [0.1, 0.3]}]}`)
+	opt := LoadOptions{RunID: "r", Baseline: VariantSpec{"old", path}, Candidate: VariantSpec{"new", path}}
+	if _, err := LoadFiles(opt); err != nil {
+		t.Fatal(err)
+	}
+	opt.MaxJSONBytes = 64
+	_, err := LoadFiles(opt)
+	want := path + ": JSON result file larger than 64 bytes, the limit for JSON input\n" + path + ": JSON result file larger than 64 bytes, the limit for JSON input"
+	if err == nil || err.Error() != want {
+		t.Errorf("error %v\nwant  %s", err, want)
+	}
+}
+
+// peakHeap runs f and reports the largest heap (live and not yet swept
+// objects, runtime/metrics /memory/classes/heap/objects:bytes) seen while
+// it ran, sampled every millisecond, less the heap before it ran.
+func peakHeap(f func()) uint64 {
+	runtime.GC()
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() uint64 {
+		metrics.Read(sample)
+		return sample[0].Value.Uint64()
+	}
+	base := read()
+	var peak atomic.Uint64
+	stop := make(chan struct{})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		tick := time.NewTicker(time.Millisecond)
+		defer tick.Stop()
+		for {
+			if v := read(); v > peak.Load() {
+				peak.Store(v)
+			}
+			select {
+			case <-stop:
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	f()
+	if v := read(); v > peak.Load() {
+		peak.Store(v)
+	}
+	close(stop)
+	<-done
+	if p := peak.Load(); p > base {
+		return p - base
+	}
+	return 0
+}
+
+// benchLoad loads a run whose baseline is the large file and whose
+// candidate is a small one, and reports the peak heap per input byte.
+func benchLoad(b *testing.B, name string, big []byte, small string) {
+	dir := b.TempDir()
+	base := filepath.Join(dir, name)
+	cand := filepath.Join(dir, "cand"+filepath.Ext(name))
+	if err := os.WriteFile(base, big, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(cand, []byte(small), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	opt := LoadOptions{RunID: "r", Baseline: VariantSpec{"base", base}, Candidate: VariantSpec{"cand", cand}, MaxJSONBytes: 1 << 30}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(big)))
+	var peak uint64
+	n := 0
+	for b.Loop() {
+		var run Run
+		p := peakHeap(func() {
+			var err error
+			if run, err = LoadFiles(opt); err != nil {
+				b.Fatal(err)
+			}
+		})
+		peak = max(peak, p)
+		n = len(run.Measurements)
+	}
+	b.ReportMetric(float64(peak)/float64(len(big)), "peak-heap-B/input-B")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
+	b.ReportMetric(float64(n), "measurements")
+}
+
+// BenchmarkReadLargeText loads a 32 MiB ops result file (a 200 MiB one
+// took 2.2 GB before issue 11).
+func BenchmarkReadLargeText(b *testing.B) {
+	var buf bytes.Buffer
+	for i := 0; buf.Len() < 32<<20; i++ {
+		fmt.Fprintf(&buf, "--- bench%d ---\nbench%d: threads=4 ops=400000 time=0.072 sec (%d ops/sec)\n", i%50, i%50, 5514093+i)
+	}
+	benchLoad(b, "base.txt", buf.Bytes(), "bench0: t=1 (1 ops/sec)\n")
+}
+
+// BenchmarkReadLargeJSON loads a 32 MiB hyperfine JSON file (a 200 MiB one
+// took 7 GB and 50 s before issue 11).
+func BenchmarkReadLargeJSON(b *testing.B) {
+	var buf bytes.Buffer
+	buf.WriteString(`{"results": [`)
+	for c := 0; buf.Len() < 32<<20; c++ {
+		if c > 0 {
+			buf.WriteString(",\n")
+		}
+		fmt.Fprintf(&buf, `{"command": "cmd%d", "mean": 0.1, "times": [`, c)
+		for i := 0; i < 10000; i++ {
+			if i > 0 {
+				buf.WriteString(", ")
+			}
+			fmt.Fprintf(&buf, "0.%09d", 100000000+i*7919%99999)
+		}
+		buf.WriteString("]}")
+	}
+	buf.WriteString("]}\n")
+	benchLoad(b, "base.json", buf.Bytes(), `{"results": [{"command": "cmd0", "times": [0.1]}]}`)
+}

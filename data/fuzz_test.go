@@ -1,0 +1,108 @@
+package data
+
+import (
+	"bytes"
+	"math"
+	"testing"
+)
+
+// allSeeds are the fixtures of every format under testdata/; each glob
+// must match (seedFiles fails the test otherwise).
+func allSeeds(f *testing.F) [][]byte {
+	var out [][]byte
+	for _, glob := range []string{"ops/*.txt", "csv/*.csv", "gobench/*.txt", "gbench/*.json", "hyperfine/*.json", "pytest-benchmark/*.json"} {
+		out = append(out, seedFiles(f, glob)...)
+	}
+	return out
+}
+
+// checkMeasurement fails t unless m has valid names and a positive,
+// finite value within [MinValue, MaxValue].
+func checkMeasurement(t *testing.T, where string, m Measurement) {
+	t.Helper()
+	for _, n := range []struct{ kind, s string }{{"benchmark", m.Benchmark}, {"variant", m.Variant}, {"unit", m.Unit}} {
+		if err := CheckName(n.kind, n.s); err != nil {
+			t.Fatalf("%s: %v", where, err)
+		}
+	}
+	if m.Benchmark == "" || !(m.Value >= MinValue && m.Value <= MaxValue) || math.IsInf(m.Value, 0) {
+		t.Fatalf("%s: bad measurement %+v", where, m)
+	}
+}
+
+// FuzzDetect: format detection over any bytes never panics, and neither
+// does parsing the file in the format detected; every record that
+// reading lets through has valid names and a value in range.
+func FuzzDetect(f *testing.F) {
+	for _, b := range allSeeds(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, n := range FormatNames() {
+			registry[n].Detect(b)
+		}
+		detect(b)
+		fuzzParse(t, "auto", b)
+		tf, err := openReader("fuzz", bytes.NewReader(b), nil)
+		if err != nil {
+			return
+		}
+		eachRecord(tf, func(r Record) {
+			checkMeasurement(t, "record", r.Measurement)
+			if err := CheckName("run id", r.Run); err != nil {
+				t.Fatal(err)
+			}
+			if err := checkLabels(r.Labels); err != nil {
+				t.Fatal(err)
+			}
+		})
+	})
+}
+
+// FuzzCSVRuns: parsing a CSV and grouping its records into runs never
+// panics, and every run it returns has a valid id, valid labels, and
+// measurements with valid names and positive finite values.
+func FuzzCSVRuns(f *testing.F) {
+	for _, b := range seedFiles(f, "csv/*.csv") {
+		f.Add(b, false)
+		f.Add(b, true)
+	}
+	f.Fuzz(func(t *testing.T, b []byte, ignoreColumns bool) {
+		tf, err := openReader("fuzz.csv", bytes.NewReader(b), csvFormat)
+		if err != nil {
+			return
+		}
+		tf.Options.IgnoreColumns = ignoreColumns
+		recs, _, err := ReadAll(tf)
+		if err != nil {
+			return
+		}
+		runs, err := runsFromRecords("fuzz.csv", recs, &LoadOptions{})
+		if err != nil {
+			return
+		}
+		if len(runs) == 0 {
+			t.Fatal("records but no runs")
+		}
+		for _, r := range runs {
+			if r.ID == "" {
+				t.Fatal("run without an id")
+			}
+			if err := CheckName("run id", r.ID); err != nil {
+				t.Fatal(err)
+			}
+			if err := checkLabels(r.Labels); err != nil {
+				t.Fatal(err)
+			}
+			if len(r.Measurements) == 0 {
+				t.Fatalf("run %q without measurements", r.ID)
+			}
+			for _, m := range r.Measurements {
+				checkMeasurement(t, "run "+r.ID, m)
+				if m.Variant == "" {
+					t.Fatalf("run %q: measurement without a variant", r.ID)
+				}
+			}
+		}
+	})
+}

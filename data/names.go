@@ -1,0 +1,73 @@
+package data
+
+import (
+	"fmt"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxNameLen bounds the length in bytes of a name: a benchmark or variant
+// name, a run id, a unit, a label key or value. 200 bytes holds the
+// longest real names seen (Go sub-benchmark names with several key=value
+// levels run to about 120) and keeps a table cell on a screen.
+const MaxNameLen = 200
+
+// CheckName checks a name where it enters qoscal (a result file, a CSV
+// cell, a flag). Names reach plain text, Markdown and CI logs unescaped,
+// and a line break in one could start a line of its own there (GitHub
+// Actions runs a log line that starts with "::" as a workflow command), so
+// a name must be valid UTF-8 without control characters (C0, DEL, C1: tab,
+// CR, LF, ESC among them) and without Unicode line or paragraph separators
+// (U+2028, U+2029), and at most MaxNameLen bytes long. kind says what the
+// name is ("benchmark name", "run id", ...), for the message. An empty
+// name passes: whether one may be empty is for the caller to say.
+func CheckName(kind, s string) error {
+	if len(s) > MaxNameLen {
+		return fmt.Errorf("%s %q is %d bytes long: names are limited to %d bytes", kind, clip(s), len(s), MaxNameLen)
+	}
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		var what string
+		switch {
+		case r == utf8.RuneError && size == 1:
+			what = "a byte that is not UTF-8"
+		case unicode.IsControl(r):
+			what = fmt.Sprintf("the control character %U", r)
+		case unicode.Is(unicode.Zl, r):
+			what = fmt.Sprintf("the line separator %U", r)
+		case unicode.Is(unicode.Zp, r):
+			what = fmt.Sprintf("the paragraph separator %U", r)
+		default:
+			i += size
+			continue
+		}
+		return fmt.Errorf("%s %q holds %s at byte %d: names must be printable text on one line", kind, clip(s), what, i)
+	}
+	return nil
+}
+
+// checkRecordNames checks the names a record carries: benchmark, variant,
+// run id and unit (labels are checked where they are read).
+func checkRecordNames(r *Record) error {
+	for _, n := range [...]struct{ kind, s string }{
+		{"benchmark name", r.Benchmark}, {"variant name", r.Variant}, {"run id", r.Run}, {"unit", r.Unit},
+	} {
+		if err := CheckName(n.kind, n.s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkLabels checks the keys and values of labels.
+func checkLabels(labels map[string]string) error {
+	for _, k := range sortedKeys(labels) {
+		if err := CheckName("label key", k); err != nil {
+			return err
+		}
+		if err := CheckName("label "+k+" value", labels[k]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
