@@ -14,8 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
+
+	"qoscal/data"
 )
 
 // FileSchema names the calibration file format; FileVersion is the
@@ -270,10 +270,6 @@ var requiredFields = []string{
 	"suite", "units", "runs", "observed", "false_positive_rate", "detection", "baseline_health", "labels", "tool",
 }
 
-// MaxNameLen bounds the names a calibration file holds (benchmarks,
-// variants, label keys and values), as the result-file parsers do.
-const MaxNameLen = 200
-
 // check validates the decoded fields; raw holds the top-level fields as
 // they were written, for the sub-fields that must be present.
 func (f *File) check(raw map[string]json.RawMessage) error {
@@ -452,32 +448,19 @@ func (f *File) checkFloor() error {
 	return nil
 }
 
-// checkName checks a name: non-empty, at most MaxNameLen bytes, valid
-// UTF-8 without control characters or line separators.
+// checkName checks a name: non-empty, and as data.CheckName checks the
+// names of result files.
 func checkName(field, s string) error {
 	if s == "" {
 		return fmt.Errorf("field %s is empty: expected a name", field)
 	}
-	if len(s) > MaxNameLen {
-		return fmt.Errorf("field %s is %d bytes long: expected at most %d", field, len(s), MaxNameLen)
-	}
 	return checkText(field, s)
 }
 
-// checkText checks that s is valid UTF-8 without control characters
-// (C0, DEL, C1) or Unicode line and paragraph separators, which would
-// break a line of output or forge one.
-func checkText(field, s string) error {
-	if !utf8.ValidString(s) {
-		return fmt.Errorf("field %s is not valid UTF-8", field)
-	}
-	for _, r := range s {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || r == '\u0085' {
-			return fmt.Errorf("field %s %q holds the control character %U", field, clipText(s), r)
-		}
-	}
-	return nil
-}
+// checkText checks text that reaches output (a label value, the tool): at
+// most data.MaxNameLen bytes of valid UTF-8 without control characters or
+// line separators, which would break a line of output or forge one.
+func checkText(field, s string) error { return data.CheckName("field "+field, s) }
 
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
