@@ -56,3 +56,33 @@ func TestScoreOverMissing(t *testing.T) {
 		t.Errorf("ScoreOver(a, c) = %+v, want 4", s)
 	}
 }
+
+// TestReading: the summary's decision rules on the worked example's five
+// runs. Each benchmark's range and share are checked against the vectors
+// in TestExampleRunsSpread; here, the rules over them.
+func TestReading(t *testing.T) {
+	a, err := Analyze(fiveRuns(t), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := a.Reading()
+	if len(r.Widest) != 3 {
+		t.Fatalf("%d widest benchmarks, want 3", len(r.Widest))
+	}
+	for i := 1; i < len(r.Widest); i++ {
+		if r.Widest[i].RangePct > r.Widest[i-1].RangePct {
+			t.Errorf("widest not in order: %v", r.Widest)
+		}
+	}
+	for _, b := range a.Benchmarks {
+		if b.RangePct > r.Widest[2].RangePct && b.Name != r.Widest[0].Name && b.Name != r.Widest[1].Name && b.Name != r.Widest[2].Name {
+			t.Errorf("%s (range %.2f%%) is wider than the third widest", b.Name, b.RangePct)
+		}
+	}
+	if want := r.Widest[0].RangePct > SteadierFactor*a.Score.RangePct; r.Steadier != want {
+		t.Errorf("Steadier = %v, want %v (widest %.2f%%, score %.2f%%)", r.Steadier, want, r.Widest[0].RangePct, a.Score.RangePct)
+	}
+	if (r.Dominant != nil) != (a.Benchmarks[0].VarianceShare >= DominantShare) {
+		t.Errorf("Dominant %v with the largest share %.3f", r.Dominant, a.Benchmarks[0].VarianceShare)
+	}
+}

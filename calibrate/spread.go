@@ -406,3 +406,44 @@ func (a *Analysis) weakDataWarnings() {
 func (s *ScoreStats) Density(x float64) float64 {
 	return stats.LogNormalPDF(x, s.MeanLog, s.SDLog)
 }
+
+// Reading is what a spread says, as facts that a view puts into words:
+// the decision rules of the plain-language summary live here, with the
+// statistics they rest on.
+type Reading struct {
+	// Widest are the (up to) three benchmarks with the widest ratio range
+	// relative to their median, widest first.
+	Widest []BenchmarkSpread
+	// Steadier is true when the suite has several benchmarks and the
+	// widest moves more than 1.2 times as much as the score: the geomean
+	// is steadier than its parts.
+	Steadier bool
+	// Dominant is a benchmark that alone carries half or more of the
+	// variance of ln(score), if one does.
+	Dominant *BenchmarkSpread
+}
+
+// SteadierFactor: the score is "steadier than its parts" when the widest
+// benchmark's relative range exceeds the score's by this factor.
+const SteadierFactor = 1.2
+
+// DominantShare is the variance share from which one benchmark dominates
+// the score's variance.
+const DominantShare = 0.5
+
+// Reading returns the facts of the spread's summary.
+func (a *Analysis) Reading() Reading {
+	var r Reading
+	wide := append([]BenchmarkSpread(nil), a.Benchmarks...)
+	sort.SliceStable(wide, func(i, j int) bool { return wide[i].RangePct > wide[j].RangePct })
+	if len(wide) > 3 {
+		wide = wide[:3]
+	}
+	r.Widest = wide
+	r.Steadier = len(a.Suite) > 1 && len(wide) > 0 && wide[0].RangePct > SteadierFactor*a.Score.RangePct
+	if len(a.Benchmarks) > 1 && a.Benchmarks[0].VarianceShare >= DominantShare {
+		d := a.Benchmarks[0]
+		r.Dominant = &d
+	}
+	return r
+}

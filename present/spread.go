@@ -114,24 +114,19 @@ func (v *Spread) Summary() string {
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Calibrated across %d runs of unchanged code: geomean(%s) = %s.", s.N, Metric(a), strings.Join(scores, ", "))
-	// The three benchmarks with the widest relative range.
-	wide := append([]calibrate.BenchmarkSpread(nil), a.Benchmarks...)
-	sort.SliceStable(wide, func(i, j int) bool { return wide[i].RangePct > wide[j].RangePct })
-	if len(wide) > 3 {
-		wide = wide[:3]
-	}
+	rd := a.Reading()
 	var noisy []string
-	for _, x := range wide {
+	for _, x := range rd.Widest {
 		noisy = append(noisy, x.Name+" "+Range(x.Min, x.Max))
 	}
-	if len(a.Suite) > 1 && len(wide) > 0 && wide[0].RangePct > 1.2*s.RangePct {
+	if rd.Steadier {
 		fmt.Fprintf(&b, " Individual benchmarks are noisy (%s), but the geomean moves less: %s, a range of %s of its median.",
 			strings.Join(noisy, ", "), Range(s.Min, s.Max), Pct(s.RangePct/100))
 	} else {
 		fmt.Fprintf(&b, " The geomean ranges %s, %s of its median.", Range(s.Min, s.Max), Pct(s.RangePct/100))
 	}
-	if len(a.Benchmarks) > 1 && a.Benchmarks[0].VarianceShare >= 0.5 {
-		fmt.Fprintf(&b, " %s alone carries %s of the score's variance.", a.Benchmarks[0].Name, Pct(a.Benchmarks[0].VarianceShare))
+	if d := rd.Dominant; d != nil {
+		fmt.Fprintf(&b, " %s alone carries %s of the score's variance.", d.Name, Pct(d.VarianceShare))
 	}
 	return b.String()
 }
