@@ -16,13 +16,16 @@ import (
 	"time"
 
 	"qoscal/data"
+	"qoscal/stats"
 )
 
 // FileSchema names the calibration file format; FileVersion is the
-// version this build writes and the newest it reads.
+// version this build writes and the newest it reads. Version 2 adds the
+// model (Matrix) and params.family_alpha; version 1 files are still read,
+// without the features that need the model.
 const (
 	FileSchema  = "qoscal-calibration"
-	FileVersion = 1
+	FileVersion = 2
 )
 
 // File is the calibration file that `qoscal recommend --write` makes and
@@ -47,6 +50,9 @@ type File struct {
 	Health    map[string]Health `json:"baseline_health"`
 	Labels    map[string]string `json:"labels"`
 	Tool      string            `json:"tool"`
+	// Matrix is the calibration's model (version 2): every run's log
+	// ratio per suite benchmark. Nil in a version 1 file.
+	Matrix *Matrix `json:"matrix,omitempty"`
 }
 
 // FileParams are the method's parameters.
@@ -57,6 +63,8 @@ type FileParams struct {
 	Coverage   float64 `json:"coverage,omitempty"`
 	Confidence float64 `json:"confidence,omitempty"`
 	Seed       uint64  `json:"seed"`
+	// FamilyAlpha is the bands' family-wise rate (version 2).
+	FamilyAlpha float64 `json:"family_alpha,omitempty"`
 }
 
 // Unit is a benchmark's unit and the direction it improves in.
@@ -125,7 +133,7 @@ func NewFile(a *Analysis, r *Recommendation, labels map[string]string, created t
 		Schema: FileSchema, Version: FileVersion,
 		Created: created.UTC().Format(time.RFC3339),
 		Floor:   r.Floor, FloorText: r.FormatFloor(r.Floor), Method: r.Options.Method,
-		Params:   FileParams{Margin: r.Options.Margin, Step: r.Options.Step, Seed: r.Options.Seed},
+		Params:   FileParams{Margin: r.Options.Margin, Step: r.Options.Step, Seed: r.Options.Seed, FamilyAlpha: r.Options.FamilyAlpha},
 		Baseline: a.Baseline, Candidate: a.Candidate,
 		Suite: append([]string(nil), a.Suite...), Units: map[string]Unit{},
 		Runs: a.Score.N,
@@ -136,6 +144,7 @@ func NewFile(a *Analysis, r *Recommendation, labels map[string]string, created t
 		Health:    map[string]Health{},
 		Labels:    map[string]string{},
 		Tool:      tool,
+		Matrix:    a.Matrix(),
 	}
 	switch r.Options.Method {
 	case MethodPrediction:
@@ -157,10 +166,50 @@ func NewFile(a *Analysis, r *Recommendation, labels map[string]string, created t
 }
 
 // Write writes the file as indented JSON.
+//
+// The matrix is written one run to a line, so that a file of 1,000 runs
+// stays readable in a diff (and about 200 bytes a run for 10 benchmarks);
+// the values keep full precision, so that the scores and the floor follow
+// from it bit for bit.
 func (f *File) Write(w io.Writer) error {
-	b, err := json.MarshalIndent(f, "", "  ")
+	c := *f
+	c.Matrix = nil
+	b, err := json.MarshalIndent(&c, "", "  ")
 	if err != nil {
 		return err
+	}
+	if m := f.Matrix; m != nil {
+		var buf bytes.Buffer
+		buf.Write(bytes.TrimSuffix(b, []byte("\n}")))
+		line := func(prefix string, v any, suffix string) error {
+			j, err := json.Marshal(v)
+			if err != nil {
+				return err
+			}
+			buf.WriteString(prefix)
+			buf.Write(j)
+			buf.WriteString(suffix)
+			return nil
+		}
+		buf.WriteString(",\n  \"matrix\": {\n")
+		if err := line(`    "runs": `, m.Runs, ",\n"); err != nil {
+			return err
+		}
+		if err := line(`    "benchmarks": `, m.Benchmarks, ",\n"); err != nil {
+			return err
+		}
+		buf.WriteString(`    "log_ratio": [`)
+		for i, row := range m.LogRatio {
+			sep := ","
+			if i == len(m.LogRatio)-1 {
+				sep = ""
+			}
+			if err := line("\n      ", row, sep); err != nil {
+				return err
+			}
+		}
+		buf.WriteString("\n    ]\n  }\n}")
+		b = buf.Bytes()
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
@@ -240,7 +289,7 @@ func ParseFile(path string, b []byte) (*File, error) {
 		return nil, bad("version %d is newer than this qoscal reads (%d): upgrade qoscal", head.Version, FileVersion)
 	}
 	if head.Version < 1 {
-		return nil, bad("version %d: expected 1", head.Version)
+		return nil, bad("version %d: expected 1 or 2", head.Version)
 	}
 	if err := duplicateKey(b); err != nil {
 		return nil, bad("%v", err)
@@ -253,7 +302,13 @@ func ParseFile(path string, b []byte) (*File, error) {
 	if err := json.Unmarshal(b, &fields); err != nil {
 		return nil, bad("%v", jsonErr(b, err))
 	}
-	for _, k := range requiredFields {
+	required := requiredFields
+	if head.Version >= 2 {
+		required = append(append([]string(nil), required...), "matrix")
+	} else if _, ok := fields["matrix"]; ok {
+		return nil, bad("field matrix is in a version 1 file: expected version 2")
+	}
+	for _, k := range required {
 		if raw, ok := fields[k]; !ok || string(raw) == "null" {
 			return nil, bad("field %s is missing", k)
 		}
@@ -329,6 +384,11 @@ func (f *File) check(raw map[string]json.RawMessage) error {
 	}
 	if err := f.checkFloor(); err != nil {
 		return err
+	}
+	if f.Version >= 2 {
+		if err := f.checkModel(); err != nil {
+			return err
+		}
 	}
 	for _, r := range []struct {
 		name string
@@ -422,6 +482,85 @@ func (f *File) checkObserved() error {
 		return fmt.Errorf("field observed.mean_log %v: its geometric mean %v lies outside observed.min %v .. max %v", o.MeanLog, g, o.Min, o.Max)
 	}
 	return nil
+}
+
+// checkModel checks a version 2 file's model against the rest of the
+// file: the matrix has a row of finite log ratios for every run and a
+// column for every suite benchmark in suite order, its scores give the
+// observed min, median and max, and the method gives the floor on it. A
+// file whose figures do not follow from its data is refused.
+func (f *File) checkModel() error {
+	m := f.Matrix
+	if !(f.Params.FamilyAlpha > 0 && f.Params.FamilyAlpha < 0.5) {
+		return fmt.Errorf("field params.family_alpha %v: expected a rate in (0, 0.5)", f.Params.FamilyAlpha)
+	}
+	if len(m.Runs) != f.Runs || len(m.LogRatio) != f.Runs {
+		return fmt.Errorf("field matrix has %d run ids and %d rows, but runs is %d", len(m.Runs), len(m.LogRatio), f.Runs)
+	}
+	if len(m.Benchmarks) != len(f.Suite) {
+		return fmt.Errorf("field matrix.benchmarks has %d names, but the suite %d", len(m.Benchmarks), len(f.Suite))
+	}
+	for j, b := range m.Benchmarks {
+		if b != f.Suite[j] {
+			return fmt.Errorf("field matrix.benchmarks[%d] is %q, but suite[%d] is %q: expected the suite, in order", j, clipText(b), j, f.Suite[j])
+		}
+	}
+	seen := map[string]bool{}
+	for i, id := range m.Runs {
+		if err := checkName(fmt.Sprintf("matrix.runs[%d]", i), id); err != nil {
+			return err
+		}
+		if seen[id] {
+			return fmt.Errorf("field matrix.runs names run %s twice", clipText(id))
+		}
+		seen[id] = true
+	}
+	for i, row := range m.LogRatio {
+		if len(row) != len(m.Benchmarks) {
+			return fmt.Errorf("field matrix.log_ratio[%d] has %d values, expected %d", i, len(row), len(m.Benchmarks))
+		}
+		for j, x := range row {
+			if !isFinite(x) || math.Abs(x) > 700 {
+				return fmt.Errorf("field matrix.log_ratio[%d][%d] %v: expected a finite log ratio", i, j, x)
+			}
+		}
+	}
+	scores, err := m.Scores(f.Suite)
+	if err != nil {
+		return fmt.Errorf("field matrix: %v", err)
+	}
+	lo, hi := stats.MinMax(scores)
+	med := stats.Median(scores)
+	for _, c := range []struct {
+		name      string
+		file, got float64
+	}{{"min", f.Observed.Min, lo}, {"median", f.Observed.Median, med}, {"max", f.Observed.Max, hi}} {
+		if math.Abs(c.file-c.got) > 1e-12*math.Abs(c.got) {
+			return fmt.Errorf("field observed.%s %v is not the matrix's (%v)", c.name, c.file, c.got)
+		}
+	}
+	if f.Runs >= 2 {
+		_, floor, _, err := FloorOf(scores, f.RecommendOptions())
+		if err != nil {
+			return fmt.Errorf("field matrix: %v", err)
+		}
+		if floor != f.Floor {
+			return fmt.Errorf("field floor %v is not what the %s method gives on the matrix (%v): write the file again with qoscal recommend --write, or give the floor to the gate with --floor", f.Floor, f.Method, floor)
+		}
+	}
+	return nil
+}
+
+// RecommendOptions returns the method and parameters the file's floor was
+// made with.
+func (f *File) RecommendOptions() RecommendOptions {
+	o := DefaultRecommendOptions
+	o.Method, o.Margin, o.Step = f.Method, f.Params.Margin, f.Params.Step
+	o.Alpha, o.Coverage, o.Confidence, o.Seed = f.Params.Alpha, f.Params.Coverage, f.Params.Confidence, f.Params.Seed
+	if f.Params.FamilyAlpha > 0 {
+		o.FamilyAlpha = f.Params.FamilyAlpha
+	}
+	return o
 }
 
 // checkFloor checks that the floor is a positive number on its step's

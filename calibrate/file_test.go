@@ -172,6 +172,82 @@ func TestParseFileRefuses(t *testing.T) {
 	}
 }
 
+// TestParseFileModel: a version 2 file carries the matrix, and its
+// figures must follow from it; a version 1 file is still read, without it.
+func TestParseFileModel(t *testing.T) {
+	good := validFile(t)
+	f, err := ParseFile("c.json", good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Version != 2 || f.Matrix == nil || len(f.Matrix.Runs) != 5 || len(f.Matrix.Benchmarks) != 10 {
+		t.Fatalf("version %d, matrix %+v", f.Version, f.Matrix)
+	}
+	// The matrix's scores are the calibration's, bit for bit.
+	scores, err := f.Matrix.Scores(f.Suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := Analyze(fiveRuns(t), Options{})
+	for i, r := range a.Runs {
+		if scores[i] != r.Score {
+			t.Errorf("run %s: matrix score %v, analysis %v", r.ID, scores[i], r.Score)
+		}
+	}
+	for _, c := range []struct {
+		reason string
+		change func(m map[string]any)
+		want   string
+	}{
+		{"a hand-tightened floor that the method does not give",
+			func(m map[string]any) { m["floor"] = 1.3; m["floor_text"] = "1.30" },
+			"field floor 1.3 is not what the margin method gives on the matrix (1.25): write the file again with qoscal recommend --write, or give the floor to the gate with --floor"},
+		{"a log ratio edited",
+			func(m map[string]any) { obj(m, "matrix")["log_ratio"].([]any)[0].([]any)[0] = 5.0 },
+			"field observed.median 1.5500000000000003 is not the matrix's (1.5899999999999999)"},
+		{"a row too short",
+			func(m map[string]any) {
+				row := obj(m, "matrix")["log_ratio"].([]any)[1].([]any)
+				obj(m, "matrix")["log_ratio"].([]any)[1] = row[:9]
+			},
+			"field matrix.log_ratio[1] has 9 values, expected 10"},
+		{"benchmarks out of the suite's order",
+			func(m map[string]any) {
+				b := obj(m, "matrix")["benchmarks"].([]any)
+				b[0], b[1] = b[1], b[0]
+			},
+			`field matrix.benchmarks[0] is "cache-scratch", but suite[0] is "alloc-test": expected the suite, in order`},
+		{"a run missing from the matrix",
+			func(m map[string]any) { obj(m, "matrix")["runs"] = obj(m, "matrix")["runs"].([]any)[:4] },
+			"field matrix has 4 run ids and 5 rows, but runs is 5"},
+		{"no family alpha",
+			func(m map[string]any) { delete(obj(m, "params"), "family_alpha") },
+			"field params.family_alpha 0: expected a rate in (0, 0.5)"},
+		{"no matrix in version 2",
+			func(m map[string]any) { delete(m, "matrix") },
+			"field matrix is missing"},
+		{"a matrix in version 1",
+			func(m map[string]any) { m["version"] = 1 },
+			"field matrix is in a version 1 file: expected version 2"},
+	} {
+		_, err := ParseFile("c.json", edit(t, good, c.change))
+		if want := "calibration file c.json: " + c.want; err == nil || err.Error() != want {
+			t.Errorf("%s:\n got %v\nwant %s", c.reason, err, want)
+		}
+	}
+	v1, err := os.ReadFile(filepath.Join("testdata", "calibration", "v1-margin.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old, err := ParseFile("v1.json", v1)
+	if err != nil {
+		t.Fatalf("a version 1 file is refused: %v", err)
+	}
+	if old.Version != 1 || old.Matrix != nil || old.Floor != 1.25 {
+		t.Errorf("version 1 file read as %+v", old)
+	}
+}
+
 // TestParseFileDuplicateKey: a JSON object with a key twice is read
 // differently by different readers (Go takes the last); refuse it.
 func TestParseFileDuplicateKey(t *testing.T) {

@@ -48,15 +48,19 @@ type RecommendOptions struct {
 	Horizon int
 	// CandidateStep is the spacing of the table of snugger floors.
 	CandidateStep float64
+	// FamilyAlpha is the family-wise false-positive rate per healthy run
+	// of the per-benchmark bands (Holm's step-down over the suite).
+	FamilyAlpha float64
 }
 
 // DefaultRecommendOptions: margin rule, 10% margin, step 0.01; α 0.01 for
 // the prediction method; 95% coverage at 95% confidence for the tolerance
 // method; 2000 bootstrap resamples with seed 1; a 100-run horizon;
-// candidate floors every 0.05.
+// candidate floors every 0.05; bands at a family-wise rate of 0.01.
 var DefaultRecommendOptions = RecommendOptions{
 	Method: MethodMargin, Margin: 0.10, Step: 0.01, Alpha: 0.01,
 	Coverage: 0.95, Confidence: 0.95, Seed: 1, Bootstrap: 2000, Horizon: 100, CandidateStep: 0.05,
+	FamilyAlpha: DefaultFamilyAlpha,
 }
 
 // Validate checks the options' ranges and names the offending one as its
@@ -81,6 +85,9 @@ func (o *RecommendOptions) Validate() error {
 	}
 	if !(o.Confidence > 0 && o.Confidence < 1) {
 		return fmt.Errorf("--confidence must be in (0, 1), got %v", o.Confidence)
+	}
+	if !(o.FamilyAlpha > 0 && o.FamilyAlpha < 0.5) {
+		return fmt.Errorf("--family-alpha must be in (0, 0.5), got %v", o.FamilyAlpha)
 	}
 	if o.Bootstrap < 0 {
 		return fmt.Errorf("--bootstrap must be >= 0, got %d", o.Bootstrap)
@@ -155,7 +162,16 @@ type Recommendation struct {
 	// options' Alpha, whatever the method (for charts and comparison).
 	PredictionBound float64
 	Bootstrap       stats.BootstrapFPR
-	Warnings        []Warning
+	// Bands are the per-benchmark bands at Options.FamilyAlpha, in suite
+	// order.
+	Bands []Band
+	// CombinedFPR bounds the false-positive rate per healthy run of the
+	// combined rule "the score is below the floor, or a benchmark is below
+	// its band": by the union bound, the floor's predictive rate plus the
+	// bands' family-wise rate (docs/STATS.md 4.3). NaN when the floor's
+	// rate is undefined.
+	CombinedFPR float64
+	Warnings    []Warning
 }
 
 // FormatFloor prints a floor with the decimals of the step grid.
@@ -180,6 +196,8 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 	rec.Cost = a.Cost(rec.Floor, opt.Horizon)
 	rec.PredictionBound = stats.PredictionBound(s.MeanLog, s.SDLog, s.N, opt.Alpha)
 	rec.Candidates = a.candidates(rec.Floor, opt)
+	rec.Bands = a.Matrix().Bands(opt.FamilyAlpha)
+	rec.CombinedFPR = math.Min(1, rec.Cost.Predictive+opt.FamilyAlpha)
 	if s.N < 100 {
 		rec.MoreRunsForOnePct = 100 - s.N
 	}
@@ -206,25 +224,10 @@ func (r *Recommendation) warn(kind WarningKind, format string, args ...any) {
 	r.Warnings = append(r.Warnings, Warning{Kind: kind, Msg: fmt.Sprintf(format, args...)})
 }
 
-// Floor applies the options' method to the calibration: the method's raw
-// bound, that bound rounded down to the step grid, and for the tolerance
-// method its k factor.
+// Floor applies the options' method to the calibration (see FloorOf).
 func (a *Analysis) Floor(opt RecommendOptions) (raw, floor, k float64, err error) {
 	s := a.Score
-	switch opt.Method {
-	case MethodMargin:
-		raw = s.Min * (1 - opt.Margin)
-	case MethodPrediction:
-		raw = stats.PredictionBound(s.MeanLog, s.SDLog, s.N, opt.Alpha)
-	case MethodTolerance:
-		if k, err = stats.ToleranceK(s.N, opt.Coverage, opt.Confidence); err != nil {
-			return 0, 0, 0, err
-		}
-		raw = math.Exp(s.MeanLog - k*s.SDLog)
-	default:
-		return 0, 0, 0, fmt.Errorf("unknown method %q", opt.Method)
-	}
-	return raw, RoundDown(raw, opt.Step), k, nil
+	return floorFrom(s.Min, s.MeanLog, s.SDLog, s.N, opt)
 }
 
 // Cost computes what floor F costs for this calibration.

@@ -1,0 +1,207 @@
+package calibrate
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"qoscal/stats"
+)
+
+// Matrix is the calibration as a model: for every calibration run and
+// every suite benchmark, the log ratio ln r. From it the gate derives
+// each benchmark's band and the floor of any sub-suite, by the same
+// method as the calibrated floor. It is what the calibration file
+// (version 2) carries.
+type Matrix struct {
+	Runs       []string    `json:"runs"`
+	Benchmarks []string    `json:"benchmarks"`
+	LogRatio   [][]float64 `json:"log_ratio"` // [run][benchmark]
+}
+
+// Matrix returns the analysis' matrix: its runs in order, its suite in
+// order.
+func (a *Analysis) Matrix() *Matrix {
+	m := &Matrix{Benchmarks: append([]string(nil), a.Suite...)}
+	for _, r := range a.Runs {
+		m.Runs = append(m.Runs, r.ID)
+		row := make([]float64, len(r.Ratios))
+		for j, x := range r.Ratios {
+			row[j] = math.Log(x)
+		}
+		m.LogRatio = append(m.LogRatio, row)
+	}
+	return m
+}
+
+// column returns the log ratios of benchmark j over the runs.
+func (m *Matrix) column(j int) []float64 {
+	c := make([]float64, len(m.LogRatio))
+	for i, row := range m.LogRatio {
+		c[i] = row[j]
+	}
+	return c
+}
+
+// index returns the column of each named benchmark, or an error naming
+// one the matrix lacks.
+func (m *Matrix) index(names []string) ([]int, error) {
+	at := make(map[string]int, len(m.Benchmarks))
+	for j, b := range m.Benchmarks {
+		at[b] = j
+	}
+	idx := make([]int, len(names))
+	for i, n := range names {
+		j, ok := at[n]
+		if !ok {
+			return nil, fmt.Errorf("benchmark %s is not in the calibration's matrix", n)
+		}
+		idx[i] = j
+	}
+	return idx, nil
+}
+
+// Scores returns each calibration run's score over the sub-suite sub: the
+// geomean of its ratios over those benchmarks, computed as ScoreOver
+// computes a run's score, so that over the whole suite it is bit for bit
+// the calibrated score.
+func (m *Matrix) Scores(sub []string) ([]float64, error) {
+	if len(sub) == 0 {
+		return nil, errors.New("an empty sub-suite has no score")
+	}
+	idx, err := m.index(sub)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(m.LogRatio))
+	logs := make([]float64, len(idx))
+	for i, row := range m.LogRatio {
+		for k, j := range idx {
+			logs[k] = row[j]
+		}
+		out[i] = math.Exp(stats.Mean(logs))
+	}
+	return out, nil
+}
+
+// FloorOf applies a floor method to calibration scores: the method's raw
+// bound, that bound rounded down to the step grid, and for the tolerance
+// method its k factor. It is the one rule behind the recommended floor
+// and the gate's sub-suite floors.
+func FloorOf(scores []float64, opt RecommendOptions) (raw, floor, k float64, err error) {
+	if len(scores) < 2 {
+		return 0, 0, 0, fmt.Errorf("a floor needs at least 2 calibration scores, got %d", len(scores))
+	}
+	logs, err := stats.Logs(scores)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	lo, _ := stats.MinMax(scores)
+	return floorFrom(lo, stats.Mean(logs), stats.SD(logs), len(scores), opt)
+}
+
+// floorFrom is FloorOf on the summary of the scores: the lowest, and the
+// mean and n−1 SD of their logs.
+func floorFrom(lo, meanLog, sdLog float64, n int, opt RecommendOptions) (raw, floor, k float64, err error) {
+	switch opt.Method {
+	case MethodMargin:
+		raw = lo * (1 - opt.Margin)
+	case MethodPrediction:
+		raw = stats.PredictionBound(meanLog, sdLog, n, opt.Alpha)
+	case MethodTolerance:
+		if k, err = stats.ToleranceK(n, opt.Coverage, opt.Confidence); err != nil {
+			return 0, 0, 0, err
+		}
+		raw = math.Exp(meanLog - k*sdLog)
+	default:
+		return 0, 0, 0, fmt.Errorf("unknown method %q", opt.Method)
+	}
+	return raw, RoundDown(raw, opt.Step), k, nil
+}
+
+// DefaultFamilyAlpha is the family-wise false-positive rate per healthy
+// run of the per-benchmark bands.
+const DefaultFamilyAlpha = 0.01
+
+// Band is a benchmark's calibrated band: where its ratio lies on healthy
+// runs, under the log-normal model of its own calibration values
+// (docs/STATS.md 4).
+type Band struct {
+	Name string
+	// N is the number of calibration runs; MeanLog and SDLog the mean and
+	// n−1 SD of the benchmark's log ratio over them.
+	N              int
+	MeanLog, SDLog float64
+	// Usual is the benchmark's median ratio over the calibration runs.
+	Usual float64
+	// Lower and Upper are the prediction bounds of its ratio at the level
+	// alpha/k of the first step of Holm's procedure over the k suite
+	// benchmarks: a healthy ratio falls below Lower with probability
+	// alpha/k. NaN when the benchmark never varied.
+	Lower, Upper float64
+	// R50 is how far the benchmark alone must fall, as a factor of its
+	// ratio, to be below its band half the time: Lower/exp(MeanLog).
+	R50 float64
+}
+
+// Bands returns every benchmark's band for a family-wise false-positive
+// rate of alpha per healthy run, in the matrix's benchmark order.
+func (m *Matrix) Bands(alpha float64) []Band {
+	n, k := len(m.LogRatio), len(m.Benchmarks)
+	out := make([]Band, k)
+	for j, name := range m.Benchmarks {
+		col := m.column(j)
+		b := Band{Name: name, N: n, MeanLog: stats.Mean(col), SDLog: stats.SD(col), Lower: math.NaN(), Upper: math.NaN(), R50: math.NaN()}
+		ratios := make([]float64, n)
+		for i, x := range col {
+			ratios[i] = math.Exp(x)
+		}
+		b.Usual = stats.Median(ratios)
+		if b.SDLog > 0 && n >= 2 {
+			level := alpha / float64(k)
+			b.Lower = stats.PredictionBound(b.MeanLog, b.SDLog, n, level)
+			b.Upper = math.Exp(2*b.MeanLog) / b.Lower // the same distance above the mean, in log space
+			b.R50 = b.Lower / math.Exp(b.MeanLog)
+		}
+		out[j] = b
+	}
+	return out
+}
+
+// BandJudgement is a run's benchmarks against their bands: those below
+// and above, each found by Holm's step-down over the benchmarks judged, at
+// the family-wise rate alpha per side.
+type BandJudgement struct {
+	Below, Above map[string]bool
+	// P are the predictive lower-tail p-values, by benchmark.
+	P map[string]float64
+}
+
+// JudgeBands judges a run's log ratios (by benchmark; only those given
+// are judged, so a partial run is a smaller family) against the bands.
+func JudgeBands(bands []Band, logRatio map[string]float64, alpha float64) BandJudgement {
+	var names []string
+	var lower, upper []float64
+	for _, b := range bands {
+		x, ok := logRatio[b.Name]
+		if !ok {
+			continue
+		}
+		p := stats.PredictiveP(b.MeanLog, b.SDLog, b.N, x)
+		names = append(names, b.Name)
+		lower = append(lower, p)
+		upper = append(upper, 1-p) // NaN stays NaN
+	}
+	j := BandJudgement{Below: map[string]bool{}, Above: map[string]bool{}, P: map[string]float64{}}
+	lo, hi := stats.Holm(lower, alpha), stats.Holm(upper, alpha)
+	for i, n := range names {
+		j.P[n] = lower[i]
+		if lo[i] {
+			j.Below[n] = true
+		}
+		if hi[i] {
+			j.Above[n] = true
+		}
+	}
+	return j
+}
