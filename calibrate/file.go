@@ -563,6 +563,12 @@ func (f *File) RecommendOptions() RecommendOptions {
 	return o
 }
 
+// FormatFloor prints a floor as the file prints its own: with
+// the step's decimals.
+func (f *File) FormatFloor(floor float64) string {
+	return strconv.FormatFloat(floor, 'f', StepDecimals(f.Params.Step), 64)
+}
+
 // checkFloor checks that the floor is a positive number on its step's
 // grid, no higher than the highest calibration score, and that floor_text
 // is that number with the step's decimals (the text is what the gate

@@ -50,7 +50,32 @@ type GateOptions struct {
 	ReportOnly bool
 	// OnDegraded is "fail", "warn" (default) or "ignore".
 	OnDegraded string
+	// PerBenchmark says what a benchmark below its calibrated band does:
+	// "fail" fails the gate, "warn" (default, also "") warns, "off" does
+	// not judge the bands. Bands need a calibration with a matrix.
+	PerBenchmark string
+	// MinSuite is the smallest part of the calibrated suite that a
+	// partial run may be gated on; 0 means half the suite, at least 2.
+	MinSuite int
 }
+
+// Per-benchmark modes.
+const (
+	PerBenchmarkFail = "fail"
+	PerBenchmarkWarn = "warn"
+	PerBenchmarkOff  = "off"
+)
+
+// Bands of a benchmark against its calibration.
+const (
+	BandBelow  = "below"
+	BandWithin = "within"
+	BandAbove  = "above"
+)
+
+// DefaultMinSuite is the smallest sub-suite gated by default: half the
+// calibrated suite, rounded up, and at least 2.
+func DefaultMinSuite(k int) int { return max(2, (k+1)/2) }
 
 // GateBenchmark is one benchmark row of the gate's table.
 type GateBenchmark struct {
@@ -61,6 +86,13 @@ type GateBenchmark struct {
 	// HealthZ is the runner-health z of the baseline value, NaN if the
 	// calibration has no history for it.
 	HealthZ float64
+	// Usual is the benchmark's median ratio over the calibration runs and
+	// VsUsual this run's ratio over it; NaN without a matrix.
+	Usual, VsUsual float64
+	// Band is BandBelow, BandWithin or BandAbove against the calibrated
+	// band (Holm's step-down over the gated benchmarks), "" when not
+	// judged.
+	Band string
 }
 
 // GateResult is the gate's verdict on one run.
@@ -75,6 +107,20 @@ type GateResult struct {
 	Extra       []string        // run benchmarks the calibration does not know
 	OnlyOne     []string        // benchmarks only one variant measured
 	Partial     bool
+	// SubSuiteFloor is, for a partial run gated on a sub-suite, the floor
+	// recomputed from the calibration's matrix for that sub-suite by the
+	// calibrated method (it is then Floor, and FullFloor the calibrated
+	// one); 0 otherwise.
+	SubSuiteFloor, FullFloor float64
+	// PerBenchmark is the mode the bands were judged in; Below and Above
+	// name the benchmarks outside their bands. ModelMissing is set when
+	// the calibration file (version 1) has no matrix for them.
+	PerBenchmark string
+	Below, Above []string
+	ModelMissing bool
+	// VerdictDetail is the verdict with what qualifies it: "pass on a
+	// degraded runner".
+	VerdictDetail string
 	// RunnerDegraded is set when the median runner-health z is below
 	// DegradedZ; MedianZ is that median (NaN without a calibration).
 	RunnerDegraded bool
@@ -160,6 +206,14 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 			if len(res.Suite) == 0 {
 				return nil, inputErrorf("this run has none of the calibrated suite (%s)", strings.Join(cal.Suite, ", "))
 			}
+			minSuite := opt.MinSuite
+			if minSuite <= 0 {
+				minSuite = DefaultMinSuite(len(cal.Suite))
+			}
+			if len(res.Suite) < minSuite {
+				return nil, inputErrorf("this run has only %d of the %d calibrated benchmarks (it lacks %s): fewer than the %d a partial suite needs, too few for its geomean to stand for the suite",
+					len(res.Suite), len(cal.Suite), strings.Join(res.Missing, ", "), minSuite)
+			}
 			res.Partial = true
 			warn(Warning{Kind: WarnPartialGate, Benchmarks: res.Missing}, "partial suite: gating on %d of the %d calibrated benchmarks; missing: %s", len(res.Suite), len(cal.Suite), strings.Join(res.Missing, ", "))
 		}
@@ -206,6 +260,26 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 	case cal != nil:
 		res.Floor, res.FloorSource = cal.Floor, FloorCalibration
 	}
+	if res.Partial && res.FloorSource == FloorCalibration {
+		if cal.Matrix == nil {
+			res.ModelMissing = true
+			warn(Warning{Kind: WarnNoModel}, "the calibration file (version %d) has no matrix, so the floor of this sub-suite cannot be recomputed: judging it against the whole suite's floor %s", cal.Version, cal.FloorText)
+		} else {
+			scores, err := cal.Matrix.Scores(res.Suite)
+			if err != nil {
+				return nil, inputErrorf("%v", err)
+			}
+			_, sub, _, err := FloorOf(scores, cal.RecommendOptions())
+			if err != nil {
+				return nil, inputErrorf("the floor of the sub-suite: %v", err)
+			}
+			if !(sub > 0) {
+				return nil, inputErrorf("the %s method gives the sub-suite of %d benchmarks no floor above 0", cal.Method, len(res.Suite))
+			}
+			res.FullFloor, res.SubSuiteFloor, res.Floor = cal.Floor, sub, sub
+		}
+	}
+	res.judgeBands(cal, opt, warn)
 	switch {
 	case res.Floor == 0:
 		res.Verdict = VerdictUngated
@@ -215,6 +289,12 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 		res.Verdict = VerdictWarn
 	default:
 		res.Verdict = VerdictFail
+	}
+	if res.PerBenchmark == PerBenchmarkFail && len(res.Below) > 0 && res.Verdict == VerdictPass {
+		res.Verdict = VerdictFail
+		if opt.ReportOnly {
+			res.Verdict = VerdictWarn
+		}
 	}
 	if res.RunnerDegraded {
 		switch opt.OnDegraded {
@@ -226,7 +306,76 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 			warn(Warning{Kind: WarnRunnerDegraded}, "runner degraded: the baseline is far below its calibrated history (median robust z %.1f < %.1f): treat this verdict with care, and rerun on a healthy runner", res.MedianZ, DegradedZ)
 		}
 	}
+	res.VerdictDetail = res.Verdict
+	if res.RunnerDegraded && res.Verdict != VerdictInconclusive {
+		res.VerdictDetail += " on a degraded runner"
+	}
 	return res, nil
+}
+
+// judgeBands sets each gated benchmark's usual ratio and, unless the mode
+// is off, its band, by Holm's step-down over the gated benchmarks at the
+// calibration's family-wise rate.
+func (res *GateResult) judgeBands(cal *File, opt GateOptions, warn func(Warning, string, ...any)) {
+	res.PerBenchmark = opt.PerBenchmark
+	if res.PerBenchmark == "" {
+		res.PerBenchmark = PerBenchmarkWarn
+	}
+	for i := range res.Benchmarks {
+		res.Benchmarks[i].Usual, res.Benchmarks[i].VsUsual = math.NaN(), math.NaN()
+	}
+	if cal == nil {
+		return
+	}
+	if cal.Matrix == nil {
+		res.ModelMissing = true
+		if res.PerBenchmark != PerBenchmarkOff {
+			warn(Warning{Kind: WarnNoModel}, "the calibration file (version %d) has no matrix: per-benchmark bands are unavailable; write it again with this qoscal to have them", cal.Version)
+		}
+		return
+	}
+	bands := cal.Matrix.Bands(cal.RecommendOptions().FamilyAlpha)
+	byName := map[string]Band{}
+	for _, b := range bands {
+		byName[b.Name] = b
+	}
+	logs := map[string]float64{}
+	for i := range res.Benchmarks {
+		gb := &res.Benchmarks[i]
+		b, ok := byName[gb.Name]
+		if !ok || !gb.InScore {
+			continue
+		}
+		gb.Usual = b.Usual
+		gb.VsUsual = gb.Ratio / b.Usual
+		logs[gb.Name] = math.Log(gb.Ratio)
+	}
+	if res.PerBenchmark == PerBenchmarkOff {
+		return
+	}
+	j := JudgeBands(bands, logs, cal.RecommendOptions().FamilyAlpha)
+	for i := range res.Benchmarks {
+		gb := &res.Benchmarks[i]
+		if _, judged := logs[gb.Name]; !judged || math.IsNaN(j.P[gb.Name]) {
+			continue
+		}
+		switch {
+		case j.Below[gb.Name]:
+			gb.Band = BandBelow
+			res.Below = append(res.Below, gb.Name)
+		case j.Above[gb.Name]:
+			gb.Band = BandAbove
+			res.Above = append(res.Above, gb.Name)
+		default:
+			gb.Band = BandWithin
+		}
+	}
+	if len(res.Below) > 0 {
+		warn(Warning{Kind: WarnBelowBand, Benchmarks: res.Below}, "below their calibrated bands (family-wise rate %v per healthy run): %s", cal.RecommendOptions().FamilyAlpha, strings.Join(res.Below, ", "))
+	}
+	if len(res.Above) > 0 {
+		warn(Warning{Kind: WarnAboveBand, Benchmarks: res.Above}, "far above their calibrated bands, which often means a broken benchmark rather than a real gain: %s", strings.Join(res.Above, ", "))
+	}
 }
 
 func namesOf(run *data.Run, variant string) []string {

@@ -41,6 +41,9 @@ const (
 	WarnNotCalibrated  WarningKind = "not-calibrated"  // Gate: benchmarks the calibration lacks
 	WarnFloorOverride  WarningKind = "floor-override"  // Gate: the given floor wins over the file's
 	WarnRunnerDegraded WarningKind = "runner-degraded" // Gate: the baseline says the runner was slow
+	WarnBelowBand      WarningKind = "below-band"      // Gate: benchmarks below their calibrated bands
+	WarnAboveBand      WarningKind = "above-band"      // Gate: benchmarks far above their bands
+	WarnNoModel        WarningKind = "no-model"        // Gate: a version 1 calibration has no matrix
 )
 
 // Messages returns the warnings' messages.

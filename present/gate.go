@@ -7,6 +7,7 @@ package present
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,7 +42,7 @@ type gateRow = calibrate.GateBenchmark
 // JSON.
 func (g *Gate) columns() []render.Column[gateRow] {
 	base, cand := g.Run.Baseline, g.Run.Candidate
-	return []render.Column[gateRow]{
+	cols := []render.Column[gateRow]{
 		{Head: "benchmark", Cell: func(b gateRow) string { return b.Name }, Key: "name", JSON: func(b gateRow) any { return b.Name }},
 		{Key: "unit", JSON: func(b gateRow) any { return b.Unit }},
 		{Key: "direction", JSON: func(b gateRow) any { return b.Direction.Key() }},
@@ -55,8 +56,34 @@ func (g *Gate) columns() []render.Column[gateRow] {
 		{Key: "candidate_samples", JSON: func(b gateRow) any { return b.CandidateSamples }},
 		{Key: "in_score", JSON: func(b gateRow) any { return b.InScore }},
 		{Key: "health_z", JSON: func(b gateRow) any { return render.Float(b.HealthZ) }},
-		{Cell: g.note},
+		{Key: "usual", JSON: func(b gateRow) any { return render.Float(b.Usual) }},
+		{Key: "vs_usual", JSON: func(b gateRow) any { return render.Float(b.VsUsual) }},
+		{Key: "band", JSON: func(b gateRow) any { return optional(b.Band) }},
 	}
+	if g.HasModel() {
+		cols = append(cols, render.Column[gateRow]{Head: "vs calibration", Cell: vsCalibration})
+	}
+	return append(cols, render.Column[gateRow]{Cell: g.note})
+}
+
+// HasModel reports whether the calibration carries the model (its
+// matrix), which the "vs calibration" column needs.
+func (g *Gate) HasModel() bool { return g.Cal != nil && g.Cal.Matrix != nil }
+
+// vsCalibration is a benchmark's ratio against its usual one, tagged when
+// outside its band: "0.48x usual  BELOW BAND".
+func vsCalibration(b gateRow) string {
+	if math.IsNaN(b.VsUsual) {
+		return ""
+	}
+	cell := X(b.VsUsual) + "x usual"
+	switch b.Band {
+	case calibrate.BandBelow:
+		cell += "  BELOW BAND"
+	case calibrate.BandAbove:
+		cell += "  above band"
+	}
+	return cell
 }
 
 // tag returns "faster", "SLOWER" or "" for a ratio.
@@ -85,7 +112,11 @@ func (g *Gate) note(b gateRow) string {
 // Table is the benchmark table with its geomean row.
 func (g *Gate) Table() *render.Table {
 	t := render.NewTable(g.columns(), g.Res.Benchmarks)
-	t.AddRow("geomean", "", "", X(g.Res.Score)+"x", "over "+Plural(len(g.Res.Suite), "benchmark"))
+	row := []string{"geomean", "", "", X(g.Res.Score) + "x"}
+	if g.HasModel() {
+		row = append(row, "")
+	}
+	t.AddRow(append(row, "over "+Plural(len(g.Res.Suite), "benchmark"))...)
 	return t
 }
 
@@ -107,6 +138,9 @@ func (g *Gate) Header() string {
 // text, or the given number as given.
 func (g *Gate) FloorText() string {
 	if g.Res.FloorSource == calibrate.FloorCalibration {
+		if g.Res.SubSuiteFloor > 0 {
+			return g.Cal.FormatFloor(g.Res.SubSuiteFloor)
+		}
 		return g.Cal.FloorText
 	}
 	return strconv.FormatFloat(g.Res.Floor, 'f', -1, 64)
@@ -122,16 +156,33 @@ func (g *Gate) Headline() string {
 	floor := ""
 	if r.Floor > 0 {
 		floor = g.FloorText() + "x floor"
+		if r.SubSuiteFloor > 0 {
+			floor = fmt.Sprintf("%sx floor of that sub-suite (recomputed from the calibration; the whole suite's is %sx)", g.FloorText(), g.Cal.FloorText)
+		}
+	}
+	on := ""
+	if r.RunnerDegraded && r.Verdict != calibrate.VerdictInconclusive {
+		on = " on a degraded runner"
+	}
+	// A benchmark below its band fails (or warns) a run whose score passes.
+	bandFail := r.Score >= r.Floor && r.Floor > 0 && len(r.Below) > 0 && r.PerBenchmark == calibrate.PerBenchmarkFail
+	below := ""
+	if len(r.Below) > 0 {
+		below = fmt.Sprintf("%s below %s calibrated band", strings.Join(r.Below, ", "), map[bool]string{true: "its", false: "their"}[len(r.Below) == 1])
 	}
 	var s string
-	switch r.Verdict {
-	case calibrate.VerdictPass:
-		s = fmt.Sprintf("PASS: %s, >= %s.", what, floor)
-	case calibrate.VerdictFail:
-		s = fmt.Sprintf("FAIL: %s, below the %s.", what, floor)
-	case calibrate.VerdictWarn:
-		s = fmt.Sprintf("below the floor: %s, below the %s.", what, floor)
-	case calibrate.VerdictInconclusive:
+	switch {
+	case r.Verdict == calibrate.VerdictPass:
+		s = fmt.Sprintf("PASS%s: %s, >= %s.", on, what, floor)
+	case r.Verdict == calibrate.VerdictFail && bandFail:
+		s = fmt.Sprintf("FAIL%s: %s, >= %s, but %s.", on, what, floor, below)
+	case r.Verdict == calibrate.VerdictFail:
+		s = fmt.Sprintf("FAIL%s: %s, below the %s.", on, what, floor)
+	case r.Verdict == calibrate.VerdictWarn && bandFail:
+		s = fmt.Sprintf("below a band%s: %s, >= %s, but %s.", on, what, floor, below)
+	case r.Verdict == calibrate.VerdictWarn:
+		s = fmt.Sprintf("below the floor%s: %s, below the %s.", on, what, floor)
+	case r.Verdict == calibrate.VerdictInconclusive:
 		s = fmt.Sprintf("INCONCLUSIVE: %s against the %s, but the runner looks degraded: rerun on a healthy runner.", what, floor)
 	default:
 		s = fmt.Sprintf("%s.", what)
@@ -151,10 +202,23 @@ var verdictTitle = map[string]string{
 	calibrate.VerdictInconclusive: "INCONCLUSIVE", calibrate.VerdictUngated: "not gated",
 }
 
+// Title is the verdict as a summary's title says it.
+func (g *Gate) Title() string {
+	t := verdictTitle[g.Res.Verdict]
+	if g.Res.RunnerDegraded && g.Res.Verdict != calibrate.VerdictInconclusive {
+		t += " on a degraded runner"
+	}
+	return t
+}
+
 // floorSentence says where the floor came from.
 func (g *Gate) floorSentence() string {
 	switch g.Res.FloorSource {
 	case calibrate.FloorCalibration:
+		if g.Res.SubSuiteFloor > 0 {
+			return fmt.Sprintf("Floor %sx for the sub-suite of %d benchmarks, recomputed from the calibration file %s (%s method, %d runs; the whole suite's floor is %sx).",
+				g.FloorText(), len(g.Res.Suite), g.CalPath, g.Cal.Method, g.Cal.Runs, g.Cal.FloorText)
+		}
 		return fmt.Sprintf("Floor %sx from the calibration file %s (%s method, %d runs).", g.FloorText(), g.CalPath, g.Cal.Method, g.Cal.Runs)
 	case calibrate.FloorGiven:
 		return fmt.Sprintf("Floor %sx from %s.", g.FloorText(), g.GivenFloor)
@@ -171,7 +235,7 @@ func (g *Gate) Doc() *render.Doc {
 	d.Add(
 		&render.Lines{In: text, Lines: []string{g.Header()}},
 		&render.Blank{In: text},
-		&render.Heading{In: md, Level: 3, Text: "qoscal gate: " + verdictTitle[g.Res.Verdict]},
+		&render.Heading{In: md, Level: 3, Text: "qoscal gate: " + g.Title()},
 		&render.Paragraph{In: md, Text: g.Headline()},
 		&render.Paragraph{In: md, Text: g.floorSentence()},
 		g.Table(),
@@ -210,6 +274,16 @@ type GateJSON struct {
 	Calibration    *GateCalibration `json:"calibration"`
 	Warnings       []string         `json:"warnings"`
 	Message        string           `json:"message"`
+	VerdictDetail  string           `json:"verdict_detail"`
+	SubSuiteFloor  *float64         `json:"sub_suite_floor"`
+	PerBenchmark   PerBenchmarkJSON `json:"per_benchmark"`
+}
+
+// PerBenchmarkJSON is how the gate judged the benchmarks' bands.
+type PerBenchmarkJSON struct {
+	Mode  string   `json:"mode"`
+	Below []string `json:"below"`
+	Above []string `json:"above"`
 }
 
 // GateCalibration is the calibration file a gate used, in its JSON.
@@ -232,9 +306,18 @@ func (g *Gate) JSON() GateJSON {
 		Missing:    append([]string{}, r.Missing...), Extra: append([]string{}, r.Extra...),
 		Partial: r.Partial, RunnerDegraded: r.RunnerDegraded, MedianZ: render.Float(r.MedianZ),
 		Warnings: append([]string{}, g.Warnings...), Message: g.Headline(),
+		VerdictDetail: r.VerdictDetail,
+		PerBenchmark:  PerBenchmarkJSON{Mode: r.PerBenchmark, Below: append([]string{}, r.Below...), Above: append([]string{}, r.Above...)},
+	}
+	if r.SubSuiteFloor > 0 {
+		f := r.SubSuiteFloor
+		j.SubSuiteFloor = &f
 	}
 	if r.Floor > 0 {
 		f, src := r.Floor, r.FloorSource
+		if r.SubSuiteFloor > 0 {
+			f = r.FullFloor
+		}
 		if src == calibrate.FloorGiven {
 			src = g.GivenFloor
 		}

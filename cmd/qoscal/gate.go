@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"qoscal/calibrate"
@@ -34,6 +35,9 @@ The run:
                              gobench, gbench, hyperfine, pytest-benchmark
     --strip-procs            drop the -N GOMAXPROCS suffix of Go benchmark
                              names (BenchmarkX-8 becomes BenchmarkX)
+    --run ID                 the run's name (default: GITHUB_RUN_ID-
+                             GITHUB_RUN_ATTEMPT under Actions, else the
+                             folder of the candidate's file)
     --db FILE --run ID       judge a stored run instead
     --higher-is-better, --lower-is-better
                              override the direction the units give
@@ -46,7 +50,15 @@ The floor:
                              suite, variant names, directions and the
                              baseline history for the runner-health check
     --report-only            report, never fail on a regression (exit 0)
-    --allow-partial          gate on the calibrated benchmarks the run has
+    --allow-partial          gate on the calibrated benchmarks the run has,
+                             against the floor of that sub-suite recomputed
+                             from the calibration (version 2 files)
+    --min-suite N            the fewest calibrated benchmarks a partial run
+                             is gated on (default: half, at least 2)
+    --per-benchmark MODE     a benchmark below its calibrated band (Holm's
+                             step-down at the calibration's family-wise
+                             rate): warn (default), fail (exit 1 even when
+                             the geomean passes), off
     --on-degraded MODE       a degraded runner: warn (default), fail (exit 3,
                              "inconclusive"), ignore
     --tag-threshold F        tag ratios beyond ±F as faster/SLOWER
@@ -64,7 +76,7 @@ CI:
 Example: the Windows runner's first measurement against a 1.25 floor:
 
     $ qoscal gate --floor 1.25 --baseline system=baseline.txt --candidate hoard=hoard.txt
-    hoard (candidate) vs system (baseline), run gated: ops/sec, higher is better
+    hoard (candidate) vs system (baseline), run ...
     ...
     benchmark           system        hoard  hoard/system
     alloc-test      31,225,137   52,293,433         1.67x  faster
@@ -88,6 +100,8 @@ type gateFlags struct {
 	dirFlags
 	db, calibration, onDegraded, annotations, summary, format, metric string
 	floor, tag                                                        float64
+	perBenchmark                                                      string
+	minSuite                                                          int
 	reportOnly, allowPartial, record, higher, lower                   bool
 	labels                                                            []string
 }
@@ -104,6 +118,8 @@ func runGate(u *ui, args []string) error {
 	fs.BoolVar(&g.allowPartial, "allow-partial", false, "gate on the calibrated benchmarks present")
 	fs.StringVar(&g.onDegraded, "on-degraded", "warn", "degraded runner: `MODE` warn, fail or ignore")
 	fs.Float64Var(&g.tag, "tag-threshold", 0.03, "tag ratios beyond ±`F`")
+	fs.StringVar(&g.perBenchmark, "per-benchmark", "warn", "a benchmark below its band: `MODE` fail, warn or off")
+	fs.IntVar(&g.minSuite, "min-suite", 0, "the fewest calibrated benchmarks a partial run is gated on (`N`)")
 	fs.StringVar(&g.annotations, "annotations", "auto", "CI annotations: `MODE` auto, github or none")
 	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE`")
 	fs.BoolVar(&g.record, "record", false, "also store the gated run")
@@ -142,6 +158,7 @@ func runGate(u *ui, args []string) error {
 	opt := calibrate.GateOptions{
 		Baseline: run.Baseline, Candidate: run.Candidate, Floor: g.floor, Calibration: cal, Direction: dir,
 		AllowPartial: g.allowPartial, ReportOnly: g.reportOnly, OnDegraded: g.onDegraded, Metric: g.metric,
+		PerBenchmark: g.perBenchmark, MinSuite: g.minSuite,
 	}
 	res, err := calibrate.Gate(run, opt)
 	if err != nil {
@@ -198,6 +215,14 @@ func (g *gateFlags) validate(floorSet bool) error {
 	default:
 		return usagef("gate", "--annotations must be auto, github or none, got %q", g.annotations)
 	}
+	switch g.perBenchmark {
+	case calibrate.PerBenchmarkFail, calibrate.PerBenchmarkWarn, calibrate.PerBenchmarkOff:
+	default:
+		return usagef("gate", "--per-benchmark must be fail, warn or off, got %q", g.perBenchmark)
+	}
+	if g.minSuite < 0 {
+		return usagef("gate", "--min-suite must be >= 0 (0: half the calibrated suite, at least 2), got %d", g.minSuite)
+	}
 	if floorSet {
 		if err := checkFloor("gate", g.floor); err != nil {
 			return err
@@ -233,8 +258,8 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opt.RunID == "" {
-		opt.RunID = "gated"
+	if opt.RunID == "" && len(paths) == 0 {
+		opt.RunID = g.defaultRunID(u)
 	}
 	if len(paths) == 1 {
 		runs, err := data.Load(paths, opt)
@@ -251,6 +276,28 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		return nil, err
 	}
 	return &run, nil
+}
+
+// defaultRunID names a run given by its files and no --run: the Actions
+// run (GITHUB_RUN_ID, and GITHUB_RUN_ATTEMPT after a dash) under GitHub
+// Actions, else the folder that holds the candidate's file. (A run folder
+// given as a PATH is named after the folder.)
+func (g *gateFlags) defaultRunID(u *ui) string {
+	if id := u.getenv("GITHUB_RUN_ID"); id != "" {
+		if a := u.getenv("GITHUB_RUN_ATTEMPT"); a != "" {
+			return id + "-" + a
+		}
+		return id
+	}
+	spec, err := data.ParseVariantSpec(g.candidate)
+	if err == nil {
+		if abs, err := filepath.Abs(spec.File); err == nil {
+			if dir := filepath.Base(filepath.Dir(abs)); dir != "" && dir != "." && dir != string(filepath.Separator) {
+				return dir
+			}
+		}
+	}
+	return "run"
 }
 
 func (g *gateFlags) recordRun(u *ui, run *data.Run) error {
@@ -362,8 +409,15 @@ func (v *gateView) annotate(w io.Writer) (verdict bool) {
 	if r.RunnerDegraded && r.Verdict != calibrate.VerdictInconclusive {
 		ghCommand(w, "warning", "qoscal gate: runner degraded", fmt.Sprintf("the baseline is far below its calibrated history (median robust z %.1f): treat this verdict with care", r.MedianZ))
 	}
+	if len(r.Below) > 0 && r.Verdict == calibrate.VerdictPass {
+		ghCommand(w, "warning", "qoscal gate: below calibrated bands", fmt.Sprintf("%s below %s calibrated band (per-benchmark mode %s)", strings.Join(r.Below, ", "), map[bool]string{true: "its", false: "their"}[len(r.Below) == 1], r.PerBenchmark))
+	}
 	if r.Partial {
-		ghCommand(w, "warning", "qoscal gate: partial suite", fmt.Sprintf("gated on %d of %d calibrated benchmarks; missing: %s", len(r.Suite), len(v.Cal.Suite), strings.Join(r.Missing, ", ")))
+		msg := fmt.Sprintf("gated on %d of %d calibrated benchmarks; missing: %s", len(r.Suite), len(v.Cal.Suite), strings.Join(r.Missing, ", "))
+		if r.SubSuiteFloor > 0 {
+			msg += fmt.Sprintf("; floor %sx recomputed for the sub-suite (the whole suite's is %sx)", v.FloorText(), v.Cal.FloorText)
+		}
+		ghCommand(w, "warning", "qoscal gate: partial suite", msg)
 	}
 	return verdict
 }
