@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"qoscal/calibrate"
+	"qoscal/chartdata"
 	"qoscal/data"
 	"qoscal/plots"
 )
@@ -19,11 +20,14 @@ import (
 func TestNonFiniteLines(t *testing.T) {
 	a, rec := sample()
 	for _, v := range []float64{math.Inf(1)} {
-		floor := plots.Floor{Value: v, Label: "--floor"}
+		floor := chartdata.Floor{Value: v, Label: "--floor"}
 		for name, draw := range map[string]func() error{
-			"ScoreSequence": func() error { return plots.ScoreSequence(io.Discard, a, floor, plots.SVG) },
+			"ScoreSequence": func() error {
+				return plots.ScoreSequence(io.Discard, chartdata.NewScoreSequence(a, floor), plots.SVG)
+			},
 			"ScoreDistribution": func() error {
-				return plots.ScoreDistribution(io.Discard, a, floor, rec.PredictionBound, rec.Options.Alpha, plots.SVG)
+				c := chartdata.NewScoreDistribution(a, floor, rec.PredictionBound, rec.Options.Alpha)
+				return plots.ScoreDistribution(io.Discard, c, plots.SVG)
 			},
 		} {
 			err := noPanic(t, name, draw)
@@ -33,7 +37,8 @@ func TestNonFiniteLines(t *testing.T) {
 		}
 	}
 	err := noPanic(t, "ScoreDistribution", func() error {
-		return plots.ScoreDistribution(io.Discard, a, plots.Floor{}, math.Inf(1), rec.Options.Alpha, plots.SVG)
+		c := chartdata.NewScoreDistribution(a, chartdata.Floor{}, math.Inf(1), rec.Options.Alpha)
+		return plots.ScoreDistribution(io.Discard, c, plots.SVG)
 	})
 	if err == nil || !strings.Contains(err.Error(), "prediction bound") {
 		t.Errorf("ScoreDistribution with an infinite prediction bound: got %v, want an error about it", err)
@@ -75,27 +80,27 @@ func TestSameScores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	floor := plots.Floor{Value: rec.Floor, Label: "recommended"}
+	floor := chartdata.Floor{Value: rec.Floor, Label: "recommended"}
 	var dist bytes.Buffer
-	if err := plots.ScoreDistribution(&dist, a, floor, rec.PredictionBound, rec.Options.Alpha, plots.SVG); err != nil {
+	distribution := chartdata.NewScoreDistribution(a, floor, rec.PredictionBound, rec.Options.Alpha)
+	if err := plots.ScoreDistribution(&dist, distribution, plots.SVG); err != nil {
 		t.Fatalf("ScoreDistribution: %v", err)
 	}
 	if strings.Contains(dist.String(), "fitted log-normal") {
 		t.Error("ScoreDistribution draws a fitted log-normal of zero spread")
 	}
 	for name, draw := range map[string]func() error{
-		"RatioSpread":   func() error { return plots.RatioSpread(io.Discard, a, plots.SVG) },
-		"ScoreSequence": func() error { return plots.ScoreSequence(io.Discard, a, floor, plots.SVG) },
-		"ScoreDistribution": func() error {
-			return plots.ScoreDistribution(io.Discard, a, floor, rec.PredictionBound, rec.Options.Alpha, plots.SVG)
-		},
-		"Noise": func() error { return plots.Noise(io.Discard, a, plots.SVG) },
+		"RatioSpread":       func() error { return plots.RatioSpread(io.Discard, chartdata.NewRatioSpread(a), plots.SVG) },
+		"ScoreSequence":     func() error { return plots.ScoreSequence(io.Discard, chartdata.NewScoreSequence(a, floor), plots.SVG) },
+		"ScoreDistribution": func() error { return plots.ScoreDistribution(io.Discard, distribution, plots.SVG) },
+		"Noise":             func() error { return plots.Noise(io.Discard, chartdata.NewNoise(a), plots.SVG) },
 	} {
 		if err := noPanic(t, name, draw); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
-	err = noPanic(t, "FloorTradeoff", func() error { return plots.FloorTradeoff(io.Discard, a, rec, plots.SVG) })
+	tradeoff := chartdata.NewFloorTradeoff(a, rec)
+	err = noPanic(t, "FloorTradeoff", func() error { return plots.FloorTradeoff(io.Discard, tradeoff, plots.SVG) })
 	var ue *plots.UndrawableError
 	if !errors.As(err, &ue) || ue.Chart != "floor-tradeoff" {
 		t.Fatalf("FloorTradeoff: got %v (%T), want a *plots.UndrawableError for floor-tradeoff", err, err)
@@ -103,5 +108,8 @@ func TestSameScores(t *testing.T) {
 	want := "no candidate floor has a positive false-positive rate to draw on its log axis (all 3 runs have the same score, 1.2: the fitted spread is zero)"
 	if ue.Reason != want {
 		t.Errorf("reason:\n got %s\nwant %s", ue.Reason, want)
+	}
+	if tradeoff.LeftOut != want {
+		t.Errorf("chartdata.FloorTradeoff.LeftOut:\n got %s\nwant %s", tradeoff.LeftOut, want)
 	}
 }

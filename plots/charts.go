@@ -4,92 +4,82 @@ import (
 	"fmt"
 	"image/color"
 	"io"
-	"math"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"qoscal/calibrate"
+	"qoscal/chartdata"
 )
 
 const width = 8 * vg.Inch
 
+// rowsHeight is the height of a chart with a row per benchmark.
+func rowsHeight(k int) vg.Length { return vg.Length(k+2)*0.32*vg.Inch + 2*vg.Inch }
+
 // RatioSpread draws each benchmark's ratio across runs, one row per
-// benchmark (noisiest first, at the top): every run's ratio as a point, the
-// type 7 quartile box, the min–max range and the median, on a log ratio
-// axis with reference lines at parity (1.0) and at the median score.
-func RatioSpread(w io.Writer, a *calibrate.Analysis, f Format) error {
-	k := len(a.Benchmarks)
-	p := newPlot(fmt.Sprintf("Ratio %s per benchmark over %s (noisiest first)", metric(a), runsNote(a)),
-		fmt.Sprintf("ratio %s (log scale; > 1: %s better)", metric(a), a.Candidate), "")
+// benchmark (the first at the top): every run's ratio as a point, the
+// quartile box, the min–max range and the median, on a log ratio axis,
+// with the chart's vertical reference lines (parity, the median score).
+func RatioSpread(w io.Writer, c *chartdata.RatioSpread, f Format) error {
+	if err := undrawable(&c.Head); err != nil {
+		return err
+	}
+	k := len(c.Rows)
+	p := newPlot(c.Title, c.X.Label, c.Y.Label)
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = ratioTicks{}
 	names := make([]string, k)
-	lo, hi := 1.0, 1.0
-	// Row k-1-i holds benchmark i, so the noisiest is at the top.
-	for i, b := range a.Benchmarks {
+	// Row k-1-i holds benchmark i, so the first is at the top.
+	for i, row := range c.Rows {
 		y := float64(k - 1 - i)
-		names[k-1-i] = b.Name
-		lo, hi = math.Min(lo, b.Min), math.Max(hi, b.Max)
+		names[k-1-i] = row.Benchmark
+		b := row.Box
 		box, err := plotter.NewPolygon(plotter.XYs{{X: b.Q1, Y: y - 0.3}, {X: b.Q3, Y: y - 0.3}, {X: b.Q3, Y: y + 0.3}, {X: b.Q1, Y: y + 0.3}})
 		if err != nil {
-			return fmt.Errorf("plots: benchmark %s: quartile box: %v", b.Name, err)
+			return fmt.Errorf("plots: benchmark %s: quartile box: %v", row.Benchmark, err)
 		}
 		box.Color = colBox
 		box.LineStyle.Color = colPoint
 		box.LineStyle.Width = vg.Points(0.8)
 		whisker, err := hline(y, b.Min, b.Max, colPoint, nil)
 		if err != nil {
-			return fmt.Errorf("plots: benchmark %s: range: %v", b.Name, err)
+			return fmt.Errorf("plots: benchmark %s: range: %v", row.Benchmark, err)
 		}
 		whisker.Width = vg.Points(0.8)
 		median, err := vline(b.Median, y-0.35, y+0.35, colMedian, nil)
 		if err != nil {
-			return fmt.Errorf("plots: benchmark %s: median: %v", b.Name, err)
+			return fmt.Errorf("plots: benchmark %s: median: %v", row.Benchmark, err)
 		}
 		median.Width = vg.Points(2)
 		p.Add(box, whisker, median)
-		pts := make(plotter.XYs, len(a.Runs))
-		j := 0
-		for _, r := range a.Runs {
-			for s, name := range a.Suite {
-				if name == b.Name {
-					pts[j] = plotter.XY{X: r.Ratios[s], Y: y}
-				}
-			}
-			j++
+		pts := make(plotter.XYs, len(row.Ratios))
+		for j, r := range row.Ratios {
+			pts[j] = plotter.XY{X: r, Y: y}
 		}
 		sc, err := plotter.NewScatter(pts)
 		if err != nil {
-			return fmt.Errorf("plots: benchmark %s: ratios: %v", b.Name, err)
+			return fmt.Errorf("plots: benchmark %s: ratios: %v", row.Benchmark, err)
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: colPoint, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
 		p.Add(sc)
 	}
-	lo = math.Min(lo, a.Score.Median)
-	hi = math.Max(hi, a.Score.Median)
-	p.X.Min, p.X.Max = logPad(lo, hi, 0.04)
-	parity, err := vline(1, -0.6, float64(k)-0.4, colParity, dashed)
+	p.X.Min, p.X.Max = c.X.Min, c.X.Max
+	err := addRefs(p, c.Refs, true, -0.6, float64(k)-0.4, map[chartdata.RefKind]lineStyle{
+		chartdata.RefParity: {colParity, dashed},
+		chartdata.RefMedian: {colMedian, dotted},
+	})
 	if err != nil {
 		return err
 	}
-	med, err := vline(a.Score.Median, -0.6, float64(k)-0.4, colMedian, dotted)
-	if err != nil {
-		return fmt.Errorf("plots: median score: %v", err)
-	}
-	p.Add(parity, med)
-	p.Legend.Add("parity (1.0)", parity)
-	p.Legend.Add(fmt.Sprintf("median score %.2f", a.Score.Median), med)
-	p.Legend.Add("quartiles (type 7), median, range; a point per run", box(colBox))
+	p.Legend.Add(c.RowsLegend, box(colBox))
 	p.NominalY(names...)
 	// Head room above the top row keeps the legend off the data.
 	p.Y.Min, p.Y.Max = -0.7, float64(k)+1.6
 	p.Legend.Top = true
 	p.Legend.Left = true
-	height := vg.Length(k+2)*0.32*vg.Inch + 2*vg.Inch
-	return save(p, w, width, height, f)
+	return save(p, w, width, rowsHeight(k), f)
 }
 
 // box returns a legend thumbnail of a filled box.
@@ -101,85 +91,56 @@ func box(c color.Color) plot.Thumbnailer {
 	return poly
 }
 
-// ScoreSequence draws each run's score in run order, with horizontal lines
-// at the floor, the lowest observed score and parity; runs below the floor
-// are drawn red.
-func ScoreSequence(w io.Writer, a *calibrate.Analysis, floor Floor, f Format) error {
-	n := len(a.Runs)
-	p := newPlot(fmt.Sprintf("Score (geomean %s) of each run, in run order, %s", metric(a), runsNote(a)),
-		"run (order read)", fmt.Sprintf("score, geomean %s", metric(a)))
-	var ok, bad plotter.XYs
-	lo, hi := a.Score.Min, a.Score.Max
-	for i, r := range a.Runs {
-		pt := plotter.XY{X: float64(i + 1), Y: r.Score}
-		if floor.Value > 0 && r.Score < floor.Value {
-			bad = append(bad, pt)
-		} else {
-			ok = append(ok, pt)
-		}
+// ScoreSequence draws each run's score in run order, joined by a line,
+// with the chart's horizontal reference lines (the floor, the lowest
+// observed score, parity); runs below the floor are red crosses.
+func ScoreSequence(w io.Writer, c *chartdata.ScoreSequence, f Format) error {
+	if err := undrawable(&c.Head); err != nil {
+		return err
 	}
-	all := make(plotter.XYs, n)
-	for i, r := range a.Runs {
-		all[i] = plotter.XY{X: float64(i + 1), Y: r.Score}
-	}
-	line, err := plotter.NewLine(all)
+	n := len(c.Scores.Points)
+	p := newPlot(c.Title, c.X.Label, c.Y.Label)
+	line, err := plotter.NewLine(xys(c.Scores))
 	if err != nil {
 		return fmt.Errorf("plots: run scores: %v", err)
 	}
 	line.Color = colPoint
 	line.Width = vg.Points(0.6)
 	p.Add(line)
-	x0, x1 := 0.5, float64(n)+0.5
-	if floor.Value > 0 {
-		fl, err := hline(floor.Value, x0, x1, colFloor, nil)
-		if err != nil {
-			return fmt.Errorf("plots: floor: %v", err)
-		}
-		p.Add(fl)
-		p.Legend.Add(fmt.Sprintf("floor %s (%s)", trimFloat(floor.Value), floor.Label), fl)
-		lo = math.Min(lo, floor.Value)
-	}
-	mn, err := hline(a.Score.Min, x0, x1, colMin, dashed)
+	err = addRefs(p, c.Refs, false, c.X.Min, c.X.Max, map[chartdata.RefKind]lineStyle{
+		chartdata.RefFloor:  {colFloor, nil},
+		chartdata.RefLowest: {colMin, dashed},
+		chartdata.RefParity: {colParity, dotted},
+	})
 	if err != nil {
-		return fmt.Errorf("plots: lowest score: %v", err)
-	}
-	p.Add(mn)
-	p.Legend.Add(fmt.Sprintf("lowest observed %.2f", a.Score.Min), mn)
-	if lo < 1.15 && hi > 0.85 {
-		par, err := hline(1, x0, x1, colParity, dotted)
-		if err != nil {
-			return err
-		}
-		p.Add(par)
-		p.Legend.Add("parity 1.0", par)
-		lo, hi = math.Min(lo, 1), math.Max(hi, 1)
+		return err
 	}
 	radius := vg.Points(3)
 	if n > 50 {
 		radius = vg.Points(1.8)
 	}
-	if len(ok) > 0 {
-		sc, err := plotter.NewScatter(ok)
+	for _, s := range []struct {
+		series chartdata.Series
+		glyph  draw.GlyphStyle
+	}{
+		{c.Above, draw.GlyphStyle{Color: colPoint, Radius: radius, Shape: draw.CircleGlyph{}}},
+		{c.Below, draw.GlyphStyle{Color: colBad, Radius: vg.Points(4), Shape: draw.CrossGlyph{}}},
+	} {
+		if len(s.series.Points) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(xys(s.series))
 		if err != nil {
 			return fmt.Errorf("plots: run scores: %v", err)
 		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: colPoint, Radius: radius, Shape: draw.CircleGlyph{}}
+		sc.GlyphStyle = s.glyph
 		p.Add(sc)
-		p.Legend.Add("run score", sc)
+		p.Legend.Add(s.series.Label, sc)
 	}
-	if len(bad) > 0 {
-		sc, err := plotter.NewScatter(bad)
-		if err != nil {
-			return fmt.Errorf("plots: run scores: %v", err)
-		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: colBad, Radius: vg.Points(4), Shape: draw.CrossGlyph{}}
-		p.Add(sc)
-		p.Legend.Add("below the floor", sc)
-	}
-	p.X.Min, p.X.Max = x0, x1
-	p.Y.Min, p.Y.Max = pad(lo, hi, 0.08)
-	p.X.Tick.Marker = runTicks{a: a}
-	p.Y.Tick.Marker = fmtTicks{Ticker: plot.DefaultTicks{}, format: trimFloat}
+	p.X.Min, p.X.Max = c.X.Min, c.X.Max
+	p.Y.Min, p.Y.Max = c.Y.Min, c.Y.Max
+	p.X.Tick.Marker = runTicks{runs: c.Scores.Points}
+	p.Y.Tick.Marker = fmtTicks{Ticker: plot.DefaultTicks{}, format: chartdata.Num}
 	// Head room above the highest run for the legend.
 	p.Y.Max += (p.Y.Max - p.Y.Min) * 0.35
 	p.Legend.Top = true
@@ -187,17 +148,17 @@ func ScoreSequence(w io.Writer, a *calibrate.Analysis, floor Floor, f Format) er
 }
 
 // runTicks labels the run axis with run ids, thinned to at most about 12
-// labels so that 200 runs do not overlap.
-type runTicks struct{ a *calibrate.Analysis }
+// labels so that 200 runs do not overlap (then numbered, not named).
+type runTicks struct{ runs []chartdata.Point }
 
 func (t runTicks) Ticks(min, max float64) []plot.Tick {
-	n := len(t.a.Runs)
+	n := len(t.runs)
 	stride := (n + 11) / 12
 	var ticks []plot.Tick
 	for i := 0; i < n; i++ {
 		tk := plot.Tick{Value: float64(i + 1)}
 		if i%stride == 0 {
-			tk.Label = t.a.Runs[i].ID
+			tk.Label = t.runs[i].Label
 			if n > 12 {
 				tk.Label = fmt.Sprint(i + 1)
 			}
@@ -207,112 +168,60 @@ func (t runTicks) Ticks(min, max float64) []plot.Tick {
 	return ticks
 }
 
-// ScoreDistribution draws a histogram of the run scores with the fitted
-// log-normal density (scaled to counts), and vertical lines at the floor,
-// the lowest observed score and the lower prediction bound.
-func ScoreDistribution(w io.Writer, a *calibrate.Analysis, floor Floor, predBound float64, alpha float64, f Format) error {
-	p := newPlot(fmt.Sprintf("Distribution of the score (geomean %s) over %s", metric(a), runsNote(a)),
-		fmt.Sprintf("score, geomean %s", metric(a)), "runs")
-	vals := make(plotter.Values, len(a.Runs))
-	for i, r := range a.Runs {
-		vals[i] = r.Score
-	}
-	bins := int(math.Ceil(math.Sqrt(float64(len(vals))))) + 2
-	h, err := plotter.NewHist(vals, bins)
-	if err != nil {
+// ScoreDistribution draws the histogram of the run scores, the fitted
+// density (scaled to counts) and the chart's vertical reference lines
+// (the floor, the lowest observed score, the prediction bound).
+func ScoreDistribution(w io.Writer, c *chartdata.ScoreDistribution, f Format) error {
+	if err := undrawable(&c.Head); err != nil {
 		return err
 	}
-	h.FillColor = colBox
+	p := newPlot(c.Title, c.X.Label, c.Y.Label)
+	h := &plotter.Histogram{FillColor: colBox, LineStyle: plotter.DefaultLineStyle}
+	for _, b := range c.Bins {
+		h.Bins = append(h.Bins, plotter.HistogramBin{Min: b.Min, Max: b.Max, Weight: float64(b.Count)})
+	}
 	h.LineStyle.Color = colPoint
 	p.Add(h)
-	binWidth := h.Width
-	lo, hi := a.Score.Min, a.Score.Max
-	for _, v := range []float64{floor.Value, predBound} {
-		if v > 0 {
-			lo, hi = math.Min(lo, v), math.Max(hi, v)
-		}
-	}
-	lo, hi = pad(lo, hi, 0.1)
-	if lo <= 0 {
-		lo = hi / 100
-	}
-	if a.Score.Min == a.Score.Max && len(h.Bins) > 0 {
-		// Every run has the same score: gonum gives the lone value a bin
-		// of width 1 that starts at it; centre one narrow bin on it.
-		w := (hi - lo) / float64(4*bins)
-		v := a.Score.Min
-		h.Bins = []plotter.HistogramBin{{Min: v - w/2, Max: v + w/2, Weight: float64(len(vals))}}
-		h.Width = w
-	}
-	n := float64(len(vals))
-	var top float64
-	for _, b := range h.Bins {
-		top = math.Max(top, b.Weight)
-	}
-	// With no spread (every run the same score) the fitted log-normal is
-	// degenerate, a spike with no density to draw: leave the curve out.
-	if fitted := a.Score.SDLog > 0 && !math.IsInf(a.Score.SDLog, 0); fitted {
-		dens := plotter.NewFunction(func(x float64) float64 { return a.Score.Density(x) * n * binWidth })
-		dens.XMin, dens.XMax = lo, hi
-		dens.Samples = 200
+	if len(c.Density.Points) > 0 {
+		dens := &curve{pts: xys(c.Density), LineStyle: plotter.DefaultLineStyle}
 		dens.Color = colMedian
 		dens.Width = vg.Points(1.5)
 		p.Add(dens)
-		p.Legend.Add("fitted log-normal", dens)
-		peak := a.Score.Density(math.Exp(a.Score.MeanLog-a.Score.SDLog*a.Score.SDLog)) * n * binWidth
-		top = math.Max(top, peak)
+		p.Legend.Add(c.Density.Label, dens)
 	}
-	top *= 1.15
-	if floor.Value > 0 {
-		fl, err := vline(floor.Value, 0, top, colFloor, nil)
-		if err != nil {
-			return fmt.Errorf("plots: floor: %v", err)
-		}
-		p.Add(fl)
-		p.Legend.Add(fmt.Sprintf("floor %s (%s)", trimFloat(floor.Value), floor.Label), fl)
-	}
-	mn, err := vline(a.Score.Min, 0, top, colMin, dashed)
+	err := addRefs(p, c.Refs, true, c.Y.Min, c.Y.Max, map[chartdata.RefKind]lineStyle{
+		chartdata.RefFloor:      {colFloor, nil},
+		chartdata.RefLowest:     {colMin, dashed},
+		chartdata.RefPrediction: {colPred, dotted},
+	})
 	if err != nil {
-		return fmt.Errorf("plots: lowest score: %v", err)
+		return err
 	}
-	p.Add(mn)
-	p.Legend.Add(fmt.Sprintf("lowest observed %.2f", a.Score.Min), mn)
-	if predBound > 0 {
-		pb, err := vline(predBound, 0, top, colPred, dotted)
-		if err != nil {
-			return fmt.Errorf("plots: prediction bound: %v", err)
-		}
-		p.Add(pb)
-		p.Legend.Add(fmt.Sprintf("%g%% prediction bound %.3f", alpha*100, predBound), pb)
-	}
-	p.X.Min, p.X.Max = lo, hi
-	p.Y.Min, p.Y.Max = 0, top
-	p.X.Tick.Marker = fmtTicks{Ticker: plot.DefaultTicks{}, format: trimFloat}
+	p.X.Min, p.X.Max = c.X.Min, c.X.Max
+	p.Y.Min, p.Y.Max = c.Y.Min, c.Y.Max
+	p.X.Tick.Marker = fmtTicks{Ticker: plot.DefaultTicks{}, format: chartdata.Num}
 	p.Y.Tick.Marker = fmtTicks{Ticker: plot.DefaultTicks{}, format: func(v float64) string { return fmt.Sprintf("%.3g", v) }}
 	// Head room above the tallest bin for the legend, at the top right.
-	p.Y.Max = top * 1.45
+	p.Y.Max = c.Y.Max * 1.45
 	p.Legend.Top = true
 	p.Legend.Left = false
 	return save(p, w, width, 4.5*vg.Inch, f)
 }
 
-// Noise draws, for each benchmark, its CV in log space (the SD of ln
-// ratio) and its share of the score's variance, as horizontal bars in
-// percent, noisiest first (at the top).
-func Noise(w io.Writer, a *calibrate.Analysis, f Format) error {
-	k := len(a.Benchmarks)
-	p := newPlot(fmt.Sprintf("Noise by benchmark over %s: CV (log) and share of the score's variance", runsNote(a)), "percent", "")
+// Noise draws, for each benchmark (the first at the top), its two bars
+// (CV in log space, share of the score's variance) and a line at zero.
+func Noise(w io.Writer, c *chartdata.Noise, f Format) error {
+	if err := undrawable(&c.Head); err != nil {
+		return err
+	}
+	k := len(c.Benchmarks)
+	p := newPlot(c.Title, c.X.Label, c.Y.Label)
+	// Row k-1-i holds benchmark i, so the first is at the top.
 	cv := make(plotter.Values, k)
 	share := make(plotter.Values, k)
 	names := make([]string, k)
-	for i, b := range a.Benchmarks {
-		cv[k-1-i] = b.CVLog * 100
-		s := b.VarianceShare * 100
-		if math.IsNaN(s) {
-			s = 0
-		}
-		share[k-1-i] = s
-		names[k-1-i] = b.Name
+	for i := range c.Benchmarks {
+		cv[k-1-i], share[k-1-i], names[k-1-i] = c.CV.Values[i], c.Share.Values[i], c.Benchmarks[i]
 	}
 	barW := vg.Points(7)
 	b1, err := plotter.NewBarChart(cv, barW)
@@ -331,48 +240,36 @@ func Noise(w io.Writer, a *calibrate.Analysis, f Format) error {
 	b2.Color = colMin
 	b2.LineStyle.Width = 0
 	b2.Offset = barW / 2
-	zero, err := vline(0, -0.6, float64(k)-0.4, colParity, nil)
+	p.Add(b1, b2)
+	err = addRefs(p, []chartdata.Ref{c.Zero}, true, -0.6, float64(k)-0.4, map[chartdata.RefKind]lineStyle{
+		chartdata.RefZero: {colParity, nil},
+	})
 	if err != nil {
 		return err
 	}
-	p.Add(b1, b2, zero)
-	p.Legend.Add("CV, log space (SD of ln ratio), %", b1)
-	p.Legend.Add("share of Var(ln score), %", b2)
+	p.Legend.Add(c.CV.Label, b1)
+	p.Legend.Add(c.Share.Label, b2)
 	p.NominalY(names...)
 	p.Y.Min, p.Y.Max = -0.7, float64(k)+1.2
 	p.Legend.Top = true
 	p.Legend.Left = false
-	lo, hi := 0.0, 0.0
-	for i := range cv {
-		lo = math.Min(lo, math.Min(cv[i], share[i]))
-		hi = math.Max(hi, math.Max(cv[i], share[i]))
-	}
-	p.X.Min, p.X.Max = pad(lo, hi, 0.05)
+	p.X.Min, p.X.Max = c.X.Min, c.X.Max
 	p.X.Tick.Marker = fmtTicks{Ticker: plot.DefaultTicks{}, format: func(v float64) string { return fmt.Sprintf("%.3g", v) }}
-	height := vg.Length(k+2)*0.32*vg.Inch + 2*vg.Inch
-	return save(p, w, width, height, f)
+	return save(p, w, width, rowsHeight(k), f)
 }
 
-// FloorTradeoff draws, for each candidate floor of the recommendation, its
-// predictive false-positive rate per healthy run (log axis), each point
-// labelled with its r50, the uniform regression it catches half the time.
-func FloorTradeoff(w io.Writer, a *calibrate.Analysis, rec *calibrate.Recommendation, f Format) error {
-	p := newPlot(fmt.Sprintf("Cost of a floor, from %s runs: false-positive rate per run, and r50", fmt.Sprint(a.Score.N)),
-		fmt.Sprintf("floor (score, geomean %s)", metric(a)), "false-positive rate per run (log)")
-	p.Y.Scale = plot.LogScale{}
-	pts := make(plotter.XYs, 0, len(rec.Candidates))
-	labels := make([]string, 0, len(rec.Candidates))
-	lo, hi := math.Inf(1), 0.0
-	for _, c := range rec.Candidates {
-		if !(c.Predictive > 0) {
-			continue
-		}
-		pts = append(pts, plotter.XY{X: c.Floor, Y: c.Predictive})
-		labels = append(labels, fmt.Sprintf("r50 %.3f", c.R50))
-		lo, hi = math.Min(lo, c.Predictive), math.Max(hi, c.Predictive)
+// FloorTradeoff draws the candidate floors' false-positive rates (log
+// axis) as a line of points, each labelled (with its r50).
+func FloorTradeoff(w io.Writer, c *chartdata.FloorTradeoff, f Format) error {
+	if err := undrawable(&c.Head); err != nil {
+		return err
 	}
-	if len(pts) == 0 {
-		return &UndrawableError{Chart: "floor-tradeoff", Reason: "no candidate floor has a positive false-positive rate to draw on its log axis" + sameScores(a)}
+	p := newPlot(c.Title, c.X.Label, c.Y.Label)
+	p.Y.Scale = plot.LogScale{}
+	pts := xys(c.Costs)
+	labels := make([]string, len(c.Costs.Points))
+	for i, pt := range c.Costs.Points {
+		labels[i] = pt.Label
 	}
 	line, err := plotter.NewLine(pts)
 	if err != nil {
@@ -395,21 +292,11 @@ func FloorTradeoff(w io.Writer, a *calibrate.Analysis, rec *calibrate.Recommenda
 	}
 	lb.Offset = vg.Point{X: vg.Points(0), Y: vg.Points(6)}
 	p.Add(line, sc, lb)
-	p.Legend.Add("predictive false-positive rate (label: r50)", line)
-	xlo, xhi := pts[0].X, pts[len(pts)-1].X
-	p.X.Min, p.X.Max = pad(xlo, xhi, 0.12)
-	p.Y.Min, p.Y.Max = logPad(lo, hi, 0.25)
+	p.Legend.Add(c.Costs.Label, line)
+	p.X.Min, p.X.Max = c.X.Min, c.X.Max
+	p.Y.Min, p.Y.Max = c.Y.Min, c.Y.Max
 	p.Y.Tick.Marker = fmtTicks{Ticker: plot.LogTicks{Prec: -1}, format: func(v float64) string { return fmt.Sprintf("%.3g", v) }}
-	p.X.Tick.Marker = fmtTicks{Ticker: plot.DefaultTicks{}, format: trimFloat}
+	p.X.Tick.Marker = fmtTicks{Ticker: plot.DefaultTicks{}, format: chartdata.Num}
 	p.Legend.Left = true
 	return save(p, w, width, 4*vg.Inch, f)
-}
-
-// sameScores explains, when every run has the same score, why a chart of
-// the score's spread has nothing to show.
-func sameScores(a *calibrate.Analysis) string {
-	if a.Score.N > 0 && a.Score.Min == a.Score.Max {
-		return fmt.Sprintf(" (all %d runs have the same score, %s: the fitted spread is zero)", a.Score.N, trimFloat(a.Score.Min))
-	}
-	return ""
 }

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot/cmpimg"
 
 	"qoscal/calibrate"
+	"qoscal/chartdata"
 	"qoscal/data"
 	"qoscal/plots"
 )
@@ -47,39 +48,42 @@ func write(name string, draw func(f *os.File) error) {
 	}
 }
 
-func floorOf(rec *calibrate.Recommendation) plots.Floor {
-	return plots.Floor{Value: rec.Floor, Label: "recommended"}
+func floorOf(rec *calibrate.Recommendation) chartdata.Floor {
+	return chartdata.Floor{Value: rec.Floor, Label: "recommended"}
 }
 
 func ExampleRatioSpread() {
 	a, _ := sample()
-	write("ratio-spread.svg", func(f *os.File) error { return plots.RatioSpread(f, a, plots.SVG) })
+	write("ratio-spread.svg", func(f *os.File) error { return plots.RatioSpread(f, chartdata.NewRatioSpread(a), plots.SVG) })
 	// Output:
 }
 
 func ExampleScoreSequence() {
 	a, rec := sample()
-	write("score-sequence.svg", func(f *os.File) error { return plots.ScoreSequence(f, a, floorOf(rec), plots.SVG) })
+	write("score-sequence.svg", func(f *os.File) error {
+		return plots.ScoreSequence(f, chartdata.NewScoreSequence(a, floorOf(rec)), plots.SVG)
+	})
 	// Output:
 }
 
 func ExampleScoreDistribution() {
 	a, rec := sample()
 	write("score-distribution.svg", func(f *os.File) error {
-		return plots.ScoreDistribution(f, a, floorOf(rec), rec.PredictionBound, rec.Options.Alpha, plots.SVG)
+		c := chartdata.NewScoreDistribution(a, floorOf(rec), rec.PredictionBound, rec.Options.Alpha)
+		return plots.ScoreDistribution(f, c, plots.SVG)
 	})
 	// Output:
 }
 
 func ExampleNoise() {
 	a, _ := sample()
-	write("noise.svg", func(f *os.File) error { return plots.Noise(f, a, plots.SVG) })
+	write("noise.svg", func(f *os.File) error { return plots.Noise(f, chartdata.NewNoise(a), plots.SVG) })
 	// Output:
 }
 
 func ExampleFloorTradeoff() {
 	a, rec := sample()
-	write("floor-tradeoff.svg", func(f *os.File) error { return plots.FloorTradeoff(f, a, rec, plots.SVG) })
+	write("floor-tradeoff.svg", func(f *os.File) error { return plots.FloorTradeoff(f, chartdata.NewFloorTradeoff(a, rec), plots.SVG) })
 	// Output:
 }
 

@@ -2,24 +2,25 @@
 // the ratio spread per benchmark, the score sequence, the score
 // distribution, the noise by benchmark and the floor trade-off.
 //
-// Every chart takes analysis results from package calibrate and writes one
-// image to an io.Writer, as SVG or PNG. The charts compute no statistics of
-// their own (quartiles, densities and rates all come from calibrate), and
-// never choose file names: that is the command line's job.
+// Every chart is drawn from its data, computed once by package chartdata
+// (points, reference lines, boxes, bins, the sampled density, labels and
+// axis ranges), and written as one image to an io.Writer, as SVG or PNG.
+// Drawing computes no statistics and no figures: only the layout of
+// gonum/plot (row geometry, glyph sizes, room for the legend, tick
+// marks). It never chooses file names: that is the command line's job.
 package plots
 
 import (
 	"fmt"
 	"image/color"
 	"io"
-	"math"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 
-	"qoscal/calibrate"
+	"qoscal/chartdata"
 )
 
 // Format is an image format: "svg" or "png".
@@ -29,13 +30,6 @@ const (
 	SVG Format = "svg"
 	PNG Format = "png"
 )
-
-// Floor is the floor a chart marks. Label says where it came from, in the
-// caller's words, and is shown in the legend ("floor 1.25 (Label)").
-type Floor struct {
-	Value float64
-	Label string
-}
 
 // Colours: a palette that reads in colour and in greyscale print.
 var (
@@ -77,10 +71,10 @@ func save(p *plot.Plot, w io.Writer, width, height vg.Length, f Format) error {
 	return err
 }
 
-// UndrawableError says that a chart cannot be drawn from the analysis it
-// was given, and why: the data hold nothing it could show (every run has
-// the same score, say). It is no fault of the writer or the format, and
-// the other charts of the same analysis can still be drawn.
+// UndrawableError says that a chart cannot be drawn from the data it was
+// given, and why (its Head.LeftOut): the data hold nothing it could show
+// (every run has the same score, say). It is no fault of the writer or the
+// format, and the other charts of the same analysis can still be drawn.
 type UndrawableError struct {
 	Chart  string // the chart's name, as the command line names its file
 	Reason string
@@ -137,7 +131,7 @@ func (ratioTicks) Ticks(min, max float64) []plot.Tick {
 	for i, c := range in {
 		t := plot.Tick{Value: c}
 		if i%stride == 0 || c == 1 {
-			t.Label = trimFloat(c)
+			t.Label = chartdata.Num(c)
 		}
 		ticks = append(ticks, t)
 	}
@@ -165,34 +159,113 @@ func (t fmtTicks) Ticks(min, max float64) []plot.Tick {
 	return ticks
 }
 
-func trimFloat(v float64) string {
-	s := fmt.Sprintf("%.2f", v)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s
+// undrawable is the error for a chart whose data say it cannot be drawn,
+// nil for one that can.
+func undrawable(h *chartdata.Head) error {
+	if h.LeftOut != "" {
+		return &UndrawableError{Chart: h.Name, Reason: h.LeftOut}
+	}
+	return nil
 }
 
-// runsNote is "over 12 runs".
-func runsNote(a *calibrate.Analysis) string {
-	return fmt.Sprintf("%d runs", a.Score.N)
+// Draw draws any of the five charts.
+func Draw(w io.Writer, c chartdata.Chart, f Format) error {
+	switch c := c.(type) {
+	case *chartdata.RatioSpread:
+		return RatioSpread(w, c, f)
+	case *chartdata.ScoreSequence:
+		return ScoreSequence(w, c, f)
+	case *chartdata.ScoreDistribution:
+		return ScoreDistribution(w, c, f)
+	case *chartdata.Noise:
+		return Noise(w, c, f)
+	case *chartdata.FloorTradeoff:
+		return FloorTradeoff(w, c, f)
+	}
+	return fmt.Errorf("plots: no drawing for a chart of type %T", c)
 }
 
-func metric(a *calibrate.Analysis) string { return a.Candidate + "/" + a.Baseline }
+// lineStyle is how a reference line is drawn.
+type lineStyle struct {
+	color  color.Color
+	dashes []vg.Length
+}
 
-// pad widens [lo, hi] by a fraction on each side, so that glyphs at the
-// extremes are not clipped.
-func pad(lo, hi, frac float64) (float64, float64) {
-	d := (hi - lo) * frac
-	if d == 0 {
-		d = math.Abs(hi) * frac
-		if d == 0 {
-			d = frac
+// refLine draws a reference line across the chart, horizontal at r.At
+// from lo to hi on X or vertical at r.At from lo to hi on Y, in the
+// style its chart gives its kind. It fails (as gonum does) when a
+// coordinate is NaN or infinite, naming what the line marks.
+func refLine(r chartdata.Ref, vertical bool, lo, hi float64, styles map[chartdata.RefKind]lineStyle) (*plotter.Line, error) {
+	st, ok := styles[r.Kind]
+	if !ok {
+		return nil, fmt.Errorf("plots: no style for a reference line of kind %d", r.Kind)
+	}
+	draw := hline
+	if vertical {
+		draw = vline
+	}
+	l, err := draw(r.At, lo, hi, st.color, st.dashes)
+	if err == nil {
+		return l, nil
+	}
+	switch r.Kind {
+	case chartdata.RefFloor:
+		return nil, fmt.Errorf("plots: floor: %v", err)
+	case chartdata.RefLowest:
+		return nil, fmt.Errorf("plots: lowest score: %v", err)
+	case chartdata.RefPrediction:
+		return nil, fmt.Errorf("plots: prediction bound: %v", err)
+	case chartdata.RefMedian:
+		return nil, fmt.Errorf("plots: median score: %v", err)
+	}
+	return nil, err
+}
+
+// addRefs draws reference lines and adds those with a label to the
+// legend, in order.
+func addRefs(p *plot.Plot, refs []chartdata.Ref, vertical bool, lo, hi float64, styles map[chartdata.RefKind]lineStyle) error {
+	for _, r := range refs {
+		l, err := refLine(r, vertical, lo, hi, styles)
+		if err != nil {
+			return err
+		}
+		p.Add(l)
+		if r.Label != "" {
+			p.Legend.Add(r.Label, l)
 		}
 	}
-	return lo - d, hi + d
+	return nil
 }
 
-// logPad widens a positive range in log space.
-func logPad(lo, hi, frac float64) (float64, float64) {
-	l, h := pad(math.Log(lo), math.Log(hi), frac)
-	return math.Exp(l), math.Exp(h)
+// xys are the points of a series, for gonum.
+func xys(s chartdata.Series) plotter.XYs {
+	out := make(plotter.XYs, len(s.Points))
+	for i, pt := range s.Points {
+		out[i] = plotter.XY{X: pt.X, Y: pt.Y}
+	}
+	return out
+}
+
+// curve draws a line through points sampled elsewhere (the fitted
+// density), as plotter.Function draws the points it samples itself: no
+// data range, no glyph boxes, clipped to the data area.
+type curve struct {
+	pts plotter.XYs
+	draw.LineStyle
+}
+
+func (c *curve) Plot(cv draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&cv)
+	line := make([]vg.Point, len(c.pts))
+	for i, pt := range c.pts {
+		line[i].X = trX(pt.X)
+		line[i].Y = trY(pt.Y)
+	}
+	cv.StrokeLines(c.LineStyle, cv.ClipLinesXY(line)...)
+}
+
+// Thumbnail draws a line in the curve's style across the legend entry.
+func (c *curve) Thumbnail(cv *draw.Canvas) {
+	y := cv.Center().Y
+	cv.StrokeLine2(c.LineStyle, cv.Min.X, y, cv.Max.X, y)
 }

@@ -2,15 +2,14 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
 	"github.com/spf13/pflag"
 
 	"qoscal/calibrate"
+	"qoscal/chartdata"
 	"qoscal/plots"
 )
 
@@ -82,18 +81,18 @@ func (f *floorFlags) check(cmd string) error {
 
 // resolve returns the floor to show: --floor (checked by check), the
 // calibration file's, or the recommendation's.
-func (f *floorFlags) resolve(rec *calibrate.Recommendation) (plots.Floor, error) {
+func (f *floorFlags) resolve(rec *calibrate.Recommendation) (chartdata.Floor, error) {
 	switch {
 	case f.fs.Changed("floor"):
-		return plots.Floor{Value: f.floor, Label: "--floor"}, nil
+		return chartdata.Floor{Value: f.floor, Label: "--floor"}, nil
 	case f.calibration != "":
 		cal, err := calibrate.ReadFile(f.calibration)
 		if err != nil {
-			return plots.Floor{}, err
+			return chartdata.Floor{}, err
 		}
-		return plots.Floor{Value: cal.Floor, Label: "calibration"}, nil
+		return chartdata.Floor{Value: cal.Floor, Label: "calibration"}, nil
 	}
-	return plots.Floor{Value: rec.Floor, Label: "recommended"}, nil
+	return chartdata.Floor{Value: rec.Floor, Label: "recommended"}, nil
 }
 
 // chartFlags are the inputs of plot and report: the runs, the
@@ -111,66 +110,49 @@ func (c *chartFlags) add(fs *pflag.FlagSet) {
 }
 
 // read analyses the runs, recommends a floor and settles the floor shown.
-func (c *chartFlags) read(u *ui, cmd string, paths []string) (*input, *calibrate.Recommendation, plots.Floor, error) {
+func (c *chartFlags) read(u *ui, cmd string, paths []string) (*input, *calibrate.Recommendation, chartdata.Floor, error) {
 	if err := c.ff.check(cmd); err != nil {
-		return nil, nil, plots.Floor{}, err
+		return nil, nil, chartdata.Floor{}, err
 	}
 	in, rec, err := recommendFor(u, cmd, &c.af, &c.rf, paths)
 	if err != nil {
-		return nil, nil, plots.Floor{}, err
+		return nil, nil, chartdata.Floor{}, err
 	}
 	floor, err := c.ff.resolve(rec)
 	if err != nil {
-		return nil, nil, plots.Floor{}, err
+		return nil, nil, chartdata.Floor{}, err
 	}
 	return in, rec, floor, nil
 }
 
-// chart is one named chart of the analysis.
-type chart struct {
-	name  string
-	title string
-	draw  func(w io.Writer, f plots.Format) error
-}
-
-func charts(a *calibrate.Analysis, rec *calibrate.Recommendation, floor plots.Floor) []chart {
-	return []chart{
-		{"ratio-spread", "Ratio spread per benchmark", func(w io.Writer, f plots.Format) error { return plots.RatioSpread(w, a, f) }},
-		{"score-sequence", "Score sequence", func(w io.Writer, f plots.Format) error { return plots.ScoreSequence(w, a, floor, f) }},
-		{"score-distribution", "Score distribution", func(w io.Writer, f plots.Format) error {
-			return plots.ScoreDistribution(w, a, floor, rec.PredictionBound, rec.Options.Alpha, f)
-		}},
-		{"noise", "Noise by benchmark", func(w io.Writer, f plots.Format) error { return plots.Noise(w, a, f) }},
-		{"floor-tradeoff", "Floor trade-off", func(w io.Writer, f plots.Format) error { return plots.FloorTradeoff(w, a, rec, f) }},
-	}
-}
-
 // drawn is a chart drawn as an image, or left out, and why.
 type drawn struct {
-	chart
+	name    string // the chart's name: its file is prefix+name+"."+format
+	caption string // its short title in a report
 	image   []byte
 	leftOut string // why the chart is not drawn; "" when it is
 }
 
-// drawCharts draws every chart that the analysis can show. A chart that
-// has nothing to show (plots.UndrawableError: every run has the same
-// score, say) is left out with a warning naming it and why, and the
-// others are still drawn; any other error fails.
-func drawCharts(u *ui, cs []chart, format plots.Format) ([]drawn, error) {
+// drawCharts draws every chart, from its data computed once by chartdata.
+// A chart whose data hold nothing to show (every run has the same score,
+// say) is left out with a warning naming it and why, and the others are
+// still drawn; any other error fails.
+func drawCharts(u *ui, cs []chartdata.Chart, format plots.Format) ([]drawn, error) {
 	out := make([]drawn, 0, len(cs))
 	for _, c := range cs {
-		var buf bytes.Buffer
-		err := c.draw(&buf, format)
-		var ue *plots.UndrawableError
-		switch {
-		case errors.As(err, &ue):
-			u.warnf("chart %s left out: %s", c.name, ue.Reason)
-			out = append(out, drawn{chart: c, leftOut: ue.Reason})
-		case err != nil:
-			return nil, fmt.Errorf("chart %s: %v", c.name, err)
-		default:
-			out = append(out, drawn{chart: c, image: buf.Bytes()})
+		h := c.Header()
+		d := drawn{name: h.Name, caption: h.Caption, leftOut: h.LeftOut}
+		if d.leftOut != "" {
+			u.warnf("chart %s left out: %s", d.name, d.leftOut)
+			out = append(out, d)
+			continue
 		}
+		var buf bytes.Buffer
+		if err := plots.Draw(&buf, c, format); err != nil {
+			return nil, fmt.Errorf("chart %s: %v", d.name, err)
+		}
+		d.image = buf.Bytes()
+		out = append(out, d)
 	}
 	return out, nil
 }
@@ -216,7 +198,7 @@ func runPlot(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
-	ds, err := drawCharts(u, charts(in.analysis, rec, floor), plots.Format(image))
+	ds, err := drawCharts(u, chartdata.All(in.analysis, rec, floor), plots.Format(image))
 	if err != nil {
 		return err
 	}

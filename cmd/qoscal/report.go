@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"qoscal/calibrate"
+	"qoscal/chartdata"
 	"qoscal/data"
 	"qoscal/plots"
 	"qoscal/present"
@@ -76,9 +77,9 @@ func runReport(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
-	// Both reports show the charts as SVG: draw them once (and warn once
-	// about a chart left out).
-	ds, err := drawCharts(u, charts(in.analysis, rec, floor), plots.SVG)
+	// Both reports show the charts as SVG: compute their data and draw
+	// them once (and warn once about a chart left out).
+	ds, err := drawCharts(u, chartdata.All(in.analysis, rec, floor), plots.SVG)
 	if err != nil {
 		return err
 	}
@@ -131,7 +132,7 @@ type report struct {
 	in     *input
 	a      *calibrate.Analysis
 	rec    *calibrate.Recommendation
-	floor  plots.Floor
+	floor  chartdata.Floor
 	charts []drawn
 	when   string
 }
@@ -276,7 +277,7 @@ footer { font-size: 0.85rem; color: #555; margin-top: 2rem; }
 func (r *report) html(w io.Writer) error {
 	var cs []htmlChart
 	for _, c := range r.charts {
-		cs = append(cs, htmlChart{Name: c.name, Title: c.title, SVG: template.HTML(inlineSVG(string(c.image))), LeftOut: c.leftOut})
+		cs = append(cs, htmlChart{Name: c.name, Title: c.caption, SVG: template.HTML(inlineSVG(string(c.image))), LeftOut: c.leftOut})
 	}
 	return reportTemplate.Execute(w, map[string]any{
 		"Title":        r.title(),
@@ -327,10 +328,10 @@ func (r *report) markdown(w io.Writer, chartPaths []string) {
 	fmt.Fprintln(w)
 	for i, c := range r.charts {
 		if c.leftOut != "" {
-			fmt.Fprintf(w, "%s: left out, %s.\n\n", c.title, render.MDEscape(c.leftOut))
+			fmt.Fprintf(w, "%s: left out, %s.\n\n", c.caption, render.MDEscape(c.leftOut))
 			continue
 		}
-		fmt.Fprintf(w, "![%s](%s)\n\n", c.title, filepath.ToSlash(filepath.Base(chartPaths[i])))
+		fmt.Fprintf(w, "![%s](%s)\n\n", c.caption, filepath.ToSlash(filepath.Base(chartPaths[i])))
 	}
 	section("Inputs", r.inputs())
 	for _, p := range r.provenance() {
