@@ -168,7 +168,7 @@ func (g *Gate) Headline() string {
 	bandFail := r.Score >= r.Floor && r.Floor > 0 && len(r.Below) > 0 && r.PerBenchmark == calibrate.PerBenchmarkFail
 	below := ""
 	if len(r.Below) > 0 {
-		below = fmt.Sprintf("%s below %s calibrated band", strings.Join(r.Below, ", "), map[bool]string{true: "its", false: "their"}[len(r.Below) == 1])
+		below = fmt.Sprintf("%s below %s", strings.Join(r.Below, ", "), map[bool]string{true: "its calibrated band", false: "their calibrated bands"}[len(r.Below) == 1])
 	}
 	var s string
 	switch {

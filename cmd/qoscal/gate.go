@@ -410,7 +410,7 @@ func (v *gateView) annotate(w io.Writer) (verdict bool) {
 		ghCommand(w, "warning", "qoscal gate: runner degraded", fmt.Sprintf("the baseline is far below its calibrated history (median robust z %.1f): treat this verdict with care", r.MedianZ))
 	}
 	if len(r.Below) > 0 && r.Verdict == calibrate.VerdictPass {
-		ghCommand(w, "warning", "qoscal gate: below calibrated bands", fmt.Sprintf("%s below %s calibrated band (per-benchmark mode %s)", strings.Join(r.Below, ", "), map[bool]string{true: "its", false: "their"}[len(r.Below) == 1], r.PerBenchmark))
+		ghCommand(w, "warning", "qoscal gate: below calibrated bands", fmt.Sprintf("%s below %s (per-benchmark mode %s)", strings.Join(r.Below, ", "), map[bool]string{true: "its calibrated band", false: "their calibrated bands"}[len(r.Below) == 1], r.PerBenchmark))
 	}
 	if r.Partial {
 		msg := fmt.Sprintf("gated on %d of %d calibrated benchmarks; missing: %s", len(r.Suite), len(v.Cal.Suite), strings.Join(r.Missing, ", "))

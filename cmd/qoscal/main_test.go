@@ -168,8 +168,8 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 
 // cmdJSONDoc checks that a file (stdout, stderr or a file name) holds
 // exactly one JSON document, parsed, with nothing after it but blanks,
-// and that its top-level fields have the given values (compared as JSON
-// text: verdict="pass", exit_code=2, floor=null):
+// and that its top-level fields have the given values (compared as
+// compact JSON text: verdict="pass", exit_code=2, floor=null):
 //
 //	jsondoc stdout [FIELD=JSON...]
 //
@@ -205,8 +205,15 @@ func cmdJSONDoc(ts *testscript.TestScript, neg bool, args []string) {
 		if !present {
 			ts.Fatalf("field %s is missing", k)
 		}
-		if string(got) != want {
-			ts.Fatalf("field %s is %s, want %s", k, got, want)
+		var g, w bytes.Buffer
+		if err := json.Compact(&g, got); err != nil {
+			ts.Fatalf("field %s: %v", k, err)
+		}
+		if err := json.Compact(&w, []byte(want)); err != nil {
+			ts.Fatalf("jsondoc: %s=%s is not JSON: %v", k, want, err)
+		}
+		if g.String() != w.String() {
+			ts.Fatalf("field %s is %s, want %s", k, g.String(), w.String())
 		}
 	}
 }
