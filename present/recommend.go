@@ -146,7 +146,59 @@ func (v *Recommend) textLines() []string {
 	if len(a.Suite) > 1 {
 		l = append(l, fmt.Sprintf("    one benchmark alone must fall to %sx of its ratio (%.1f%% slower) to move the score by r50", Dec(c.SingleQ50, 3), (1-c.SingleQ50)*100))
 	}
-	return append(l, "", fmt.Sprintf("backtest: %d of %d calibration runs below the floor", c.CalibrationBelow, s.N))
+	return l
+}
+
+type band = calibrate.Band
+
+// bandColumns are the per-benchmark bands' columns, in every format.
+func bandColumns(single float64) []render.Column[band] {
+	right := render.Right
+	return []render.Column[band]{
+		{Head: "benchmark", Cell: func(b band) string { return b.Name }, Key: "name", JSON: func(b band) any { return b.Name }},
+		{Head: "usual", Align: right, Cell: func(b band) string { return X(b.Usual) + "x" }, Key: "usual", JSON: func(b band) any { return render.Float(b.Usual) }},
+		{Head: "band", Align: right, Cell: func(b band) string {
+			if math.IsNaN(b.Lower) {
+				return "-"
+			}
+			return X(b.Lower) + "–" + X(b.Upper) + "x"
+		}},
+		{Key: "lower", JSON: func(b band) any { return render.Float(b.Lower) }},
+		{Key: "upper", JSON: func(b band) any { return render.Float(b.Upper) }},
+		{Head: "trips its band", Align: right, Cell: func(b band) string { return fallPct(b.R50) }, Key: "r50", JSON: func(b band) any { return render.Float(b.R50) }},
+		{Head: "trips the floor", Align: right, Cell: func(band) string { return fallPct(single) }},
+	}
+}
+
+// fallPct says how far a factor r falls: "-21.4%".
+func fallPct(r float64) string {
+	if math.IsNaN(r) {
+		return "-"
+	}
+	return fmt.Sprintf("-%.1f%%", (1-r)*100)
+}
+
+// BandTable is every benchmark's calibrated band, and how far it alone
+// must fall to trip its band, or to move the geomean below the floor (half
+// the time, predictive).
+func (v *Recommend) BandTable() *render.Table {
+	return render.NewTable(bandColumns(v.Rec.Cost.SingleQ50), v.Rec.Bands)
+}
+
+// bandLines introduce the bands in a terminal.
+func (v *Recommend) bandLines() []string {
+	o := v.Rec.Options
+	return []string{
+		"",
+		fmt.Sprintf("per-benchmark bands (a family-wise false-positive rate of %s per healthy run, Holm's step-down over %d benchmarks);", Pct(o.FamilyAlpha), len(v.Rec.Bands)),
+		"how far each benchmark alone must fall to trip its band, or to move the geomean below the floor, half the time:",
+	}
+}
+
+// combinedLine states the false-positive rate of the combined rule.
+func (v *Recommend) combinedLine() string {
+	return fmt.Sprintf("combined rule (the score below the floor, or a benchmark below its band): at most %s per healthy run (%s + %s)",
+		Rate(v.Rec.CombinedFPR), Rate(v.Rec.Cost.Predictive), Rate(v.Rec.Options.FamilyAlpha))
 }
 
 // backtestTable lists the backtest runs and the gate's verdict on each.
@@ -174,6 +226,11 @@ func (v *Recommend) Doc() *render.Doc {
 	text, md := render.In{Only: render.Text}, render.In{Only: render.Markdown}
 	d := &render.Doc{}
 	d.Add(&render.Lines{In: text, Lines: v.textLines()})
+	if len(v.Rec.Bands) > 1 {
+		d.Add(&render.Lines{In: text, Lines: v.bandLines()}, only(v.BandTable(), render.Text),
+			&render.Lines{In: text, Lines: []string{v.combinedLine()}})
+	}
+	d.Add(&render.Lines{In: text, Lines: []string{"", fmt.Sprintf("backtest: %d of %d calibration runs below the floor", rec.Cost.CalibrationBelow, a.Score.N)}})
 	if len(v.Others) > 0 {
 		n := 0
 		for _, o := range v.Others {
@@ -203,6 +260,11 @@ func (v *Recommend) Doc() *render.Doc {
 		&render.Heading{In: md, Level: 3, Text: "Candidate floors"},
 		only(v.CandidateTable(), render.Markdown),
 	)
+	if len(v.Rec.Bands) > 1 {
+		d.Add(&render.Heading{In: md, Level: 3, Text: "Per-benchmark bands"},
+			&render.Paragraph{In: md, Text: strings.Join(v.bandLines()[1:], " ") + " " + v.combinedLine() + "."},
+			only(v.BandTable(), render.Markdown))
+	}
 	addWarnings(d, v.Warnings)
 	return d
 }
@@ -234,6 +296,9 @@ type RecommendJSON struct {
 	Candidates      []render.Object `json:"candidates"`
 	Warnings        []string        `json:"warnings"`
 	Summary         string          `json:"summary"`
+	FamilyAlpha     float64         `json:"family_alpha"`
+	PerBenchmark    []render.Object `json:"per_benchmark"`
+	CombinedFPR     render.Float    `json:"combined_fpr"`
 }
 
 // ObservedJSON summarises the calibration scores.
@@ -310,6 +375,8 @@ func (v *Recommend) JSON() RecommendJSON {
 		Candidates: render.Objects(candidateColumns(rec), rec.Candidates),
 		Warnings:   append([]string{}, v.Warnings...),
 		Summary:    v.Summary(), MoreRunsFor1Pct: rec.MoreRunsForOnePct,
+		FamilyAlpha: o.FamilyAlpha, PerBenchmark: render.Objects(bandColumns(c.SingleQ50), rec.Bands),
+		CombinedFPR: render.Float(rec.CombinedFPR),
 	}
 	if o.Method == calibrate.MethodTolerance {
 		j.ToleranceK = render.Float(rec.ToleranceK)
