@@ -133,6 +133,7 @@ func (r *recFlags) add(fs *pflag.FlagSet) {
 	fs.Float64Var(&r.opt.Alpha, "alpha", r.opt.Alpha, "prediction method's false-positive rate `A`")
 	fs.Float64Var(&r.opt.Coverage, "coverage", r.opt.Coverage, "tolerance method's coverage `P`")
 	fs.Float64Var(&r.opt.Confidence, "confidence", r.opt.Confidence, "tolerance method's confidence `G`")
+	fs.Float64Var(&r.opt.FamilyAlpha, "family-alpha", r.opt.FamilyAlpha, "the per-benchmark bands' family-wise false-positive rate `A`")
 	fs.Uint64Var(&r.opt.Seed, "seed", r.opt.Seed, "bootstrap seed `N`")
 	fs.IntVar(&r.opt.Bootstrap, "bootstrap", r.opt.Bootstrap, "bootstrap resamples `B`")
 }
@@ -178,6 +179,9 @@ const recommendHelp = `    --method NAME            margin (default): the lowest
     --coverage P             tolerance: share of healthy runs above the
                              floor (default 0.95)
     --confidence G           tolerance: confidence of that (default 0.95)
+    --family-alpha A         the per-benchmark bands' family-wise
+                             false-positive rate per healthy run (Holm's
+                             step-down over the suite; default 0.01)
     --seed N                 seed of the bootstrap diagnostic (default 1)
     --bootstrap B            its resamples (default 2000; 0 turns it off)
 `
