@@ -87,7 +87,7 @@ func (m *Matrix) Scores(sub []string) ([]float64, error) {
 // FloorOf applies a floor method to calibration scores: the method's raw
 // bound, that bound rounded down to the step grid, and for the tolerance
 // method its k factor. It is the one rule behind the recommended floor
-// and the gate's sub-suite floors.
+// and the gate's sub-suite floors (docs/STATS.md 2.9).
 func FloorOf(scores []float64, opt RecommendOptions) (raw, floor, k float64, err error) {
 	if len(scores) < 2 {
 		return 0, 0, 0, fmt.Errorf("a floor needs at least 2 calibration scores, got %d", len(scores))
@@ -125,7 +125,7 @@ const DefaultFamilyAlpha = 0.01
 
 // Band is a benchmark's calibrated band: where its ratio lies on healthy
 // runs, under the log-normal model of its own calibration values
-// (docs/STATS.md 4).
+// (docs/STATS.md 2.8).
 type Band struct {
 	Name string
 	// N is the number of calibration runs; MeanLog and SDLog the mean and

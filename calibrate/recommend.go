@@ -168,7 +168,7 @@ type Recommendation struct {
 	// CombinedFPR bounds the false-positive rate per healthy run of the
 	// combined rule "the score is below the floor, or a benchmark is below
 	// its band": by the union bound, the floor's predictive rate plus the
-	// bands' family-wise rate (docs/STATS.md 4.3). NaN when the floor's
+	// bands' family-wise rate (docs/STATS.md 2.10). NaN when the floor's
 	// rate is undefined.
 	CombinedFPR float64
 	Warnings    []Warning
