@@ -195,6 +195,13 @@ func (v *Recommend) bandLines() []string {
 	}
 }
 
+// bandParagraph introduces the bands in Markdown.
+func (v *Recommend) bandParagraph() string {
+	o := v.Rec.Options
+	return fmt.Sprintf("Bands at a family-wise false-positive rate of %s per healthy run (Holm's step-down over %d benchmarks); the last two columns say how far each benchmark alone must fall, half the time, to trip its band or to move the geomean below the floor. The combined rule (the score below the floor, or a benchmark below its band) trips at most %s of healthy runs (%s + %s).",
+		Pct(o.FamilyAlpha), len(v.Rec.Bands), Rate(v.Rec.CombinedFPR), Rate(v.Rec.Cost.Predictive), Rate(o.FamilyAlpha))
+}
+
 // combinedLine states the false-positive rate of the combined rule.
 func (v *Recommend) combinedLine() string {
 	return fmt.Sprintf("combined rule (the score below the floor, or a benchmark below its band): at most %s per healthy run (%s + %s)",
@@ -262,7 +269,7 @@ func (v *Recommend) Doc() *render.Doc {
 	)
 	if len(v.Rec.Bands) > 1 {
 		d.Add(&render.Heading{In: md, Level: 3, Text: "Per-benchmark bands"},
-			&render.Paragraph{In: md, Text: strings.Join(v.bandLines()[1:], " ") + " " + v.combinedLine() + "."},
+			&render.Paragraph{In: md, Text: v.bandParagraph()},
 			only(v.BandTable(), render.Markdown))
 	}
 	addWarnings(d, v.Warnings)
