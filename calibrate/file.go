@@ -204,7 +204,14 @@ func dirOf(path string) string {
 
 // ReadFile reads and checks a calibration file: its schema and version,
 // and that every field the gate needs is there and sane.
+//
+// A name that is not a regular file (a named pipe, a device, a socket) is
+// refused before it is opened, as a result file is: a FIFO would block the
+// gate for ever, and /dev/zero would be read without end.
 func ReadFile(path string) (*File, error) {
+	if st, err := os.Stat(path); err == nil && !st.IsDir() && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("calibration file %s: not a regular file but %s", path, data.FileKind(st.Mode()))
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
