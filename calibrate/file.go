@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"qoscal/data"
 	"qoscal/stats"
@@ -253,7 +254,14 @@ func dirOf(path string) string {
 
 // ReadFile reads and checks a calibration file: its schema and version,
 // and that every field the gate needs is there and sane.
+//
+// A name that is not a regular file (a named pipe, a device, a socket) is
+// refused before it is opened, as a result file is: a FIFO would block the
+// gate for ever, and /dev/zero would be read without end.
 func ReadFile(path string) (*File, error) {
+	if st, err := os.Stat(path); err == nil && !st.IsDir() && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("calibration file %s: not a regular file but %s", path, data.FileKind(st.Mode()))
+	}
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
@@ -628,14 +636,19 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // duplicateKey reports an object key given twice in a JSON document: JSON
 // readers disagree on which one wins, so a file with two floors is refused
-// rather than read either way.
+// rather than read either way. Go's decoder matches a key to a field
+// without regard to case (Unicode simple folding: "Floor", "ſtep"), so in
+// the objects decoded into structs two keys equal under folding are the
+// same key; the maps keyed by benchmark name or label (units,
+// baseline_health, labels) compare keys exactly.
 func duplicateKey(b []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	type frame struct {
 		obj  bool
-		keys map[string]bool
-		next bool   // an object's next token is a key
-		key  string // an object's current key
+		keys map[string]string // key as compared -> key as written
+		fold bool              // keys are compared under case folding
+		next bool              // an object's next token is a key
+		key  string            // an object's current key
 		path string
 	}
 	var stack []*frame
@@ -653,10 +666,18 @@ func duplicateKey(b []byte) error {
 		}
 		if top != nil && top.obj && top.next {
 			if k, ok := tok.(string); ok {
-				if top.keys[k] {
-					return fmt.Errorf("field %s appears twice", strings.TrimPrefix(top.path+"."+k, "."))
+				ck := k
+				if top.fold {
+					ck = foldKey(k)
 				}
-				top.keys[k] = true
+				if first, dup := top.keys[ck]; dup {
+					field := strings.TrimPrefix(top.path+"."+k, ".")
+					if first != k {
+						return fmt.Errorf("field %s appears twice (as %s and %s: JSON readers disagree on whether case matters)", field, first, k)
+					}
+					return fmt.Errorf("field %s appears twice", field)
+				}
+				top.keys[ck] = k
 				top.next, top.key = false, k
 				continue
 			}
@@ -672,7 +693,13 @@ func duplicateKey(b []byte) error {
 					path += "[]"
 				}
 			}
-			stack = append(stack, &frame{obj: tok == json.Delim('{'), keys: map[string]bool{}, next: true, path: path})
+			fold := true
+			for _, m := range []string{".units", ".baseline_health", ".labels"} {
+				if strings.EqualFold(path, m) {
+					fold = false
+				}
+			}
+			stack = append(stack, &frame{obj: tok == json.Delim('{'), keys: map[string]string{}, fold: fold, next: true, path: path})
 			continue
 		case json.Delim('}'), json.Delim(']'):
 			stack = stack[:len(stack)-1]
@@ -681,6 +708,21 @@ func duplicateKey(b []byte) error {
 			stack[len(stack)-1].next = true
 		}
 	}
+}
+
+// foldKey maps a key to one spelling per class of keys that are equal
+// under Unicode simple case folding (bytes.EqualFold, as encoding/json
+// matches keys to fields): each rune becomes the smallest of its orbit.
+func foldKey(k string) string {
+	var b strings.Builder
+	for _, r := range k {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			m = min(m, f)
+		}
+		b.WriteRune(m)
+	}
+	return b.String()
 }
 
 // jsonErr adds the line of a JSON syntax error, and says what a field of

@@ -154,7 +154,7 @@ func OpenFile(name string, format *Format) (*File, error) {
 		return nil, fmt.Errorf("%s is a folder, expected a result file", name)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("not a regular file but %s: expected a result file (save the output to a file first)", fileKind(st.Mode()))}
+		return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("not a regular file but %s: expected a result file (save the output to a file first)", FileKind(st.Mode()))}
 	}
 	f, err := os.Open(name)
 	if err != nil {
@@ -254,8 +254,9 @@ func eachRecord(f *File, fn func(Record)) ([]string, error) {
 	return notes, nil
 }
 
-// fileKind names the kind of a file that is not a regular file.
-func fileKind(m fs.FileMode) string {
+// FileKind names the kind of a file that is not a regular file, for the
+// errors that refuse one.
+func FileKind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe (FIFO)"

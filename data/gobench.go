@@ -19,7 +19,9 @@ import (
 // pkg:, cpu:, and any other key: value) become labels of the run.
 //
 // A metric whose value is 0 (0 B/op, 0 allocs/op) is left out: a ratio of
-// zeros has no meaning.
+// zeros has no meaning. A time of 0 (0 ns/op, or one too small to hold as
+// sec/op) is no measurement: it is an error naming the line, not a
+// benchmark that silently leaves the suite.
 var gobenchFormat = &Format{
 	Name:   "gobench",
 	Doc:    "go test -bench output, lines like `BenchmarkX-8  1000  1234 ns/op`",
@@ -86,8 +88,8 @@ func (p *gobenchParser) result(res *benchfmt.Result) error {
 		return &SyntaxError{File: p.file, Line: line, Msg: err.Error()}
 	}
 	for _, v := range res.Values {
-		if v.Value == 0 {
-			continue
+		if v.Value == 0 && v.Unit != "sec/op" && v.Unit != "ns/op" { // benchfmt leaves a 0 in ns/op
+			continue // 0 B/op, 0 allocs/op: a ratio of zeros has no meaning
 		}
 		if err := CheckName("unit", v.Unit); err != nil {
 			return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("benchmark %s: %v", name, err)}

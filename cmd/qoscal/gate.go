@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -173,6 +174,20 @@ func runGate(u *ui, args []string) error {
 	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
 		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings)}}
 	github := g.annotations == "github" || (g.annotations == "auto" && u.getenv("GITHUB_ACTIONS") == "true")
+	// The summary is written before the verdict is printed: a summary that
+	// cannot be written exits 2, and stdout must then hold nothing or, with
+	// --format json, the error document alone.
+	summary := g.summary
+	if summary == "" {
+		summary = u.getenv("GITHUB_STEP_SUMMARY")
+	}
+	if summary != "" {
+		var md bytes.Buffer
+		v.Doc().WriteMarkdown(&md)
+		if err := appendFile(summary, md.Bytes()); err != nil {
+			return fmt.Errorf("step summary %s: %v", summary, err)
+		}
+	}
 	u.warnAll(res.Warnings)
 	switch g.format {
 	case "json":
@@ -189,15 +204,6 @@ func runGate(u *ui, args []string) error {
 		annotated = v.annotate(u.annotations())
 	}
 	v.verdictLine(u, g.format == "json", annotated)
-	summary := g.summary
-	if summary == "" {
-		summary = u.getenv("GITHUB_STEP_SUMMARY")
-	}
-	if summary != "" {
-		if err := appendFile(summary, func(w io.Writer) { v.Doc().WriteMarkdown(w) }); err != nil {
-			return fmt.Errorf("step summary %s: %v", summary, err)
-		}
-	}
 	if code != exitOK {
 		return &exitError{code: code}
 	}
@@ -333,12 +339,15 @@ func (g *gateFlags) recordRun(u *ui, run *data.Run) error {
 	return nil
 }
 
-func appendFile(path string, write func(io.Writer)) error {
+func appendFile(path string, b []byte) error {
 	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err != nil {
 		return err
 	}
-	write(f)
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
 	return f.Close()
 }
 

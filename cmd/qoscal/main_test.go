@@ -224,8 +224,9 @@ var qoscalCommand = regexp.MustCompile(`^::(error|warning) title=qoscal [^:]*::`
 
 // cmdNoCommands checks that no line of the files (stdout, stderr, file
 // names) would be run as a workflow command by the GitHub Actions runner,
-// other than qoscal's own annotations. The runner trims .NET white space
-// before it looks for "::" (actions/runner ActionCommand.TryParseV2).
+// other than qoscal's own annotations. The runner reads lines with .NET's
+// ReadLine (LF, CR or CRLF ends one) and trims .NET white space before it
+// looks for "::" (actions/runner ActionCommand.TryParseV2).
 //
 //	nocommands stdout stderr [FILE...]
 func cmdNoCommands(ts *testscript.TestScript, neg bool, args []string) {
@@ -233,7 +234,7 @@ func cmdNoCommands(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("usage: nocommands FILE...")
 	}
 	for _, name := range args {
-		for i, line := range strings.Split(ts.ReadFile(name), "\n") {
+		for i, line := range runnerLines(ts.ReadFile(name)) {
 			t := strings.TrimLeftFunc(line, func(r rune) bool { return unicodeutil.IsSpace(r) || (r >= 0x1c && r <= 0x1f) })
 			if strings.HasPrefix(t, "::") && !qoscalCommand.MatchString(t) {
 				ts.Fatalf("%s line %d would run as a workflow command: %q", name, i+1, line)

@@ -68,7 +68,9 @@ func (u *ui) annotations() io.Writer {
 // whose first characters after blanks are "::" gets a backslash in front,
 // so that the Actions runner does not take it for a workflow command. The
 // runner trims what .NET calls white space before it looks, so that is
-// what counts as blank here (Unicode spaces, and U+001C–U+001F).
+// what counts as blank here (Unicode spaces, and U+001C–U+001F). The
+// runner reads lines with .NET's ReadLine, which ends a line at LF, CR or
+// CRLF, so a lone CR ends a line here too.
 type safeWriter struct {
 	w    io.Writer
 	n    int64  // bytes accepted, for "has anything been printed?"
@@ -79,7 +81,7 @@ func (s *safeWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	s.n += int64(n)
 	for len(p) > 0 {
-		i := bytes.IndexByte(p, '\n')
+		i := bytes.IndexAny(p, "\r\n")
 		if i < 0 {
 			s.line = append(s.line, p...)
 			break
@@ -133,7 +135,11 @@ func (u *ui) notef(format string, args ...any) {
 	u.prefixed("", fmt.Sprintf(format, args...))
 }
 
+// prefixed writes msg to stderr, each line behind "qoscal: " and kind. A
+// lone CR ends a line as LF does (the Actions runner reads lines so), so
+// that a path holding "\r::error::" cannot start a line of its own.
 func (u *ui) prefixed(kind, msg string) {
+	msg = strings.ReplaceAll(strings.ReplaceAll(msg, "\r\n", "\n"), "\r", "\n")
 	for _, line := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
 		fmt.Fprintf(u.stderr, "qoscal: %s%s\n", kind, line)
 		kind = strings.Repeat(" ", len(kind))
