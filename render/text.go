@@ -86,12 +86,30 @@ func (t *Table) widths() []int {
 
 // Neutralise puts a backslash before text that starts with "::", which
 // the GitHub Actions runner would run as a workflow command were it to
-// start a line of the log.
+// start a line of the log, and breaks up the runner's older command form
+// "##[", which it finds anywhere in a line (LegacyCommand).
 func Neutralise(c string) string {
+	c = BreakLegacy(c)
 	if IsCommandLine([]byte(c)) {
 		return `\` + c
 	}
 	return c
+}
+
+// LegacyCommand is the older form of the runner's workflow commands,
+// "##[error]message", recognised anywhere in a line of the log (the
+// runner's ActionCommand.TryParse).
+const LegacyCommand = "##["
+
+// BreakLegacy writes "##[" as "#\#[" in text, so that the runner does not
+// read it as a command.
+func BreakLegacy(s string) string { return strings.ReplaceAll(s, LegacyCommand, `#\#[`) }
+
+// BreakLegacyJSON writes "##[" inside JSON strings as "##\u005b", which
+// decodes to the same text and is no command in a log ("##[" cannot occur
+// outside a string in JSON).
+func BreakLegacyJSON(b []byte) []byte {
+	return bytes.ReplaceAll(b, []byte(LegacyCommand), []byte(`##\u005b`))
 }
 
 // IsCommandLine reports whether the GitHub Actions runner would read line

@@ -11,6 +11,7 @@ import (
 	"qoscal/calibrate"
 	"qoscal/data"
 	"qoscal/present"
+	"qoscal/render"
 )
 
 var gateCmd = &command{
@@ -436,5 +437,5 @@ func (v *gateView) annotate(w io.Writer) (verdict bool) {
 func ghCommand(w io.Writer, kind, title, msg string) {
 	esc := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
 	prop := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
-	fmt.Fprintf(w, "::%s title=%s::%s\n", kind, prop.Replace(title), esc.Replace(msg))
+	fmt.Fprintf(w, "::%s title=%s::%s\n", kind, prop.Replace(render.BreakLegacy(title)), esc.Replace(render.BreakLegacy(msg)))
 }

@@ -180,8 +180,12 @@ func cmdJSONDoc(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	text := ts.ReadFile(args[0])
 	dec := json.NewDecoder(strings.NewReader(text))
+	var raw json.RawMessage
+	err := dec.Decode(&raw)
 	var doc map[string]json.RawMessage
-	err := dec.Decode(&doc)
+	if err == nil && len(args) > 1 {
+		err = json.Unmarshal(raw, &doc)
+	}
 	if err == nil {
 		if _, err2 := dec.Token(); err2 != io.EOF {
 			err = fmt.Errorf("more after the first JSON document (offset %d)", dec.InputOffset())
@@ -226,7 +230,8 @@ var qoscalCommand = regexp.MustCompile(`^::(error|warning) title=qoscal [^:]*::`
 // names) would be run as a workflow command by the GitHub Actions runner,
 // other than qoscal's own annotations. The runner reads lines with .NET's
 // ReadLine (LF, CR or CRLF ends one) and trims .NET white space before it
-// looks for "::" (actions/runner ActionCommand.TryParseV2).
+// looks for "::" (actions/runner ActionCommand.TryParseV2); it also runs
+// the older form "##[command]" found anywhere in a line (TryParse).
 //
 //	nocommands stdout stderr [FILE...]
 func cmdNoCommands(ts *testscript.TestScript, neg bool, args []string) {
@@ -238,6 +243,10 @@ func cmdNoCommands(ts *testscript.TestScript, neg bool, args []string) {
 			t := strings.TrimLeftFunc(line, func(r rune) bool { return unicodeutil.IsSpace(r) || (r >= 0x1c && r <= 0x1f) })
 			if strings.HasPrefix(t, "::") && !qoscalCommand.MatchString(t) {
 				ts.Fatalf("%s line %d would run as a workflow command: %q", name, i+1, line)
+			}
+			// The runner's older form, found anywhere in a line.
+			if strings.Contains(line, "##[") {
+				ts.Fatalf("%s line %d would run as a legacy workflow command (##[): %q", name, i+1, line)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"qoscal/data"
 	"qoscal/present"
+	"qoscal/render"
 )
 
 var runsCmd = &command{
@@ -102,6 +103,6 @@ func writeJSON(u *ui, v any) error {
 	if err != nil {
 		return fmt.Errorf("encoding JSON: %v", err)
 	}
-	_, err = fmt.Fprintf(u.stdout, "%s\n", b)
+	_, err = fmt.Fprintf(u.stdout, "%s\n", render.BreakLegacyJSON(b))
 	return err
 }

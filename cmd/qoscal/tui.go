@@ -102,6 +102,9 @@ func (s *safeWriter) Flush() error {
 	}
 	line := s.line
 	s.line = s.line[:0]
+	if bytes.Contains(line, []byte(render.LegacyCommand)) {
+		line = []byte(render.BreakLegacy(string(line)))
+	}
 	if render.IsCommandLine(line) {
 		if _, err := s.w.Write([]byte{'\\'}); err != nil {
 			return err
@@ -140,6 +143,7 @@ func (u *ui) notef(format string, args ...any) {
 // that a path holding "\r::error::" cannot start a line of its own.
 func (u *ui) prefixed(kind, msg string) {
 	msg = strings.ReplaceAll(strings.ReplaceAll(msg, "\r\n", "\n"), "\r", "\n")
+	msg = render.BreakLegacy(msg)
 	for _, line := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
 		fmt.Fprintf(u.stderr, "qoscal: %s%s\n", kind, line)
 		kind = strings.Repeat(" ", len(kind))
