@@ -239,6 +239,8 @@ func (f *File) WriteFile(path string) error {
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
 		return fmt.Errorf("%s is a folder: expected the calibration file's name, such as %s", path, filepath.Join(path, "gate.json"))
+	} else if err == nil && !st.Mode().IsRegular() {
+		return fmt.Errorf("%s is %s, not a file: the calibration would replace it", path, data.FileKind(st.Mode()))
 	}
 	return os.Rename(tmp.Name(), path)
 }
@@ -269,7 +271,8 @@ func ReadFile(path string) (*File, error) {
 		}
 		return nil, fmt.Errorf("calibration file %s: %v", path, err)
 	}
-	return ParseFile(path, b)
+	// A UTF-8 byte-order mark (an editor on Windows) is not part of JSON.
+	return ParseFile(path, bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF}))
 }
 
 // ParseFile parses the bytes of a calibration file named path and checks

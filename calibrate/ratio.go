@@ -218,7 +218,14 @@ func Ratios(run *data.Run, baseline, candidate string, dir Direction, metric str
 		}
 	}
 	rr := RunRatios{ID: run.ID, Labels: run.Labels, Ratios: map[string]BenchmarkRatio{}}
-	for name, b := range vals[baseline] {
+	// In name order, so that an error names the same benchmark every time.
+	names := make([]string, 0, len(vals[baseline]))
+	for name := range vals[baseline] {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		b := vals[baseline][name]
 		c, ok := vals[candidate][name]
 		if !ok {
 			rr.OnlyBaseline = append(rr.OnlyBaseline, name)

@@ -126,6 +126,8 @@ func openReadOnly(path string) (*SQLite, error) {
 		return nil, fmt.Errorf("store %s: %v", path, err)
 	case st.IsDir():
 		return nil, fmt.Errorf("store %s is a folder, expected a SQLite file", path)
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("store %s is %s, not a file: expected a SQLite store file", path, FileKind(st.Mode()))
 	case st.Size() == 0:
 		return nil, fmt.Errorf("store %s is an empty file (0 bytes), not a qoscal store: ingest runs into it first (qoscal ingest), or name a qoscal store with --db", path)
 	}

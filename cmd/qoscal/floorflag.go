@@ -5,11 +5,22 @@ import "math"
 // checkFloor is the one check of a --floor value, shared by every command
 // that takes one (plot, report, gate). A floor is a score, the geometric
 // mean of ratios, so it is a finite number > 0: NaN, ±Inf, 0 and negative
-// values are usage errors that name the flag. cmd names the command in the
-// error.
+// values are usage errors that name the flag. A floor outside
+// [MinFloor, MaxFloor] is refused too: 1e-320 would pass every run and
+// 1e308 fail every one, and no geomean of ratios of real measurements is
+// that far from 1. cmd names the command in the error.
 func checkFloor(cmd string, v float64) error {
-	if v > 0 && !math.IsInf(v, 1) { // NaN > 0 is false
-		return nil
+	if !(v > 0) || math.IsInf(v, 1) { // NaN > 0 is false
+		return usagef(cmd, "--floor must be a finite number > 0, got %v", v)
 	}
-	return usagef(cmd, "--floor must be a finite number > 0, got %v", v)
+	if v < MinFloor || v > MaxFloor {
+		return usagef(cmd, "--floor must be in [%g, %g], got %v: a score is a geomean of ratios, never that far from 1", MinFloor, MaxFloor, v)
+	}
+	return nil
 }
+
+// The range of a --floor.
+const (
+	MinFloor = 1e-6
+	MaxFloor = 1e6
+)

@@ -13,8 +13,10 @@ func TestCheckFloor(t *testing.T) {
 	}{
 		{1.25, "", "the worked example's floor"},
 		{0.5, "", "a floor below parity is a real floor (a candidate allowed to be slower)"},
-		{math.SmallestNonzeroFloat64, "", "tiny but positive"},
-		{math.MaxFloat64, "", "huge but finite"},
+		{1e-6, "", "the smallest floor in range"},
+		{1e6, "", "the largest floor in range"},
+		{math.SmallestNonzeroFloat64, "--floor must be in [1e-06, 1e+06], got 5e-324: a score is a geomean of ratios, never that far from 1", "tiny but positive: passes every run (found by the sweep)"},
+		{math.MaxFloat64, "--floor must be in [1e-06, 1e+06], got 1.7976931348623157e+308: a score is a geomean of ratios, never that far from 1", "huge but finite: fails every run"},
 		{0, "--floor must be a finite number > 0, got 0", "issue 11: --floor 0 was accepted"},
 		{-1, "--floor must be a finite number > 0, got -1", "negative"},
 		{math.NaN(), "--floor must be a finite number > 0, got NaN", "issue 11: --floor NaN was accepted"},

@@ -75,6 +75,8 @@ func runRecommend(u *ui, args []string) error {
 	}
 	if st, err := os.Stat(write); write != "" && err == nil && st.IsDir() {
 		return usagef(c.name, "--write %s is a folder: expected the calibration file's name, such as %s", write, filepath.Join(write, "gate.json"))
+	} else if write != "" && err == nil && !st.Mode().IsRegular() {
+		return usagef(c.name, "--write %s is %s, not a file: the calibration would replace it", write, data.FileKind(st.Mode()))
 	}
 	in, rec, err := recommendFor(u, c.name, &af, &rf, fs.Args())
 	if err != nil {
