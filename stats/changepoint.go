@@ -1,0 +1,174 @@
+package stats
+
+import "math"
+
+// Change-point detection with E-Divisive means (Matteson and James 2014,
+// "A Nonparametric Approach for Multiple Change Point Analysis of
+// Multivariate Data", JASA 109(505), 334–345), in the form MongoDB's
+// performance CI and Apache Otava (Hunter) use: the divergence between the
+// two sides of a split is the energy statistic with exponent 1, the end of
+// a segment is fixed at its last value, segments are split recursively at
+// their strongest change, and each split must pass a significance test.
+// qoscal's test is the permutation test of the paper, seeded, so that the
+// same input and seed give the same change points (docs/STATS.md 5).
+
+// EnergyQ returns, for a sequence z of n values and a minimum segment
+// length m, the statistic Q̂(τ) for τ = m … n−m (element τ−m of the
+// result), where the first segment is z[0:τ] and the second z[τ:n]:
+//
+//	Ê(τ) = 2/(τ(n−τ)) Σ_{i<τ≤j} |z_i − z_j|
+//	       − C(τ,2)⁻¹ Σ_{i<k<τ} |z_i − z_k| − C(n−τ,2)⁻¹ Σ_{τ≤j<k} |z_j − z_k|
+//	Q̂(τ) = τ(n−τ)/n · Ê(τ).
+//
+// It takes O(n²) time: moving z_τ from the second segment to the first
+// changes each sum by one row of distances. m must be at least 2 (a
+// segment of one value has no within-distance); nil when n < 2m.
+func EnergyQ(z []float64, m int) []float64 {
+	n := len(z)
+	if m < 2 || n < 2*m {
+		return nil
+	}
+	// before[t] = Σ_{i<t} |z_i − z_t|, after[t] = Σ_{j>t} |z_t − z_j|.
+	before := make([]float64, n)
+	after := make([]float64, n)
+	var total float64
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			d := math.Abs(z[i] - z[j])
+			after[i] += d
+			before[j] += d
+			total += d
+		}
+	}
+	var withinL, between float64
+	withinR := total
+	q := make([]float64, 0, n-2*m+1)
+	for t := 0; t < n-m; t++ {
+		// Move z_t from the second segment to the first.
+		withinL += before[t]
+		withinR -= after[t]
+		between += after[t] - before[t]
+		tau := t + 1
+		if tau < m {
+			continue
+		}
+		l, r := float64(tau), float64(n-tau)
+		e := 2*between/(l*r) - withinL/(l*(l-1)/2) - withinR/(r*(r-1)/2)
+		q = append(q, l*r/float64(n)*e)
+	}
+	return q
+}
+
+// ChangePoint is a significant change in a sequence.
+type ChangePoint struct {
+	// Index is where the segment after the change starts (0-based).
+	Index int
+	// Q is the energy statistic of the split, within the segment that
+	// was split; P its permutation p-value.
+	Q, P float64
+}
+
+// EDivisiveOptions are the parameters of EDivisive. The zero value of a
+// field means its default.
+type EDivisiveOptions struct {
+	// MinSegment is the fewest values a segment may have (default 3).
+	MinSegment int
+	// Alpha is the significance level of each split (default 0.05).
+	Alpha float64
+	// Permutations is the number of permutations of the test (default
+	// 199: with p = (1 + #{Q_perm ≥ Q})/(B + 1), the smallest p is 0.005).
+	Permutations int
+	// Seed seeds the permutations (default 1).
+	Seed uint64
+}
+
+func (o EDivisiveOptions) withDefaults() EDivisiveOptions {
+	if o.MinSegment == 0 {
+		o.MinSegment = 3
+	}
+	if o.Alpha == 0 {
+		o.Alpha = 0.05
+	}
+	if o.Permutations == 0 {
+		o.Permutations = 199
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	return o
+}
+
+// bestSplit returns the split of z with the largest Q̂ (the first on
+// ties): its τ and Q̂; τ is 0 when z is too short to split.
+func bestSplit(z []float64, m int) (int, float64) {
+	q := EnergyQ(z, m)
+	best, at := math.Inf(-1), 0
+	for i, v := range q {
+		if v > best {
+			best, at = v, i+m
+		}
+	}
+	return at, best
+}
+
+// EDivisive finds the significant change points of z, in index order.
+// Each round splits the segment whose best split has the largest Q̂, if
+// the permutation test of that segment rejects "no change" at Alpha: the
+// segment's values are shuffled Permutations times (Fisher–Yates with a
+// SplitMix64 generator seeded from Seed and the segment's bounds, so the
+// result does not depend on the order of the rounds) and
+// p = (1 + #{max Q̂_perm ≥ Q̂})/(B + 1). It stops at the first split that is
+// not significant. z is not modified.
+func EDivisive(z []float64, opt EDivisiveOptions) []ChangePoint {
+	opt = opt.withDefaults()
+	m := opt.MinSegment
+	type segment struct{ lo, hi int }
+	segs := []segment{{0, len(z)}}
+	var found []ChangePoint
+	for {
+		bestSeg, bestTau, bestQ := -1, 0, math.Inf(-1)
+		for i, s := range segs {
+			if s.hi-s.lo < 2*m {
+				continue
+			}
+			tau, q := bestSplit(z[s.lo:s.hi], m)
+			if q > bestQ {
+				bestSeg, bestTau, bestQ = i, tau, q
+			}
+		}
+		if bestSeg < 0 || !(bestQ > 0) {
+			break
+		}
+		s := segs[bestSeg]
+		p := permutationP(z[s.lo:s.hi], m, bestQ, opt.Permutations, opt.Seed^(uint64(s.lo)<<32|uint64(s.hi)))
+		if p > opt.Alpha {
+			break
+		}
+		found = append(found, ChangePoint{Index: s.lo + bestTau, Q: bestQ, P: p})
+		segs = append(segs[:bestSeg], append([]segment{{s.lo, s.lo + bestTau}, {s.lo + bestTau, s.hi}}, segs[bestSeg+1:]...)...)
+	}
+	// In index order.
+	for i := 1; i < len(found); i++ {
+		for j := i; j > 0 && found[j].Index < found[j-1].Index; j-- {
+			found[j], found[j-1] = found[j-1], found[j]
+		}
+	}
+	return found
+}
+
+// permutationP is the permutation p-value of the largest Q̂ of z being q.
+func permutationP(z []float64, m int, q float64, b int, seed uint64) float64 {
+	rng := NewSplitMix64(seed)
+	perm := append([]float64(nil), z...)
+	exceed := 0
+	for range b {
+		for i := len(perm) - 1; i > 0; i-- {
+			j := int(rng.Below(uint64(i + 1)))
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		if _, qp := bestSplit(perm, m); qp >= q {
+			exceed++
+		}
+	}
+	return float64(1+exceed) / float64(b+1)
+}
