@@ -53,7 +53,7 @@ func TestCombinedRuleHonest(t *testing.T) {
 		const calibrations, fresh = 120, 150
 		var bandRates, combinedRates, claimed []float64
 		for c := range calibrations {
-			a, err := Analyze(corrRuns(rng, n, mu, sigma, rho, "cal"), Options{})
+			a, err := Analyze(corrRuns(rng, n, mu, sigma, rho, "cal"), Options{NoRegimes: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -167,7 +167,7 @@ func calibrationOf(t testing.TB, rng *rand.Rand, n int, mu, sigma float64) *Anal
 			{Benchmark: "x", Variant: "c", Value: 1000 * s, Unit: "ops/sec"},
 		}}
 	}
-	a, err := Analyze(runs, Options{})
+	a, err := Analyze(runs, Options{NoRegimes: true})
 	if err != nil {
 		t.Fatal(err)
 	}

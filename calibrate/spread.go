@@ -26,6 +26,11 @@ type Options struct {
 	// (with a warning listing those dropped) instead of leaving out runs
 	// that lack a benchmark the others have.
 	AllowPartial bool
+	// Seed seeds the permutation test of the change points (default 1).
+	Seed uint64
+	// NoRegimes skips the change-point search: for simulations that need
+	// only the score distribution. Regimes is then one regime of all runs.
+	NoRegimes bool
 }
 
 // RunScore is one calibration run's score and the ratios behind it.
@@ -78,6 +83,9 @@ type BenchmarkSpread struct {
 	// LOOScore is the median over runs of the score without this
 	// benchmark (NaN for a one-benchmark suite).
 	LOOScore float64
+	// Regimes are the stretches of runs between change points of the
+	// benchmark's ratio, in run order (one when it never changed).
+	Regimes []Regime
 }
 
 // RawSpread is the spread of one benchmark's raw baseline values across
@@ -108,7 +116,10 @@ type Analysis struct {
 	Score               ScoreStats
 	Benchmarks          []BenchmarkSpread // noisiest (largest share) first
 	BaselineSpread      []RawSpread       // suite order
-	Warnings            []Warning
+	// Regimes are the stretches of runs between change points of the
+	// score, in run order (one when the score never changed).
+	Regimes  []Regime
+	Warnings []Warning
 }
 
 // Thresholds used for warnings.
@@ -185,6 +196,15 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 	}
 	a.scoreStats()
 	a.benchmarkSpread()
+	seed := opt.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	if opt.NoRegimes {
+		a.Regimes = []Regime{{First: a.Runs[0].ID, Last: a.Runs[len(a.Runs)-1].ID, N: len(a.Runs), Median: a.Score.Median}}
+	} else {
+		a.findRegimes(seed)
+	}
 	a.baselineSpread()
 	a.weakDataWarnings()
 	return a, nil

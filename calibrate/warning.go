@@ -33,6 +33,7 @@ const (
 	WarnOutlierRun     WarningKind = "outlier-run"     // one run's score is an outlier
 	WarnNoisyBench     WarningKind = "noisy-bench"     // benchmarks far noisier than the score
 	WarnThinShares     WarningKind = "thin-shares"     // variance shares from few runs
+	WarnRegimes        WarningKind = "regimes"         // the score changed regime
 	WarnFloorBelowOne  WarningKind = "floor-below-one" // Recommend: the floor accepts a slower candidate
 	WarnOutliers       WarningKind = "outliers"        // Recommend: the distribution has outlier runs
 	WarnFloorAboveMin  WarningKind = "floor-above-min" // Recommend: a calibration run would have failed

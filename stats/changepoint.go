@@ -140,7 +140,7 @@ func EDivisive(z []float64, opt EDivisiveOptions) []ChangePoint {
 			break
 		}
 		s := segs[bestSeg]
-		p := permutationP(z[s.lo:s.hi], m, bestQ, opt.Permutations, opt.Seed^(uint64(s.lo)<<32|uint64(s.hi)))
+		p := permutationP(z[s.lo:s.hi], m, bestQ, opt.Permutations, opt.Seed^(uint64(s.lo)<<32|uint64(s.hi)), opt.Alpha)
 		if p > opt.Alpha {
 			break
 		}
@@ -157,11 +157,18 @@ func EDivisive(z []float64, opt EDivisiveOptions) []ChangePoint {
 }
 
 // permutationP is the permutation p-value of the largest Q̂ of z being q.
-func permutationP(z []float64, m int, q float64, b int, seed uint64) float64 {
+// It stops as soon as the p-value must exceed alpha (most permutations of
+// a series without a change beat its best split, so the test of a
+// stationary series ends after about alpha·B exceedances instead of B
+// permutations); the value returned is then above alpha but not exact.
+func permutationP(z []float64, m int, q float64, b int, seed uint64, alpha float64) float64 {
 	rng := NewSplitMix64(seed)
 	perm := append([]float64(nil), z...)
 	exceed := 0
-	for range b {
+	for k := range b {
+		if float64(1+exceed) > alpha*float64(b+1) {
+			return float64(1+exceed+(b-k)) / float64(b+1) // an upper bound, above alpha
+		}
 		for i := len(perm) - 1; i > 0; i-- {
 			j := int(rng.Below(uint64(i + 1)))
 			perm[i], perm[j] = perm[j], perm[i]

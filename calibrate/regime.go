@@ -1,0 +1,182 @@
+package calibrate
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"qoscal/stats"
+)
+
+// MaxChangeRuns bounds the runs the change-point search examines: the
+// latest ones (E-Divisive's permutation test costs O(n²) per permutation).
+// Earlier runs belong to the first regime found.
+const MaxChangeRuns = 300
+
+// Regime is a stretch of consecutive calibration runs between change
+// points of a sequence (docs/STATS.md 5).
+type Regime struct {
+	// First and Last are the ids of its first and last runs; Start is
+	// the index of its first run in Analysis.Runs, N its number of runs.
+	First, Last string
+	Start, N    int
+	// Median is the median score (or ratio, for a benchmark's regimes).
+	Median float64
+}
+
+// regimesOf splits values (one per run of a.Runs, in order) into regimes
+// at their significant change points, found on their logs.
+func (a *Analysis) regimesOf(values []float64, seed uint64) []Regime {
+	n := len(values)
+	logs := make([]float64, n)
+	for i, v := range values {
+		logs[i] = math.Log(v)
+	}
+	off := max(0, n-MaxChangeRuns)
+	var cuts []int
+	for _, c := range stats.EDivisive(logs[off:], stats.EDivisiveOptions{Seed: seed}) {
+		cuts = append(cuts, off+c.Index)
+	}
+	cuts = append(cuts, n)
+	var out []Regime
+	start := 0
+	for _, end := range cuts {
+		out = append(out, Regime{First: a.Runs[start].ID, Last: a.Runs[end-1].ID, Start: start, N: end - start,
+			Median: stats.Median(values[start:end])})
+		start = end
+	}
+	return out
+}
+
+// findRegimes sets the regimes of the score sequence and of each
+// benchmark's ratio, and warns when the score changed regime.
+func (a *Analysis) findRegimes(seed uint64) {
+	scores := make([]float64, len(a.Runs))
+	for i, r := range a.Runs {
+		scores[i] = r.Score
+	}
+	a.Regimes = a.regimesOf(scores, seed)
+	for i := range a.Benchmarks {
+		b := &a.Benchmarks[i]
+		j := a.suiteIndex(b.Name)
+		ratios := make([]float64, len(a.Runs))
+		for r, run := range a.Runs {
+			ratios[r] = run.Ratios[j]
+		}
+		b.Regimes = a.regimesOf(ratios, seed)
+	}
+	if len(a.Regimes) > 1 {
+		a.warn(Warning{Kind: WarnRegimes}, "the scores changed regime %d times: %s", len(a.Regimes)-1, DescribeRegimes(a.Regimes))
+	}
+}
+
+// suiteIndex is the position of a benchmark in the suite.
+func (a *Analysis) suiteIndex(name string) int {
+	for j, b := range a.Suite {
+		if b == name {
+			return j
+		}
+	}
+	return -1
+}
+
+// DescribeRegimes lists regimes: "run-01..run-03 (3 runs, median 1.40),
+// run-04..run-12 (9 runs, median 1.26)".
+func DescribeRegimes(rs []Regime) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = fmt.Sprintf("%s (%d runs, median %.2f)", r.Span(), r.N, r.Median)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Span is "run-04..run-12", or the one run's id.
+func (r Regime) Span() string {
+	if r.First == r.Last {
+		return r.First
+	}
+	return r.First + ".." + r.Last
+}
+
+// Calibration windows: which runs a floor is calibrated on.
+const (
+	WindowAuto   = "auto"   // the latest regime when it is long enough, else all
+	WindowAll    = "all"    // every run
+	WindowLatest = "latest" // the latest regime, however short (at least 2 runs)
+)
+
+// DefaultMinRuns is the fewest runs the latest regime needs for the auto
+// window to calibrate on it alone.
+const DefaultMinRuns = 8
+
+// Window is the runs a floor is calibrated on.
+type Window struct {
+	// Rule is WindowLatest or WindowAll: what was used.
+	Rule        string
+	First, Last string
+	N           int
+	// Start is the index of the first run in the analysis' runs.
+	Start int
+	// Earlier are the regimes left out (with WindowLatest).
+	Earlier []Regime
+	// Short is set when the latest regime was too short for the auto
+	// rule, which then calibrated on every run; NeedMore says how many more
+	// runs of it would do.
+	Short    bool
+	NeedMore int
+}
+
+// Choose picks the calibration window: rule is WindowAuto, WindowAll or
+// WindowLatest; minRuns the auto rule's minimum.
+func (a *Analysis) Choose(rule string, minRuns int) (Window, error) {
+	all := Window{Rule: WindowAll, First: a.Runs[0].ID, Last: a.Runs[len(a.Runs)-1].ID, N: len(a.Runs)}
+	if len(a.Regimes) < 2 {
+		return all, nil
+	}
+	latest := a.Regimes[len(a.Regimes)-1]
+	w := Window{Rule: WindowLatest, First: latest.First, Last: latest.Last, N: latest.N, Start: latest.Start,
+		Earlier: append([]Regime(nil), a.Regimes[:len(a.Regimes)-1]...)}
+	switch rule {
+	case WindowAll:
+		return all, nil
+	case WindowLatest:
+		if latest.N < 2 {
+			return Window{}, fmt.Errorf("the latest regime (%s) has %d run: a floor needs at least 2", latest.Span(), latest.N)
+		}
+		return w, nil
+	case WindowAuto, "":
+		if latest.N >= minRuns {
+			return w, nil
+		}
+		all.Short, all.NeedMore = true, minRuns-latest.N
+		return all, nil
+	}
+	return Window{}, fmt.Errorf("unknown window %q: expected auto, all or latest", rule)
+}
+
+// IDs returns the ids of the window's runs.
+func (w Window) IDs(a *Analysis) map[string]bool {
+	ids := map[string]bool{}
+	for _, r := range a.Runs[w.Start : w.Start+w.N] {
+		ids[r.ID] = true
+	}
+	return ids
+}
+
+// Describe says which runs the floor was calibrated on:
+// "calibrated on run-04..run-12 (9 runs); run-01..run-03 are an earlier
+// regime (median 1.40)".
+func (w Window) Describe() string {
+	span := w.First
+	if w.First != w.Last {
+		span += ".." + w.Last
+	}
+	s := fmt.Sprintf("calibrated on %s (%d runs)", span, w.N)
+	for _, e := range w.Earlier {
+		s += fmt.Sprintf("; %s %s an earlier regime (median %.2f)", e.Span(), map[bool]string{true: "is", false: "are"}[e.N == 1], e.Median)
+	}
+	if w.Short {
+		s += fmt.Sprintf("; the latest regime is too short to calibrate on alone: %d more runs of it would do", w.NeedMore)
+	}
+	return s
+}
