@@ -66,6 +66,8 @@ type FileParams struct {
 	Seed       uint64  `json:"seed"`
 	// FamilyAlpha is the bands' family-wise rate (version 2).
 	FamilyAlpha float64 `json:"family_alpha,omitempty"`
+	// TargetFPR is the target-fpr method's target (version 2).
+	TargetFPR float64 `json:"target_fpr,omitempty"`
 }
 
 // Unit is a benchmark's unit and the direction it improves in.
@@ -148,6 +150,8 @@ func NewFile(a *Analysis, r *Recommendation, labels map[string]string, created t
 		Matrix:    a.Matrix(),
 	}
 	switch r.Options.Method {
+	case MethodTargetFPR:
+		f.Params.TargetFPR = r.Options.TargetFPR
 	case MethodPrediction:
 		f.Params.Alpha = r.Options.Alpha
 	case MethodTolerance:
@@ -344,8 +348,12 @@ func (f *File) check(raw map[string]json.RawMessage) error {
 	}
 	switch f.Method {
 	case MethodMargin, MethodPrediction, MethodTolerance:
+	case MethodTargetFPR:
+		if f.Version < 2 {
+			return fmt.Errorf("field method %q is in a version %d file: expected version 2", f.Method, f.Version)
+		}
 	default:
-		return fmt.Errorf("field method %q: expected margin, prediction or tolerance", clipText(string(f.Method)))
+		return fmt.Errorf("field method %q: expected target-fpr, margin, prediction or tolerance", clipText(string(f.Method)))
 	}
 	if err := f.checkParams(raw["params"]); err != nil {
 		return err
@@ -455,6 +463,10 @@ func (f *File) checkParams(raw json.RawMessage) error {
 		return fmt.Errorf("field params.step %v: expected a step in (0, 1]", p.Step)
 	}
 	switch f.Method {
+	case MethodTargetFPR:
+		if !(p.TargetFPR > 0 && p.TargetFPR < 0.5) {
+			return fmt.Errorf("field params.target_fpr %v: the target-fpr method needs a rate in (0, 0.5)", p.TargetFPR)
+		}
 	case MethodPrediction:
 		if !(p.Alpha > 0 && p.Alpha < 0.5) {
 			return fmt.Errorf("field params.alpha %v: the prediction method needs alpha in (0, 0.5)", p.Alpha)
@@ -568,6 +580,9 @@ func (f *File) RecommendOptions() RecommendOptions {
 	o := DefaultRecommendOptions
 	o.Method, o.Margin, o.Step = f.Method, f.Params.Margin, f.Params.Step
 	o.Alpha, o.Coverage, o.Confidence, o.Seed = f.Params.Alpha, f.Params.Coverage, f.Params.Confidence, f.Params.Seed
+	if f.Params.TargetFPR > 0 {
+		o.TargetFPR = f.Params.TargetFPR
+	}
 	if f.Params.FamilyAlpha > 0 {
 		o.FamilyAlpha = f.Params.FamilyAlpha
 	}

@@ -19,7 +19,7 @@ func validFile(t testing.TB) []byte {
 		t.Fatal(err)
 	}
 	opt := DefaultRecommendOptions
-	opt.Margin, opt.Step = 0.13, 0.05
+	opt.Method, opt.Margin, opt.Step = MethodMargin, 0.13, 0.05
 	r, err := Recommend(a, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func TestParseFileRefuses(t *testing.T) {
 			"field floor: expected a number, got string"},
 		{"the method is copied into the step summary: only the three names",
 			func(m map[string]any) { m["method"] = "<img src=x>\n::error::forged" },
-			`field method "<img src=x>\n::error::forged": expected margin, prediction or tolerance`},
+			`field method "<img src=x>\n::error::forged": expected target-fpr, margin, prediction or tolerance`},
 		{"a created time that is not one",
 			func(m map[string]any) { m["created"] = "yesterday" },
 			`field created "yesterday": expected an RFC 3339 time like 2026-12-01T08:00:00Z`},

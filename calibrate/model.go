@@ -104,6 +104,11 @@ func FloorOf(scores []float64, opt RecommendOptions) (raw, floor, k float64, err
 // mean and n−1 SD of their logs.
 func floorFrom(lo, meanLog, sdLog float64, n int, opt RecommendOptions) (raw, floor, k float64, err error) {
 	switch opt.Method {
+	case MethodTargetFPR:
+		// The predictive rate of a floor F is T_{n−1}((ln F − m)/(s·√(1+1/n)))
+		// (STATS.md 2.5), which equals the target exactly at the prediction
+		// bound at alpha = target; rounding down keeps it at most the target.
+		raw = stats.PredictionBound(meanLog, sdLog, n, opt.TargetFPR)
 	case MethodMargin:
 		raw = lo * (1 - opt.Margin)
 	case MethodPrediction:

@@ -20,6 +20,10 @@ const (
 	// MethodPrediction: the log-normal lower prediction bound at alpha
 	// (STATS.md 2.3), rounded down.
 	MethodPrediction Method = "prediction"
+	// MethodTargetFPR: the snuggest floor on the step grid whose
+	// predictive false-positive rate per healthy run is at most TargetFPR
+	// (STATS.md 2.11). The default.
+	MethodTargetFPR Method = "target-fpr"
 	// MethodTolerance: the one-sided lower normal tolerance bound in log
 	// space at coverage/confidence (STATS.md 2.4), rounded down.
 	MethodTolerance Method = "tolerance"
@@ -51,14 +55,21 @@ type RecommendOptions struct {
 	// FamilyAlpha is the family-wise false-positive rate per healthy run
 	// of the per-benchmark bands (Holm's step-down over the suite).
 	FamilyAlpha float64
+	// TargetFPR is the target-fpr method's predictive false-positive rate
+	// per healthy run.
+	TargetFPR float64
 }
+
+// DefaultTargetFPR is the default method's target: one false alarm in
+// 1,000 healthy runs (STATS.md 2.11).
+const DefaultTargetFPR = 0.001
 
 // DefaultRecommendOptions: margin rule, 10% margin, step 0.01; α 0.01 for
 // the prediction method; 95% coverage at 95% confidence for the tolerance
 // method; 2000 bootstrap resamples with seed 1; a 100-run horizon;
 // candidate floors every 0.05; bands at a family-wise rate of 0.01.
 var DefaultRecommendOptions = RecommendOptions{
-	Method: MethodMargin, Margin: 0.10, Step: 0.01, Alpha: 0.01,
+	Method: MethodTargetFPR, TargetFPR: DefaultTargetFPR, Margin: 0.10, Step: 0.01, Alpha: 0.01,
 	Coverage: 0.95, Confidence: 0.95, Seed: 1, Bootstrap: 2000, Horizon: 100, CandidateStep: 0.05,
 	FamilyAlpha: DefaultFamilyAlpha,
 }
@@ -67,9 +78,12 @@ var DefaultRecommendOptions = RecommendOptions{
 // flag is spelled.
 func (o *RecommendOptions) Validate() error {
 	switch o.Method {
-	case MethodMargin, MethodPrediction, MethodTolerance:
+	case MethodTargetFPR, MethodMargin, MethodPrediction, MethodTolerance:
 	default:
-		return fmt.Errorf("--method must be margin, prediction or tolerance, got %q", o.Method)
+		return fmt.Errorf("--method must be target-fpr, margin, prediction or tolerance, got %q", o.Method)
+	}
+	if !(o.TargetFPR > 0 && o.TargetFPR < 0.5) {
+		return fmt.Errorf("--target-fpr must be in (0, 0.5), got %v", o.TargetFPR)
 	}
 	if !(o.Margin >= 0 && o.Margin < 1) {
 		return fmt.Errorf("--margin must be in [0, 1), got %v", o.Margin)
@@ -141,6 +155,9 @@ type FloorCost struct {
 	R50, R90, SingleQ50 float64
 	// Backtest: calibration runs scoring below the floor.
 	CalibrationBelow int
+	// Rule names the method that gives this floor, for a candidate that
+	// one does ("target 1 in 1,000", "margin 10%"); "" for a grid floor.
+	Rule string
 }
 
 // Recommendation is a recommended floor and what it costs.
@@ -165,6 +182,15 @@ type Recommendation struct {
 	// Bands are the per-benchmark bands at Options.FamilyAlpha, in suite
 	// order.
 	Bands []Band
+	// WithoutOutliers is the floor the same method gives without the
+	// outlier runs (Analysis.Score.Outliers), which stay in the
+	// calibration; 0 when there are none.
+	WithoutOutliers float64
+	// Window says which runs the floor was calibrated on, and Regimes are
+	// the regimes of the scores of every run given (the caller chooses the
+	// window and sets both).
+	Window  Window
+	Regimes []Regime
 	// CombinedFPR bounds the false-positive rate per healthy run of the
 	// combined rule "the score is below the floor, or a benchmark is below
 	// its band": by the union bound, the floor's predictive rate plus the
@@ -212,6 +238,19 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 		rec.warn(WarnFloorBelowOne, "the floor %s is below 1.0: the gate would accept a candidate slower than the baseline", rec.FormatFloor(rec.Floor))
 	}
 	if len(s.Outliers) > 0 {
+		out := map[string]bool{}
+		for _, id := range s.Outliers {
+			out[id] = true
+		}
+		var kept []float64
+		for _, r := range a.Runs {
+			if !out[r.ID] {
+				kept = append(kept, r.Score)
+			}
+		}
+		if _, f, _, err := FloorOf(kept, opt); err == nil {
+			rec.WithoutOutliers = f
+		}
 		rec.warn(WarnOutliers, "the score distribution has outlier runs (%s): the floor may be too low if they are degraded runners, or too high if the change is real; look before you gate", strings.Join(s.Outliers, ", "))
 	}
 	if rec.Floor > s.Min {
@@ -270,6 +309,74 @@ func (a *Analysis) Cost(floor float64, horizon int) FloorCost {
 // observed score: the recommendation, the multiples of the candidate step
 // above it, and the minimum itself (at most about a dozen rows).
 func (a *Analysis) candidates(floor float64, opt RecommendOptions) []FloorCost {
+	out := a.gridCandidates(floor, opt)
+	out[0].Rule = RuleName(opt)
+	// The other default rule's floor, side by side: the margin rule's when
+	// the floor came from a target, the target's otherwise.
+	other := opt
+	if opt.Method == MethodTargetFPR {
+		other.Method = MethodMargin
+	} else {
+		other.Method = MethodTargetFPR
+	}
+	if _, f, _, err := a.Floor(other); err == nil && f > 0 {
+		c := a.Cost(f, opt.Horizon)
+		c.Rule = RuleName(other)
+		placed := false
+		for i := range out {
+			if out[i].Floor == f {
+				if out[i].Rule == "" {
+					out[i].Rule = c.Rule
+				}
+				placed = true
+				break
+			}
+			if out[i].Floor > f {
+				out = append(out[:i], append([]FloorCost{c}, out[i:]...)...)
+				placed = true
+				break
+			}
+		}
+		if !placed {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// RuleName names a method with its parameter, for the candidate table:
+// "target 1 in 1,000", "margin 10%", "prediction α 0.01", "tolerance
+// 95%/95%".
+func RuleName(o RecommendOptions) string {
+	switch o.Method {
+	case MethodTargetFPR:
+		return "target 1 in " + thousands(math.Round(1/o.TargetFPR))
+	case MethodMargin:
+		return "margin " + strconv.FormatFloat(o.Margin*100, 'f', -1, 64) + "%"
+	case MethodPrediction:
+		return "prediction α " + strconv.FormatFloat(o.Alpha, 'f', -1, 64)
+	case MethodTolerance:
+		return fmt.Sprintf("tolerance %v/%v", o.Coverage, o.Confidence)
+	}
+	return string(o.Method)
+}
+
+// thousands writes a whole number with thousands separators.
+func thousands(v float64) string {
+	s := strconv.FormatFloat(v, 'f', 0, 64)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// gridCandidates are the floor and snugger floors on the candidate grid
+// up to the lowest score.
+func (a *Analysis) gridCandidates(floor float64, opt RecommendOptions) []FloorCost {
 	min := a.Score.Min
 	out := []FloorCost{a.Cost(floor, opt.Horizon)}
 	step := opt.CandidateStep
@@ -292,6 +399,26 @@ func (a *Analysis) candidates(floor float64, opt RecommendOptions) []FloorCost {
 func roundTo(x float64, dec int) float64 {
 	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', dec, 64), 64)
 	return v
+}
+
+// CatchAll is the least strict floor on the step grid that every scored
+// backtest run falls below (the grid value just above the highest of
+// their scores), with its cost; ok is false without a scored run.
+func (a *Analysis) CatchAll(runs []BacktestRun, opt RecommendOptions) (FloorCost, bool) {
+	hi := math.Inf(-1)
+	for _, r := range runs {
+		if !math.IsNaN(r.Score) && r.Score > hi {
+			hi = r.Score
+		}
+	}
+	if math.IsInf(hi, -1) {
+		return FloorCost{}, false
+	}
+	f := RoundDown(hi, opt.Step)
+	for f <= hi {
+		f = roundTo(f+opt.Step, StepDecimals(opt.Step))
+	}
+	return a.Cost(f, opt.Horizon), true
 }
 
 // BacktestRun is a run outside the calibration (a known regression, runs

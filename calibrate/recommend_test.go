@@ -41,7 +41,7 @@ func TestRecommendWorkedExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := DefaultRecommendOptions
-	opt.Margin, opt.Step = 0.13, 0.05
+	opt.Method, opt.Margin, opt.Step = MethodMargin, 0.13, 0.05
 	r, err := Recommend(a, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -61,17 +61,25 @@ func TestRecommendWorkedExample(t *testing.T) {
 	if r.MoreRunsForOnePct != 95 {
 		t.Errorf("more runs for 1%%: %d, want 95", r.MoreRunsForOnePct)
 	}
+	// The candidates: the target rule's floor side by side (1 in 1,000:
+	// exp(m − t_{4,0.999}·s·√1.2) = 1.0479, 1.00 on the 0.05 grid), the
+	// recommendation and the snugger grid floors up to the lowest run.
 	var floors []float64
+	var rules []string
 	for _, c := range r.Candidates {
 		floors = append(floors, math.Round(c.Floor*100)/100)
+		rules = append(rules, c.Rule)
 	}
-	if diff := cmp.Diff([]float64{1.25, 1.30, 1.35, 1.40, 1.44}, floors); diff != "" {
+	if diff := cmp.Diff([]float64{1.00, 1.25, 1.30, 1.35, 1.40, 1.44}, floors); diff != "" {
 		t.Errorf("candidate floors (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"target 1 in 1,000", "margin 13%", "", "", "", ""}, rules); diff != "" {
+		t.Errorf("candidate rules (-want +got):\n%s", diff)
 	}
 	// false_positive_rate[F=1.40]: a snugger floor costs 8× the rate, and
 	// is only 2.8% under the lowest healthy run.
-	near(t, "false_positive_rate[F=1.4].fpr_predictive_t_df4", r.Candidates[3].Predictive, 0.06613279, 1e-6)
-	near(t, "1.40 below 1.44", r.Candidates[3].BelowMinPct, 2.7777777777777777, 1e-6)
+	near(t, "false_positive_rate[F=1.4].fpr_predictive_t_df4", r.Candidates[4].Predictive, 0.06613279, 1e-6)
+	near(t, "1.40 below 1.44", r.Candidates[4].BelowMinPct, 2.7777777777777777, 1e-6)
 
 	opt.Method = MethodTolerance
 	r, err = Recommend(a, opt)
@@ -93,7 +101,7 @@ func TestRecommendWorkedExample(t *testing.T) {
 func TestRecommendWarningsAndValidation(t *testing.T) {
 	a, _ := Analyze(fiveRuns(t), Options{})
 	opt := DefaultRecommendOptions
-	opt.Margin = 0.40
+	opt.Method, opt.Margin = MethodMargin, 0.40
 	r, err := Recommend(a, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +119,7 @@ func TestRecommendWarningsAndValidation(t *testing.T) {
 		{func(o *RecommendOptions) { o.Margin = 1.3 }, "--margin must be in [0, 1), got 1.3"},
 		{func(o *RecommendOptions) { o.Margin = -0.1 }, "--margin must be in [0, 1), got -0.1"},
 		{func(o *RecommendOptions) { o.Step = 0 }, "--step must be in (0, 1], got 0"},
-		{func(o *RecommendOptions) { o.Method = "vibes" }, `--method must be margin, prediction or tolerance, got "vibes"`},
+		{func(o *RecommendOptions) { o.Method = "vibes" }, `--method must be target-fpr, margin, prediction or tolerance, got "vibes"`},
 		{func(o *RecommendOptions) { o.Alpha = 0.7 }, "--alpha must be in (0, 0.5), got 0.7"},
 	} {
 		o := DefaultRecommendOptions
@@ -125,7 +133,7 @@ func TestRecommendWarningsAndValidation(t *testing.T) {
 func TestCalibrationFileRoundTrip(t *testing.T) {
 	a, _ := Analyze(fiveRuns(t), Options{})
 	opt := DefaultRecommendOptions
-	opt.Margin, opt.Step = 0.13, 0.05
+	opt.Method, opt.Margin, opt.Step = MethodMargin, 0.13, 0.05
 	r, _ := Recommend(a, opt)
 	f := NewFile(a, r, map[string]string{"os": "windows"}, time.Unix(1796112000, 0), "qoscal test")
 	var buf bytes.Buffer

@@ -28,7 +28,7 @@ func workedExample(t *testing.T) (*calibrate.Analysis, *calibrate.Recommendation
 		t.Fatal(err)
 	}
 	opt := calibrate.DefaultRecommendOptions
-	opt.Margin, opt.Step = 0.13, 0.05
+	opt.Method, opt.Margin, opt.Step = calibrate.MethodMargin, 0.13, 0.05
 	rec, err := calibrate.Recommend(a, opt)
 	if err != nil {
 		t.Fatal(err)
@@ -186,16 +186,17 @@ func TestScoreDistribution(t *testing.T) {
 }
 
 // TestFloorTradeoff: the points are the recommendation's candidate floors
-// (1.25 on the 0.05 grid to the lowest run, 1.44) at calibrate's
-// predictive false-positive rate for each floor, labelled with its r50;
-// the first is the worked example's 0.84% and r50 0.805.
+// (the target rule's 1.00 side by side, then 1.25 on the 0.05 grid to the
+// lowest run, 1.44) at calibrate's predictive false-positive rate for each
+// floor, labelled with its r50; the recommended one is the worked
+// example's 0.84% and r50 0.805.
 func TestFloorTradeoff(t *testing.T) {
 	a, rec := workedExample(t)
 	c := chartdata.NewFloorTradeoff(a, rec)
 	if c.LeftOut != "" {
 		t.Fatalf("left out: %s", c.LeftOut)
 	}
-	floors := []float64{1.25, 1.3, 1.35, 1.4, 1.44}
+	floors := []float64{1, 1.25, 1.3, 1.35, 1.4, 1.44}
 	if len(c.Costs.Points) != len(floors) {
 		t.Fatalf("%d points %+v, want the floors %v", len(c.Costs.Points), c.Costs.Points, floors)
 	}
@@ -208,7 +209,7 @@ func TestFloorTradeoff(t *testing.T) {
 			t.Errorf("point %d labelled %q, want %q", i, pt.Label, want)
 		}
 	}
-	if first := c.Costs.Points[0]; !near(first.Y, 0.00837322, 1e-8) || first.Label != "r50 0.805" {
+	if first := c.Costs.Points[1]; !near(first.Y, 0.00837322, 1e-8) || first.Label != "r50 0.805" {
 		t.Errorf("the recommended floor's point is %+v, want rate 0.00837322 and r50 0.805", first)
 	}
 	if c.Y.Scale != chartdata.Log {

@@ -29,12 +29,37 @@ func (v *Recommend) MethodNote() string {
 	a, rec := v.A, v.Rec
 	o := rec.Options
 	switch o.Method {
+	case calibrate.MethodTargetFPR:
+		return fmt.Sprintf("target false-positive rate %s per healthy run (1 in %s): the log-normal lower prediction bound at that rate, %s, rounded down to a step of %v",
+			Rate(o.TargetFPR), Thousands(math.Round(1/o.TargetFPR)), Dec(rec.Raw, 4), o.Step)
 	case calibrate.MethodPrediction:
 		return fmt.Sprintf("log-normal lower prediction bound at α = %v, %s, rounded down to a step of %v", o.Alpha, Dec(rec.Raw, 4), o.Step)
 	case calibrate.MethodTolerance:
 		return fmt.Sprintf("lower tolerance bound, %v coverage at %v confidence (k = %.4f), %s, rounded down to a step of %v", o.Coverage, o.Confidence, rec.ToleranceK, Dec(rec.Raw, 4), o.Step)
 	}
 	return fmt.Sprintf("margin rule: %s%% below the lowest of %d runs (%s), rounded down to a step of %v", TrimPct(o.Margin), a.Score.N, X(a.Score.Min), o.Step)
+}
+
+// window says which runs the floor was calibrated on; a recommendation
+// whose caller chose no window was calibrated on all its runs.
+func (v *Recommend) window() calibrate.Window {
+	w := v.Rec.Window
+	if w.N == 0 {
+		w = calibrate.Window{Rule: calibrate.WindowAll, First: v.A.Runs[0].ID, Last: v.A.Runs[len(v.A.Runs)-1].ID, N: len(v.A.Runs)}
+	}
+	return w
+}
+
+// Decision is the recommendation in three lines: the floor and the runs it
+// was calibrated on, what it costs, and what it catches.
+func (v *Recommend) Decision() [3]string {
+	a, rec := v.A, v.Rec
+	c := rec.Cost
+	return [3]string{
+		fmt.Sprintf("floor: %sx for geomean(%s) over %s, %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark"), v.window().Describe()),
+		fmt.Sprintf("a healthy run trips it %s (predictive; at most 1 in %d with no model)", HowOften(c.Predictive), a.Score.N+1),
+		fmt.Sprintf("it catches a uniform slide of %.1f%% half the time, and of %.1f%% nine times in ten", (1-c.R50)*100, (1-c.R90)*100),
+	}
 }
 
 // Summary is the plain-language reading of the recommendation.
@@ -59,6 +84,7 @@ func candidateColumns(rec *calibrate.Recommendation) []render.Column[cand] {
 	right := render.Right
 	return []render.Column[cand]{
 		{Head: "floor", Align: right, Cell: func(c cand) string { return rec.FormatFloor(c.Floor) + "x" }, Key: "floor", JSON: func(c cand) any { return c.Floor }},
+		{Key: "rule", JSON: func(c cand) any { return optional(c.Rule) }},
 		{Head: "below min", Align: right, Cell: func(c cand) string { return fmt.Sprintf("%.1f%%", c.BelowMinPct) }, Key: "below_min_pct", JSON: func(c cand) any { return render.Float(c.BelowMinPct) }},
 		{Head: "FPR", Align: right, Cell: func(c cand) string { return Rate(c.Predictive) }, Key: "false_positive_rate", JSON: func(c cand) any { return render.Float(c.Predictive) }},
 		{Head: "FPR 95% up", Align: right, Cell: func(c cand) string { return Rate(c.Upper95) }, Key: "upper95", JSON: func(c cand) any { return render.Float(c.Upper95) }},
@@ -66,6 +92,7 @@ func candidateColumns(rec *calibrate.Recommendation) []render.Column[cand] {
 		{Head: "trips", Align: right, Cell: func(c cand) string { return OneIn(c.Predictive) }},
 		{Head: "r50", Align: right, Cell: func(c cand) string { return Dec(c.R50, 3) }, Key: "r50", JSON: func(c cand) any { return render.Float(c.R50) }},
 		{Head: "r90", Align: right, Cell: func(c cand) string { return Dec(c.R90, 3) }, Key: "r90", JSON: func(c cand) any { return render.Float(c.R90) }},
+		{Head: "rule", Cell: func(c cand) string { return c.Rule }},
 	}
 }
 
@@ -85,6 +112,7 @@ func (v *Recommend) Figures() *render.Table {
 	c := rec.Cost
 	t := &render.Table{Head: []string{"figure", "value"}, Align: []render.Align{render.Left, render.Left}}
 	t.AddRow("recommended floor", rec.FormatFloor(rec.Floor)+"x")
+	t.AddRow("runs", strings.TrimPrefix(v.window().Describe(), "calibrated on "))
 	t.AddRow("method", v.MethodNote())
 	t.AddRow("false-positive rate per healthy run (predictive)", Rate(c.Predictive)+" ("+OneIn(c.Predictive)+")")
 	t.AddRow("its 95% upper bound", Rate(c.Upper95))
@@ -129,9 +157,14 @@ func (v *Recommend) textLines() []string {
 	a, rec := v.A, v.Rec
 	c := rec.Cost
 	s := a.Score
-	l := []string{
-		fmt.Sprintf("floor: %sx for geomean(%s) over %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark")),
-		"    " + v.MethodNote(),
+	d := v.Decision()
+	l := []string{d[0], "    " + d[1], "    " + d[2]}
+	if o := v.outlierNote(); o != "" {
+		l = append(l, "    "+o)
+	}
+	l = append(l,
+		"",
+		"method: "+v.MethodNote(),
 		fmt.Sprintf("    calibration: %d runs, scores %s (median %s)", s.N, Range(s.Min, s.Max), X(s.Median)),
 		"",
 		"false-positive rate per healthy run:",
@@ -142,7 +175,7 @@ func (v *Recommend) textLines() []string {
 		"detection:",
 		fmt.Sprintf("    a uniform regression to %sx of today's (%.1f%% slower) trips it half the time (r50);", Dec(c.R50, 3), (1-c.R50)*100),
 		fmt.Sprintf("    to %sx (%.1f%% slower) nine times in ten (r90, predictive)", Dec(c.R90, 3), (1-c.R90)*100),
-	}
+	)
 	if len(a.Suite) > 1 {
 		l = append(l, fmt.Sprintf("    one benchmark alone must fall to %sx of its ratio (%.1f%% slower) to move the score by r50", Dec(c.SingleQ50, 3), (1-c.SingleQ50)*100))
 	}
@@ -193,6 +226,62 @@ func (v *Recommend) bandLines() []string {
 		fmt.Sprintf("per-benchmark bands (a family-wise false-positive rate of %s per healthy run, Holm's step-down over %d benchmarks);", Pct(o.FamilyAlpha), len(v.Rec.Bands)),
 		"how far each benchmark alone must fall to trip its band, or to move the geomean below the floor, half the time:",
 	}
+}
+
+// outlierNote names the outlier runs kept in the calibration, with the
+// floor without them.
+func (v *Recommend) outlierNote() string {
+	out := v.A.Score.Outliers
+	if len(out) == 0 || v.Rec.WithoutOutliers == 0 {
+		return ""
+	}
+	verb := "is an outlier"
+	if len(out) > 1 {
+		verb = "are outliers"
+	}
+	return fmt.Sprintf("%s %s (robust z beyond %.1f), kept in the calibration; without %s the floor would be %sx",
+		strings.Join(out, ", "), verb, calibrate.OutlierZ, map[bool]string{true: "it", false: "them"}[len(out) == 1], v.Rec.FormatFloor(v.Rec.WithoutOutliers))
+}
+
+// catchAllNote says, when backtest runs pass the floor, which floor would
+// fail them all and at what cost.
+func (v *Recommend) catchAllNote() string {
+	pass := 0
+	for _, o := range v.Others {
+		if !o.Below && len(o.Missing) == 0 {
+			pass++
+		}
+	}
+	if pass == 0 {
+		return ""
+	}
+	c, ok := v.A.CatchAll(v.Others, v.Rec.Options)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("%d of %d %s runs pass the floor %sx: a floor of %sx would fail them all, and trip a healthy run %s (predictive)",
+		pass, len(v.Others), v.BacktestName, v.Rec.FormatFloor(v.Rec.Floor), v.Rec.FormatFloor(c.Floor), HowOften(c.Predictive))
+}
+
+// decisionItems are the decision as a Markdown list.
+func (v *Recommend) decisionItems() []string {
+	d := v.Decision()
+	first := strings.TrimPrefix(d[0], "floor: ")
+	items := []string{"Floor " + first + ".", upperFirst(d[1]) + ".", upperFirst(d[2]) + "."}
+	if o := v.outlierNote(); o != "" {
+		items = append(items, upperFirst(o)+".")
+	}
+	if c := v.catchAllNote(); c != "" {
+		items = append(items, upperFirst(c)+".")
+	}
+	return items
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // bandParagraph introduces the bands in Markdown.
@@ -246,6 +335,9 @@ func (v *Recommend) Doc() *render.Doc {
 			}
 		}
 		d.Add(&render.Lines{In: text, Lines: []string{fmt.Sprintf("    %d of %d %s runs below the floor:", n, len(v.Others), v.BacktestName)}}, v.backtestTable())
+		if note := v.catchAllNote(); note != "" {
+			d.Add(&render.Lines{In: text, Lines: []string{"    " + note}})
+		}
 	}
 	var more []string
 	if rec.MoreRunsForOnePct > 0 {
@@ -262,6 +354,7 @@ func (v *Recommend) Doc() *render.Doc {
 		&render.Paragraph{In: text, Text: v.Summary(), Width: 78},
 
 		&render.Heading{In: md, Level: 2, Text: fmt.Sprintf("Recommended floor: %sx for geomean(%s)", rec.FormatFloor(rec.Floor), Metric(a))},
+		&render.List{In: md, Items: v.decisionItems()},
 		&render.Paragraph{In: md, Text: v.Summary()},
 		only(v.Figures(), render.Markdown),
 		&render.Heading{In: md, Level: 3, Text: "Candidate floors"},
@@ -302,10 +395,50 @@ type RecommendJSON struct {
 	Bootstrap       *BootstrapJSON  `json:"bootstrap"`
 	Candidates      []render.Object `json:"candidates"`
 	Warnings        []string        `json:"warnings"`
-	Summary         string          `json:"summary"`
+	Summary         SummaryJSON     `json:"summary"`
+	Regimes         []RegimeJSON    `json:"regimes"`
+	Outliers        OutliersJSON    `json:"outliers"`
+	CalibratedOn    WindowJSON      `json:"calibrated_on"`
+	TargetFPR       float64         `json:"target_fpr"`
 	FamilyAlpha     float64         `json:"family_alpha"`
 	PerBenchmark    []render.Object `json:"per_benchmark"`
 	CombinedFPR     render.Float    `json:"combined_fpr"`
+}
+
+// SummaryJSON is the decision: the floor, its predictive false-positive
+// rate per healthy run and that rate as "one in N", r50, and the
+// plain-language summary.
+type SummaryJSON struct {
+	Floor float64      `json:"floor"`
+	FPR   render.Float `json:"fpr"`
+	OneIn render.Float `json:"one_in"`
+	R50   render.Float `json:"r50"`
+	Text  string       `json:"text"`
+}
+
+// RegimeJSON is a regime of the scores, in run order.
+type RegimeJSON struct {
+	First  string  `json:"first"`
+	Last   string  `json:"last"`
+	N      int     `json:"n"`
+	Median float64 `json:"median"`
+}
+
+// WindowJSON says which runs the floor was calibrated on.
+type WindowJSON struct {
+	First string `json:"first"`
+	Last  string `json:"last"`
+	N     int    `json:"n"`
+	Rule  string `json:"rule"`
+}
+
+// RegimesJSON lists regimes for JSON.
+func RegimesJSON(rs []calibrate.Regime) []RegimeJSON {
+	out := make([]RegimeJSON, len(rs))
+	for i, r := range rs {
+		out[i] = RegimeJSON{First: r.First, Last: r.Last, N: r.N, Median: r.Median}
+	}
+	return out
 }
 
 // ObservedJSON summarises the calibration scores.
@@ -342,6 +475,21 @@ type BacktestJSON struct {
 	CalibrationBelow int             `json:"calibration_below"`
 	CalibrationRuns  int             `json:"calibration_runs"`
 	Other            []render.Object `json:"other"`
+	CatchAll         *CatchAllJSON   `json:"catch_all_floor"`
+}
+
+// CatchAllJSON is the least strict floor that fails every backtest run,
+// with its predictive false-positive rate per healthy run.
+type CatchAllJSON struct {
+	Floor float64      `json:"floor"`
+	FPR   render.Float `json:"false_positive_rate"`
+}
+
+// OutliersJSON are the outlier runs kept in the calibration, and the
+// floor without them.
+type OutliersJSON struct {
+	Runs         []string `json:"runs"`
+	FloorWithout *float64 `json:"floor_without"`
 }
 
 // BootstrapJSON is the bootstrap diagnostic of the plug-in rate.
@@ -381,13 +529,29 @@ func (v *Recommend) JSON() RecommendJSON {
 			Other: render.Objects(backtestColumns, v.Others)},
 		Candidates: render.Objects(candidateColumns(rec), rec.Candidates),
 		Warnings:   append([]string{}, v.Warnings...),
-		Summary:    v.Summary(), MoreRunsFor1Pct: rec.MoreRunsForOnePct,
+		Summary: SummaryJSON{Floor: rec.Floor, FPR: render.Float(c.Predictive), OneIn: render.Float(math.Round(1 / c.Predictive)),
+			R50: render.Float(c.R50), Text: v.Summary()},
+		MoreRunsFor1Pct: rec.MoreRunsForOnePct, TargetFPR: o.TargetFPR,
 		FamilyAlpha: o.FamilyAlpha, PerBenchmark: render.Objects(bandColumns(c.SingleQ50), rec.Bands),
 		CombinedFPR: render.Float(rec.CombinedFPR),
 	}
 	if o.Method == calibrate.MethodTolerance {
 		j.ToleranceK = render.Float(rec.ToleranceK)
 	}
+	regimes := rec.Regimes
+	if regimes == nil {
+		regimes = a.Regimes
+	}
+	j.Regimes = RegimesJSON(regimes)
+	j.Outliers.Runs = append([]string{}, a.Score.Outliers...)
+	if f := rec.WithoutOutliers; f > 0 {
+		j.Outliers.FloorWithout = &f
+	}
+	if c, ok := a.CatchAll(v.Others, o); ok {
+		j.Backtest.CatchAll = &CatchAllJSON{Floor: c.Floor, FPR: render.Float(c.Predictive)}
+	}
+	w := v.window()
+	j.CalibratedOn = WindowJSON{First: w.First, Last: w.Last, N: w.N, Rule: w.Rule}
 	if bs := rec.Bootstrap; bs.B > 0 {
 		j.Bootstrap = &BootstrapJSON{B: bs.B, Seed: bs.Seed, Mean: bs.Mean, Q05: bs.Q05, Q50: bs.Q50, Q95: bs.Q95}
 	}

@@ -81,6 +81,8 @@ const analysisInputHelp = `Input (runs of unchanged code, from PATHs or from the
 // input is what an analysis command read: the runs, where from, and the
 // analysis of them.
 type input struct {
+	// options are the analysis options, to analyse a subset again.
+	options  calibrate.Options
 	runs     []data.Run
 	source   string            // "paths" or the store file
 	filter   map[string]string // label filter (store)
@@ -129,7 +131,6 @@ func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, erro
 	if err != nil {
 		return nil, err
 	}
-	in.analysis = a
-	u.warnAll(a.Warnings)
+	in.analysis, in.options = a, opt
 	return in, nil
 }

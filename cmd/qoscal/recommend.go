@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -123,13 +124,21 @@ func runRecommend(u *ui, args []string) error {
 // recFlags are the flags of a floor recommendation, shared by recommend,
 // plot and report.
 type recFlags struct {
-	opt    calibrate.RecommendOptions
-	method string
+	opt     calibrate.RecommendOptions
+	method  string
+	target  string
+	window  string
+	minRuns int
+	fs      *pflag.FlagSet
 }
 
 func (r *recFlags) add(fs *pflag.FlagSet) {
 	r.opt = calibrate.DefaultRecommendOptions
-	fs.StringVar(&r.method, "method", string(r.opt.Method), "floor `METHOD`: margin, prediction or tolerance")
+	r.fs = fs
+	fs.StringVar(&r.method, "method", string(r.opt.Method), "floor `METHOD`: target-fpr, margin, prediction or tolerance")
+	fs.StringVar(&r.target, "target-fpr", "1/1000", "target-fpr method's false-positive rate per healthy run `P` (0.001 or 1/1000)")
+	fs.StringVar(&r.window, "regime", calibrate.WindowAuto, "calibrate on `RUNS`: auto (the latest regime when long enough), all, latest")
+	fs.IntVar(&r.minRuns, "min-runs", calibrate.DefaultMinRuns, "the fewest runs of the latest regime that auto calibrates on alone (`N`)")
 	fs.Float64Var(&r.opt.Margin, "margin", r.opt.Margin, "margin below the lowest run, as a `FRACTION`")
 	fs.Float64Var(&r.opt.Step, "step", r.opt.Step, "the floor's grid `STEP`")
 	fs.Float64Var(&r.opt.Alpha, "alpha", r.opt.Alpha, "prediction method's false-positive rate `A`")
@@ -143,10 +152,44 @@ func (r *recFlags) add(fs *pflag.FlagSet) {
 func (r *recFlags) options(cmd string) (calibrate.RecommendOptions, error) {
 	opt := r.opt
 	opt.Method = calibrate.Method(r.method)
+	// The seed's rule is one flag away: --margin alone selects it.
+	if r.fs != nil && r.fs.Changed("margin") && !r.fs.Changed("method") {
+		opt.Method = calibrate.MethodMargin
+	}
+	p, err := parseRate(r.target)
+	if err != nil {
+		return opt, usagef(cmd, "--target-fpr: %v", err)
+	}
+	opt.TargetFPR = p
 	if err := opt.Validate(); err != nil {
 		return opt, usagef(cmd, "%v", err)
 	}
+	switch r.window {
+	case calibrate.WindowAuto, calibrate.WindowAll, calibrate.WindowLatest:
+	default:
+		return opt, usagef(cmd, "--regime must be auto, all or latest, got %q", r.window)
+	}
+	if r.minRuns < 2 {
+		return opt, usagef(cmd, "--min-runs must be at least 2, got %d", r.minRuns)
+	}
 	return opt, nil
+}
+
+// parseRate reads a rate given as a number (0.001) or a fraction (1/1000).
+func parseRate(s string) (float64, error) {
+	if a, b, ok := strings.Cut(s, "/"); ok {
+		x, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
+		y, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
+		if err1 != nil || err2 != nil || !(y > 0) {
+			return 0, fmt.Errorf("%q: expected a rate like 0.001 or 1/1000", s)
+		}
+		return x / y, nil
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q: expected a rate like 0.001 or 1/1000", s)
+	}
+	return v, nil
 }
 
 // recommendFor reads and analyses the runs and recommends a floor, printing
@@ -160,27 +203,59 @@ func recommendFor(u *ui, cmd string, af *analysisFlags, rf *recFlags, paths []st
 	if err != nil {
 		return nil, nil, err
 	}
+	all := in.analysis
+	w, err := all.Choose(rf.window, rf.minRuns)
+	if err != nil {
+		return nil, nil, usagef(cmd, "--regime latest: %v", err)
+	}
+	if w.Rule == calibrate.WindowLatest {
+		// Calibrate on the latest regime: analyse its runs alone.
+		ids := w.IDs(all)
+		var sub []data.Run
+		for _, r := range in.runs {
+			if ids[r.ID] {
+				sub = append(sub, r)
+			}
+		}
+		if in.analysis, err = calibrate.Analyze(sub, in.options); err != nil {
+			return nil, nil, err
+		}
+		in.runs = sub
+	}
+	u.warnAll(in.analysis.Warnings)
 	rec, err := calibrate.Recommend(in.analysis, opt)
 	if err != nil {
 		return nil, nil, err
 	}
+	rec.Window, rec.Regimes = w, all.Regimes
 	u.warnAll(rec.Warnings)
 	return in, rec, nil
 }
 
 // recommendHelp documents recFlags, for the usage texts.
-const recommendHelp = `    --method NAME            margin (default): the lowest observed score
-                             × (1 − margin), rounded down to the step;
+const recommendHelp = `    --method NAME            target-fpr (default): the snuggest floor whose
+                             predictive false-positive rate per healthy
+                             run is at most --target-fpr; margin: the
+                             lowest observed score × (1 − margin), rounded
+                             down to the step (--margin alone selects it);
                              prediction: the log-normal lower prediction
                              bound at --alpha; tolerance: the lower normal
                              tolerance bound (log space) at --coverage and
                              --confidence. Every floor is rounded down.
+    --target-fpr P           the target-fpr method's rate, 0.001 or 1/1000
+                             (default 1/1000)
     --margin FRACTION        how far below the lowest run (default 0.10)
     --step STEP              the floor's grid (default 0.01)
     --alpha A                prediction: false-positive rate (default 0.01)
     --coverage P             tolerance: share of healthy runs above the
                              floor (default 0.95)
     --confidence G           tolerance: confidence of that (default 0.95)
+    --regime RUNS            which runs to calibrate on: auto (default: the
+                             latest regime of the scores when a change is
+                             significant and it has --min-runs runs, else
+                             all), all, latest
+    --min-runs N             the fewest runs of the latest regime that auto
+                             calibrates on alone (default 8)
     --family-alpha A         the per-benchmark bands' family-wise
                              false-positive rate per healthy run (Holm's
                              step-down over the suite; default 0.01)

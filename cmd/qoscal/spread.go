@@ -54,6 +54,7 @@ func runSpread(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
+	u.warnAll(in.analysis.Warnings)
 	v := &present.Spread{A: in.analysis, Warnings: warningTexts(in.analysis.Warnings)}
 	switch format {
 	case "json":
