@@ -68,6 +68,17 @@ var benchColumns = []render.Column[bs]{
 	{Head: "MAD", Align: render.Right, Cell: func(b bs) string { return Dec(b.MAD, 3) }, Key: "mad", JSON: func(b bs) any { return render.Float(b.MAD) }},
 	{Head: "share", Align: render.Right, Cell: func(b bs) string { return Pct(b.VarianceShare) }, Key: "variance_share", JSON: func(b bs) any { return render.Float(b.VarianceShare) }},
 	{Head: "LOO", Align: render.Right, Cell: func(b bs) string { return X(b.LOOScore) }, Key: "loo_score", JSON: func(b bs) any { return render.Float(b.LOOScore) }},
+	{Head: "shifts", Cell: shifts, Key: "regimes", JSON: func(b bs) any { return RegimesJSON(b.Regimes) }},
+}
+
+// shifts lists where a benchmark's ratio changed regime: "run-04", or ""
+// when it never did.
+func shifts(b bs) string {
+	var at []string
+	for _, r := range b.Regimes[min(1, len(b.Regimes)):] {
+		at = append(at, r.First)
+	}
+	return strings.Join(at, ", ")
 }
 
 // ScoreTable is the score of every run.
@@ -91,10 +102,15 @@ func (v *Spread) DistributionTable() *render.Table {
 // Distribution is the score distribution as indented lines.
 func (v *Spread) Distribution() []string {
 	s := v.A.Score
+	regimes := "    one regime: no significant change of the score (E-Divisive, level 0.05)"
+	if rs := v.A.Regimes; len(rs) > 1 {
+		regimes = "    regimes: " + calibrate.DescribeRegimes(rs)
+	}
 	return []string{
 		fmt.Sprintf("    min %s  median %s  max %s  (lowest: %s)", X(s.Min), X(s.Median), X(s.Max), s.LowestRun),
 		fmt.Sprintf("    mean %s  geomean %s  GSD %s", Dec(s.Mean, 3), Dec(s.GeoMean, 3), Dec(s.GSD, 3)),
 		fmt.Sprintf("    95%% CI of the typical score %s–%s; range %s of the median; CV %s", Dec(s.CILow, 3), Dec(s.CIHigh, 3), Pct(s.RangePct/100), Pct(s.CV)),
+		regimes,
 	}
 }
 
@@ -168,6 +184,7 @@ func (v *Spread) Doc() *render.Doc {
 		&render.Paragraph{In: md, Text: v.Summary()},
 		&render.Paragraph{In: md, Text: fmt.Sprintf("%d benchmarks, %d runs (%s).", len(a.Suite), s.N, DirectionNote(a))},
 		only(v.DistributionTable(), render.Markdown),
+		&render.Paragraph{In: md, Text: strings.TrimSpace(v.Distribution()[3]) + "."},
 		&render.Heading{In: md, Level: 3, Text: "Benchmarks, noisiest first"},
 		only(v.BenchmarkTable(), render.Markdown),
 		&render.Heading{In: md, Level: 3, Text: "Scores by run"},
@@ -190,6 +207,7 @@ type SpreadJSON struct {
 	Excluded   []ExcludedJSON  `json:"excluded"`
 	Dropped    []string        `json:"dropped"`
 	Warnings   []string        `json:"warnings"`
+	Regimes    []RegimeJSON    `json:"regimes"`
 }
 
 // ScoreStatsJSON is the score distribution in JSON.
@@ -244,6 +262,7 @@ func (v *Spread) JSON() SpreadJSON {
 		Benchmarks: render.Objects(benchColumns, a.Benchmarks),
 		Baselines:  []RawSpreadJSON{}, Excluded: []ExcludedJSON{},
 		Dropped: append([]string{}, a.Dropped...), Warnings: append([]string{}, v.Warnings...),
+		Regimes: RegimesJSON(a.Regimes),
 	}
 	for _, r := range a.BaselineSpread {
 		j.Baselines = append(j.Baselines, RawSpreadJSON{
