@@ -2,10 +2,12 @@ package stats
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 )
 
@@ -175,5 +177,35 @@ func TestEnergyQVectors(t *testing.T) {
 		if tau != c.TauHat || math.Abs(qmax-c.QMax) > 1e-12*math.Max(1, c.QMax) {
 			t.Errorf("%s: best split %d (Q̂ %.17g), want %d (%.17g)", c.Name, tau, qmax, c.TauHat, c.QMax)
 		}
+	}
+}
+
+// TestEnergyQWorkedVector: the e_divisive vector of STATS.md 5 (the ten
+// scores 1.55 … 1.27; Q̂ with κ at the end, by τ), for the splits that leave
+// two values or more on each side, and its maximum, 0.93 at τ = 5 (hand
+// check: 2/10·6.3 − 0.25·0.94 − 0.25·0.38).
+func TestEnergyQWorkedVector(t *testing.T) {
+	var v struct {
+		Inputs struct {
+			Series []float64 `json:"series"`
+		} `json:"inputs"`
+		Expected struct {
+			Q      map[string]float64 `json:"q_by_tau_kappa_end_of_series"`
+			ArgMax int                `json:"argmax_tau_kappa_end"`
+			Max    float64            `json:"max_q_kappa_end"`
+		} `json:"expected"`
+	}
+	loadVectors(t).get(t, "e_divisive", &v)
+	z := v.Inputs.Series
+	q := EnergyQ(z, 2)
+	for tau := 2; tau <= len(z)-2; tau++ {
+		want, ok := v.Expected.Q[strconv.Itoa(tau)]
+		if !ok {
+			t.Fatalf("no vector for τ = %d", tau)
+		}
+		check(t, fmt.Sprintf("e_divisive.q_by_tau[%d]", tau), q[tau-2], want, relClosed)
+	}
+	if tau, m := bestSplit(z, 2); tau != v.Expected.ArgMax || math.Abs(m-v.Expected.Max) > 1e-12 {
+		t.Errorf("best split %d (%v), want %d (%v)", tau, m, v.Expected.ArgMax, v.Expected.Max)
 	}
 }

@@ -34,7 +34,7 @@ func register(c *command) { commands[c.name] = c }
 // commandOrder is the order of the commands in the help: the data flow,
 // from ingest to gate. A registered command missing from it is a bug
 // (TestCommandOrder).
-var commandOrder = []string{"ingest", "runs", "spread", "recommend", "plot", "report", "gate", "samples"}
+var commandOrder = []string{"ingest", "runs", "spread", "recommend", "plot", "report", "gate", "drift", "samples"}
 
 // commandNames returns the registered commands in commandOrder, then any
 // others by name.

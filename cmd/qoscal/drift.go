@@ -1,0 +1,195 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"qoscal/calibrate"
+	"qoscal/data"
+	"qoscal/render"
+)
+
+var driftCmd = &command{
+	name:    "drift",
+	summary: "has the calibration gone stale?",
+	usage: `Usage:
+    qoscal drift --calibration FILE [flags] [PATH...]
+    qoscal drift --calibration FILE --db FILE [--label KEY=VALUE...]
+
+Compares the runs gated since a calibration (stored with 'qoscal gate
+--record', or given as PATHs) with the calibration's own runs: their scores,
+in order, are searched for a change point (E-Divisive, docs/STATS.md 5), and
+a change that starts among the new runs is drift: the floor was calibrated on
+a machine or a code base that is no longer there. Each benchmark is checked
+the same way. Exits 0 either way, unless --fail-on-drift (exit 1 on drift).
+Needs a version 2 calibration file (it holds the calibration's runs).
+
+Input:
+    --calibration FILE       the calibration file ('qoscal recommend --write')
+    PATH...                  run folders, folders of run folders, CSV files
+    --baseline [NAME=]FILE   in run folders, the baseline's result file
+                             (NAME defaults to the calibration's)
+    --candidate [NAME=]FILE  the candidate's
+    --input-format NAME      result-file format (default auto)
+    --db FILE                without PATHs, the store (default $QOSCAL_DB,
+                             else qoscal.db), runs in the order stored
+    --label KEY=VALUE        with the store, only runs with this label
+    --higher-is-better, --lower-is-better
+                             override the direction the units give
+
+Output:
+    --fail-on-drift          exit 1 when the score drifted
+    --seed N                 seed of the change-point test (default 1)
+    --annotations MODE       auto (default: github when GITHUB_ACTIONS=true),
+                             github, none: a ::warning:: on drift
+    --format FORMAT          text (default), markdown or json
+
+Example: calibrate on the bundled healthy runs (on the nine settled ones),
+then compare the runs of the real regression with them:
+
+    $ qoscal recommend --write settled.json --baseline glibc=baseline.txt --candidate mimalloc=mimalloc.txt \
+        data/samples/linux-glibc-vs-mimalloc/healthy
+    floor: 1.16x for geomean(mimalloc/glibc) over 10 benchmarks, calibrated on run-04..run-12 ...
+    ...
+
+    $ qoscal drift --calibration settled.json --baseline glibc=baseline.txt --candidate mimalloc=mimalloc.txt \
+        data/samples/linux-glibc-vs-mimalloc/regressed
+    drift: the score moved from median 1.26 to 1.15 from run run-01 on (p = 0.005): recalibrate; ...
+`,
+}
+
+func init() {
+	driftCmd.run = runDrift
+	register(driftCmd)
+}
+
+func runDrift(u *ui, args []string) error {
+	c := driftCmd
+	fs := newFlags(c)
+	var rf runFlags
+	var df dirFlags
+	rf.addLoadFlags(fs, false, "input-format")
+	df.add(fs)
+	var calPath, db, format, annotations string
+	var labels []string
+	var failOn bool
+	var seed uint64
+	fs.StringVar(&calPath, "calibration", "", "the calibration `FILE`")
+	fs.StringVar(&db, "db", "", "the store `FILE`")
+	fs.StringArrayVar(&labels, "label", nil, "only stored runs with this `KEY=VALUE` label")
+	fs.BoolVar(&failOn, "fail-on-drift", false, "exit 1 on drift")
+	fs.Uint64Var(&seed, "seed", 1, "change-point test seed `N`")
+	fs.StringVar(&annotations, "annotations", "auto", "CI annotations: `MODE` auto, github or none")
+	fs.StringVar(&format, "format", "text", "output `FORMAT`: text, markdown or json")
+	if err := parseFlags(u, c, fs, args); err != nil {
+		return err
+	}
+	if err := u.outputFormat(c.name, format); err != nil {
+		return err
+	}
+	if err := nonEmpty(c.name, fs, "calibration", "db"); err != nil {
+		return err
+	}
+	if calPath == "" {
+		return usagef(c.name, "--calibration FILE is required: the calibration to compare the runs with")
+	}
+	switch annotations {
+	case "auto", "github", "none":
+	default:
+		return usagef(c.name, "--annotations must be auto, github or none, got %q", annotations)
+	}
+	cal, err := calibrate.ReadFile(calPath)
+	if err != nil {
+		return err
+	}
+	dir, err := df.direction(c.name)
+	if err != nil {
+		return err
+	}
+	filter, err := data.ParseLabels(labels)
+	if err != nil {
+		return usagef(c.name, "--label: %v", err)
+	}
+	// The variants are the calibration's unless named.
+	if rf.baseline == "" && fs.NArg() == 0 {
+		rf.baseline = cal.Baseline
+	}
+	if rf.candidate == "" && fs.NArg() == 0 {
+		rf.candidate = cal.Candidate
+	}
+	lopt, err := rf.loadOptions(u, c.name)
+	if err != nil {
+		return err
+	}
+	src := data.Source{Paths: fs.Args(), Load: lopt, Store: storePath(u, db), Labels: filter}
+	runs, err := src.Runs(u.ctx)
+	if err != nil {
+		return err
+	}
+	res, err := calibrate.Drift(cal, runs, dir, seed)
+	if err != nil {
+		return err
+	}
+	if len(res.Skipped) > 0 {
+		u.warnf("left out, lacking a suite benchmark: %s", joinIDs(res.Skipped))
+	}
+	switch format {
+	case "json":
+		if err := writeJSON(u, driftJSON(res)); err != nil {
+			return err
+		}
+	case "markdown":
+		doc := &render.Doc{}
+		doc.Add(&render.Heading{Level: 3, Text: "qoscal drift: " + map[bool]string{true: "drift", false: "no drift"}[res.Drift]},
+			&render.Paragraph{Text: res.Sentence() + "."})
+		doc.WriteMarkdown(u.stdout)
+	default:
+		fmt.Fprintln(u.stdout, res.Sentence()+".")
+	}
+	github := annotations == "github" || (annotations == "auto" && u.getenv("GITHUB_ACTIONS") == "true")
+	if github && res.Drift {
+		ghCommand(u.annotations(), "warning", "qoscal drift", res.Sentence())
+	}
+	if res.Drift && failOn {
+		return &exitError{code: exitRegression}
+	}
+	return nil
+}
+
+func joinIDs(ids []string) string { return strings.Join(ids, ", ") }
+
+type driftOut struct {
+	Drift        bool                 `json:"drift"`
+	FromRun      *string              `json:"from_run"`
+	BeforeMedian render.Float         `json:"before_median"`
+	AfterMedian  render.Float         `json:"after_median"`
+	P            render.Float         `json:"p"`
+	Runs         []string             `json:"runs"`
+	Scores       []float64            `json:"scores"`
+	Skipped      []string             `json:"skipped"`
+	Benchmarks   []driftBenchmarkJSON `json:"benchmarks"`
+	Message      string               `json:"message"`
+}
+
+type driftBenchmarkJSON struct {
+	Name         string  `json:"name"`
+	FromRun      string  `json:"from_run"`
+	BeforeMedian float64 `json:"before_median"`
+	AfterMedian  float64 `json:"after_median"`
+}
+
+func driftJSON(r *calibrate.DriftResult) driftOut {
+	nan := render.Float(math.NaN())
+	j := driftOut{Drift: r.Drift, Runs: r.Runs, Scores: r.Scores, Skipped: append([]string{}, r.Skipped...),
+		Benchmarks: []driftBenchmarkJSON{}, Message: r.Sentence(), BeforeMedian: nan, AfterMedian: nan, P: nan}
+	if r.Drift {
+		id := r.FromRun
+		j.FromRun = &id
+		j.BeforeMedian, j.AfterMedian, j.P = render.Float(r.BeforeMedian), render.Float(r.AfterMedian), render.Float(r.P)
+	}
+	for _, b := range r.Benchmarks {
+		j.Benchmarks = append(j.Benchmarks, driftBenchmarkJSON{Name: b.Name, FromRun: b.FromRun, BeforeMedian: b.BeforeMedian, AfterMedian: b.AfterMedian})
+	}
+	return j
+}
