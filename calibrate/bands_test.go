@@ -127,3 +127,37 @@ func TestBandsWorked(t *testing.T) {
 		t.Errorf("judgement %+v: want a below (0.5 < 0.608), b unjudged", j)
 	}
 }
+
+// TestTargetFPRHonest is the Monte Carlo check of --target-fpr (issue 14):
+// over many calibrations of n log-normal runs (n = 10 and 30), the floor
+// FloorOf gives for a target P is one whose true false-positive rate,
+// Φ((ln F − μ)/σ) for the generating μ and σ, is on average at most P
+// within Monte Carlo error. The true rate of each floor is computed
+// exactly, so a target as small as 1 in 1,000 is checked in seconds.
+func TestTargetFPRHonest(t *testing.T) {
+	const mu, sigma, reps = 0.23, 0.03, 20000
+	for _, n := range []int{10, 30} {
+		for _, target := range []float64{0.001, 0.01} {
+			rng := rand.New(rand.NewPCG(uint64(n), uint64(target*1e6)))
+			opt := DefaultRecommendOptions
+			opt.Method, opt.TargetFPR = MethodTargetFPR, target
+			rates := make([]float64, reps)
+			scores := make([]float64, n)
+			for r := range rates {
+				for i := range scores {
+					scores[i] = math.Exp(mu + sigma*rng.NormFloat64())
+				}
+				_, floor, _, err := FloorOf(scores, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				rates[r] = stats.NormalCDF((math.Log(floor) - mu) / sigma)
+			}
+			mean, se := stats.Mean(rates), stats.SD(rates)/math.Sqrt(reps)
+			t.Logf("n = %d, target %v: true rate %.5f on average (SE %.5f)", n, target, mean, se)
+			if mean > target+3*se {
+				t.Errorf("n = %d: the target-%v floor's true rate is %.5f on average, above the target by more than 3 SE (%.5f)", n, target, mean, se)
+			}
+		}
+	}
+}

@@ -263,8 +263,8 @@ func (v *Recommend) catchAllNote() string {
 		pass, len(v.Others), v.BacktestName, v.Rec.FormatFloor(v.Rec.Floor), v.Rec.FormatFloor(c.Floor), HowOften(c.Predictive))
 }
 
-// decisionItems are the decision as a Markdown list.
-func (v *Recommend) decisionItems() []string {
+// DecisionItems are the decision as sentences, for a list.
+func (v *Recommend) DecisionItems() []string {
 	d := v.Decision()
 	first := strings.TrimPrefix(d[0], "floor: ")
 	items := []string{"Floor " + first + ".", upperFirst(d[1]) + ".", upperFirst(d[2]) + "."}
@@ -354,7 +354,7 @@ func (v *Recommend) Doc() *render.Doc {
 		&render.Paragraph{In: text, Text: v.Summary(), Width: 78},
 
 		&render.Heading{In: md, Level: 2, Text: fmt.Sprintf("Recommended floor: %sx for geomean(%s)", rec.FormatFloor(rec.Floor), Metric(a))},
-		&render.List{In: md, Items: v.decisionItems()},
+		&render.List{In: md, Items: v.DecisionItems()},
 		&render.Paragraph{In: md, Text: v.Summary()},
 		only(v.Figures(), render.Markdown),
 		&render.Heading{In: md, Level: 3, Text: "Candidate floors"},

@@ -239,6 +239,7 @@ footer { font-size: 0.85rem; color: #555; margin-top: 2rem; }
 <main>
 <h1>{{.Title}}</h1>
 <p class="floor">Recommended floor: {{.Floor}}x</p>
+<ul class="decision">{{range .Decision}}<li>{{.}}</li>{{end}}</ul>
 {{range .Summary}}<p class="summary">{{.}}</p>
 {{end}}
 {{if .Warnings}}<h2 id="warnings">Warnings</h2>
@@ -282,6 +283,7 @@ func (r *report) html(w io.Writer) error {
 	return reportTemplate.Execute(w, map[string]any{
 		"Title":        r.title(),
 		"Floor":        r.rec.FormatFloor(r.rec.Floor),
+		"Decision":     r.recv.DecisionItems(),
 		"Summary":      []string{r.spread.Summary(), r.recv.Summary()},
 		"Warnings":     r.warnings(),
 		"Figures":      forHTML(r.figures()),
@@ -306,7 +308,10 @@ func inlineSVG(s string) string {
 func (r *report) markdown(w io.Writer, chartPaths []string) {
 	fmt.Fprintf(w, "# %s\n\n", render.MDEscape(r.title()))
 	fmt.Fprintf(w, "**Recommended floor: %sx**\n\n", r.rec.FormatFloor(r.rec.Floor))
-	fmt.Fprintf(w, "%s\n\n%s\n\n", render.MDEscape(r.spread.Summary()), render.MDEscape(r.recv.Summary()))
+	for _, d := range r.recv.DecisionItems() {
+		fmt.Fprintf(w, "- %s\n", render.MDEscape(d))
+	}
+	fmt.Fprintf(w, "\n%s\n\n%s\n\n", render.MDEscape(r.spread.Summary()), render.MDEscape(r.recv.Summary()))
 	if ws := r.warnings(); len(ws) > 0 {
 		fmt.Fprintln(w, "## Warnings")
 		fmt.Fprintln(w)
