@@ -72,6 +72,9 @@ CI:
     --summary FILE           append a Markdown summary (default
                              $GITHUB_STEP_SUMMARY when set)
     --record                 also store the run (--db, --run ID, --label)
+    --drift-window N         with --db, check the last N stored gated runs
+                             for drift from the calibration (default 20;
+                             0: no check): a one-line note, a ::warning::
     --label KEY=VALUE        labels of the recorded run (repeatable)
     --format FORMAT          text (default), markdown or json
 
@@ -103,7 +106,7 @@ type gateFlags struct {
 	db, calibration, onDegraded, annotations, summary, format, metric string
 	floor, tag                                                        float64
 	perBenchmark                                                      string
-	minSuite                                                          int
+	minSuite, driftWindow                                             int
 	reportOnly, allowPartial, record, higher, lower                   bool
 	labels                                                            []string
 }
@@ -122,6 +125,7 @@ func runGate(u *ui, args []string) error {
 	fs.Float64Var(&g.tag, "tag-threshold", 0.03, "tag ratios beyond ±`F`")
 	fs.StringVar(&g.perBenchmark, "per-benchmark", "warn", "a benchmark below its band: `MODE` fail, warn or off")
 	fs.IntVar(&g.minSuite, "min-suite", 0, "the fewest calibrated benchmarks a partial run is gated on (`N`)")
+	fs.IntVar(&g.driftWindow, "drift-window", 20, "with --db, check the last `N` stored runs for drift (0: no check)")
 	fs.StringVar(&g.annotations, "annotations", "auto", "CI annotations: `MODE` auto, github or none")
 	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE`")
 	fs.BoolVar(&g.record, "record", false, "also store the gated run")
@@ -171,6 +175,7 @@ func runGate(u *ui, args []string) error {
 			return err
 		}
 	}
+	driftNote := g.driftNote(u, fs.Changed("db"), cal, dir)
 	code := gateExitCode(res)
 	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
 		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings)}}
@@ -205,6 +210,12 @@ func runGate(u *ui, args []string) error {
 		annotated = v.annotate(u.annotations())
 	}
 	v.verdictLine(u, g.format == "json", annotated)
+	if driftNote != "" {
+		u.warnf("drift: %s", driftNote)
+		if github {
+			ghCommand(u.annotations(), "warning", "qoscal gate: drift", driftNote)
+		}
+	}
 	if code != exitOK {
 		return &exitError{code: code}
 	}
@@ -283,6 +294,45 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		return nil, err
 	}
 	return &run, nil
+}
+
+// driftNote checks, when --db names a store of gated runs and the
+// calibration has its model, whether the last --drift-window stored runs
+// (those not in the calibration) have moved away from it, and returns a
+// one-line note when they have ("" otherwise). A store that cannot be read
+// gives a warning, not an error: the verdict does not depend on it.
+func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *calibrate.File, dir calibrate.Direction) string {
+	if !dbGiven || g.driftWindow <= 0 || cal == nil || cal.Matrix == nil {
+		return ""
+	}
+	src := data.Source{Store: storePath(u, g.db)}
+	runs, err := src.Runs(u.ctx)
+	if err != nil {
+		u.warnf("no drift check: %v", err)
+		return ""
+	}
+	inCal := map[string]bool{}
+	for _, id := range cal.Matrix.Runs {
+		inCal[id] = true
+	}
+	var recent []data.Run
+	for _, r := range runs {
+		if !inCal[r.ID] {
+			recent = append(recent, r)
+		}
+	}
+	if len(recent) > g.driftWindow {
+		recent = recent[len(recent)-g.driftWindow:]
+	}
+	if len(recent) < 3 {
+		return ""
+	}
+	d, err := calibrate.Drift(cal, recent, dir, 1)
+	if err != nil || !d.Drift {
+		return ""
+	}
+	return fmt.Sprintf("the last %d gated runs in %s: the score moved from median %.2f to %.2f from run %s on: recalibrate (qoscal drift)",
+		len(d.Runs), src.Store, d.BeforeMedian, d.AfterMedian, d.FromRun)
 }
 
 // defaultRunID names a run given by its files and no --run: the Actions
