@@ -126,10 +126,17 @@ type Chart interface {
 // All computes the five charts of an analysis, in the order the command
 // line writes them and the report shows them. The score distribution
 // marks the prediction bound at the recommendation's α.
-func All(a *calibrate.Analysis, rec *calibrate.Recommendation, floor Floor) []Chart {
+//
+// runs is the analysis of every run given, whose score sequence (with its
+// regimes) the sequence chart shows; nil means a, when the floor was
+// calibrated on all of them.
+func All(a, runs *calibrate.Analysis, rec *calibrate.Recommendation, floor Floor) []Chart {
+	if runs == nil {
+		runs = a
+	}
 	return []Chart{
 		NewRatioSpread(a),
-		NewScoreSequence(a, floor),
+		NewScoreSequence(runs, floor),
 		NewScoreDistribution(a, floor, rec.PredictionBound, rec.Options.Alpha),
 		NewNoise(a),
 		NewFloorTradeoff(a, rec),

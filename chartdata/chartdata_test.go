@@ -60,7 +60,7 @@ func checkRefs(t *testing.T, chart string, got, want []chartdata.Ref) {
 func TestAllOrder(t *testing.T) {
 	a, rec := workedExample(t)
 	var names []string
-	for _, c := range chartdata.All(a, rec, chartdata.Floor{Value: rec.Floor, Label: "recommended"}) {
+	for _, c := range chartdata.All(a, nil, rec, chartdata.Floor{Value: rec.Floor, Label: "recommended"}) {
 		names = append(names, c.Header().Name)
 	}
 	want := []string{"ratio-spread", "score-sequence", "score-distribution", "noise", "floor-tradeoff"}
@@ -301,5 +301,34 @@ func TestSameScores(t *testing.T) {
 	want := "no candidate floor has a positive false-positive rate to draw on its log axis (all 3 runs have the same score, 1.2: the fitted spread is zero)"
 	if ft.LeftOut != want {
 		t.Errorf("floor trade-off left out:\n got %q\nwant %q", ft.LeftOut, want)
+	}
+}
+
+// TestScoreSequenceRegimes: the sequence chart shades the regimes of the
+// score (issue 14): on the bundled healthy Linux runs, run-01..run-03 and
+// run-04..run-12, the latter the one a floor is calibrated on.
+func TestScoreSequenceRegimes(t *testing.T) {
+	b, _ := data.ParseVariantSpec("glibc=baseline.txt")
+	c, _ := data.ParseVariantSpec("mimalloc=mimalloc.txt")
+	runs, err := data.Load([]string{filepath.Join("..", "data", "samples", "linux-glibc-vs-mimalloc", "healthy")}, data.LoadOptions{Baseline: b, Candidate: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := calibrate.Analyze(runs, calibrate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := chartdata.NewScoreSequence(a, chartdata.Floor{})
+	want := []chartdata.Shade{
+		{From: 0.5, To: 3.5, Label: "regime run-01..run-03, median 1.4"},
+		{From: 3.5, To: 12.5, Label: "regime run-04..run-12, median 1.26", Calibrated: true},
+	}
+	if len(s.Regimes) != len(want) {
+		t.Fatalf("shades %+v, want %+v", s.Regimes, want)
+	}
+	for i := range want {
+		if s.Regimes[i] != want[i] {
+			t.Errorf("shade %d: %+v, want %+v", i, s.Regimes[i], want[i])
+		}
 	}
 }

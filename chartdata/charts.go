@@ -86,6 +86,17 @@ type ScoreSequence struct {
 	// is one), the lowest observed score, and parity (when the scores
 	// are near it); in legend order, before Above and Below.
 	Refs []Ref
+	// Regimes shade the stretches of runs between change points of the
+	// score, when there is more than one (docs/STATS.md 5), in run order.
+	Regimes []Shade
+}
+
+// Shade is a stretch of runs shaded on the X axis, from From to To.
+type Shade struct {
+	From, To float64
+	Label    string
+	// Calibrated marks the stretch the floor was calibrated on.
+	Calibrated bool
 }
 
 // NewScoreSequence computes the score sequence chart.
@@ -116,6 +127,13 @@ func NewScoreSequence(a *calibrate.Analysis, floor Floor) *ScoreSequence {
 		lo = math.Min(lo, floor.Value)
 	}
 	c.Refs = append(c.Refs, Ref{Kind: RefLowest, At: a.Score.Min, Label: lowestLabel(a)})
+	if rs := a.Regimes; len(rs) > 1 {
+		for i, r := range rs {
+			s := Shade{From: float64(r.Start) + 0.5, To: float64(r.Start+r.N) + 0.5, Calibrated: i == len(rs)-1}
+			s.Label = fmt.Sprintf("regime %s, median %s", r.Span(), Num(r.Median))
+			c.Regimes = append(c.Regimes, s)
+		}
+	}
 	if lo < 1.15 && hi > 0.85 {
 		c.Refs = append(c.Refs, Ref{Kind: RefParity, At: 1, Label: "parity 1.0"})
 		lo, hi = math.Min(lo, 1), math.Max(hi, 1)

@@ -100,6 +100,26 @@ func ScoreSequence(w io.Writer, c *chartdata.ScoreSequence, f Format) error {
 	}
 	n := len(c.Scores.Points)
 	p := newPlot(c.Title, c.X.Label, c.Y.Label)
+	// The axis range is set below, with head room for the legend; the
+	// shades span it all.
+	top := c.Y.Max + (c.Y.Max-c.Y.Min)*0.35
+	for i, s := range c.Regimes {
+		// Shade the regimes, lightly and alternately, under everything.
+		col := colShadeA
+		if i%2 == 1 {
+			col = colShadeB
+		}
+		if s.Calibrated {
+			col = colShadeCal
+		}
+		poly, err := plotter.NewPolygon(plotter.XYs{{X: s.From, Y: c.Y.Min}, {X: s.To, Y: c.Y.Min}, {X: s.To, Y: top}, {X: s.From, Y: top}})
+		if err != nil {
+			return fmt.Errorf("plots: regime %s: %v", s.Label, err)
+		}
+		poly.Color, poly.LineStyle.Width = col, 0
+		p.Add(poly)
+		p.Legend.Add(s.Label, poly)
+	}
 	line, err := plotter.NewLine(xys(c.Scores))
 	if err != nil {
 		return fmt.Errorf("plots: run scores: %v", err)

@@ -82,7 +82,10 @@ const analysisInputHelp = `Input (runs of unchanged code, from PATHs or from the
 // analysis of them.
 type input struct {
 	// options are the analysis options, to analyse a subset again.
-	options  calibrate.Options
+	options calibrate.Options
+	// all is the analysis of every run read, when the analysis is of a
+	// window of them (the latest regime); nil otherwise.
+	all      *calibrate.Analysis
 	runs     []data.Run
 	source   string            // "paths" or the store file
 	filter   map[string]string // label filter (store)

@@ -198,7 +198,7 @@ func runPlot(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
-	ds, err := drawCharts(u, chartdata.All(in.analysis, rec, floor), plots.Format(image))
+	ds, err := drawCharts(u, chartdata.All(in.analysis, in.all, rec, floor), plots.Format(image))
 	if err != nil {
 		return err
 	}

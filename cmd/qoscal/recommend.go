@@ -217,6 +217,7 @@ func recommendFor(u *ui, cmd string, af *analysisFlags, rf *recFlags, paths []st
 				sub = append(sub, r)
 			}
 		}
+		in.all = all
 		if in.analysis, err = calibrate.Analyze(sub, in.options); err != nil {
 			return nil, nil, err
 		}

@@ -79,7 +79,7 @@ func runReport(u *ui, args []string) error {
 	}
 	// Both reports show the charts as SVG: compute their data and draw
 	// them once (and warn once about a chart left out).
-	ds, err := drawCharts(u, chartdata.All(in.analysis, rec, floor), plots.SVG)
+	ds, err := drawCharts(u, chartdata.All(in.analysis, in.all, rec, floor), plots.SVG)
 	if err != nil {
 		return err
 	}
