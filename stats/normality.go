@@ -108,9 +108,10 @@ func ShapiroWilkCoefficients(n int) []float64 {
 //
 // Domain: 3 ≤ n ≤ 5000 finite values (a *DomainError for a NaN or an
 // infinity, an error for other n). Constant input returns NaN, NaN and
-// ErrConstant. x is not modified. W is computed in double precision;
-// scipy before 1.12 runs AS R94 in single precision and agrees only to
-// about 1e-7 (docs/STATS.md, "Model checks").
+// ErrConstant. x is not modified. Everything is computed in double
+// precision and agrees with R's shapiro.test to about 1e-14; scipy 1.10.1
+// (Debian 12) runs AS R94 in single precision, so its W agrees only to
+// about 1e-6 and its p to about 1e-4 (docs/STATS.md, "Model checks").
 //
 // References: Royston, P. (1992), Approximating the Shapiro–Wilk W-test
 // for non-normality, Statistics and Computing 2(3), 117–119; Royston, P.

@@ -11,10 +11,10 @@ import (
 )
 
 // testdata/normality_vectors.json is made by testdata/make_normality.py
-// (Debian's python3-scipy 1.10.1 and r-base-core 4.2.2). scipy before
-// 1.12 runs AS R94 in single precision, so its W and p are checked only as
-// far as float32 allows; R's shapiro.test computes in double precision and
-// is checked tightly.
+// (Debian's python3-scipy 1.10.1 and r-base-core 4.2.2). scipy 1.10.1
+// runs AS R94 in single precision (Fortran REAL), so its W and p are
+// checked only as far as float32 allows; R's shapiro.test computes in
+// double precision and is checked tightly.
 
 type swRef struct {
 	W    float64 `json:"w"`

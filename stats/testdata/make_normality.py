@@ -16,7 +16,8 @@ References:
 
 Reference implementations (nothing here is computed by qoscal's Go code):
   * W and p: scipy.stats.shapiro (Debian python3-scipy 1.10.1).  NOTE: scipy
-    before 1.12 runs AS R94 from Fortran in SINGLE precision (REAL), so its
+    1.10.1 runs AS R94 from Fortran (swilk.f) in SINGLE precision (REAL;
+    later scipy replaced that Fortran, scipy PR 18679), so its
     W carries float32 rounding (about 6e-8 relative) and its p inherits it,
     amplified where p is steep in W (large n, W near 1).  The JSON keeps the
     values exactly as scipy returns them.
@@ -189,7 +190,7 @@ def main():
         "python_version": sys.version.split()[0],
         "numpy_version": np.__version__,
         "scipy_version": scipy.__version__,
-        "scipy_precision": "scipy < 1.12 computes AS R94 in single precision (Fortran REAL); "
+        "scipy_precision": "scipy 1.10.1 computes AS R94 in single precision (Fortran REAL); "
                            "its W and p carry float32 rounding",
         "r_version": r_version,
         "max_abs_diff_scipy_vs_r": worst if r_vals is not None else None,
