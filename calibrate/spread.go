@@ -60,6 +60,12 @@ type ScoreStats struct {
 	OutlierZ              []float64
 	Outliers              []string
 	LowestRun, HighestRun string
+	// ShapiroW and ShapiroP are the Shapiro–Wilk test of normality of the
+	// log scores (Royston's AS R94; NaN when it cannot be computed), and
+	// Lag1 and Lag1SE the lag-1 autocorrelation of the log scores in run
+	// order with its null standard error 1/√n (docs/STATS.md 5a).
+	ShapiroW, ShapiroP float64
+	Lag1, Lag1SE       float64
 	// NextBelowMin is 1/(n+1): the chance, with no model, that the next
 	// healthy run scores below the lowest of these n (STATS.md 2.2).
 	NextBelowMin float64
@@ -133,6 +139,9 @@ const (
 	// NoisyFactor: a benchmark whose ratio range (% of median) is this
 	// many times the score's range is flagged as noisy.
 	NoisyFactor = 3.0
+	// NormalityAlpha is the level of the Shapiro–Wilk check of the log
+	// scores.
+	NormalityAlpha = 0.05
 )
 
 // Analyze computes the score distribution and per-benchmark spread of
@@ -297,6 +306,11 @@ func (a *Analysis) scoreStats() {
 	s.CILow, s.CIHigh, _ = stats.GeoMeanCI(scores, s.CILevel)
 	s.RangePct, s.CV = stats.RangePct(scores), stats.CV(scores)
 	s.NextBelowMin = 1 / float64(s.N+1)
+	var err error
+	if s.ShapiroW, s.ShapiroP, err = stats.ShapiroWilk(logs); err != nil {
+		s.ShapiroW, s.ShapiroP = math.NaN(), math.NaN()
+	}
+	s.Lag1, s.Lag1SE = stats.Lag1Autocorrelation(logs)
 	lo, hi := 0, 0
 	for i := range scores {
 		if scores[i] < scores[lo] {
@@ -395,6 +409,12 @@ func (a *Analysis) weakDataWarnings() {
 	s := &a.Score
 	if !(s.SDLog > 0) {
 		a.warn(Warning{Kind: WarnNoSpread}, "all %d runs have the same score %.4g: with no spread, the model-based figures (false-positive rates, r90) are undefined; only the no-model bound 1/(n+1) holds", s.N, s.Min)
+	}
+	if s.ShapiroP < NormalityAlpha {
+		a.warn(Warning{Kind: WarnNotNormal}, "the log scores are not normal (Shapiro–Wilk W %.3f, p %.3f): the model-based rates may be too low; the no-model bound (j+1)/(n+1) holds whatever the distribution", s.ShapiroW, s.ShapiroP)
+	}
+	if s.Lag1 > 2*s.Lag1SE {
+		a.warn(Warning{Kind: WarnAutocorrelated}, "consecutive runs are correlated (lag-1 autocorrelation %+.2f, SE %.2f): they carry less information than their number says; interleave or randomise the order of runs, or calibrate on more runs", s.Lag1, s.Lag1SE)
 	}
 	if s.N < FewRuns {
 		a.warn(Warning{Kind: WarnFewRuns}, "only %d runs: the chance that the next healthy run falls below the observed minimum is 1 in %d; calibrate on %d or more runs", s.N, s.N+1, FewRuns)

@@ -34,6 +34,8 @@ const (
 	WarnNoisyBench     WarningKind = "noisy-bench"     // benchmarks far noisier than the score
 	WarnThinShares     WarningKind = "thin-shares"     // variance shares from few runs
 	WarnRegimes        WarningKind = "regimes"         // the score changed regime
+	WarnNotNormal      WarningKind = "not-normal"      // Shapiro–Wilk rejects log-normal scores
+	WarnAutocorrelated WarningKind = "autocorrelated"  // consecutive runs are correlated
 	WarnFloorBelowOne  WarningKind = "floor-below-one" // Recommend: the floor accepts a slower candidate
 	WarnOutliers       WarningKind = "outliers"        // Recommend: the distribution has outlier runs
 	WarnFloorAboveMin  WarningKind = "floor-above-min" // Recommend: a calibration run would have failed

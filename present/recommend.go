@@ -166,6 +166,7 @@ func (v *Recommend) textLines() []string {
 		"",
 		"method: "+v.MethodNote(),
 		fmt.Sprintf("    calibration: %d runs, scores %s (median %s)", s.N, Range(s.Min, s.Max), X(s.Median)),
+		"    "+ModelCheck(s),
 		"",
 		"false-positive rate per healthy run:",
 		fmt.Sprintf("    predictive %s (%s); 95%% upper bound %s; plug-in %s", Rate(c.Predictive), PerRun(c.Predictive), Rate(c.Upper95), Rate(c.Plugin)),
@@ -398,6 +399,7 @@ type RecommendJSON struct {
 	Summary         SummaryJSON     `json:"summary"`
 	Regimes         []RegimeJSON    `json:"regimes"`
 	Outliers        OutliersJSON    `json:"outliers"`
+	ModelCheck      ModelCheckJSON  `json:"model_check"`
 	CalibratedOn    WindowJSON      `json:"calibrated_on"`
 	TargetFPR       float64         `json:"target_fpr"`
 	FamilyAlpha     float64         `json:"family_alpha"`
@@ -543,6 +545,7 @@ func (v *Recommend) JSON() RecommendJSON {
 		regimes = a.Regimes
 	}
 	j.Regimes = RegimesJSON(regimes)
+	j.ModelCheck = ModelCheckOf(a.Score)
 	j.Outliers.Runs = append([]string{}, a.Score.Outliers...)
 	if f := rec.WithoutOutliers; f > 0 {
 		j.Outliers.FloorWithout = &f

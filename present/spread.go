@@ -2,6 +2,7 @@ package present
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strings"
 
@@ -111,7 +112,47 @@ func (v *Spread) Distribution() []string {
 		fmt.Sprintf("    mean %s  geomean %s  GSD %s", Dec(s.Mean, 3), Dec(s.GeoMean, 3), Dec(s.GSD, 3)),
 		fmt.Sprintf("    95%% CI of the typical score %s–%s; range %s of the median; CV %s", Dec(s.CILow, 3), Dec(s.CIHigh, 3), Pct(s.RangePct/100), Pct(s.CV)),
 		regimes,
+		"    " + ModelCheck(v.A.Score),
 	}
+}
+
+// ModelCheck says what the model checks found: "model check: log scores
+// normal? Shapiro–Wilk W 0.798, p 0.009 (no, at 5%); lag-1
+// autocorrelation +0.70 (SE 0.29)".
+func ModelCheck(s calibrate.ScoreStats) string {
+	if math.IsNaN(s.ShapiroW) {
+		return "model check: too few runs, or scores that never varied, for the normality and autocorrelation checks"
+	}
+	verdict := "consistent with normal"
+	if s.ShapiroP < calibrate.NormalityAlpha {
+		verdict = "not normal at 5%"
+	}
+	corr := "no significant autocorrelation"
+	if s.Lag1 > 2*s.Lag1SE {
+		corr = "consecutive runs correlated"
+	}
+	return fmt.Sprintf("model check: log scores %s (Shapiro–Wilk W %.3f, p %.3f); lag-1 autocorrelation %+.2f (SE %.2f), %s",
+		verdict, s.ShapiroW, s.ShapiroP, s.Lag1, s.Lag1SE, corr)
+}
+
+// ModelCheckJSON is the model checks in JSON.
+type ModelCheckJSON struct {
+	ShapiroW render.Float `json:"shapiro_w"`
+	ShapiroP render.Float `json:"shapiro_p"`
+	Normal   *bool        `json:"normal"`
+	Lag1     render.Float `json:"lag1_autocorrelation"`
+	Lag1SE   render.Float `json:"lag1_se"`
+}
+
+// ModelCheckOf returns the model checks of a score distribution.
+func ModelCheckOf(s calibrate.ScoreStats) ModelCheckJSON {
+	j := ModelCheckJSON{ShapiroW: render.Float(s.ShapiroW), ShapiroP: render.Float(s.ShapiroP),
+		Lag1: render.Float(s.Lag1), Lag1SE: render.Float(s.Lag1SE)}
+	if !math.IsNaN(s.ShapiroP) {
+		normal := s.ShapiroP >= calibrate.NormalityAlpha
+		j.Normal = &normal
+	}
+	return j
 }
 
 // Summary is the plain-language reading of the spread: the scores, the
@@ -185,6 +226,7 @@ func (v *Spread) Doc() *render.Doc {
 		&render.Paragraph{In: md, Text: fmt.Sprintf("%d benchmarks, %d runs (%s).", len(a.Suite), s.N, DirectionNote(a))},
 		only(v.DistributionTable(), render.Markdown),
 		&render.Paragraph{In: md, Text: strings.TrimSpace(v.Distribution()[3]) + "."},
+		&render.Paragraph{In: md, Text: upperFirst(ModelCheck(a.Score)) + "."},
 		&render.Heading{In: md, Level: 3, Text: "Benchmarks, noisiest first"},
 		only(v.BenchmarkTable(), render.Markdown),
 		&render.Heading{In: md, Level: 3, Text: "Scores by run"},
@@ -208,6 +250,7 @@ type SpreadJSON struct {
 	Dropped    []string        `json:"dropped"`
 	Warnings   []string        `json:"warnings"`
 	Regimes    []RegimeJSON    `json:"regimes"`
+	ModelCheck ModelCheckJSON  `json:"model_check"`
 }
 
 // ScoreStatsJSON is the score distribution in JSON.
@@ -262,7 +305,7 @@ func (v *Spread) JSON() SpreadJSON {
 		Benchmarks: render.Objects(benchColumns, a.Benchmarks),
 		Baselines:  []RawSpreadJSON{}, Excluded: []ExcludedJSON{},
 		Dropped: append([]string{}, a.Dropped...), Warnings: append([]string{}, v.Warnings...),
-		Regimes: RegimesJSON(a.Regimes),
+		Regimes: RegimesJSON(a.Regimes), ModelCheck: ModelCheckOf(a.Score),
 	}
 	for _, r := range a.BaselineSpread {
 		j.Baselines = append(j.Baselines, RawSpreadJSON{
