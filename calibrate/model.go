@@ -97,22 +97,25 @@ func FloorOf(scores []float64, opt RecommendOptions) (raw, floor, k float64, err
 		return 0, 0, 0, err
 	}
 	lo, _ := stats.MinMax(scores)
-	return floorFrom(lo, stats.Mean(logs), stats.SD(logs), len(scores), opt)
+	r, se := stats.Lag1Autocorrelation(logs)
+	return floorFrom(lo, stats.Mean(logs), stats.SD(logs), stats.AR1(len(scores), stats.ShrinkRho(r, se, len(scores))), opt)
 }
 
-// floorFrom is FloorOf on the summary of the scores: the lowest, and the
-// mean and n−1 SD of their logs.
-func floorFrom(lo, meanLog, sdLog float64, n int, opt RecommendOptions) (raw, floor, k float64, err error) {
+// floorFrom is FloorOf on the summary of the scores: the lowest, the mean
+// and n−1 SD of their logs, and the effective model of the runs (their
+// number, or fewer when they are autocorrelated: docs/STATS.md 5b).
+func floorFrom(lo, meanLog, sdLog float64, e stats.Effective, opt RecommendOptions) (raw, floor, k float64, err error) {
+	n := int(math.Round(e.DF + 1))
 	switch opt.Method {
 	case MethodTargetFPR:
 		// The predictive rate of a floor F is T_{n−1}((ln F − m)/(s·√(1+1/n)))
 		// (STATS.md 2.5), which equals the target exactly at the prediction
 		// bound at alpha = target; rounding down keeps it at most the target.
-		raw = stats.PredictionBound(meanLog, sdLog, n, opt.TargetFPR)
+		raw = stats.PredictionBoundEff(meanLog, sdLog, e, opt.TargetFPR)
 	case MethodMargin:
 		raw = lo * (1 - opt.Margin)
 	case MethodPrediction:
-		raw = stats.PredictionBound(meanLog, sdLog, n, opt.Alpha)
+		raw = stats.PredictionBoundEff(meanLog, sdLog, e, opt.Alpha)
 	case MethodTolerance:
 		if k, err = stats.ToleranceK(n, opt.Coverage, opt.Confidence); err != nil {
 			return 0, 0, 0, err
@@ -120,6 +123,9 @@ func floorFrom(lo, meanLog, sdLog float64, n int, opt RecommendOptions) (raw, fl
 		raw = math.Exp(meanLog - k*sdLog)
 	default:
 		return 0, 0, 0, fmt.Errorf("unknown method %q", opt.Method)
+	}
+	if math.IsNaN(raw) || math.IsInf(raw, 0) {
+		return 0, 0, 0, fmt.Errorf("the %s method gives no floor for these scores (%v)", opt.Method, raw)
 	}
 	return raw, RoundDown(raw, opt.Step), k, nil
 }

@@ -220,7 +220,7 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 		return nil, fmt.Errorf("the %s method gives a floor of %v, which rounds to %s at step %v: nothing to gate on", opt.Method, rec.Raw, rec.FormatFloor(rec.Floor), opt.Step)
 	}
 	rec.Cost = a.Cost(rec.Floor, opt.Horizon)
-	rec.PredictionBound = stats.PredictionBound(s.MeanLog, s.SDLog, s.N, opt.Alpha)
+	rec.PredictionBound = stats.PredictionBoundEff(s.MeanLog, s.SDLog, s.Effective, opt.Alpha)
 	rec.Candidates = a.candidates(rec.Floor, opt)
 	rec.Bands = a.Matrix().Bands(opt.FamilyAlpha)
 	rec.CombinedFPR = math.Min(1, rec.Cost.Predictive+opt.FamilyAlpha)
@@ -233,6 +233,14 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 			logs[i] = r.LogScore
 		}
 		rec.Bootstrap = stats.BootstrapFloorFPR(logs, rec.Floor, opt.Bootstrap, opt.Seed)
+	}
+	if e := s.Effective; e.Rho > 0 {
+		_, indep, _, _ := floorFrom(s.Min, s.MeanLog, s.SDLog, stats.Independent(s.N), opt)
+		what := "which leaves the floor as it is"
+		if indep != rec.Floor {
+			what = fmt.Sprintf("which moves the floor from %s to %s", rec.FormatFloor(indep), rec.FormatFloor(rec.Floor))
+		}
+		rec.warn(WarnAutocorrelated, "the predictive figures allow for the correlation of consecutive runs (ρ %.2f, bias-corrected): the %d runs count as %.1f for the mean (docs/STATS.md 5b), %s", e.Rho, s.N, e.N, what)
 	}
 	if rec.Floor < 1 {
 		rec.warn(WarnFloorBelowOne, "the floor %s is below 1.0: the gate would accept a candidate slower than the baseline", rec.FormatFloor(rec.Floor))
@@ -266,7 +274,7 @@ func (r *Recommendation) warn(kind WarningKind, format string, args ...any) {
 // Floor applies the options' method to the calibration (see FloorOf).
 func (a *Analysis) Floor(opt RecommendOptions) (raw, floor, k float64, err error) {
 	s := a.Score
-	return floorFrom(s.Min, s.MeanLog, s.SDLog, s.N, opt)
+	return floorFrom(s.Min, s.MeanLog, s.SDLog, s.Effective, opt)
 }
 
 // Cost computes what floor F costs for this calibration.
@@ -280,13 +288,13 @@ func (a *Analysis) Cost(floor float64, horizon int) FloorCost {
 		Floor:            floor,
 		BelowMinPct:      (s.Min - floor) / s.Min * 100,
 		KObs:             stats.KObs(s.MeanLog, s.SDLog, floor),
-		Predictive:       stats.FPRPredictive(s.MeanLog, s.SDLog, s.N, floor),
+		Predictive:       stats.FPRPredictiveEff(s.MeanLog, s.SDLog, s.Effective, floor),
 		Upper95:          stats.FPRUpper(s.MeanLog, s.SDLog, s.N, floor, 0.95),
 		Plugin:           stats.FPRPlugin(s.MeanLog, s.SDLog, floor),
 		DistributionFree: stats.DistributionFreeFPR(scores, floor),
 		HorizonRuns:      horizon,
-		R50:              stats.DetectPredictive(s.MeanLog, s.SDLog, s.N, floor, 0.5),
-		R90:              stats.DetectPredictive(s.MeanLog, s.SDLog, s.N, floor, 0.9),
+		R50:              stats.DetectPredictiveEff(s.MeanLog, s.SDLog, s.Effective, floor, 0.5),
+		R90:              stats.DetectPredictiveEff(s.MeanLog, s.SDLog, s.Effective, floor, 0.9),
 	}
 	if !(s.SDLog > 0) {
 		// Scores that never varied give the log-normal model nothing to

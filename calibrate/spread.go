@@ -66,6 +66,10 @@ type ScoreStats struct {
 	// order with its null standard error 1/√n (docs/STATS.md 5a).
 	ShapiroW, ShapiroP float64
 	Lag1, Lag1SE       float64
+	// Effective is the model the predictive figures use: the runs'
+	// number, or fewer when they are significantly autocorrelated
+	// (docs/STATS.md 5b).
+	Effective stats.Effective
 	// NextBelowMin is 1/(n+1): the chance, with no model, that the next
 	// healthy run scores below the lowest of these n (STATS.md 2.2).
 	NextBelowMin float64
@@ -311,6 +315,7 @@ func (a *Analysis) scoreStats() {
 		s.ShapiroW, s.ShapiroP = math.NaN(), math.NaN()
 	}
 	s.Lag1, s.Lag1SE = stats.Lag1Autocorrelation(logs)
+	s.Effective = stats.AR1(s.N, stats.ShrinkRho(s.Lag1, s.Lag1SE, s.N))
 	lo, hi := 0, 0
 	for i := range scores {
 		if scores[i] < scores[lo] {

@@ -32,15 +32,16 @@ func Independent(n int) Effective {
 	return Effective{N: float64(n), DF: float64(n - 1), SDScale: 1}
 }
 
-// AR1 is the effective model for n runs with lag-1 autocorrelation rho
-// (clamped to [0, 0.9]; negative autocorrelation is not allowed for,
-// which keeps the figures on the cautious side).
+// AR1 is the effective model for n runs with lag-1 autocorrelation rho,
+// clamped to [0, 0.9] and so that n_eff ≥ 2 (n runs cannot count as fewer
+// than two for a mean and a spread: ρ ≤ (n/2 − 1)/(n/2 + 1)); negative
+// autocorrelation is not allowed for, which keeps the figures cautious.
 func AR1(n int, rho float64) Effective {
-	rho = math.Min(math.Max(rho, 0), 0.9)
-	if rho == 0 || n < 3 {
+	nf := float64(n)
+	rho = math.Min(math.Max(rho, 0), math.Min(0.9, (nf/2-1)/(nf/2+1)))
+	if rho <= 0 || n < 4 {
 		return Independent(n)
 	}
-	nf := float64(n)
 	nEff := nf * (1 - rho) / (1 + rho)
 	df := math.Max(1, nf*(1-rho*rho)/(1+rho*rho)-1)
 	bias := (nf - nf/nEff) / (nf - 1) // E[s²]/σ²
