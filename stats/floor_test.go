@@ -1,8 +1,10 @@
 package stats
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"testing"
 )
@@ -186,4 +188,70 @@ func TestDistributionFreeVector(t *testing.T) {
 		t.Errorf("DistributionFreeFPR above two scores = %v, want 3/6", got)
 	}
 	check(t, "AtLeastOne(0.01, 100)", AtLeastOne(0.01, 100), 1-math.Pow(0.99, 100), 1e-12)
+}
+
+// TestToleranceKSmallN checks k at n = 2 and 3, where the factor is large
+// and γ(k) turns sharply near w = z_p/k, against scipy's nct.ppf and an
+// mpmath quadrature (testdata/make_tolerance_small_n.py), and all k
+// vectors to 1e-9 relative.
+func TestToleranceKSmallN(t *testing.T) {
+	b, err := os.ReadFile("testdata/tolerance_small_n.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Table []struct {
+			N     int     `json:"n"`
+			P     float64 `json:"p_coverage"`
+			Gamma float64 `json:"gamma_confidence"`
+			K     float64 `json:"k_exact_nct"`
+			KMP   float64 `json:"k_mpmath_quadrature"`
+		} `json:"table"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Table) != 4 {
+		t.Fatalf("%d small-n vectors, want 4", len(v.Table))
+	}
+	var all []struct {
+		N        int
+		P, Gamma float64
+		K        float64
+	}
+	for _, c := range v.Table {
+		if math.Abs(c.K-c.KMP) > 1e-12*c.KMP {
+			t.Fatalf("the references disagree at n=%d p=%v: %v and %v", c.N, c.P, c.K, c.KMP)
+		}
+		all = append(all, struct {
+			N        int
+			P, Gamma float64
+			K        float64
+		}{c.N, c.P, c.Gamma, c.K})
+	}
+	var big struct {
+		Table []struct {
+			N     int     `json:"n"`
+			P     float64 `json:"p_coverage"`
+			Gamma float64 `json:"gamma_confidence"`
+			K     float64 `json:"k_exact_nct"`
+		} `json:"table"`
+	}
+	loadVectors(t).get(t, "tolerance_k_factors", &big)
+	for _, c := range big.Table {
+		all = append(all, struct {
+			N        int
+			P, Gamma float64
+			K        float64
+		}{c.N, c.P, c.Gamma, c.K})
+	}
+	for _, c := range all {
+		k, err := ToleranceK(c.N, c.P, c.Gamma)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rel := math.Abs(k-c.K) / c.K; !(rel <= 1e-9) {
+			t.Errorf("ToleranceK(n=%d, p=%v, γ=%v) = %.12g, want %.12g (rel %.2g)", c.N, c.P, c.Gamma, k, c.K, rel)
+		}
+	}
 }
