@@ -25,10 +25,60 @@ const (
 	FloorCalibration = "calibration" // the calibration file
 )
 
-// DegradedZ is the robust z (log space, median over benchmarks) below
-// which a run's baseline values say that its runner was degraded
-// (STATS.md 3.4; the Iglewicz–Hoaglin cut-off).
+// DegradedZ is the least extreme cut-off of the runner-health z (log
+// space, median over benchmarks): the Iglewicz–Hoaglin −3.5, in force
+// once the calibration has enough runs (STATS.md 3.4).
 const DegradedZ = -3.5
+
+// RunnerFalseFlag is the largest rate at which a healthy run may be
+// flagged as on a degraded runner, whatever the number of calibration
+// runs n ≥ 2 and the number and correlation of the benchmarks.
+const RunnerFalseFlag = 0.005
+
+// Runner-health states (GateResult.RunnerHealth).
+const (
+	RunnerHealthOK        = "ok"
+	RunnerHealthDegraded  = "degraded"
+	RunnerHealthUnchecked = "unchecked" // a calibration without a usable baseline history
+)
+
+// RunnerCutoff is the cut-off of the median runner-health robust z for
+// a history of n calibration runs (STATS.md 3.4): the 0.004-quantile of
+// one benchmark's robust z on a healthy run (robustCutoffs), so that a
+// healthy run is flagged at most RunnerFalseFlag of the time. For one
+// benchmark, or benchmarks that the runner moves together, the median is
+// one such z; the median of independent benchmarks' z is flagged less
+// often. Never less extreme than DegradedZ; NaN below 2 runs.
+func RunnerCutoff(n int) float64 {
+	if n < 2 {
+		return math.NaN()
+	}
+	if n-2 < len(robustCutoffs) {
+		return robustCutoffs[n-2]
+	}
+	return DegradedZ
+}
+
+// robustCutoffs[n−2] is the 0.004-quantile of the robust z
+// (x − med h)/(1.4826·MAD h) for h n i.i.d. normal values and x one more,
+// for n = 2…21, from 4M draws each (calibrate/testdata/
+// runner_health_robust_table.py; the quantile is below the 0.005 target
+// by a margin for Monte Carlo error). From n = 22 on the 0.005-quantile
+// is above −3.5, and DegradedZ holds.
+var robustCutoffs = []float64{
+	-94.49, -138.9, -17.68, -16.23, -8.795, -8.483, -6.363, -6.187, -5.26, -5.156,
+	-4.653, -4.617, -4.275, -4.251, -4.021, -3.995, -3.823, -3.805, -3.685, -3.676,
+}
+
+// Z is the runner-health robust z of a baseline's log value lnb against
+// this history, (lnb − median)/MAD; false when the MAD is 0 (the history
+// has no spread to judge by).
+func (h Health) Z(lnb float64) (float64, bool) {
+	if !(h.MADLog > 0) {
+		return math.NaN(), false
+	}
+	return (lnb - h.MedianLog) / h.MADLog, true
+}
 
 // GateOptions say how to judge one run.
 type GateOptions struct {
@@ -84,7 +134,7 @@ type GateBenchmark struct {
 	// (not in the calibrated suite).
 	InScore bool
 	// HealthZ is the runner-health z of the baseline value, NaN if the
-	// calibration has no history for it.
+	// calibration has no usable history for it (none, or no spread).
 	HealthZ float64
 	// Usual is the benchmark's median ratio over the calibration runs and
 	// VsUsual this run's ratio over it; NaN without a matrix.
@@ -122,9 +172,19 @@ type GateResult struct {
 	// degraded runner".
 	VerdictDetail string
 	// RunnerDegraded is set when the median runner-health z is below
-	// DegradedZ; MedianZ is that median (NaN without a calibration).
+	// RunnerCutoffZ (RunnerCutoff of the history's runs); MedianZ is that
+	// median (NaN without a calibration or a usable history).
+	// RunnerHealth is RunnerHealthOK, RunnerHealthDegraded, RunnerHealthUnchecked (a
+	// calibration, but no benchmark with a usable baseline history), or
+	// "" without a calibration. RunnerChecked counts the benchmarks in the
+	// median; RunnerFlat names those whose history has no spread (MAD 0),
+	// left out of it and reported.
 	RunnerDegraded bool
 	MedianZ        float64
+	RunnerCutoffZ  float64
+	RunnerHealth   string
+	RunnerChecked  int
+	RunnerFlat     []string
 	Warnings       []Warning
 }
 
@@ -157,7 +217,7 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &GateResult{MedianZ: math.NaN()}
+	res := &GateResult{MedianZ: math.NaN(), RunnerCutoffZ: math.NaN()}
 	warn := func(w Warning, format string, args ...any) {
 		w.Msg = fmt.Sprintf(format, args...)
 		res.Warnings = append(res.Warnings, w)
@@ -229,26 +289,55 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 	if res.Score, err = rr.Score(res.Suite); err != nil {
 		return nil, err
 	}
-	// Runner health: the run's baselines against the calibrated history.
+	// Runner health: the run's baselines against the calibrated history
+	// (STATS.md 3.4).
 	var zs []float64
+	hist := 0
+	if cal != nil {
+		hist = cal.Runs
+	}
 	for _, b := range rr.Names() {
 		br := rr.Ratios[b]
 		gb := GateBenchmark{BenchmarkRatio: br, InScore: inSuite[b], HealthZ: math.NaN()}
 		if cal != nil {
-			if h, ok := cal.Health[b]; ok && h.MADLog > 0 {
-				z := (math.Log(br.Baseline) - h.MedianLog) / h.MADLog
-				if br.Direction == LowerIsBetter {
-					z = -z // a slower runner takes longer: orient so that negative is slower
+			if h, ok := cal.Health[b]; ok {
+				if z, ok := h.Z(math.Log(br.Baseline)); ok {
+					if br.Direction == LowerIsBetter {
+						z = -z // a slower runner takes longer: orient so that negative is slower
+					}
+					gb.HealthZ = z
+					zs = append(zs, z)
+				} else {
+					res.RunnerFlat = append(res.RunnerFlat, b)
 				}
-				gb.HealthZ = z
-				zs = append(zs, z)
 			}
 		}
 		res.Benchmarks = append(res.Benchmarks, gb)
 	}
-	if len(zs) > 0 {
-		res.MedianZ = stats.Median(zs)
-		res.RunnerDegraded = res.MedianZ < DegradedZ
+	if cal != nil {
+		res.RunnerCutoffZ = RunnerCutoff(hist)
+		res.RunnerChecked = len(zs)
+		switch {
+		case len(zs) == 0 || math.IsNaN(res.RunnerCutoffZ):
+			res.RunnerHealth = RunnerHealthUnchecked
+			why := "no benchmark of the calibration has a baseline history with any spread (a MAD above 0)"
+			if len(cal.Health) == 0 {
+				why = "the calibration has no baseline history"
+			} else if math.IsNaN(res.RunnerCutoffZ) {
+				why = fmt.Sprintf("the calibration rests on %d run", hist)
+			}
+			warn(Warning{Kind: WarnRunnerUnchecked, Benchmarks: res.RunnerFlat}, "runner health not checked: %s, so a degraded runner cannot be told from a real change", why)
+		default:
+			res.MedianZ = stats.Median(zs)
+			res.RunnerDegraded = res.MedianZ < res.RunnerCutoffZ
+			res.RunnerHealth = RunnerHealthOK
+			if res.RunnerDegraded {
+				res.RunnerHealth = RunnerHealthDegraded
+			}
+			if len(res.RunnerFlat) > 0 {
+				warn(Warning{Kind: WarnRunnerUnchecked, Benchmarks: res.RunnerFlat}, "runner health: left out of the check, their baseline never varied over the calibration runs: %s", strings.Join(res.RunnerFlat, ", "))
+			}
+		}
 	}
 	// The floor.
 	switch {
@@ -301,9 +390,9 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 		case "ignore":
 		case "fail":
 			res.Verdict = VerdictInconclusive
-			warn(Warning{Kind: WarnRunnerDegraded}, "runner degraded: the baseline is far below its calibrated history (median robust z %.1f < %.1f): inconclusive, rerun on a healthy runner", res.MedianZ, DegradedZ)
+			warn(Warning{Kind: WarnRunnerDegraded}, "runner degraded: the baseline is far below its calibrated history (median robust z %.1f < %.2f, the cut-off for %d calibration runs): inconclusive, rerun on a healthy runner", res.MedianZ, res.RunnerCutoffZ, hist)
 		default:
-			warn(Warning{Kind: WarnRunnerDegraded}, "runner degraded: the baseline is far below its calibrated history (median robust z %.1f < %.1f): treat this verdict with care, and rerun on a healthy runner", res.MedianZ, DegradedZ)
+			warn(Warning{Kind: WarnRunnerDegraded}, "runner degraded: the baseline is far below its calibrated history (median robust z %.1f < %.2f, the cut-off for %d calibration runs): treat this verdict with care, and rerun on a healthy runner", res.MedianZ, res.RunnerCutoffZ, hist)
 		}
 	}
 	res.VerdictDetail = res.Verdict

@@ -143,8 +143,11 @@ type FloorCost struct {
 	// optimistic plug-in figure; DistributionFree the model-free bound
 	// (j+1)/(n+1) (STATS.md 2.2).
 	Predictive, Upper95, Plugin, DistributionFree float64
-	// Horizon is the chance of at least one false alarm over the next
-	// HorizonRuns healthy runs at the predictive rate, 1 − (1 − p)^m;
+	// Horizon is the predictive chance of at least one false alarm over
+	// the next HorizonRuns healthy runs: 1 − (1 − rate)^m averaged over the
+	// posterior of the rate, as Predictive averages the rate (STATS.md
+	// 2.5; NaN when Predictive is); not 1 − (1 − Predictive)^m, which
+	// takes the estimated rate as the truth for all m runs;
 	// HorizonFree the distribution-free chance that one of them falls below
 	// the lowest calibration run, m/(n+m) (STATS.md 2.2).
 	HorizonRuns          int
@@ -302,7 +305,10 @@ func (a *Analysis) Cost(floor float64, horizon int) FloorCost {
 		nan := math.NaN()
 		c.Predictive, c.Upper95, c.Plugin, c.R90 = nan, nan, nan, nan
 	}
-	c.Horizon = stats.AtLeastOne(c.Predictive, horizon)
+	c.Horizon = math.NaN()
+	if s.SDLog > 0 {
+		c.Horizon = stats.FalseAlarmHorizon(s.MeanLog, s.SDLog, s.N, floor, horizon)
+	}
 	c.HorizonFree = float64(horizon) / float64(s.N+horizon)
 	c.SingleQ50 = math.Pow(c.R50, float64(len(a.Suite)))
 	for _, sc := range scores {

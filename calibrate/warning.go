@@ -25,28 +25,29 @@ type WarningKind string
 // The kinds of warning.
 const (
 	// Analysis (Analyze).
-	WarnCommonSuite    WarningKind = "common-suite"    // the suite is what every run has (asked for)
-	WarnDroppedBench   WarningKind = "dropped-bench"   // benchmarks in half the runs or fewer, left out
-	WarnRunExcluded    WarningKind = "run-excluded"    // a run lacking a suite benchmark, left out
-	WarnNoSpread       WarningKind = "no-spread"       // every run has the same score
-	WarnFewRuns        WarningKind = "few-runs"        // fewer than FewRuns runs
-	WarnOutlierRun     WarningKind = "outlier-run"     // one run's score is an outlier
-	WarnNoisyBench     WarningKind = "noisy-bench"     // benchmarks far noisier than the score
-	WarnThinShares     WarningKind = "thin-shares"     // variance shares from few runs
-	WarnRegimes        WarningKind = "regimes"         // the score changed regime
-	WarnNotNormal      WarningKind = "not-normal"      // Shapiro–Wilk rejects log-normal scores
-	WarnAutocorrelated WarningKind = "autocorrelated"  // consecutive runs are correlated
-	WarnFloorBelowOne  WarningKind = "floor-below-one" // Recommend: the floor accepts a slower candidate
-	WarnOutliers       WarningKind = "outliers"        // Recommend: the distribution has outlier runs
-	WarnFloorAboveMin  WarningKind = "floor-above-min" // Recommend: a calibration run would have failed
-	WarnOneVariantOnly WarningKind = "one-variant"     // Gate: benchmarks only one variant measured
-	WarnPartialGate    WarningKind = "partial-gate"    // Gate: gating on part of the calibrated suite
-	WarnNotCalibrated  WarningKind = "not-calibrated"  // Gate: benchmarks the calibration lacks
-	WarnFloorOverride  WarningKind = "floor-override"  // Gate: the given floor wins over the file's
-	WarnRunnerDegraded WarningKind = "runner-degraded" // Gate: the baseline says the runner was slow
-	WarnBelowBand      WarningKind = "below-band"      // Gate: benchmarks below their calibrated bands
-	WarnAboveBand      WarningKind = "above-band"      // Gate: benchmarks far above their bands
-	WarnNoModel        WarningKind = "no-model"        // Gate: a version 1 calibration has no matrix
+	WarnCommonSuite     WarningKind = "common-suite"     // the suite is what every run has (asked for)
+	WarnDroppedBench    WarningKind = "dropped-bench"    // benchmarks in half the runs or fewer, left out
+	WarnRunExcluded     WarningKind = "run-excluded"     // a run lacking a suite benchmark, left out
+	WarnNoSpread        WarningKind = "no-spread"        // every run has the same score
+	WarnFewRuns         WarningKind = "few-runs"         // fewer than FewRuns runs
+	WarnOutlierRun      WarningKind = "outlier-run"      // one run's score is an outlier
+	WarnNoisyBench      WarningKind = "noisy-bench"      // benchmarks far noisier than the score
+	WarnThinShares      WarningKind = "thin-shares"      // variance shares from few runs
+	WarnRegimes         WarningKind = "regimes"          // the score changed regime
+	WarnNotNormal       WarningKind = "not-normal"       // Shapiro–Wilk rejects log-normal scores
+	WarnAutocorrelated  WarningKind = "autocorrelated"   // consecutive runs are correlated
+	WarnFloorBelowOne   WarningKind = "floor-below-one"  // Recommend: the floor accepts a slower candidate
+	WarnOutliers        WarningKind = "outliers"         // Recommend: the distribution has outlier runs
+	WarnFloorAboveMin   WarningKind = "floor-above-min"  // Recommend: a calibration run would have failed
+	WarnOneVariantOnly  WarningKind = "one-variant"      // Gate: benchmarks only one variant measured
+	WarnPartialGate     WarningKind = "partial-gate"     // Gate: gating on part of the calibrated suite
+	WarnNotCalibrated   WarningKind = "not-calibrated"   // Gate: benchmarks the calibration lacks
+	WarnFloorOverride   WarningKind = "floor-override"   // Gate: the given floor wins over the file's
+	WarnRunnerDegraded  WarningKind = "runner-degraded"  // Gate: the baseline says the runner was slow
+	WarnBelowBand       WarningKind = "below-band"       // Gate: benchmarks below their calibrated bands
+	WarnAboveBand       WarningKind = "above-band"       // Gate: benchmarks far above their bands
+	WarnNoModel         WarningKind = "no-model"         // Gate: a version 1 calibration has no matrix
+	WarnRunnerUnchecked WarningKind = "runner-unchecked" // Gate: benchmarks, or the whole run, without a usable baseline history
 )
 
 // Messages returns the warnings' messages.

@@ -271,6 +271,10 @@ type GateJSON struct {
 	Partial        bool             `json:"partial"`
 	RunnerDegraded bool             `json:"runner_degraded"`
 	MedianZ        render.Float     `json:"runner_median_z"`
+	RunnerCutoffZ  render.Float     `json:"runner_cutoff_z"`
+	RunnerHealth   *string          `json:"runner_health"`
+	RunnerChecked  int              `json:"runner_checked"`
+	RunnerFlat     []string         `json:"runner_flat"`
 	Calibration    *GateCalibration `json:"calibration"`
 	Warnings       []string         `json:"warnings"`
 	Message        string           `json:"message"`
@@ -305,9 +309,14 @@ func (g *Gate) JSON() GateJSON {
 		Benchmarks: render.Objects(g.columns(), r.Benchmarks),
 		Missing:    append([]string{}, r.Missing...), Extra: append([]string{}, r.Extra...),
 		Partial: r.Partial, RunnerDegraded: r.RunnerDegraded, MedianZ: render.Float(r.MedianZ),
+		RunnerCutoffZ: render.Float(r.RunnerCutoffZ), RunnerChecked: r.RunnerChecked, RunnerFlat: append([]string{}, r.RunnerFlat...),
 		Warnings: append([]string{}, g.Warnings...), Message: g.Headline(),
 		VerdictDetail: r.VerdictDetail,
 		PerBenchmark:  PerBenchmarkJSON{Mode: r.PerBenchmark, Below: append([]string{}, r.Below...), Above: append([]string{}, r.Above...)},
+	}
+	if r.RunnerHealth != "" {
+		h := r.RunnerHealth
+		j.RunnerHealth = &h
 	}
 	if r.SubSuiteFloor > 0 {
 		f := r.SubSuiteFloor

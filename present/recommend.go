@@ -87,7 +87,7 @@ func candidateColumns(rec *calibrate.Recommendation) []render.Column[cand] {
 		{Key: "rule", JSON: func(c cand) any { return optional(c.Rule) }},
 		{Head: "below min", Align: right, Cell: func(c cand) string { return fmt.Sprintf("%.1f%%", c.BelowMinPct) }, Key: "below_min_pct", JSON: func(c cand) any { return render.Float(c.BelowMinPct) }},
 		{Head: "FPR", Align: right, Cell: func(c cand) string { return Rate(c.Predictive) }, Key: "false_positive_rate", JSON: func(c cand) any { return render.Float(c.Predictive) }},
-		{Head: "FPR 95% up", Align: right, Cell: func(c cand) string { return Rate(c.Upper95) }, Key: "upper95", JSON: func(c cand) any { return render.Float(c.Upper95) }},
+		{Head: "true FPR 95% conf.", Align: right, Cell: func(c cand) string { return Rate(c.Upper95) }, Key: "upper95", JSON: func(c cand) any { return render.Float(c.Upper95) }},
 		{Head: "no-model bound", Align: right, Cell: func(c cand) string { return Rate(c.DistributionFree) }, Key: "distribution_free", JSON: func(c cand) any { return render.Float(c.DistributionFree) }},
 		{Head: "trips", Align: right, Cell: func(c cand) string { return OneIn(c.Predictive) }},
 		{Head: "r50", Align: right, Cell: func(c cand) string { return Dec(c.R50, 3) }, Key: "r50", JSON: func(c cand) any { return render.Float(c.R50) }},
@@ -100,6 +100,18 @@ func candidateColumns(rec *calibrate.Recommendation) []render.Column[cand] {
 // lowest run.
 func (v *Recommend) CandidateTable() *render.Table {
 	return render.NewTable(candidateColumns(v.Rec), v.Rec.Candidates)
+}
+
+// TrueRateNote qualifies the 95% upper confidence bound of the true rate
+// when it is below the predictive rate (STATS.md 2.5): it is a bound of
+// the rate Φ((ln F − μ)/σ), not of the predictive rate, which averages
+// that rate over the parameters and which, at few runs, the unlikely wide
+// spreads dominate.
+func TrueRateNote(c calibrate.FloorCost) string {
+	if c.Upper95 < c.Predictive {
+		return " (below the predictive rate, which is the rate's average: at few runs the unlikely wide spreads dominate it)"
+	}
+	return ""
 }
 
 // slower formats a regression factor: "0.805x (19.5% slower)".
@@ -115,7 +127,7 @@ func (v *Recommend) Figures() *render.Table {
 	t.AddRow("runs", strings.TrimPrefix(v.window().Describe(), "calibrated on "))
 	t.AddRow("method", v.MethodNote())
 	t.AddRow("false-positive rate per healthy run (predictive)", Rate(c.Predictive)+" ("+OneIn(c.Predictive)+")")
-	t.AddRow("its 95% upper bound", Rate(c.Upper95))
+	t.AddRow("the true rate Φ((ln F − μ)/σ): 95% upper confidence bound", Rate(c.Upper95)+TrueRateNote(c))
 	t.AddRow("bound with no model, (j+1)/(n+1)", Rate(c.DistributionFree))
 	t.AddRow(fmt.Sprintf("a false alarm in the next %d runs (predictive)", c.HorizonRuns), Rate(c.Horizon))
 	t.AddRow("r50: uniform regression caught half the time", slower(c.R50))
@@ -169,7 +181,8 @@ func (v *Recommend) textLines() []string {
 		"    "+ModelCheck(s),
 		"",
 		"false-positive rate per healthy run:",
-		fmt.Sprintf("    predictive %s (%s); 95%% upper bound %s; plug-in %s", Rate(c.Predictive), PerRun(c.Predictive), Rate(c.Upper95), Rate(c.Plugin)),
+		fmt.Sprintf("    predictive %s (%s); plug-in %s", Rate(c.Predictive), PerRun(c.Predictive), Rate(c.Plugin)),
+		fmt.Sprintf("    the true rate Φ((ln F − μ)/σ) is below %s with 95%% confidence%s", Rate(c.Upper95), TrueRateNote(c)),
 		fmt.Sprintf("    with no model: at most %s, (j+1)/(n+1) = %d/%d with j = %d calibration runs below", Rate(c.DistributionFree), c.CalibrationBelow+1, s.N+1, c.CalibrationBelow),
 		fmt.Sprintf("    over the next %d healthy runs: %s chance of a false alarm (predictive); no model: %s chance one falls below the lowest so far", c.HorizonRuns, Rate(c.Horizon), Rate(c.HorizonFree)),
 		"",

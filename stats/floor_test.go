@@ -1,10 +1,14 @@
 package stats
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"os"
 	"strconv"
 	"testing"
+	"time"
 )
 
 // Vector keys as in stats_test.go (numpy 1.24.2 / scipy 1.10.1,
@@ -186,4 +190,154 @@ func TestDistributionFreeVector(t *testing.T) {
 		t.Errorf("DistributionFreeFPR above two scores = %v, want 3/6", got)
 	}
 	check(t, "AtLeastOne(0.01, 100)", AtLeastOne(0.01, 100), 1-math.Pow(0.99, 100), 1e-12)
+}
+
+// TestToleranceKSmallN checks k at n = 2 and 3, where the factor is large
+// and γ(k) turns sharply near w = z_p/k, against scipy's nct.ppf and an
+// mpmath quadrature (testdata/make_tolerance_small_n.py), and all k
+// vectors to 1e-9 relative.
+func TestToleranceKSmallN(t *testing.T) {
+	b, err := os.ReadFile("testdata/tolerance_small_n.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Table []struct {
+			N     int     `json:"n"`
+			P     float64 `json:"p_coverage"`
+			Gamma float64 `json:"gamma_confidence"`
+			K     float64 `json:"k_exact_nct"`
+			KMP   float64 `json:"k_mpmath_quadrature"`
+		} `json:"table"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Table) != 4 {
+		t.Fatalf("%d small-n vectors, want 4", len(v.Table))
+	}
+	var all []struct {
+		N        int
+		P, Gamma float64
+		K        float64
+	}
+	for _, c := range v.Table {
+		if math.Abs(c.K-c.KMP) > 1e-12*c.KMP {
+			t.Fatalf("the references disagree at n=%d p=%v: %v and %v", c.N, c.P, c.K, c.KMP)
+		}
+		all = append(all, struct {
+			N        int
+			P, Gamma float64
+			K        float64
+		}{c.N, c.P, c.Gamma, c.K})
+	}
+	var big struct {
+		Table []struct {
+			N     int     `json:"n"`
+			P     float64 `json:"p_coverage"`
+			Gamma float64 `json:"gamma_confidence"`
+			K     float64 `json:"k_exact_nct"`
+		} `json:"table"`
+	}
+	loadVectors(t).get(t, "tolerance_k_factors", &big)
+	for _, c := range big.Table {
+		all = append(all, struct {
+			N        int
+			P, Gamma float64
+			K        float64
+		}{c.N, c.P, c.Gamma, c.K})
+	}
+	for _, c := range all {
+		k, err := ToleranceK(c.N, c.P, c.Gamma)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rel := math.Abs(k-c.K) / c.K; !(rel <= 1e-9) {
+			t.Errorf("ToleranceK(n=%d, p=%v, γ=%v) = %.12g, want %.12g (rel %.2g)", c.N, c.P, c.Gamma, k, c.K, rel)
+		}
+	}
+}
+
+// TestFalseAlarmHorizon checks the predictive chance of a false alarm in
+// the next m runs against scipy's dblquad over the posterior of (μ, σ)
+// written out in the original parametrisation
+// (testdata/horizon_reference.py), against FPRPredictive at m = 1, and
+// against a seeded Monte Carlo over posterior draws.
+func TestFalseAlarmHorizon(t *testing.T) {
+	three := []float64{1.55, 1.54, 1.65}
+	l3, _ := Logs(three)
+	m5, s5 := fiveRunMS()
+	m3, s3 := Mean(l3), SD(l3)
+	for _, c := range []struct {
+		m, s  float64
+		n     int
+		floor float64
+		runs  int
+		want  float64 // scipy dblquad
+		naive float64 // 1 − (1 − predictive)^runs, the old figure
+	}{
+		{m5, s5, 5, 1.25, 100, 0.16619101537348405, 0.5686552327370596},
+		{m5, s5, 5, 1.25, 1, 0.008373223488399518, 0.008373223488399528},
+		{m5, s5, 5, 1.35, 100, 0.4728583994901787, 0.9598471480514488},
+		{m5, s5, 5, 1.25, 1000, 0.31661708279058554, 0.9997770305621801},
+		{m3, s3, 3, 1.40, 100, 0.46101398188588505, 0.9967763073762674},
+		{m3, s3, 3, 1.30, 100, 0.22204716871417632, 0.9096837271684944},
+	} {
+		got := FalseAlarmHorizon(c.m, c.s, c.n, c.floor, c.runs)
+		if math.Abs(got-c.want) > 1e-6 {
+			t.Errorf("FalseAlarmHorizon(n=%d, F=%v, m=%d) = %.9f, scipy %.9f", c.n, c.floor, c.runs, got, c.want)
+		}
+		if naive := AtLeastOne(FPRPredictive(c.m, c.s, c.n, c.floor), c.runs); math.Abs(naive-c.naive) > 1e-9 {
+			t.Errorf("1-(1-p)^m = %v, scipy %v", naive, c.naive)
+		}
+	}
+	if got, want := FalseAlarmHorizon(m5, s5, 5, 1.25, 1), FPRPredictive(m5, s5, 5, 1.25); math.Abs(got-want) > 1e-9 {
+		t.Errorf("at m = 1 the horizon %v is not the predictive rate %v", got, want)
+	}
+	// Monte Carlo: σ² = s²ν/χ²_ν, μ ~ N(m, σ²/n), average 1 − (1 − Φ((ln F − μ)/σ))^m.
+	rng := rand.New(rand.NewPCG(15, 2026))
+	const draws = 400000
+	for _, c := range []struct {
+		m, s  float64
+		n     int
+		floor float64
+	}{{m5, s5, 5, 1.25}, {m3, s3, 3, 1.30}} {
+		nu := float64(c.n - 1)
+		var sum, sum2 float64
+		for i := 0; i < draws; i++ {
+			var v float64
+			for j := 0; j < c.n-1; j++ {
+				z := rng.NormFloat64()
+				v += z * z
+			}
+			sigma := c.s * math.Sqrt(nu/v)
+			mu := c.m + sigma/math.Sqrt(float64(c.n))*rng.NormFloat64()
+			x := AtLeastOne(NormalCDF((math.Log(c.floor)-mu)/sigma), 100)
+			sum += x
+			sum2 += x * x
+		}
+		mean := sum / draws
+		se := math.Sqrt((sum2/draws - mean*mean) / draws)
+		got := FalseAlarmHorizon(c.m, c.s, c.n, c.floor, 100)
+		t.Logf("n=%d F=%v: quadrature %.5f, Monte Carlo %.5f ± %.5f (%d draws)", c.n, c.floor, got, mean, se, draws)
+		if math.Abs(got-mean) > 4*se {
+			t.Errorf("n=%d F=%v: quadrature %.5f, Monte Carlo %.5f ± %.5f", c.n, c.floor, got, mean, se)
+		}
+	}
+}
+
+// TestUndefinedRatesAreQuick checks that an undefined k (s = 0 and the
+// floor at exp(m): 0/0) gives NaN at once, not a quadrature split to its
+// depth limit (which took minutes).
+func TestUndefinedRatesAreQuick(t *testing.T) {
+	start := time.Now()
+	if v := FPRUpper(0, 0, 3, 1, 0.95); !math.IsNaN(v) {
+		t.Errorf("FPRUpper with k = 0/0: %v, want NaN", v)
+	}
+	if v := ToleranceConfidence(math.NaN(), 3, 2); !math.IsNaN(v) {
+		t.Errorf("ToleranceConfidence(NaN): %v, want NaN", v)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
+	}
 }

@@ -35,8 +35,10 @@ The floor:
     --write FILE             write the calibration file for 'qoscal gate'
     --format FORMAT          text (default), markdown or json
 
-The false-positive rate is predictive (Student-t, log-normal scores) with its
-upper 95% confidence bound, beside the bound 1/(n+1) that holds with no model.
+The false-positive rate is predictive (Student-t, log-normal scores), with
+the 95% upper confidence bound of the true rate (a different quantity, which
+can be below the predictive rate at few runs) and the bound 1/(n+1) that
+holds with no model.
 r50 and r90 are the mildest uniform regressions (every benchmark's ratio times
 r) the floor catches half the time and 90% of the time.
 
