@@ -222,6 +222,14 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 	if rec.Floor <= 0 {
 		return nil, fmt.Errorf("the %s method gives a floor of %v, which rounds to %s at step %v: nothing to gate on", opt.Method, rec.Raw, rec.FormatFloor(rec.Floor), opt.Step)
 	}
+	if opt.Method == MethodTargetFPR && s.ShapiroP < NormalityAlpha {
+		// The model is in doubt: keep the floor at or below the lowest
+		// calibration run, where the no-model bound is its smallest.
+		if cap := RoundDown(s.Min, opt.Step); rec.Floor > cap {
+			rec.warn(WarnNotNormal, "the log scores are not normal, so the target floor %s is capped at the lowest calibration run, %s, where the no-model bound is 1/(n+1)", rec.FormatFloor(rec.Floor), rec.FormatFloor(cap))
+			rec.Floor = cap
+		}
+	}
 	rec.Cost = a.Cost(rec.Floor, opt.Horizon)
 	rec.PredictionBound = stats.PredictionBoundEff(s.MeanLog, s.SDLog, s.Effective, opt.Alpha)
 	rec.Candidates = a.candidates(rec.Floor, opt)
@@ -307,7 +315,7 @@ func (a *Analysis) Cost(floor float64, horizon int) FloorCost {
 	}
 	c.Horizon = math.NaN()
 	if s.SDLog > 0 {
-		c.Horizon = stats.FalseAlarmHorizon(s.MeanLog, s.SDLog, s.N, floor, horizon)
+		c.Horizon = stats.FalseAlarmHorizonEff(s.MeanLog, s.SDLog, s.Effective, floor, horizon)
 	}
 	c.HorizonFree = float64(horizon) / float64(s.N+horizon)
 	c.SingleQ50 = math.Pow(c.R50, float64(len(a.Suite)))

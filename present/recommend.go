@@ -57,9 +57,20 @@ func (v *Recommend) Decision() [3]string {
 	c := rec.Cost
 	return [3]string{
 		fmt.Sprintf("floor: %sx for geomean(%s) over %s, %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark"), v.window().Describe()),
-		fmt.Sprintf("a healthy run trips it %s (predictive; at most 1 in %d with no model)", HowOften(c.Predictive), a.Score.N+1),
+		v.costLine(),
 		fmt.Sprintf("it catches a uniform slide of %.1f%% half the time, and of %.1f%% nine times in ten", (1-c.R50)*100, (1-c.R90)*100),
 	}
+}
+
+// costLine says what the floor costs: the predictive rate first, or, when
+// the log scores are not normal, the no-model bound first.
+func (v *Recommend) costLine() string {
+	a, c := v.A, v.Rec.Cost
+	if a.Score.ShapiroP < calibrate.NormalityAlpha {
+		return fmt.Sprintf("a healthy run trips it at most %s with no model (the log scores are not normal, so the model's %s may be too low)",
+			PerRun(c.DistributionFree), HowOften(c.Predictive))
+	}
+	return fmt.Sprintf("a healthy run trips it %s (predictive; at most 1 in %d with no model)", HowOften(c.Predictive), a.Score.N+1)
 }
 
 // Summary is the plain-language reading of the recommendation.

@@ -80,3 +80,19 @@ func TestAR1MonteCarlo(t *testing.T) {
 		t.Errorf("on independent runs the allowance moves the ratio to %.2f", clean)
 	}
 }
+
+// TestHorizonEffective: under an effective model the horizon of one run
+// is the predictive rate of that model, as it is for independent runs.
+func TestHorizonEffective(t *testing.T) {
+	m, s := 0.25, 0.05
+	e := AR1(30, 0.5)
+	for _, f := range []float64{1.12, 1.18, 1.22} {
+		h, p := FalseAlarmHorizonEff(m, s, e, f, 1), FPRPredictiveEff(m, s, e, f)
+		if math.Abs(h-p) > 1e-8*math.Max(p, 1e-12) && math.Abs(h-p) > 1e-12 {
+			t.Errorf("floor %v: horizon of one run %v, predictive rate %v", f, h, p)
+		}
+		if h100 := FalseAlarmHorizonEff(m, s, e, f, 100); !(h100 >= p && h100 <= 1-math.Pow(1-p, 100)+1e-12) {
+			t.Errorf("floor %v: horizon of 100 runs %v outside [p, 1-(1-p)^100] = [%v, %v]", f, h100, p, 1-math.Pow(1-p, 100))
+		}
+	}
+}

@@ -252,9 +252,16 @@ var hermiteX, hermiteW = func() ([]float64, []float64) {
 // plug-in figure took the estimated rate as the truth. Domain: n ≥ 2,
 // s > 0, runs ≥ 1.
 func FalseAlarmHorizon(m, s float64, n int, floor float64, runs int) float64 {
-	u := (math.Log(floor) - m) / s
-	nu := float64(n - 1)
-	sn := math.Sqrt(float64(n))
+	return FalseAlarmHorizonEff(m, s, Independent(n), floor, runs)
+}
+
+// FalseAlarmHorizonEff is FalseAlarmHorizon under an effective model
+// (docs/STATS.md 5b): the mean counts n_eff runs, the variance df_eff
+// degrees of freedom, and s is scaled for its bias.
+func FalseAlarmHorizonEff(m, s float64, e Effective, floor float64, runs int) float64 {
+	u := (math.Log(floor) - m) / (s * e.SDScale)
+	nu := e.DF
+	sn := math.Sqrt(e.N)
 	mf := float64(runs)
 	lg, _ := math.Lgamma(nu / 2)
 	logc := math.Log(2*nu) - nu/2*math.Ln2 - lg
