@@ -17,6 +17,7 @@ const (
 	VerdictWarn         = "warn"         // below the floor in report-only mode
 	VerdictInconclusive = "inconclusive" // degraded runner, --on-degraded fail
 	VerdictUngated      = "ungated"      // no floor given
+	VerdictRerun        = "rerun"        // just below the floor, within the rerun band: measure again
 )
 
 // Where the gate's floor came from.
@@ -107,6 +108,11 @@ type GateOptions struct {
 	// MinSuite is the smallest part of the calibrated suite that a
 	// partial run may be gated on; 0 means half the suite, at least 2.
 	MinSuite int
+	// RerunBand, a fraction, turns a FAIL whose score is below the floor
+	// by less than it (floor·(1 − RerunBand) ≤ score < floor) into
+	// VerdictRerun: a run that close is as likely one unlucky healthy run
+	// as a regression, and one more run on a fresh runner decides. 0: off.
+	RerunBand float64
 }
 
 // Per-benchmark modes.
@@ -378,6 +384,9 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 		res.Verdict = VerdictWarn
 	default:
 		res.Verdict = VerdictFail
+	}
+	if res.Verdict == VerdictFail && opt.RerunBand > 0 && res.Score >= res.Floor*(1-opt.RerunBand) {
+		res.Verdict = VerdictRerun
 	}
 	if res.PerBenchmark == PerBenchmarkFail && len(res.Below) > 0 && res.Verdict == VerdictPass {
 		res.Verdict = VerdictFail

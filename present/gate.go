@@ -182,6 +182,8 @@ func (g *Gate) Headline() string {
 		s = fmt.Sprintf("below a band%s: %s, >= %s, but %s.", on, what, floor, below)
 	case r.Verdict == calibrate.VerdictWarn:
 		s = fmt.Sprintf("below the floor%s: %s, below the %s.", on, what, floor)
+	case r.Verdict == calibrate.VerdictRerun:
+		s = fmt.Sprintf("RERUN%s: %s, below the %s by less than the rerun band: inconclusive, measure again on a fresh runner.", on, what, floor)
 	case r.Verdict == calibrate.VerdictInconclusive:
 		s = fmt.Sprintf("INCONCLUSIVE: %s against the %s, but the runner looks degraded: rerun on a healthy runner.", what, floor)
 	default:
@@ -200,6 +202,7 @@ func (g *Gate) Headline() string {
 var verdictTitle = map[string]string{
 	calibrate.VerdictPass: "PASS", calibrate.VerdictFail: "FAIL", calibrate.VerdictWarn: "below the floor (report-only)",
 	calibrate.VerdictInconclusive: "INCONCLUSIVE", calibrate.VerdictUngated: "not gated",
+	calibrate.VerdictRerun: "RERUN (inconclusive: measure again)",
 }
 
 // Title is the verdict as a summary's title says it.

@@ -63,6 +63,10 @@ The floor:
                              the geomean passes), off
     --on-degraded MODE       a degraded runner: warn (default), fail (exit 3,
                              "inconclusive"), ignore
+    --rerun-band FRACTION    a score below the floor by less than FRACTION
+                             is verdict "rerun" (exit 3, measure again on
+                             a fresh runner) instead of FAIL (default 0:
+                             off)
     --tag-threshold F        tag ratios beyond ±F as faster/SLOWER
                              (default 0.03)
 
@@ -106,6 +110,7 @@ type gateFlags struct {
 	db, calibration, onDegraded, annotations, summary, format, metric string
 	floor, tag                                                        float64
 	perBenchmark                                                      string
+	rerunBand                                                         float64
 	minSuite, driftWindow                                             int
 	reportOnly, allowPartial, record, higher, lower                   bool
 	labels                                                            []string
@@ -125,6 +130,7 @@ func runGate(u *ui, args []string) error {
 	fs.Float64Var(&g.tag, "tag-threshold", 0.03, "tag ratios beyond ±`F`")
 	fs.StringVar(&g.perBenchmark, "per-benchmark", "warn", "a benchmark below its band: `MODE` fail, warn or off")
 	fs.IntVar(&g.minSuite, "min-suite", 0, "the fewest calibrated benchmarks a partial run is gated on (`N`)")
+	fs.Float64Var(&g.rerunBand, "rerun-band", 0, "below the floor by less than this `FRACTION`: verdict rerun, exit 3")
 	fs.IntVar(&g.driftWindow, "drift-window", 20, "with --db, check the last `N` stored runs for drift (0: no check)")
 	fs.StringVar(&g.annotations, "annotations", "auto", "CI annotations: `MODE` auto, github or none")
 	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE`")
@@ -164,7 +170,7 @@ func runGate(u *ui, args []string) error {
 	opt := calibrate.GateOptions{
 		Baseline: run.Baseline, Candidate: run.Candidate, Floor: g.floor, Calibration: cal, Direction: dir,
 		AllowPartial: g.allowPartial, ReportOnly: g.reportOnly, OnDegraded: g.onDegraded, Metric: g.metric,
-		PerBenchmark: g.perBenchmark, MinSuite: g.minSuite,
+		PerBenchmark: g.perBenchmark, MinSuite: g.minSuite, RerunBand: g.rerunBand,
 	}
 	res, err := calibrate.Gate(run, opt)
 	if err != nil {
@@ -237,6 +243,9 @@ func (g *gateFlags) validate(floorSet bool) error {
 	case calibrate.PerBenchmarkFail, calibrate.PerBenchmarkWarn, calibrate.PerBenchmarkOff:
 	default:
 		return usagef("gate", "--per-benchmark must be fail, warn or off, got %q", g.perBenchmark)
+	}
+	if !(g.rerunBand >= 0 && g.rerunBand < 0.5) {
+		return usagef("gate", "--rerun-band must be in [0, 0.5), got %v", g.rerunBand)
 	}
 	if g.minSuite < 0 {
 		return usagef("gate", "--min-suite must be >= 0 (0: half the calibrated suite, at least 2), got %d", g.minSuite)
@@ -413,7 +422,7 @@ func gateExitCode(res *calibrate.GateResult) int {
 	switch res.Verdict {
 	case calibrate.VerdictFail:
 		return exitRegression
-	case calibrate.VerdictInconclusive:
+	case calibrate.VerdictInconclusive, calibrate.VerdictRerun:
 		return exitInconclusive
 	}
 	return exitOK
@@ -436,7 +445,7 @@ func (v *gateView) verdictLine(u *ui, json, annotated bool) {
 	switch v.Res.Verdict {
 	case calibrate.VerdictPass:
 		out(h)
-	case calibrate.VerdictFail, calibrate.VerdictInconclusive:
+	case calibrate.VerdictFail, calibrate.VerdictInconclusive, calibrate.VerdictRerun:
 		if !annotated {
 			u.notef("%s", h)
 		}
@@ -464,6 +473,9 @@ func (v *gateView) annotate(w io.Writer) (verdict bool) {
 		verdict = true
 	case calibrate.VerdictInconclusive:
 		ghCommand(w, "error", "qoscal gate: inconclusive", v.Headline())
+		verdict = true
+	case calibrate.VerdictRerun:
+		ghCommand(w, "warning", "qoscal gate: rerun", v.Headline())
 		verdict = true
 	}
 	if r.RunnerDegraded && r.Verdict != calibrate.VerdictInconclusive {
