@@ -200,7 +200,21 @@ type Recommendation struct {
 	// bands' family-wise rate (docs/STATS.md 2.10). NaN when the floor's
 	// rate is undefined.
 	CombinedFPR float64
+	// Repetitions are how many times each job would have to repeat the
+	// suite, averaging the scores, for a floor at this false-positive rate
+	// to catch given slides (STATS.md 2.12).
+	Repetitions []Repetition
 	Warnings    []Warning
+}
+
+// Repetition is the number of repetitions per run M that makes a floor at
+// false-positive rate Alpha catch a uniform slide to Slide (0.95: 5%
+// slower) with probability Power:
+// M = ⌈((t_{df,1−α} + t_{df,π})·s / ln(1/Slide))²⌉, assuming the run-to-run
+// noise is what repetitions average away.
+type Repetition struct {
+	Slide, Power float64
+	M            int
 }
 
 // FormatFloor prints a floor with the decimals of the step grid.
@@ -237,6 +251,15 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 	rec.CombinedFPR = math.Min(1, rec.Cost.Predictive+opt.FamilyAlpha)
 	if s.N < 100 {
 		rec.MoreRunsForOnePct = 100 - s.N
+	}
+	if p := rec.Cost.Predictive; p > 0 && p < 0.5 && s.SDLog > 0 {
+		df := s.Effective.DF
+		for _, slide := range []float64{0.95, 0.90} {
+			for _, power := range []float64{0.5, 0.9} {
+				m := math.Pow((stats.TQuantile(1-p, df)+stats.TQuantile(power, df))*s.SDLog*s.Effective.SDScale/math.Log(1/slide), 2)
+				rec.Repetitions = append(rec.Repetitions, Repetition{Slide: slide, Power: power, M: max(1, int(math.Ceil(m)))})
+			}
+		}
 	}
 	if opt.Bootstrap > 0 {
 		logs := make([]float64, len(a.Runs))

@@ -365,6 +365,11 @@ func (v *Recommend) Doc() *render.Doc {
 		}
 	}
 	var more []string
+	if len(rec.Repetitions) == 4 {
+		r := rec.Repetitions
+		more = append(more, fmt.Sprintf("repetitions per run (the suite repeated and averaged in each job) for this floor's rate to catch a 5%% slide half the time: %d, nine times in ten: %d; a 10%% slide: %d and %d",
+			r[0].M, r[1].M, r[2].M, r[3].M))
+	}
 	if rec.MoreRunsForOnePct > 0 {
 		more = append(more, fmt.Sprintf("runs needed: %d more runs would bring the no-model bound 1/(n+1) below 1%%", rec.MoreRunsForOnePct))
 	}
@@ -396,39 +401,40 @@ func (v *Recommend) Doc() *render.Doc {
 
 // RecommendJSON is the recommendation's JSON document (docs/json.md).
 type RecommendJSON struct {
-	Floor           float64         `json:"floor"`
-	FloorText       string          `json:"floor_text"`
-	Method          string          `json:"method"`
-	Raw             render.Float    `json:"raw"`
-	Margin          float64         `json:"margin"`
-	Step            float64         `json:"step"`
-	Alpha           float64         `json:"alpha"`
-	Coverage        float64         `json:"coverage"`
-	Confidence      float64         `json:"confidence"`
-	ToleranceK      render.Float    `json:"tolerance_k"`
-	Seed            uint64          `json:"seed"`
-	Baseline        string          `json:"baseline"`
-	Candidate       string          `json:"candidate"`
-	Suite           []string        `json:"suite"`
-	Runs            int             `json:"runs"`
-	Observed        ObservedJSON    `json:"observed"`
-	FPR             FPRJSON         `json:"false_positive_rate"`
-	Horizon         HorizonJSON     `json:"horizon"`
-	Detection       DetectionJSON   `json:"detection"`
-	Backtest        BacktestJSON    `json:"backtest"`
-	MoreRunsFor1Pct int             `json:"more_runs_for_1pct"`
-	Bootstrap       *BootstrapJSON  `json:"bootstrap"`
-	Candidates      []render.Object `json:"candidates"`
-	Warnings        []string        `json:"warnings"`
-	Summary         SummaryJSON     `json:"summary"`
-	Regimes         []RegimeJSON    `json:"regimes"`
-	Outliers        OutliersJSON    `json:"outliers"`
-	ModelCheck      ModelCheckJSON  `json:"model_check"`
-	CalibratedOn    WindowJSON      `json:"calibrated_on"`
-	TargetFPR       float64         `json:"target_fpr"`
-	FamilyAlpha     float64         `json:"family_alpha"`
-	PerBenchmark    []render.Object `json:"per_benchmark"`
-	CombinedFPR     render.Float    `json:"combined_fpr"`
+	Floor           float64          `json:"floor"`
+	FloorText       string           `json:"floor_text"`
+	Method          string           `json:"method"`
+	Raw             render.Float     `json:"raw"`
+	Margin          float64          `json:"margin"`
+	Step            float64          `json:"step"`
+	Alpha           float64          `json:"alpha"`
+	Coverage        float64          `json:"coverage"`
+	Confidence      float64          `json:"confidence"`
+	ToleranceK      render.Float     `json:"tolerance_k"`
+	Seed            uint64           `json:"seed"`
+	Baseline        string           `json:"baseline"`
+	Candidate       string           `json:"candidate"`
+	Suite           []string         `json:"suite"`
+	Runs            int              `json:"runs"`
+	Observed        ObservedJSON     `json:"observed"`
+	FPR             FPRJSON          `json:"false_positive_rate"`
+	Horizon         HorizonJSON      `json:"horizon"`
+	Detection       DetectionJSON    `json:"detection"`
+	Backtest        BacktestJSON     `json:"backtest"`
+	MoreRunsFor1Pct int              `json:"more_runs_for_1pct"`
+	Bootstrap       *BootstrapJSON   `json:"bootstrap"`
+	Candidates      []render.Object  `json:"candidates"`
+	Warnings        []string         `json:"warnings"`
+	Summary         SummaryJSON      `json:"summary"`
+	Repetitions     []RepetitionJSON `json:"repetitions"`
+	Regimes         []RegimeJSON     `json:"regimes"`
+	Outliers        OutliersJSON     `json:"outliers"`
+	ModelCheck      ModelCheckJSON   `json:"model_check"`
+	CalibratedOn    WindowJSON       `json:"calibrated_on"`
+	TargetFPR       float64          `json:"target_fpr"`
+	FamilyAlpha     float64          `json:"family_alpha"`
+	PerBenchmark    []render.Object  `json:"per_benchmark"`
+	CombinedFPR     render.Float     `json:"combined_fpr"`
 }
 
 // SummaryJSON is the decision: the floor, its predictive false-positive
@@ -440,6 +446,13 @@ type SummaryJSON struct {
 	OneIn render.Float `json:"one_in"`
 	R50   render.Float `json:"r50"`
 	Text  string       `json:"text"`
+}
+
+// RepetitionJSON is how many repetitions per run catch a slide.
+type RepetitionJSON struct {
+	Slide float64 `json:"slide"`
+	Power float64 `json:"power"`
+	M     int     `json:"repetitions"`
 }
 
 // RegimeJSON is a regime of the scores, in run order.
@@ -570,6 +583,10 @@ func (v *Recommend) JSON() RecommendJSON {
 	}
 	j.Regimes = RegimesJSON(regimes)
 	j.ModelCheck = ModelCheckOf(a.Score)
+	j.Repetitions = []RepetitionJSON{}
+	for _, r := range rec.Repetitions {
+		j.Repetitions = append(j.Repetitions, RepetitionJSON{Slide: r.Slide, Power: r.Power, M: r.M})
+	}
 	j.Outliers.Runs = append([]string{}, a.Score.Outliers...)
 	if f := rec.WithoutOutliers; f > 0 {
 		j.Outliers.FloorWithout = &f
