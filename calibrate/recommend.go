@@ -156,6 +156,10 @@ type FloorCost struct {
 	// and 90% of the time (predictive; STATS.md 2.6); SingleQ50 is how far
 	// one benchmark of k alone must fall to move the score by R50: R50^k.
 	R50, R90, SingleQ50 float64
+	// Pair is the same floor judging the mean of the log scores of two
+	// runs (a job measured twice, or a rerun): its predictive rate and
+	// r90 (r50 is the same as one run's) (STATS.md 2.13).
+	PairPredictive, PairR90 float64
 	// Backtest: calibration runs scoring below the floor.
 	CalibrationBelow int
 	// Rule names the method that gives this floor, for a candidate that
@@ -342,6 +346,11 @@ func (a *Analysis) Cost(floor float64, horizon int) FloorCost {
 	}
 	c.HorizonFree = float64(horizon) / float64(s.N+horizon)
 	c.SingleQ50 = math.Pow(c.R50, float64(len(a.Suite)))
+	c.PairPredictive = stats.FPRPredictiveMean(s.MeanLog, s.SDLog, s.Effective, floor, 2)
+	c.PairR90 = stats.DetectPredictiveMean(s.MeanLog, s.SDLog, s.Effective, floor, 0.9, 2)
+	if !(s.SDLog > 0) {
+		c.PairPredictive, c.PairR90 = math.NaN(), math.NaN()
+	}
 	for _, sc := range scores {
 		if sc < floor {
 			c.CalibrationBelow++

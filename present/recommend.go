@@ -200,6 +200,7 @@ func (v *Recommend) textLines() []string {
 		"detection:",
 		fmt.Sprintf("    a uniform regression to %sx of today's (%.1f%% slower) trips it half the time (r50);", Dec(c.R50, 3), (1-c.R50)*100),
 		fmt.Sprintf("    to %sx (%.1f%% slower) nine times in ten (r90, predictive)", Dec(c.R90, 3), (1-c.R90)*100),
+		fmt.Sprintf("    judging the mean of two runs instead: a healthy pair trips it %s; r90 %sx (%.1f%% slower)", strings.Replace(HowOften(c.PairPredictive), " runs", " pairs", 1), Dec(c.PairR90, 3), (1-c.PairR90)*100),
 	)
 	if len(a.Suite) > 1 {
 		l = append(l, fmt.Sprintf("    one benchmark alone must fall to %sx of its ratio (%.1f%% slower) to move the score by r50", Dec(c.SingleQ50, 3), (1-c.SingleQ50)*100))
@@ -507,6 +508,9 @@ type DetectionJSON struct {
 	R50       render.Float `json:"r50"`
 	R90       render.Float `json:"r90"`
 	SingleQ50 render.Float `json:"single_benchmark_q50"`
+	// Pair is the mean of two runs judged against the same floor.
+	PairFPR render.Float `json:"pair_fpr"`
+	PairR90 render.Float `json:"pair_r90"`
 }
 
 // BacktestJSON is the floor against the calibration runs and others.
@@ -562,8 +566,9 @@ func (v *Recommend) JSON() RecommendJSON {
 		Observed: ObservedJSON{Min: a.Score.Min, Median: a.Score.Median, Max: a.Score.Max},
 		FPR: FPRJSON{Predictive: render.Float(c.Predictive), Upper95: render.Float(c.Upper95),
 			Plugin: render.Float(c.Plugin), DistributionFree: render.Float(c.DistributionFree)},
-		Horizon:   HorizonJSON{Runs: c.HorizonRuns, Predictive: render.Float(c.Horizon), DistributionFree: render.Float(c.HorizonFree)},
-		Detection: DetectionJSON{R50: render.Float(c.R50), R90: render.Float(c.R90), SingleQ50: render.Float(c.SingleQ50)},
+		Horizon: HorizonJSON{Runs: c.HorizonRuns, Predictive: render.Float(c.Horizon), DistributionFree: render.Float(c.HorizonFree)},
+		Detection: DetectionJSON{R50: render.Float(c.R50), R90: render.Float(c.R90), SingleQ50: render.Float(c.SingleQ50),
+			PairFPR: render.Float(c.PairPredictive), PairR90: render.Float(c.PairR90)},
 		Backtest: BacktestJSON{CalibrationBelow: c.CalibrationBelow, CalibrationRuns: a.Score.N,
 			Other: render.Objects(backtestColumns, v.Others)},
 		Candidates: render.Objects(candidateColumns(rec), rec.Candidates),

@@ -78,3 +78,16 @@ func FPRPredictiveEff(m, s float64, e Effective, floor float64) float64 {
 func DetectPredictiveEff(m, s float64, e Effective, floor, pi float64) float64 {
 	return math.Exp(math.Log(floor) - m - s*e.SDScale*math.Sqrt(1+1/e.N)*TQuantile(pi, e.DF))
 }
+
+// FPRPredictiveMean is the predictive rate at which the mean of the log
+// scores of k new runs falls below ln F: the new mean has variance σ²/k,
+// so T_{df}( (ln F − m) / (s·scale·sqrt(1/k + 1/n_eff)) ) (docs/STATS.md 2.13).
+func FPRPredictiveMean(m, s float64, e Effective, floor float64, k int) float64 {
+	return TCDF((math.Log(floor)-m)/(s*e.SDScale*math.Sqrt(1/float64(k)+1/e.N)), e.DF)
+}
+
+// DetectPredictiveMean is the mildest uniform regression that the mean of
+// k runs takes below F with predictive probability π.
+func DetectPredictiveMean(m, s float64, e Effective, floor, pi float64, k int) float64 {
+	return math.Exp(math.Log(floor) - m - s*e.SDScale*math.Sqrt(1/float64(k)+1/e.N)*TQuantile(pi, e.DF))
+}

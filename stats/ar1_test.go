@@ -96,3 +96,37 @@ func TestHorizonEffective(t *testing.T) {
 		}
 	}
 }
+
+// TestPairMonteCarlo: the mean-of-two-runs rule's claims (issue 15): over
+// calibrations of n = 10 and 30 independent log-normal runs, a floor judged
+// on the mean of two new healthy runs trips at the claimed predictive rate
+// on average (true rate Φ((ln F − μ)/(σ/√2)), computed exactly), and the
+// claimed r90 for the pair is caught about 90% of the time.
+func TestPairMonteCarlo(t *testing.T) {
+	const reps, sigma = 20000, 0.05
+	for _, n := range []int{10, 30} {
+		rng := rand.New(rand.NewPCG(uint64(n), 13))
+		x := make([]float64, n)
+		var trueFPR, claimed, power float64
+		for range reps {
+			for i := range x {
+				x[i] = sigma * rng.NormFloat64()
+			}
+			m, s := Mean(x), SD(x)
+			e := Independent(n)
+			f := PredictionBound(m, s, n, 0.01) // a floor somewhere in the tail
+			claimed += FPRPredictiveMean(m, s, e, f, 2)
+			trueFPR += NormalCDF(math.Log(f) / (sigma / math.Sqrt2))
+			r90 := DetectPredictiveMean(m, s, e, f, 0.9, 2)
+			power += NormalCDF((math.Log(f) - math.Log(r90)) / (sigma / math.Sqrt2))
+		}
+		ratio, pw := trueFPR/claimed, power/reps
+		t.Logf("n = %d: pair rule true/claimed rate %.3f; power at the claimed r90 %.3f", n, ratio, pw)
+		if ratio < 0.9 || ratio > 1.1 {
+			t.Errorf("n = %d: the pair rule's true rate is %.3f of the claim", n, ratio)
+		}
+		if math.Abs(pw-0.9) > 0.02 {
+			t.Errorf("n = %d: power at r90 %.3f, want 0.90 ± 0.02", n, pw)
+		}
+	}
+}
