@@ -23,10 +23,12 @@ var gateCmd = &command{
     qoscal gate [flags] --db FILE --run ID
 
 Judges one CI run: the geomean of the candidate/baseline ratios over the suite
-(the score) against the floor. PASS exits 0; FAIL (score below the floor)
-exits 1; input it cannot read, a suite that differs from the calibrated one,
-or variant names or metric directions that differ from the calibration's exit
-2, never PASS; a degraded runner with --on-degraded fail exits 3.
+(the score) against the floor, and, with a calibration file, each benchmark
+against its calibrated band. PASS exits 0; FAIL (score below the floor, or a
+benchmark below its band with --per-benchmark fail) exits 1; input it cannot
+read, a suite, variant names, units or metric directions that differ from the
+calibration's exit 2, never PASS; a degraded runner with --on-degraded fail,
+or a score within --rerun-band below the floor, exits 3 (measure again).
 
 The run:
     --baseline [NAME=]FILE   the baseline's result file (a path; inside
