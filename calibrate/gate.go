@@ -177,6 +177,9 @@ type GateResult struct {
 	// VerdictDetail is the verdict with what qualifies it: "pass on a
 	// degraded runner".
 	VerdictDetail string
+	// Pair are the two runs of a pair judged together (GatePair), with
+	// their own scores; nil for one run.
+	Pair []PairRun
 	// RunnerDegraded is set when the median runner-health z is below
 	// RunnerCutoffZ (RunnerCutoff of the history's runs); MedianZ is that
 	// median (NaN without a calibration or a usable history).

@@ -113,3 +113,30 @@ func TestRepetitions(t *testing.T) {
 		}
 	}
 }
+
+// TestGatePair: a pair's score is the geometric mean of its two runs'
+// scores (each benchmark's value the geometric mean of the two), to
+// rounding, and each run's own score is reported.
+func TestGatePair(t *testing.T) {
+	runs := fiveRuns(t)
+	opt := GateOptions{Baseline: runs[0].Baseline, Candidate: runs[0].Candidate, Floor: 1.5}
+	res, err := GatePair(&runs[0], &runs[4], opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := Gate(&runs[0], opt)
+	b, _ := Gate(&runs[4], opt)
+	if want := math.Sqrt(a.Score * b.Score); math.Abs(res.Score-want) > 1e-14*want {
+		t.Errorf("pair score %v, want sqrt(%v × %v) = %v", res.Score, a.Score, b.Score, want)
+	}
+	if len(res.Pair) != 2 || res.Pair[0].Score != a.Score || res.Pair[1].Score != b.Score {
+		t.Errorf("pair runs %+v, want the scores %v and %v", res.Pair, a.Score, b.Score)
+	}
+	// 1.55 and 1.44: the mean 1.494 is below 1.5, though 1.55 alone passes.
+	if res.Verdict != VerdictFail || a.Verdict != VerdictPass {
+		t.Errorf("verdicts: pair %s, first run %s", res.Verdict, a.Verdict)
+	}
+	if _, err := GatePair(&runs[0], &runs[0], opt); err == nil {
+		t.Error("a pair of one run twice was judged")
+	}
+}

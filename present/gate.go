@@ -150,6 +150,10 @@ func (g *Gate) FloorText() string {
 func (g *Gate) Headline() string {
 	r := g.Res
 	what := fmt.Sprintf("%s is %sx %s (geomean)", g.Run.Candidate, X(r.Score), g.Run.Baseline)
+	if len(r.Pair) == 2 {
+		what = fmt.Sprintf("%s is %sx %s (geomean, the mean of two runs: %s %sx, %s %sx)", g.Run.Candidate, X(r.Score), g.Run.Baseline,
+			r.Pair[0].ID, X(r.Pair[0].Score), r.Pair[1].ID, X(r.Pair[1].Score))
+	}
 	if r.Partial {
 		what += fmt.Sprintf(" on the partial suite of %d benchmarks", len(r.Suite))
 	}
@@ -284,6 +288,13 @@ type GateJSON struct {
 	VerdictDetail  string           `json:"verdict_detail"`
 	SubSuiteFloor  *float64         `json:"sub_suite_floor"`
 	PerBenchmark   PerBenchmarkJSON `json:"per_benchmark"`
+	Pair           []PairJSON       `json:"pair"`
+}
+
+// PairJSON is one run of a pair judged together.
+type PairJSON struct {
+	Run   string       `json:"run"`
+	Score render.Float `json:"score"`
 }
 
 // PerBenchmarkJSON is how the gate judged the benchmarks' bands.
@@ -324,6 +335,9 @@ func (g *Gate) JSON() GateJSON {
 	if r.SubSuiteFloor > 0 {
 		f := r.SubSuiteFloor
 		j.SubSuiteFloor = &f
+	}
+	for _, p := range r.Pair {
+		j.Pair = append(j.Pair, PairJSON{Run: p.ID, Score: render.Float(p.Score)})
 	}
 	if r.Floor > 0 {
 		f, src := r.Floor, r.FloorSource

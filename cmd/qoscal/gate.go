@@ -20,6 +20,7 @@ var gateCmd = &command{
 	usage: `Usage:
     qoscal gate [flags] --baseline [NAME=]FILE --candidate [NAME=]FILE
     qoscal gate [flags] --baseline NAME=FILE --candidate NAME=FILE RUN-FOLDER
+    qoscal gate [flags] --baseline NAME=FILE --candidate NAME=FILE RUN1 RUN2
     qoscal gate [flags] --db FILE --run ID
 
 Judges one CI run: the geomean of the candidate/baseline ratios over the suite
@@ -161,7 +162,23 @@ func runGate(u *ui, args []string) error {
 		}
 		cal = f
 	}
-	run, err := g.readRun(u, fs.Args())
+	paths := fs.Args()
+	var second *data.Run
+	var err error
+	if len(paths) == 2 {
+		// A pair: the two run folders of one job, judged by their mean.
+		if g.record {
+			return usagef("gate", "--record stores one run: gate a pair without it, and record each run on its own")
+		}
+		if g.runID != "" {
+			return usagef("gate", "--run names one run: a pair of run folders is named after its folders")
+		}
+		if second, err = g.readRun(u, paths[1:]); err != nil {
+			return err
+		}
+		paths = paths[:1]
+	}
+	run, err := g.readRun(u, paths)
 	if err != nil {
 		return err
 	}
@@ -174,7 +191,15 @@ func runGate(u *ui, args []string) error {
 		AllowPartial: g.allowPartial, ReportOnly: g.reportOnly, OnDegraded: g.onDegraded, Metric: g.metric,
 		PerBenchmark: g.perBenchmark, MinSuite: g.minSuite, RerunBand: g.rerunBand,
 	}
-	res, err := calibrate.Gate(run, opt)
+	var res *calibrate.GateResult
+	if second != nil {
+		res, err = calibrate.GatePair(run, second, opt)
+		if err == nil {
+			run = &data.Run{ID: run.ID + "+" + second.ID, Baseline: run.Baseline, Candidate: run.Candidate}
+		}
+	} else {
+		res, err = calibrate.Gate(run, opt)
+	}
 	if err != nil {
 		return err
 	}
@@ -269,7 +294,7 @@ func (g *gateFlags) validate(floorSet bool) error {
 // readRun reads the run to judge: from files, a run folder, or the store.
 func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 	if len(paths) > 1 {
-		return nil, usagef("gate", "gate judges one run: give one run folder, or the files with --baseline and --candidate")
+		return nil, usagef("gate", "gate judges one run, or a pair of run folders: give one or two run folders, or the files with --baseline and --candidate")
 	}
 	fromStore := len(paths) == 0 && g.runID != "" && !g.record && g.baseline == "" && g.candidate == ""
 	if fromStore {
