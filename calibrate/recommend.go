@@ -58,6 +58,9 @@ type RecommendOptions struct {
 	// TargetFPR is the target-fpr method's predictive false-positive rate
 	// per healthy run.
 	TargetFPR float64
+	// RerunBand is the gate's rerun band whose two-stage rule the
+	// recommendation reports (STATS.md 2.14); 0: not reported.
+	RerunBand float64
 }
 
 // DefaultTargetFPR is the default method's target: one false alarm in
@@ -71,7 +74,7 @@ const DefaultTargetFPR = 0.001
 var DefaultRecommendOptions = RecommendOptions{
 	Method: MethodTargetFPR, TargetFPR: DefaultTargetFPR, Margin: 0.10, Step: 0.01, Alpha: 0.01,
 	Coverage: 0.95, Confidence: 0.95, Seed: 1, Bootstrap: 2000, Horizon: 100, CandidateStep: 0.05,
-	FamilyAlpha: DefaultFamilyAlpha,
+	FamilyAlpha: DefaultFamilyAlpha, RerunBand: 0.03,
 }
 
 // Validate checks the options' ranges and names the offending one as its
@@ -81,6 +84,9 @@ func (o *RecommendOptions) Validate() error {
 	case MethodTargetFPR, MethodMargin, MethodPrediction, MethodTolerance:
 	default:
 		return fmt.Errorf("--method must be target-fpr, margin, prediction or tolerance, got %q", o.Method)
+	}
+	if !(o.RerunBand >= 0 && o.RerunBand < 0.5) {
+		return fmt.Errorf("--rerun-band must be in [0, 0.5), got %v", o.RerunBand)
 	}
 	if !(o.TargetFPR > 0 && o.TargetFPR < 0.5) {
 		return fmt.Errorf("--target-fpr must be in (0, 0.5), got %v", o.TargetFPR)
@@ -208,7 +214,12 @@ type Recommendation struct {
 	// suite, averaging the scores, for a floor at this false-positive rate
 	// to catch given slides (STATS.md 2.12).
 	Repetitions []Repetition
-	Warnings    []Warning
+	// TwoStage is the gate with Options.RerunBand: a first run below the
+	// floor by more than the band fails, one within it is measured again
+	// and the pair judged by its mean; FPR per healthy job and the chance
+	// of a rerun, both predictive (STATS.md 2.14). NaN when undefined.
+	TwoStageFPR, TwoStageRerun float64
+	Warnings                   []Warning
 }
 
 // Repetition is the number of repetitions per run M that makes a floor at
@@ -255,6 +266,10 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 	rec.CombinedFPR = math.Min(1, rec.Cost.Predictive+opt.FamilyAlpha)
 	if s.N < 100 {
 		rec.MoreRunsForOnePct = 100 - s.N
+	}
+	rec.TwoStageFPR, rec.TwoStageRerun = math.NaN(), math.NaN()
+	if opt.RerunBand > 0 && s.SDLog > 0 {
+		rec.TwoStageFPR, rec.TwoStageRerun = stats.TwoStageFPR(s.MeanLog, s.SDLog, s.Effective, rec.Floor, opt.RerunBand, 20000, opt.Seed)
 	}
 	if p := rec.Cost.Predictive; p > 0 && p < 0.5 && s.SDLog > 0 {
 		df := s.Effective.DF

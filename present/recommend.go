@@ -202,6 +202,10 @@ func (v *Recommend) textLines() []string {
 		fmt.Sprintf("    to %sx (%.1f%% slower) nine times in ten (r90, predictive)", Dec(c.R90, 3), (1-c.R90)*100),
 		fmt.Sprintf("    judging the mean of two runs instead: a healthy pair trips it %s; r90 %sx (%.1f%% slower)", strings.Replace(HowOften(c.PairPredictive), " runs", " pairs", 1), Dec(c.PairR90, 3), (1-c.PairR90)*100),
 	)
+	if b := v.Rec.Options.RerunBand; b > 0 && !math.IsNaN(v.Rec.TwoStageFPR) {
+		l = append(l, fmt.Sprintf("    with gate --rerun-band %v (measure again when just below the floor): a healthy job fails %s, is rerun %s",
+			b, strings.Replace(HowOften(v.Rec.TwoStageFPR), " runs", " jobs", 1), strings.Replace(HowOften(v.Rec.TwoStageRerun), " runs", " jobs", 1)))
+	}
 	if len(a.Suite) > 1 {
 		l = append(l, fmt.Sprintf("    one benchmark alone must fall to %sx of its ratio (%.1f%% slower) to move the score by r50", Dec(c.SingleQ50, 3), (1-c.SingleQ50)*100))
 	}
@@ -428,6 +432,7 @@ type RecommendJSON struct {
 	Warnings        []string         `json:"warnings"`
 	Summary         SummaryJSON      `json:"summary"`
 	Repetitions     []RepetitionJSON `json:"repetitions"`
+	TwoStage        TwoStageJSON     `json:"two_stage"`
 	Regimes         []RegimeJSON     `json:"regimes"`
 	Outliers        OutliersJSON     `json:"outliers"`
 	ModelCheck      ModelCheckJSON   `json:"model_check"`
@@ -447,6 +452,14 @@ type SummaryJSON struct {
 	OneIn render.Float `json:"one_in"`
 	R50   render.Float `json:"r50"`
 	Text  string       `json:"text"`
+}
+
+// TwoStageJSON is the gate with a rerun band: its predictive false-positive
+// rate per healthy job and the chance of a rerun.
+type TwoStageJSON struct {
+	Band  float64      `json:"rerun_band"`
+	FPR   render.Float `json:"fpr"`
+	Rerun render.Float `json:"rerun"`
 }
 
 // RepetitionJSON is how many repetitions per run catch a slide.
@@ -588,6 +601,7 @@ func (v *Recommend) JSON() RecommendJSON {
 	}
 	j.Regimes = RegimesJSON(regimes)
 	j.ModelCheck = ModelCheckOf(a.Score)
+	j.TwoStage = TwoStageJSON{Band: o.RerunBand, FPR: render.Float(rec.TwoStageFPR), Rerun: render.Float(rec.TwoStageRerun)}
 	j.Repetitions = []RepetitionJSON{}
 	for _, r := range rec.Repetitions {
 		j.Repetitions = append(j.Repetitions, RepetitionJSON{Slide: r.Slide, Power: r.Power, M: r.M})

@@ -146,6 +146,7 @@ func (r *recFlags) add(fs *pflag.FlagSet) {
 	fs.Float64Var(&r.opt.Alpha, "alpha", r.opt.Alpha, "prediction method's false-positive rate `A`")
 	fs.Float64Var(&r.opt.Coverage, "coverage", r.opt.Coverage, "tolerance method's coverage `P`")
 	fs.Float64Var(&r.opt.Confidence, "confidence", r.opt.Confidence, "tolerance method's confidence `G`")
+	fs.Float64Var(&r.opt.RerunBand, "rerun-band", r.opt.RerunBand, "report the gate with this rerun band `FRACTION` (0: not)")
 	fs.Float64Var(&r.opt.FamilyAlpha, "family-alpha", r.opt.FamilyAlpha, "the per-benchmark bands' family-wise false-positive rate `A`")
 	fs.Uint64Var(&r.opt.Seed, "seed", r.opt.Seed, "bootstrap seed `N`")
 	fs.IntVar(&r.opt.Bootstrap, "bootstrap", r.opt.Bootstrap, "bootstrap resamples `B`")
@@ -259,6 +260,8 @@ const recommendHelp = `    --method NAME            target-fpr (default): the sn
                              all), all, latest
     --min-runs N             the fewest runs of the latest regime that auto
                              calibrates on alone (default 8)
+    --rerun-band FRACTION    report what 'gate --rerun-band FRACTION' costs
+                             (default 0.03; 0: not reported)
     --family-alpha A         the per-benchmark bands' family-wise
                              false-positive rate per healthy run (Holm's
                              step-down over the suite; default 0.01)
