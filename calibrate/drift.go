@@ -1,6 +1,7 @@
 package calibrate
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -17,8 +18,15 @@ type DriftResult struct {
 	// Runs are the new runs scored, in order; Scores their scores.
 	Runs   []string
 	Scores []float64
-	// Skipped are new runs that lack a suite benchmark.
-	Skipped []string
+	// Skipped are new runs that lack a suite benchmark; Foreign, runs that
+	// lack the calibration's baseline or candidate (another pair's runs in
+	// a shared store).
+	Skipped, Foreign []string
+	// TooFew is set when the new runs are fewer than a change point needs
+	// (MinNewRuns): no drift could have been found, whatever their scores.
+	TooFew bool
+	// CalibrationMedian is the median score of the calibration's runs.
+	CalibrationMedian float64
 	// Drift is set when a change starts at a new run: FromRun, with the
 	// median score before it (calibration and new runs since the last
 	// change) and after it, and the change's permutation p-value.
@@ -54,7 +62,7 @@ func Drift(cal *File, runs []data.Run, dir Direction, seed uint64) (*DriftResult
 	for _, id := range cal.Matrix.Runs {
 		inCal[id] = true
 	}
-	res := &DriftResult{}
+	res := &DriftResult{CalibrationMedian: stats.Median(calScores)}
 	cols := make([][]float64, len(cal.Suite)) // log ratios per benchmark: calibration, then new runs
 	for j := range cal.Suite {
 		for _, row := range cal.Matrix.LogRatio {
@@ -65,6 +73,10 @@ func Drift(cal *File, runs []data.Run, dir Direction, seed uint64) (*DriftResult
 	for i := range runs {
 		r := &runs[i]
 		if inCal[r.ID] {
+			continue
+		}
+		if !hasVariants(r, cal.Baseline, cal.Candidate) {
+			res.Foreign = append(res.Foreign, r.ID)
 			continue
 		}
 		rr, err := Ratios(r, cal.Baseline, cal.Candidate, dir, metric)
@@ -83,8 +95,13 @@ func Drift(cal *File, runs []data.Run, dir Direction, seed uint64) (*DriftResult
 		res.Scores = append(res.Scores, s.Score)
 	}
 	if len(res.Runs) == 0 {
-		return nil, fmt.Errorf("no run to compare with the calibration: of the %d runs given, %d are in the calibration itself and %d lack a suite benchmark", len(runs), len(runs)-len(res.Skipped), len(res.Skipped))
+		msg := fmt.Sprintf("no run to compare with the calibration: of the %d runs given, %d are in the calibration itself and %d lack a suite benchmark", len(runs), len(runs)-len(res.Skipped)-len(res.Foreign), len(res.Skipped))
+		if len(res.Foreign) > 0 {
+			msg += fmt.Sprintf("; %d lack the variants %s and %s", len(res.Foreign), cal.Baseline, cal.Candidate)
+		}
+		return nil, errors.New(msg)
 	}
+	res.TooFew = len(res.Runs) < MinNewRuns
 	n := len(calScores)
 	all := append(append([]float64(nil), calScores...), res.Scores...)
 	logs := make([]float64, len(all))
@@ -106,6 +123,20 @@ func Drift(cal *File, runs []data.Run, dir Direction, seed uint64) (*DriftResult
 		}
 	}
 	return res, nil
+}
+
+// MinNewRuns is the fewest new runs in which a change point can start:
+// E-Divisive's shortest segment.
+const MinNewRuns = 3
+
+// hasVariants says whether run r has measurements of both variants.
+func hasVariants(r *data.Run, baseline, candidate string) bool {
+	var b, c bool
+	for _, v := range r.Variants() {
+		b = b || v == baseline
+		c = c || v == candidate
+	}
+	return b && c
 }
 
 // firstNewChange returns the first significant change point of z at or
@@ -131,10 +162,22 @@ func lastChangeBefore(z []float64, at int, seed uint64) int {
 	return start
 }
 
+// runsWord is "1 run", "12 runs".
+func runsWord(n int) string {
+	if n == 1 {
+		return "1 run"
+	}
+	return fmt.Sprintf("%d runs", n)
+}
+
 // Sentence says the drift in words.
 func (d *DriftResult) Sentence() string {
+	if !d.Drift && d.TooFew {
+		return fmt.Sprintf("too few runs to tell: %s gated since the calibration (median %.2f; the calibration's %.2f), and a change needs %d",
+			runsWord(len(d.Runs)), stats.Median(d.Scores), d.CalibrationMedian, MinNewRuns)
+	}
 	if !d.Drift {
-		return fmt.Sprintf("no drift: the %d runs gated since the calibration score like it (median %.2f)", len(d.Runs), stats.Median(d.Scores))
+		return fmt.Sprintf("no drift: the %s gated since the calibration score like it (median %.2f)", runsWord(len(d.Runs)), stats.Median(d.Scores))
 	}
 	s := fmt.Sprintf("drift: the score moved from median %.2f to %.2f from run %s on (p = %.3f): recalibrate", d.BeforeMedian, d.AfterMedian, d.FromRun, d.P)
 	if len(d.Benchmarks) > 0 {

@@ -66,7 +66,11 @@ func (a *Analysis) findRegimes(seed uint64) {
 		b.Regimes = a.regimesOf(ratios, seed)
 	}
 	if len(a.Regimes) > 1 {
-		a.warn(Warning{Kind: WarnRegimes}, "the scores changed regime %d times: %s", len(a.Regimes)-1, DescribeRegimes(a.Regimes))
+		times := fmt.Sprintf("%d times", len(a.Regimes)-1)
+		if len(a.Regimes) == 2 {
+			times = "once"
+		}
+		a.warn(Warning{Kind: WarnRegimes}, "the scores changed regime %s: %s", times, DescribeRegimes(a.Regimes))
 	}
 }
 

@@ -106,12 +106,14 @@ func Rate(p float64) string {
 
 // OneIn renders a rate as "1 in N" (N rounded), "never" for 0, or a
 // percentage of runs for a rate of one half or more.
-func OneIn(p float64) string { return rateWords(p, "unknown", "%.0f%% of runs", "1 in %s") }
+func OneIn(p float64) string {
+	return rateWords(p, "unknown", "%.0f%% of runs", "1 in %s", "less than 1 in %s")
+}
 
 // PerRun is OneIn with its unit: "1 in 103 runs".
 func PerRun(p float64) string {
 	s := OneIn(p)
-	if strings.HasPrefix(s, "1 in ") {
+	if strings.HasPrefix(s, "1 in ") || strings.HasPrefix(s, "less than 1 in ") {
 		return s + " runs"
 	}
 	return s
@@ -120,13 +122,20 @@ func PerRun(p float64) string {
 // HowOften says how often a per-run rate happens: "about once in 119
 // runs".
 func HowOften(p float64) string {
-	return rateWords(p, "at an unknown rate", "in %.0f%% of runs", "about once in %s runs")
+	return rateWords(p, "at an unknown rate", "in %.0f%% of runs", "about once in %s runs", "less than once in %s runs")
 }
+
+// MinRateWords is the smallest rate said as once in N runs: below it,
+// a model's far tail says nothing that precise (and a floor that far
+// below the runs is not the question), so the words cap N ("less than
+// once in 1,000,000,000 runs").
+const MinRateWords = 1e-9
 
 // rateWords says a per-run rate in words: unknown for NaN, "never" for 0,
 // a percentage (half, a format of one %f) for rates of one half or more,
-// else once in N runs (one, a format of one %s).
-func rateWords(p float64, unknown, half, one string) string {
+// once in N runs (one, a format of one %s), or, below MinRateWords, less
+// than once in 1/MinRateWords runs (tiny, a format of one %s).
+func rateWords(p float64, unknown, half, one, tiny string) string {
 	switch {
 	case math.IsNaN(p):
 		return unknown
@@ -134,6 +143,8 @@ func rateWords(p float64, unknown, half, one string) string {
 		return "never"
 	case p >= 0.5:
 		return fmt.Sprintf(half, p*100)
+	case p < MinRateWords:
+		return fmt.Sprintf(tiny, Thousands(1/MinRateWords))
 	}
 	return fmt.Sprintf(one, Thousands(math.Round(1/p)))
 }

@@ -16,6 +16,10 @@ func TestNumberFormats(t *testing.T) {
 		{Rate(0.008373223), "0.84%", "percent with two decimals"},
 		{Rate(7.4e-6), "0.0007%", "small rates"},
 		{Rate(3.2e-9), "3.2e-09", "tiny rates"},
+		{OneIn(1.6e-17), "less than 1 in 1,000,000,000", "no false precision in a rate of a far floor (review)"},
+		{HowOften(1.6e-17), "less than once in 1,000,000,000 runs", "no false precision in a rate of a far floor (review)"},
+		{PerRun(8.7e-13), "less than 1 in 1,000,000,000 runs", "the unit after the cap"},
+		{OneIn(1.01e-9), "1 in 990,099,010", "just above the cap"},
 	}
 	for _, c := range cases {
 		if c.got != c.want {

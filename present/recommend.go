@@ -58,7 +58,7 @@ func (v *Recommend) Decision() [3]string {
 	return [3]string{
 		fmt.Sprintf("floor: %sx for geomean(%s) over %s, %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark"), v.window().Describe()),
 		v.costLine(),
-		fmt.Sprintf("it catches a uniform slide of %.1f%% half the time, and of %.1f%% nine times in ten", (1-c.R50)*100, (1-c.R90)*100),
+		fmt.Sprintf("it catches a uniform slide of %s half the time%s", slidePct(c.R50, 1), ninetyWords(c.R90, ", and of %s nine times in ten", 1)),
 	}
 }
 
@@ -78,9 +78,9 @@ func (v *Recommend) Summary() string {
 	a, rec := v.A, v.Rec
 	c := rec.Cost
 	var b strings.Builder
-	fmt.Fprintf(&b, "Floor is %sx: %.0f%% below the lowest observed (%s), so a healthy run trips it %s (predictive; at most 1 in %d with no model), while a %.0f%% slide toward parity trips it half the time and a %.0f%% slide nine times in ten.",
+	fmt.Fprintf(&b, "Floor is %sx: %.0f%% below the lowest observed (%s), so a healthy run trips it %s (predictive; at most 1 in %d with no model), while a %s slide toward parity trips it half the time%s.",
 		rec.FormatFloor(rec.Floor), c.BelowMinPct, X(a.Score.Min), HowOften(c.Predictive),
-		a.Score.N+1, (1-c.R50)*100, (1-c.R90)*100)
+		a.Score.N+1, slidePct(c.R50, 0), ninetyWords(c.R90, " and a %s slide nine times in ten", 0))
 	if len(a.Suite) > 1 {
 		fmt.Fprintf(&b, " A single benchmark falling alone would have to lose %.0f%% to trip it.", (1-c.SingleQ50)*100)
 	}
@@ -125,8 +125,40 @@ func TrueRateNote(c calibrate.FloorCost) string {
 	return ""
 }
 
-// slower formats a regression factor: "0.805x (19.5% slower)".
-func slower(r float64) string { return fmt.Sprintf("%sx (%.1f%% slower)", Dec(r, 3), (1-r)*100) }
+// slower formats a regression factor: "0.805x (19.5% slower)"; "unknown"
+// when it is undefined (scores that never varied).
+func slower(r float64) string {
+	if math.IsNaN(r) || math.IsInf(r, 0) {
+		return "unknown"
+	}
+	return fmt.Sprintf("%sx (%.1f%% slower)", Dec(r, 3), (1-r)*100)
+}
+
+// slidePct formats the slide of a regression factor r as a percentage
+// with dec decimals ("19.5%"); "unknown" when r is undefined.
+func slidePct(r float64, dec int) string {
+	if math.IsNaN(r) || math.IsInf(r, 0) {
+		return "unknown"
+	}
+	return fmt.Sprintf("%.*f%%", dec, (1-r)*100)
+}
+
+// r90Line is the detection line of r90.
+func r90Line(r90 float64) string {
+	if math.IsNaN(r90) || math.IsInf(r90, 0) {
+		return "nine times in ten: unknown (r90, predictive: no spread to model)"
+	}
+	return fmt.Sprintf("to %s nine times in ten (r90, predictive)", slower(r90))
+}
+
+// ninetyWords is the r90 clause of a sentence, format holding the slide
+// (with dec decimals); when r90 is undefined (no spread), it says so.
+func ninetyWords(r90 float64, format string, dec int) string {
+	if math.IsNaN(r90) || math.IsInf(r90, 0) {
+		return "; nine times in ten: unknown (no spread to model)"
+	}
+	return fmt.Sprintf(format, slidePct(r90, dec))
+}
 
 // Figures is the floor and what it costs, one figure a row: the table of
 // the Markdown recommendation and of the report.
@@ -199,8 +231,8 @@ func (v *Recommend) textLines() []string {
 		"",
 		"detection:",
 		fmt.Sprintf("    a uniform regression to %sx of today's (%.1f%% slower) trips it half the time (r50);", Dec(c.R50, 3), (1-c.R50)*100),
-		fmt.Sprintf("    to %sx (%.1f%% slower) nine times in ten (r90, predictive)", Dec(c.R90, 3), (1-c.R90)*100),
-		fmt.Sprintf("    judging the mean of two runs instead: a healthy pair trips it %s; r90 %sx (%.1f%% slower)", strings.Replace(HowOften(c.PairPredictive), " runs", " pairs", 1), Dec(c.PairR90, 3), (1-c.PairR90)*100),
+		"    "+r90Line(c.R90),
+		fmt.Sprintf("    judging the mean of two runs instead: a healthy pair trips it %s; r90 %s", strings.Replace(HowOften(c.PairPredictive), " runs", " pairs", 1), slower(c.PairR90)),
 	)
 	if b := v.Rec.Options.RerunBand; b > 0 && !math.IsNaN(v.Rec.TwoStageFPR) {
 		l = append(l, fmt.Sprintf("    with gate --rerun-band %v (measure again when just below the floor): a healthy job fails %s, is rerun %s",

@@ -134,6 +134,9 @@ func runDrift(u *ui, args []string) error {
 	if len(res.Skipped) > 0 {
 		u.warnf("left out, lacking a suite benchmark: %s", joinIDs(res.Skipped))
 	}
+	if len(res.Foreign) > 0 {
+		u.warnf("left out, lacking the calibration's variants (%s and %s): %s", cal.Baseline, cal.Candidate, joinIDs(res.Foreign))
+	}
 	switch format {
 	case "json":
 		if err := writeJSON(u, driftJSON(res)); err != nil {
@@ -161,6 +164,7 @@ func joinIDs(ids []string) string { return strings.Join(ids, ", ") }
 
 type driftOut struct {
 	Drift        bool                 `json:"drift"`
+	TooFew       bool                 `json:"too_few"`
 	FromRun      *string              `json:"from_run"`
 	BeforeMedian render.Float         `json:"before_median"`
 	AfterMedian  render.Float         `json:"after_median"`
@@ -181,7 +185,7 @@ type driftBenchmarkJSON struct {
 
 func driftJSON(r *calibrate.DriftResult) driftOut {
 	nan := render.Float(math.NaN())
-	j := driftOut{Drift: r.Drift, Runs: r.Runs, Scores: r.Scores, Skipped: append([]string{}, r.Skipped...),
+	j := driftOut{Drift: r.Drift, TooFew: r.TooFew, Runs: r.Runs, Scores: r.Scores, Skipped: append(append([]string{}, r.Skipped...), r.Foreign...),
 		Benchmarks: []driftBenchmarkJSON{}, Message: r.Sentence(), BeforeMedian: nan, AfterMedian: nan, P: nan}
 	if r.Drift {
 		id := r.FromRun
