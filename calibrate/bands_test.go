@@ -58,7 +58,7 @@ func TestCombinedRuleHonest(t *testing.T) {
 				t.Fatal(err)
 			}
 			opt := DefaultRecommendOptions
-			opt.Bootstrap, opt.FamilyAlpha = 0, alpha
+			opt.Bootstrap, opt.FamilyAlpha, opt.RerunBand = 0, alpha, 0
 			rec, err := Recommend(a, opt)
 			if err != nil {
 				t.Fatal(err)
