@@ -80,8 +80,9 @@ CI:
                              $GITHUB_STEP_SUMMARY when set)
     --record                 also store the run (--db, --run ID, --label)
     --drift-window N         with --db, check the last N stored gated runs
-                             for drift from the calibration (default 20;
-                             0: no check): a one-line note, a ::warning::
+                             (those with the --label labels, if given) for
+                             drift from the calibration (default 20, at
+                             least 3; 0: no check): a note, a ::warning::
     --label KEY=VALUE        labels of the recorded run (repeatable)
     --format FORMAT          text (default), markdown or json
 
@@ -271,6 +272,9 @@ func (g *gateFlags) validate(floorSet bool) error {
 	default:
 		return usagef("gate", "--per-benchmark must be fail, warn or off, got %q", g.perBenchmark)
 	}
+	if g.driftWindow != 0 && g.driftWindow < 3 {
+		return usagef("gate", "--drift-window must be 0 (no check) or at least 3 (a change needs 3 runs), got %d", g.driftWindow)
+	}
 	if !(g.rerunBand >= 0 && g.rerunBand < 0.5) {
 		return usagef("gate", "--rerun-band must be in [0, 0.5), got %v", g.rerunBand)
 	}
@@ -341,7 +345,11 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *calibrate.File, dir cali
 	if !dbGiven || g.driftWindow <= 0 || cal == nil || cal.Matrix == nil {
 		return ""
 	}
-	src := data.Source{Store: storePath(u, g.db)}
+	filter, err := data.ParseLabels(g.labels)
+	if err != nil {
+		return ""
+	}
+	src := data.Source{Store: storePath(u, g.db), Labels: filter}
 	runs, err := src.Runs(u.ctx)
 	if err != nil {
 		u.warnf("no drift check: %v", err)
@@ -364,7 +372,11 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *calibrate.File, dir cali
 		return ""
 	}
 	d, err := calibrate.Drift(cal, recent, dir, 1)
-	if err != nil || !d.Drift {
+	if err != nil {
+		u.warnf("no drift check: %v", err)
+		return ""
+	}
+	if !d.Drift {
 		return ""
 	}
 	return fmt.Sprintf("the last %d gated runs in %s: the score moved from median %.2f to %.2f from run %s on: recalibrate (qoscal drift)",
