@@ -249,7 +249,7 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 		return nil, err
 	}
 	if rec.Floor <= 0 {
-		return nil, fmt.Errorf("the %s method gives a floor of %v, which rounds to %s at step %v: nothing to gate on", opt.Method, rec.Raw, rec.FormatFloor(rec.Floor), opt.Step)
+		return nil, fmt.Errorf("the %s method gives a floor of %.4g, which rounds to %s at step %v: nothing to gate on; with so few or so spread runs, calibrate on more runs, or put the floor a margin below the lowest run instead", opt.Method, rec.Raw, rec.FormatFloor(rec.Floor), opt.Step)
 	}
 	if opt.Method == MethodTargetFPR && s.ShapiroP < NormalityAlpha {
 		// The model is in doubt: keep the floor at or below the lowest

@@ -84,7 +84,16 @@ func (v *Recommend) Summary() string {
 	if len(a.Suite) > 1 {
 		fmt.Fprintf(&b, " A single benchmark falling alone would have to lose %.0f%% to trip it.", (1-c.SingleQ50)*100)
 	}
-	return b.String()
+	return articles(b.String())
+}
+
+// articles writes "an" before a percentage said with a vowel sound: an 8%,
+// an 11%, an 18%, an 80% slide.
+func articles(s string) string {
+	for _, n := range []string{"8", "11", "18"} {
+		s = strings.ReplaceAll(s, " a "+n, " an "+n)
+	}
+	return s
 }
 
 type cand = calibrate.FloorCost
