@@ -1,8 +1,11 @@
 package calibrate
 
 import (
+	"fmt"
 	"math"
 	"testing"
+
+	"qoscal/data"
 )
 
 // TestOneScoring: Analyze, Backtest and Gate score a run through one
@@ -138,5 +141,37 @@ func TestGatePair(t *testing.T) {
 	}
 	if _, err := GatePair(&runs[0], &runs[0], opt); err == nil {
 		t.Error("a pair of one run twice was judged")
+	}
+}
+
+// TestNoSpreadRounding: runs whose scores are equal up to the rounding of
+// their inputs (one benchmark up, another down by a part in ten million)
+// have no spread: no variance shares in the hundreds of millions of
+// percent, no outliers, no noisy benchmarks (found by the review).
+func TestNoSpreadRounding(t *testing.T) {
+	var runs []data.Run
+	for i := range 8 {
+		e := 1e-7 * float64(i%3-1)
+		runs = append(runs, data.Run{ID: fmt.Sprint("r", i), Baseline: "b", Candidate: "c", Measurements: []data.Measurement{
+			{Benchmark: "x", Variant: "b", Value: 100, Unit: "ops/sec"}, {Benchmark: "x", Variant: "c", Value: 120 * (1 + e), Unit: "ops/sec"},
+			{Benchmark: "y", Variant: "b", Value: 100, Unit: "ops/sec"}, {Benchmark: "y", Variant: "c", Value: 90 * (1 - e), Unit: "ops/sec"},
+		}})
+	}
+	a, err := Analyze(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Score.SDLog != 0 || len(a.Score.Outliers) != 0 {
+		t.Errorf("SD %v, outliers %v: want no spread", a.Score.SDLog, a.Score.Outliers)
+	}
+	for _, b := range a.Benchmarks {
+		if !math.IsNaN(b.VarianceShare) {
+			t.Errorf("%s: variance share %v, want undefined", b.Name, b.VarianceShare)
+		}
+	}
+	for _, w := range a.Warnings {
+		if w.Kind == WarnNoisyBench || w.Kind == WarnOutlierRun {
+			t.Errorf("warning %q on rounding noise", w.Msg)
+		}
 	}
 }

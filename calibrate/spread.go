@@ -146,6 +146,11 @@ const (
 	// NormalityAlpha is the level of the Shapiro–Wilk check of the log
 	// scores.
 	NormalityAlpha = 0.05
+	// NoSpreadSD is the SD of the log scores below which the scores count
+	// as equal: a relative spread of one part in a million is what
+	// rounding inputs to six or seven significant digits leaves, and no
+	// real benchmark score is that steady.
+	NoSpreadSD = 1e-6
 )
 
 // Analyze computes the score distribution and per-benchmark spread of
@@ -303,6 +308,12 @@ func (a *Analysis) scoreStats() {
 	s.Min, s.Max = stats.MinMax(scores)
 	s.Median, s.Mean = stats.Median(scores), stats.Mean(scores)
 	s.MeanLog, s.SDLog, s.MedianLog = stats.Mean(logs), stats.SD(logs), stats.Median(logs)
+	if s.SDLog < NoSpreadSD {
+		// Scores equal up to the rounding of their inputs: no spread to
+		// fit, rather than a spread of rounding errors that every model
+		// figure would then take at face value.
+		s.SDLog = 0
+	}
 	s.VarLog = s.SDLog * s.SDLog
 	s.MADLog = stats.MAD(logs)
 	s.GeoMean, s.GSD = math.Exp(s.MeanLog), math.Exp(s.SDLog)
@@ -328,7 +339,7 @@ func (a *Analysis) scoreStats() {
 	s.LowestRun, s.HighestRun = a.Runs[lo].ID, a.Runs[hi].ID
 	s.OutlierZ = stats.RobustZ(logs)
 	for i, z := range s.OutlierZ {
-		if math.Abs(z) > OutlierZ {
+		if s.SDLog > 0 && math.Abs(z) > OutlierZ {
 			s.Outliers = append(s.Outliers, a.Runs[i].ID)
 		}
 	}
@@ -372,7 +383,7 @@ func (a *Analysis) benchmarkSpread() {
 		b.Q1, b.Q3 = stats.Quantile(cols[j], 0.25), stats.Quantile(cols[j], 0.75)
 		b.Contribution = contrib[j]
 		b.VarianceShare = math.NaN()
-		if total > 0 {
+		if total > 0 && a.Score.SDLog > 0 {
 			b.VarianceShare = contrib[j] / total
 		}
 		b.LOOScore = math.NaN()
@@ -425,11 +436,11 @@ func (a *Analysis) weakDataWarnings() {
 		a.warn(Warning{Kind: WarnFewRuns}, "only %d runs: the chance that the next healthy run falls below the observed minimum is 1 in %d; calibrate on %d or more runs", s.N, s.N+1, FewRuns)
 	}
 	for i, r := range a.Runs {
-		if z := s.OutlierZ[i]; math.Abs(z) > OutlierZ {
+		if z := s.OutlierZ[i]; s.SDLog > 0 && math.Abs(z) > OutlierZ {
 			a.warn(Warning{Kind: WarnOutlierRun, Run: r.ID}, "run %s is an outlier: score %.2f, robust z %.1f in log space (|z| > %.1f); check its runner before trusting this calibration", r.ID, r.Score, z, OutlierZ)
 		}
 	}
-	if s.RangePct > 0 {
+	if s.RangePct > 0 && s.SDLog > 0 {
 		var noisy, noisyNames []string
 		for _, b := range a.Benchmarks {
 			if f := b.RangePct / s.RangePct; f >= NoisyFactor {
