@@ -459,7 +459,11 @@ func (a *Analysis) gridCandidates(floor float64, opt RecommendOptions) []FloorCo
 	for i := stats.FloorSteps(floor, step) + 1; float64(i)*step < min-1e-9; i++ {
 		out = append(out, a.Cost(roundTo(float64(i)*step, dec), opt.Horizon))
 	}
-	if min > floor+1e-9 {
+	// The lowest score closes the table, unless it prints as the last
+	// grid floor does (1.205 shown as 1.20 next to 1.20).
+	last := out[len(out)-1].Floor
+	show := func(f float64) string { return strconv.FormatFloat(f, 'f', StepDecimals(opt.Step), 64) }
+	if min > floor+1e-9 && show(min) != show(last) {
 		out = append(out, a.Cost(min, opt.Horizon))
 	}
 	return out

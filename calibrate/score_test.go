@@ -175,3 +175,35 @@ func TestNoSpreadRounding(t *testing.T) {
 		}
 	}
 }
+
+// TestCandidatesDistinct: the lowest score closes the candidate table
+// unless it would print as the grid floor before it (1.2049 shown as 1.20
+// next to 1.20; found by the review).
+func TestCandidatesDistinct(t *testing.T) {
+	var runs []data.Run
+	for i, s := range []float64{1.2049, 1.25, 1.30, 1.27, 1.22, 1.26} {
+		runs = append(runs, data.Run{ID: fmt.Sprint("r", i), Baseline: "b", Candidate: "c", Measurements: []data.Measurement{
+			{Benchmark: "x", Variant: "b", Value: 100, Unit: "ops/sec"}, {Benchmark: "x", Variant: "c", Value: 100 * s, Unit: "ops/sec"}}})
+	}
+	a, err := Analyze(runs, Options{NoRegimes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := DefaultRecommendOptions
+	opt.Method, opt.Bootstrap = MethodMargin, 0
+	r, err := Recommend(a, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, c := range r.Candidates {
+		if s := r.FormatFloor(c.Floor); seen[s] {
+			t.Errorf("candidate %s printed twice: %+v", s, r.Candidates)
+		} else {
+			seen[s] = true
+		}
+	}
+	if !seen["1.20"] {
+		t.Errorf("candidates %+v lack the grid floor 1.20", r.Candidates)
+	}
+}

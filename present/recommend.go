@@ -82,7 +82,11 @@ func (v *Recommend) Summary() string {
 		rec.FormatFloor(rec.Floor), c.BelowMinPct, X(a.Score.Min), HowOften(c.Predictive),
 		a.Score.N+1, slidePct(c.R50, 0), ninetyWords(c.R90, " and a %s slide nine times in ten", 0))
 	if len(a.Suite) > 1 {
-		fmt.Fprintf(&b, " A single benchmark falling alone would have to lose %.0f%% to trip it.", (1-c.SingleQ50)*100)
+		if loss := (1 - c.SingleQ50) * 100; loss > 99.5 {
+			b.WriteString(" A single benchmark falling alone would have to lose more than 99% to trip it.")
+		} else {
+			fmt.Fprintf(&b, " A single benchmark falling alone would have to lose %.0f%% to trip it.", loss)
+		}
 	}
 	return articles(b.String())
 }
