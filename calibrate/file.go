@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -390,7 +392,7 @@ func (f *File) check(raw map[string]json.RawMessage) error {
 			return fmt.Errorf("field units.%s.direction %q: expected higher or lower", name, clipText(u.Direction))
 		}
 	}
-	for _, name := range sortedKeys(f.Units) {
+	for _, name := range slices.Sorted(maps.Keys(f.Units)) {
 		if !inSuite[name] {
 			return fmt.Errorf("field units names %s, which is not in the suite", clipText(name))
 		}
@@ -425,7 +427,7 @@ func (f *File) check(raw map[string]json.RawMessage) error {
 			return fmt.Errorf("field detection.%s %v: expected a regression factor > 0 or null", r.name, v)
 		}
 	}
-	for _, name := range sortedKeys(f.Health) {
+	for _, name := range slices.Sorted(maps.Keys(f.Health)) {
 		h := f.Health[name]
 		if err := checkName("baseline_health key", name); err != nil {
 			return err
@@ -434,7 +436,7 @@ func (f *File) check(raw map[string]json.RawMessage) error {
 			return fmt.Errorf("field baseline_health.%s: expected a finite median_log and a finite mad_log >= 0", name)
 		}
 	}
-	for _, k := range sortedKeys(f.Labels) {
+	for _, k := range slices.Sorted(maps.Keys(f.Labels)) {
 		if err := checkName("labels key", k); err != nil {
 			return err
 		}
@@ -641,15 +643,6 @@ func clipText(s string) string {
 		return s
 	}
 	return s[:80] + "..."
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // duplicateKey reports an object key given twice in a JSON document: JSON

@@ -60,6 +60,14 @@ func ToleranceConfidence(k float64, n int, zp float64) float64 {
 		return math.Exp(logc + math.Log(w) + (nu/2-1)*math.Log(v) - v/2)
 	}
 	f := func(w float64) float64 { return NormalCDF(sn*(k*w-zp)) * density(w) }
+	return integrateOverW(f, nu, 1e-15)
+}
+
+// integrateOverW integrates f over the range of w = sqrt(χ²_ν/ν) that
+// carries its mass (1 ± 16 of its SD, about 1/sqrt(2ν), and up to 12 for
+// small ν, whose tail is long), in 16 panels of adaptive Gauss–Legendre
+// quadrature to the tolerance tol each.
+func integrateOverW(f func(float64) float64, nu, tol float64) float64 {
 	spread := 1 / math.Sqrt(2*nu) // the SD of w, nearly
 	lo := math.Max(0, 1-16*spread)
 	hi := 1 + 16*spread
@@ -71,7 +79,7 @@ func ToleranceConfidence(k float64, n int, zp float64) float64 {
 	var sum float64
 	for i := 0; i < panels; i++ {
 		a := lo + float64(i)*width
-		sum += adaptiveGL(f, a, a+width, 1e-15, 0)
+		sum += adaptiveGL(f, a, a+width, tol, 0)
 	}
 	return sum
 }
@@ -278,18 +286,6 @@ func FalseAlarmHorizonEff(m, s float64, e Effective, floor float64, runs int) fl
 		}
 		return e * dens
 	}
-	spread := 1 / math.Sqrt(2*nu)
-	lo := math.Max(0, 1-16*spread)
-	hi := 1 + 16*spread
-	if nu < 8 {
-		hi = math.Max(hi, 12)
-	}
-	const panels = 16
-	width := (hi - lo) / panels
-	var none float64
-	for i := 0; i < panels; i++ {
-		a := lo + float64(i)*width
-		none += adaptiveGL(f, a, a+width, 1e-12, 0)
-	}
+	none := integrateOverW(f, nu, 1e-12)
 	return math.Max(0, math.Min(1, 1-none))
 }
