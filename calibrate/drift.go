@@ -108,12 +108,12 @@ func Drift(cal *File, runs []data.Run, dir Direction, seed uint64) (*DriftResult
 	for i, v := range all {
 		logs[i] = math.Log(v)
 	}
-	if at, p, ok := firstNewChange(logs, n, seed); ok {
+	if at, start, p, ok := newChange(logs, n, seed); ok {
 		res.Drift, res.FromRun, res.P = true, res.Runs[at-n], p
-		res.BeforeMedian, res.AfterMedian = stats.Median(all[lastChangeBefore(logs, at, seed):at]), stats.Median(all[at:])
+		res.BeforeMedian, res.AfterMedian = stats.Median(all[start:at]), stats.Median(all[at:])
 	}
 	for j, b := range cal.Suite {
-		if at, _, ok := firstNewChange(cols[j], n, seed); ok {
+		if at, _, _, ok := newChange(cols[j], n, seed); ok {
 			ratios := make([]float64, len(cols[j]))
 			for i, x := range cols[j] {
 				ratios[i] = math.Exp(x)
@@ -139,27 +139,17 @@ func hasVariants(r *data.Run, baseline, candidate string) bool {
 	return b && c
 }
 
-// firstNewChange returns the first significant change point of z at or
-// after index n (the first new run).
-func firstNewChange(z []float64, n int, seed uint64) (at int, p float64, ok bool) {
-	for _, c := range stats.EDivisive(z, stats.EDivisiveOptions{Seed: seed}) {
+// newChange finds, in one change-point search of z, the first
+// significant change at or after index n (the first new run), and the
+// start of the segment it ends: the last change before it, or 0.
+func newChange(z []float64, n int, seed uint64) (at, start int, p float64, ok bool) {
+	for _, c := range stats.EDivisive(z, stats.EDivisiveOptions{Seed: seed}) { // in index order
 		if c.Index >= n {
-			return c.Index, c.P, true
+			return c.Index, start, c.P, true
 		}
+		start = c.Index
 	}
-	return 0, 0, false
-}
-
-// lastChangeBefore returns the start of the segment that ends at at: the
-// last change point before it, or 0.
-func lastChangeBefore(z []float64, at int, seed uint64) int {
-	start := 0
-	for _, c := range stats.EDivisive(z, stats.EDivisiveOptions{Seed: seed}) {
-		if c.Index < at && c.Index > start {
-			start = c.Index
-		}
-	}
-	return start
+	return 0, 0, 0, false
 }
 
 // runsWord is "1 run", "12 runs".
