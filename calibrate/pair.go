@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"qoscal/data"
 )
@@ -73,7 +74,7 @@ func GatePair(a, b *data.Run, opt GateOptions) (*GateResult, error) {
 	if len(onlyOne) > 0 {
 		sort.Strings(onlyOne)
 		res.Warnings = append(res.Warnings, Warning{Kind: WarnOneVariantOnly, Benchmarks: onlyOne,
-			Msg: fmt.Sprintf("measured in one run of the pair only, left out: %s", joinNames(onlyOne))})
+			Msg: fmt.Sprintf("measured in one run of the pair only, left out: %s", strings.Join(onlyOne, ", "))})
 	}
 	for _, r := range []struct {
 		id string
@@ -82,15 +83,4 @@ func GatePair(a, b *data.Run, opt GateOptions) (*GateResult, error) {
 		res.Pair = append(res.Pair, PairRun{ID: r.id, Score: r.rr.ScoreOver(res.Suite).Score})
 	}
 	return res, nil
-}
-
-func joinNames(names []string) string {
-	s := ""
-	for i, n := range names {
-		if i > 0 {
-			s += ", "
-		}
-		s += n
-	}
-	return s
 }

@@ -132,10 +132,10 @@ func runDrift(u *ui, args []string) error {
 		return err
 	}
 	if len(res.Skipped) > 0 {
-		u.warnf("left out, lacking a suite benchmark: %s", joinIDs(res.Skipped))
+		u.warnf("left out, lacking a suite benchmark: %s", strings.Join(res.Skipped, ", "))
 	}
 	if len(res.Foreign) > 0 {
-		u.warnf("left out, lacking the calibration's variants (%s and %s): %s", cal.Baseline, cal.Candidate, joinIDs(res.Foreign))
+		u.warnf("left out, lacking the calibration's variants (%s and %s): %s", cal.Baseline, cal.Candidate, strings.Join(res.Foreign, ", "))
 	}
 	switch format {
 	case "json":
@@ -159,8 +159,6 @@ func runDrift(u *ui, args []string) error {
 	}
 	return nil
 }
-
-func joinIDs(ids []string) string { return strings.Join(ids, ", ") }
 
 type driftOut struct {
 	Drift        bool                 `json:"drift"`
