@@ -13,7 +13,6 @@ import (
 	"reflect"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -594,7 +593,7 @@ func (f *File) RecommendOptions() RecommendOptions {
 // FormatFloor prints a floor as the file prints its own: with
 // the step's decimals.
 func (f *File) FormatFloor(floor float64) string {
-	return strconv.FormatFloat(floor, 'f', StepDecimals(f.Params.Step), 64)
+	return FormatOnStep(floor, f.Params.Step)
 }
 
 // checkFloor checks that the floor is a positive number on its step's
@@ -611,7 +610,7 @@ func (f *File) checkFloor() error {
 	if f.Floor > f.Observed.Max {
 		return fmt.Errorf("field floor %v is above every calibration score (observed.max %v): every healthy run would fail", f.Floor, f.Observed.Max)
 	}
-	want := strconv.FormatFloat(f.Floor, 'f', StepDecimals(f.Params.Step), 64)
+	want := f.FormatFloor(f.Floor)
 	if f.FloorText != want {
 		return fmt.Errorf("field floor_text %q disagrees with field floor %v (expected %q)", clipText(f.FloorText), f.Floor, want)
 	}

@@ -237,6 +237,12 @@ func (r *Recommendation) FormatFloor(f float64) string {
 	return strconv.FormatFloat(f, 'f', r.Decimals, 64)
 }
 
+// FormatOnStep prints a floor with the decimals of the step grid: 1.25 on
+// a 0.05 grid, 1.2 on a 0.1 grid.
+func FormatOnStep(f, step float64) string {
+	return strconv.FormatFloat(f, 'f', StepDecimals(step), 64)
+}
+
 // Recommend recommends a floor for the analysed calibration runs.
 func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 	if err := opt.Validate(); err != nil {
@@ -462,8 +468,7 @@ func (a *Analysis) gridCandidates(floor float64, opt RecommendOptions) []FloorCo
 	// The lowest score closes the table, unless it prints as the last
 	// grid floor does (1.205 shown as 1.20 next to 1.20).
 	last := out[len(out)-1].Floor
-	show := func(f float64) string { return strconv.FormatFloat(f, 'f', StepDecimals(opt.Step), 64) }
-	if min > floor+1e-9 && show(min) != show(last) {
+	if min > floor+1e-9 && FormatOnStep(min, opt.Step) != FormatOnStep(last, opt.Step) {
 		out = append(out, a.Cost(min, opt.Horizon))
 	}
 	return out
