@@ -1,6 +1,9 @@
 package present
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestNumberFormats(t *testing.T) {
 	cases := []struct{ got, want, reason string }{
@@ -24,6 +27,31 @@ func TestNumberFormats(t *testing.T) {
 	for _, c := range cases {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q (%s)", c.got, c.want, c.reason)
+		}
+	}
+}
+
+// TestSlideArticle: the summary's slides take "an" where the number is
+// said with a vowel sound (eight, eleven, eighteen, eighty-…) and "a"
+// otherwise; an undefined slide reads "an unknown".
+func TestSlideArticle(t *testing.T) {
+	cases := []struct {
+		r    float64
+		want string
+	}{
+		{0.92, "an 8%"},
+		{0.89, "an 11%"},
+		{0.82, "an 18%"},
+		{0.19, "an 81%"},
+		{0.90, "a 10%"},
+		{0.88, "a 12%"},
+		{0.99, "a 1%"},
+		{0.25, "a 75%"},
+		{math.NaN(), "an unknown"},
+	}
+	for _, c := range cases {
+		if got := withArticle(slidePct(c.r, 0)); got != c.want {
+			t.Errorf("slide of r=%v: got %q, want %q", c.r, got, c.want)
 		}
 	}
 }

@@ -58,7 +58,7 @@ func (v *Recommend) Decision() [3]string {
 	return [3]string{
 		fmt.Sprintf("floor: %sx for geomean(%s) over %s, %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark"), v.window().Describe()),
 		v.costLine(),
-		fmt.Sprintf("it catches a uniform slide of %s half the time%s", slidePct(c.R50, 1), ninetyWords(c.R90, ", and of %s nine times in ten", 1)),
+		fmt.Sprintf("it catches a uniform slide of %s half the time%s", slidePct(c.R50, 1), ninetyWords(c.R90, ", and of %s nine times in ten", func(r float64) string { return slidePct(r, 1) })),
 	}
 }
 
@@ -78,9 +78,9 @@ func (v *Recommend) Summary() string {
 	a, rec := v.A, v.Rec
 	c := rec.Cost
 	var b strings.Builder
-	fmt.Fprintf(&b, "Floor is %sx: %.0f%% below the lowest observed (%s), so a healthy run trips it %s (predictive; at most 1 in %d with no model), while a %s slide toward parity trips it half the time%s.",
+	fmt.Fprintf(&b, "Floor is %sx: %.0f%% below the lowest observed (%s), so a healthy run trips it %s (predictive; at most 1 in %d with no model), while %s slide toward parity trips it half the time%s.",
 		rec.FormatFloor(rec.Floor), c.BelowMinPct, X(a.Score.Min), HowOften(c.Predictive),
-		a.Score.N+1, slidePct(c.R50, 0), ninetyWords(c.R90, " and a %s slide nine times in ten", 0))
+		a.Score.N+1, withArticle(slidePct(c.R50, 0)), ninetyWords(c.R90, " and %s slide nine times in ten", func(r float64) string { return withArticle(slidePct(r, 0)) }))
 	if len(a.Suite) > 1 {
 		if loss := (1 - c.SingleQ50) * 100; loss > 99.5 {
 			b.WriteString(" A single benchmark falling alone would have to lose more than 99% to trip it.")
@@ -88,16 +88,19 @@ func (v *Recommend) Summary() string {
 			fmt.Fprintf(&b, " A single benchmark falling alone would have to lose %.0f%% to trip it.", loss)
 		}
 	}
-	return articles(b.String())
+	return b.String()
 }
 
-// articles writes "an" before a percentage said with a vowel sound: an 8%,
-// an 11%, an 18%, an 80% slide.
-func articles(s string) string {
-	for _, n := range []string{"8", "11", "18"} {
-		s = strings.ReplaceAll(s, " a "+n, " an "+n)
+// withArticle puts the indefinite article before a slide as slidePct
+// formats it: "an" where it is said with a vowel sound (an 8%, an 11%,
+// an 18%, an 80%, an unknown), "a" otherwise.
+func withArticle(pct string) string {
+	for _, p := range []string{"8", "11", "18", "unknown"} {
+		if strings.HasPrefix(pct, p) {
+			return "an " + pct
+		}
 	}
-	return s
+	return "a " + pct
 }
 
 type cand = calibrate.FloorCost
@@ -165,12 +168,12 @@ func r90Line(r90 float64) string {
 }
 
 // ninetyWords is the r90 clause of a sentence, format holding the slide
-// (with dec decimals); when r90 is undefined (no spread), it says so.
-func ninetyWords(r90 float64, format string, dec int) string {
+// as slide words it; when r90 is undefined (no spread), it says so.
+func ninetyWords(r90 float64, format string, slide func(r float64) string) string {
 	if math.IsNaN(r90) || math.IsInf(r90, 0) {
 		return "; nine times in ten: unknown (no spread to model)"
 	}
-	return fmt.Sprintf(format, slidePct(r90, dec))
+	return fmt.Sprintf(format, slide(r90))
 }
 
 // Figures is the floor and what it costs, one figure a row: the table of
