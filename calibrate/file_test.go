@@ -14,16 +14,7 @@ import (
 // margin 13%, step 0.05: floor 1.25), as recommend --write makes it.
 func validFile(t testing.TB) []byte {
 	t.Helper()
-	a, err := Analyze(fiveRuns(t), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt := DefaultRecommendOptions
-	opt.Method, opt.Margin, opt.Step = MethodMargin, 0.13, 0.05
-	r, err := Recommend(a, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, r := workedRecommendation(t)
 	var buf bytes.Buffer
 	if err := NewFile(a, r, map[string]string{"os": "windows"}, time.Unix(1796112000, 0), "qoscal test").Write(&buf); err != nil {
 		t.Fatal(err)

@@ -35,17 +35,32 @@ func TestRoundDown(t *testing.T) {
 	}
 }
 
-func TestRecommendWorkedExample(t *testing.T) {
+// workedRecommendation is the worked example's analysis and its
+// recommendation: five runs, margin 13%, step 0.05 (floor 1.25, STATS.md
+// 2.1).
+func workedRecommendation(t testing.TB) (*Analysis, *Recommendation) {
+	t.Helper()
 	a, err := Analyze(fiveRuns(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := DefaultRecommendOptions
-	opt.Method, opt.Margin, opt.Step = MethodMargin, 0.13, 0.05
-	r, err := Recommend(a, opt)
+	r, err := Recommend(a, workedOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return a, r
+}
+
+// workedOptions are the worked example's options: margin 13%, step 0.05.
+func workedOptions() RecommendOptions {
+	opt := DefaultRecommendOptions
+	opt.Method, opt.Margin, opt.Step = MethodMargin, 0.13, 0.05
+	return opt
+}
+
+func TestRecommendWorkedExample(t *testing.T) {
+	a, r := workedRecommendation(t)
+	opt := workedOptions()
 	if r.Floor != 1.25 || r.FormatFloor(r.Floor) != "1.25" {
 		t.Errorf("floor %v, want 1.25 (STATS.md 2.1)", r.Floor)
 	}
@@ -88,7 +103,7 @@ func TestRecommendWorkedExample(t *testing.T) {
 	near(t, "1.40 below 1.44", r.Candidates[4].BelowMinPct, 2.7777777777777777, 1e-6)
 
 	opt.Method = MethodTolerance
-	r, err = Recommend(a, opt)
+	r, err := Recommend(a, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,16 +96,7 @@ func TestReading(t *testing.T) {
 // ⌈((t_{4,1−p} + t_{4,π})·s/ln(1/slide))²⌉; reference values from
 // scipy 1.10.1 (scipy.stats.t.ppf): 14.87, 28.64, 3.52, 6.79.
 func TestRepetitions(t *testing.T) {
-	a, err := Analyze(fiveRuns(t), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt := DefaultRecommendOptions
-	opt.Method, opt.Margin, opt.Step = MethodMargin, 0.13, 0.05
-	r, err := Recommend(a, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := workedRecommendation(t)
 	want := []Repetition{{0.95, 0.5, 15}, {0.95, 0.9, 29}, {0.90, 0.5, 4}, {0.90, 0.9, 7}}
 	if len(r.Repetitions) != len(want) {
 		t.Fatalf("repetitions %+v, want %+v", r.Repetitions, want)
