@@ -16,6 +16,9 @@ type PairRun struct {
 	Score float64
 }
 
+// PairID is the id a pair of runs is judged and reported under: "a+b".
+func PairID(a, b *data.Run) string { return a.ID + "+" + b.ID }
+
 // GatePair judges two runs of one job (the suite measured twice, or a run
 // and its rerun) by the mean of their log scores (docs/STATS.md 2.13): each
 // benchmark's value is the geometric mean of the two runs' values, so its
@@ -40,7 +43,7 @@ func GatePair(a, b *data.Run, opt GateOptions) (*GateResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	pair := &data.Run{ID: a.ID + "+" + b.ID, Labels: a.Labels, Source: a.Source + "," + b.Source,
+	pair := &data.Run{ID: PairID(a, b), Labels: a.Labels, Source: a.Source + "," + b.Source,
 		Baseline: opt.Baseline, Candidate: opt.Candidate, Time: a.Time}
 	names := ra.Names()
 	sort.Strings(names)

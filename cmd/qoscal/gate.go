@@ -196,7 +196,7 @@ func runGate(u *ui, args []string) error {
 	if second != nil {
 		res, err = calibrate.GatePair(run, second, opt)
 		if err == nil {
-			run = &data.Run{ID: run.ID + "+" + second.ID, Baseline: run.Baseline, Candidate: run.Candidate}
+			run = &data.Run{ID: calibrate.PairID(run, second), Baseline: run.Baseline, Candidate: run.Candidate}
 		}
 	} else {
 		res, err = calibrate.Gate(run, opt)
