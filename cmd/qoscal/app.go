@@ -67,8 +67,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	defer u.flush()
 	defer func() {
 		if p := recover(); p != nil {
-			u.prefixed("error: ", fmt.Sprintf("internal error: %v (this is a bug in qoscal; please report it with the command that caused it)", p))
-			code = exitInput
+			code = u.exitCode(fmt.Errorf("internal error: %v (this is a bug in qoscal; please report it with the command that caused it)", p))
 		}
 	}()
 	return u.exitCode(dispatch(u, args))
@@ -102,6 +101,7 @@ func dispatch(u *ui, args []string) error {
 		}
 		return usagef("", "unknown command %q", args[0])
 	}
+	u.cmd = c.name
 	return c.run(u, args[1:])
 }
 

@@ -6,12 +6,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"qoscal/calibrate"
 	"qoscal/data"
 	"qoscal/present"
-	"qoscal/render"
 )
 
 var gateCmd = &command{
@@ -155,6 +153,10 @@ func runGate(u *ui, args []string) error {
 	if err := g.validate(fs.Changed("floor")); err != nil {
 		return err
 	}
+	u.annotationMode(g.annotations)
+	if g.summary != "" {
+		u.summary = g.summary
+	}
 	var cal *calibrate.File
 	if g.calibration != "" {
 		f, err := calibrate.ReadFile(g.calibration)
@@ -213,18 +215,15 @@ func runGate(u *ui, args []string) error {
 	code := gateExitCode(res)
 	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
 		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings)}}
-	github := g.annotations == "github" || (g.annotations == "auto" && u.getenv("GITHUB_ACTIONS") == "true")
 	// The summary is written before the verdict is printed: a summary that
 	// cannot be written exits 2, and stdout must then hold nothing or, with
 	// --format json, the error document alone.
-	summary := g.summary
-	if summary == "" {
-		summary = u.getenv("GITHUB_STEP_SUMMARY")
-	}
-	if summary != "" {
+	if summary := u.summary; summary != "" {
 		var md bytes.Buffer
 		v.Doc().WriteMarkdown(&md)
 		if err := appendFile(summary, md.Bytes()); err != nil {
+			// The error's own summary entry would fail the same way.
+			u.summary = ""
 			return fmt.Errorf("step summary %s: %v", summary, err)
 		}
 	}
@@ -240,15 +239,12 @@ func runGate(u *ui, args []string) error {
 		v.Doc().WriteText(u.stdout)
 	}
 	annotated := false
-	if github {
+	if u.github {
 		annotated = v.annotate(u.annotations())
 	}
 	v.verdictLine(u, g.format == "json", annotated)
 	if driftNote != "" {
-		u.warnf("drift: %s", driftNote)
-		if github {
-			ghCommand(u.annotations(), "warning", "qoscal gate: drift", driftNote)
-		}
+		u.warnAbout("drift", "drift: "+driftNote)
 	}
 	if code != exitOK {
 		return &exitError{code: code}
@@ -499,44 +495,25 @@ func (v *gateView) verdictLine(u *ui, json, annotated bool) {
 	}
 }
 
-// annotate writes GitHub Actions workflow commands, and reports whether
-// one of them stated the verdict.
+// annotate writes the GitHub Actions annotation that states a verdict
+// which needs one (FAIL, inconclusive, rerun, report-only below the
+// floor), and reports whether it wrote one. The gate's warnings (runner
+// degraded, below bands, partial suite) are annotations of their own
+// (warnAll).
 func (v *gateView) annotate(w io.Writer) (verdict bool) {
-	r := v.Res
-	switch r.Verdict {
-	case calibrate.VerdictFail:
-		ghCommand(w, "error", "qoscal gate: FAIL", v.Headline())
-		verdict = true
-	case calibrate.VerdictWarn:
-		ghCommand(w, "warning", "qoscal gate: below the floor (report-only)", v.Headline())
-		verdict = true
-	case calibrate.VerdictInconclusive:
-		ghCommand(w, "error", "qoscal gate: inconclusive", v.Headline())
-		verdict = true
-	case calibrate.VerdictRerun:
-		ghCommand(w, "warning", "qoscal gate: rerun", v.Headline())
-		verdict = true
+	title := map[string]string{
+		calibrate.VerdictFail:         "FAIL",
+		calibrate.VerdictWarn:         "below the floor (report-only)",
+		calibrate.VerdictInconclusive: "inconclusive",
+		calibrate.VerdictRerun:        "rerun",
+	}[v.Res.Verdict]
+	if title == "" {
+		return false
 	}
-	if r.RunnerDegraded && r.Verdict != calibrate.VerdictInconclusive {
-		ghCommand(w, "warning", "qoscal gate: runner degraded", fmt.Sprintf("the baseline is far below its calibrated history (median robust z %.1f): treat this verdict with care", r.MedianZ))
+	kind := "error"
+	if v.Res.Verdict == calibrate.VerdictWarn || v.Res.Verdict == calibrate.VerdictRerun {
+		kind = "warning"
 	}
-	if len(r.Below) > 0 && r.Verdict == calibrate.VerdictPass {
-		ghCommand(w, "warning", "qoscal gate: below calibrated bands", fmt.Sprintf("%s below %s (per-benchmark mode %s)", strings.Join(r.Below, ", "), map[bool]string{true: "its calibrated band", false: "their calibrated bands"}[len(r.Below) == 1], r.PerBenchmark))
-	}
-	if r.Partial {
-		msg := fmt.Sprintf("gated on %d of %d calibrated benchmarks; missing: %s", len(r.Suite), len(v.Cal.Suite), strings.Join(r.Missing, ", "))
-		if r.SubSuiteFloor > 0 {
-			msg += fmt.Sprintf("; floor %sx recomputed for the sub-suite (the whole suite's is %sx)", v.FloorText(), v.Cal.FloorText)
-		}
-		ghCommand(w, "warning", "qoscal gate: partial suite", msg)
-	}
-	return verdict
-}
-
-// ghCommand writes one workflow command, with its data and title escaped
-// as the runner expects (%, CR, LF; and : and , in properties).
-func ghCommand(w io.Writer, kind, title, msg string) {
-	esc := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
-	prop := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
-	fmt.Fprintf(w, "::%s title=%s::%s\n", kind, prop.Replace(render.BreakLegacy(title)), esc.Replace(render.BreakLegacy(msg)))
+	ghCommand(w, kind, "qoscal gate: "+title, v.Headline())
+	return true
 }

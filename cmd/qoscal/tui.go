@@ -12,6 +12,10 @@ package main
 //     An error never leaves with 0. With --format json, a command that
 //     fails before it printed its document prints {"error": ...,
 //     "exit_code": ...} instead, so stdout is always one JSON document.
+//   - Under GitHub Actions (GITHUB_ACTIONS=true, or gate --annotations
+//     github) a warning or an error is an annotation instead of a plain
+//     line, never both, so that every line is in the log once (ci.go);
+//     an error also leaves a short entry in the step summary.
 //   - No line of stdout that qoscal did not mean as a workflow command
 //     starts with "::": GitHub Actions runs such lines as commands
 //     (::error::, ::add-mask::, ::stop-commands::), and benchmark names,
@@ -43,11 +47,20 @@ type ui struct {
 	json bool
 	// ctx is the context of the command's work (store access).
 	ctx context.Context
+	// cmd is the command being run ("" before dispatch), for annotation
+	// titles.
+	cmd string
+	// github is set when warnings and errors are GitHub Actions
+	// annotations rather than plain lines.
+	github bool
+	// summary is the step summary file an error is noted in ("": none).
+	summary string
 }
 
 func newUI(stdout, stderr io.Writer, getenv func(string) string) *ui {
 	out := &safeWriter{w: stdout}
-	return &ui{stdout: out, stderr: stderr, getenv: getenv, out: out, ctx: context.Background()}
+	return &ui{stdout: out, stderr: stderr, getenv: getenv, out: out, ctx: context.Background(),
+		github: getenv("GITHUB_ACTIONS") == "true", summary: getenv("GITHUB_STEP_SUMMARY")}
 }
 
 // flush writes what the "::" guard still holds (a last line without a
@@ -126,8 +139,14 @@ func (r rawWriter) Write(p []byte) (int, error) {
 	return r.s.w.Write(p)
 }
 
+// warnf prints a warning: a plain line, or under Actions an annotation.
 func (u *ui) warnf(format string, args ...any) {
-	u.prefixed("warning: ", fmt.Sprintf(format, args...))
+	msg := fmt.Sprintf(format, args...)
+	if u.github {
+		u.annotate(annotation{kind: "warning", title: u.title(""), msg: msg})
+		return
+	}
+	u.prefixed("warning: ", msg)
 }
 
 func (u *ui) hintf(format string, args ...any) {
@@ -220,7 +239,13 @@ func (u *ui) exitCode(err error) int {
 			return code
 		}
 	}
-	u.prefixed("error: ", err.Error())
+	hints := errorHints(err)
+	if u.github {
+		u.annotateError(err, hints)
+	} else {
+		u.prefixed("error: ", err.Error())
+	}
+	u.noteError(err, code, hints)
 	if u.json && u.out.n == 0 {
 		b, _ := json.MarshalIndent(struct {
 			Error    string `json:"error"`
@@ -228,17 +253,29 @@ func (u *ui) exitCode(err error) int {
 		}{err.Error(), code}, "", "  ")
 		fmt.Fprintf(u.stdout, "%s\n", b)
 	}
+	if !u.github {
+		for _, h := range hints {
+			u.hintf("%s", h)
+		}
+	}
+	return code
+}
+
+// errorHints are the suggestions shown after an error: its own hint, and
+// for a usage error where the usage is.
+func errorHints(err error) []string {
+	var hints []string
 	var he *hintError
 	if errors.As(err, &he) {
-		u.hintf("%s", he.hint)
+		hints = append(hints, he.hint)
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
 		if ue.cmd != "" {
-			u.hintf("run 'qoscal help %s' for its usage", ue.cmd)
+			hints = append(hints, fmt.Sprintf("run 'qoscal help %s' for its usage", ue.cmd))
 		} else {
-			u.hintf("run 'qoscal help' for the commands")
+			hints = append(hints, "run 'qoscal help' for the commands")
 		}
 	}
-	return code
+	return hints
 }

@@ -32,11 +32,24 @@ func warningTexts(lists ...[]calibrate.Warning) []string {
 	return out
 }
 
-// warnAll prints warnings on stderr.
+// warnAll prints warnings: on stderr, or under Actions as annotations
+// titled by what they are about.
 func (u *ui) warnAll(ws []calibrate.Warning) {
 	for _, w := range ws {
-		u.warnf("%s", warningText(w))
+		u.warnAbout(warningTitle[w.Kind], warningText(w))
 	}
+}
+
+// warningTitle is what an annotation of a warning says it is about, for
+// the warnings a pull request's reader most needs to tell apart.
+var warningTitle = map[calibrate.WarningKind]string{
+	calibrate.WarnRunnerDegraded:  "runner degraded",
+	calibrate.WarnRunnerUnchecked: "runner health not checked",
+	calibrate.WarnBelowBand:       "below calibrated bands",
+	calibrate.WarnAboveBand:       "above calibrated bands",
+	calibrate.WarnPartialGate:     "partial suite",
+	calibrate.WarnNotCalibrated:   "not calibrated",
+	calibrate.WarnFloorOverride:   "floor override",
 }
 
 // floorSourceName names where the gate's floor came from, as the JSON

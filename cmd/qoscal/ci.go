@@ -1,0 +1,146 @@
+package main
+
+// GitHub Actions output: annotations (workflow commands) and the step
+// summary entry of an error. The rules of tui.go hold: under Actions a
+// warning or an error is written once, as an annotation, and not again as
+// a plain line (the runner shows the annotation in the log where it was
+// written, and on the pull request); every piece of text in an annotation
+// is escaped, so that a file name or a benchmark name cannot end it and
+// start a command of its own.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"qoscal/data"
+	"qoscal/render"
+)
+
+// annotation is one GitHub Actions workflow command that qoscal means:
+// ::KIND title=TITLE[,file=FILE][,line=N]::MSG.
+type annotation struct {
+	kind  string // error, warning or notice
+	title string // "qoscal gate: FAIL"; starts with "qoscal "
+	file  string // the input file it is about, if known
+	line  int    // the line in file, if known (1-based)
+	msg   string
+}
+
+// write writes the workflow command, with its data and properties escaped
+// as the runner expects (%, CR, LF; and : and , in properties), and the
+// runner's older command form ##[ broken up.
+func (a annotation) write(w io.Writer) {
+	esc := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
+	prop := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+	var b strings.Builder
+	fmt.Fprintf(&b, "::%s title=%s", a.kind, prop.Replace(render.BreakLegacy(a.title)))
+	if a.file != "" {
+		fmt.Fprintf(&b, ",file=%s", prop.Replace(render.BreakLegacy(a.file)))
+		if a.line > 0 {
+			fmt.Fprintf(&b, ",line=%d", a.line)
+		}
+	}
+	fmt.Fprintf(&b, "::%s\n", esc.Replace(render.BreakLegacy(strings.TrimRight(a.msg, "\r\n"))))
+	io.WriteString(w, b.String())
+}
+
+// ghCommand writes one annotation without a file.
+func ghCommand(w io.Writer, kind, title, msg string) {
+	annotation{kind: kind, title: title, msg: msg}.write(w)
+}
+
+// warnAbout prints a warning about something named in the annotation's
+// title under Actions ("qoscal gate: drift"), a plain warning line with
+// the same text otherwise.
+func (u *ui) warnAbout(about, msg string) {
+	if u.github {
+		u.annotate(annotation{kind: "warning", title: u.title(about), msg: msg})
+		return
+	}
+	u.prefixed("warning: ", msg)
+}
+
+// annotate writes an annotation where qoscal's annotations go.
+func (u *ui) annotate(a annotation) { a.write(u.annotations()) }
+
+// title is an annotation title: "qoscal CMD" and what it is about.
+func (u *ui) title(about string) string {
+	t := "qoscal"
+	if u.cmd != "" {
+		t += " " + u.cmd
+	}
+	if about != "" {
+		t += ": " + about
+	}
+	return t
+}
+
+// errorPlace is the file and line an error is about, when it says: the
+// first syntax error of an input error.
+func errorPlace(err error) (file string, line int) {
+	var ie *data.InputError
+	if errors.As(err, &ie) && len(ie.Errs) > 0 {
+		return ie.Errs[0].File, ie.Errs[0].Line
+	}
+	var se *data.SyntaxError
+	if errors.As(err, &se) {
+		return se.File, se.Line
+	}
+	return "", 0
+}
+
+// annotateError writes the one ::error:: annotation of an error that
+// stops the command, its hints as lines of the message.
+func (u *ui) annotateError(err error, hints []string) {
+	file, line := errorPlace(err)
+	msg := err.Error()
+	for _, h := range hints {
+		msg += "\nhint: " + h
+	}
+	u.annotate(annotation{kind: "error", title: u.title("error"), file: file, line: line, msg: msg})
+}
+
+// noteError appends a short entry for an error to the step summary, when
+// there is one (GITHUB_STEP_SUMMARY, or the gate's --summary), so that a
+// red job says why in its summary too. A summary that cannot be written
+// is said on stderr: the exit code is the error's.
+func (u *ui) noteError(err error, code int, hints []string) {
+	if u.summary == "" {
+		return
+	}
+	d := &render.Doc{}
+	d.Add(&render.Heading{Level: 3, Text: fmt.Sprintf("%s (exit %d)", u.title("error"), code)})
+	lines := strings.Split(strings.ReplaceAll(err.Error(), "\r", "\n"), "\n")
+	d.Add(&render.Lines{Lines: lines})
+	if len(hints) > 0 {
+		d.Add(&render.List{Items: prefixAll("hint: ", hints)})
+	}
+	d.Add(&render.Blank{})
+	var b bytes.Buffer
+	d.WriteMarkdown(&b)
+	if werr := appendFile(u.summary, b.Bytes()); werr != nil {
+		u.prefixed("warning: ", fmt.Sprintf("step summary %s: %v", u.summary, werr))
+	}
+}
+
+func prefixAll(p string, ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = p + s
+	}
+	return out
+}
+
+// annotationMode applies a command's --annotations flag: auto leaves the
+// environment's choice (GITHUB_ACTIONS=true), github and none force it.
+func (u *ui) annotationMode(mode string) {
+	switch mode {
+	case "github":
+		u.github = true
+	case "none":
+		u.github = false
+	}
+}
