@@ -63,7 +63,7 @@ func (g *Gate) columns() []render.Column[gateRow] {
 	if g.HasModel() {
 		cols = append(cols, render.Column[gateRow]{Head: "vs calibration", Cell: vsCalibration})
 	}
-	return append(cols, render.Column[gateRow]{Cell: g.note})
+	return append(cols, render.Column[gateRow]{MarkdownHead: "note", Cell: g.note})
 }
 
 // HasModel reports whether the calibration carries the model (its
@@ -122,6 +122,17 @@ func (g *Gate) Table() *render.Table {
 
 // Header says what is compared, in which run, in which units.
 func (g *Gate) Header() string {
+	return fmt.Sprintf("%s (candidate) vs %s (baseline), run %s: %s", g.Run.Candidate, g.Run.Baseline, g.Run.ID, g.units())
+}
+
+// RunLine says the run first, then what is compared in which units: the
+// step summary's line under the verdict.
+func (g *Gate) RunLine() string {
+	return fmt.Sprintf("Run %s: %s (candidate) vs %s (baseline); %s.", g.Run.ID, g.Run.Candidate, g.Run.Baseline, g.units())
+}
+
+// units lists the units of the benchmarks and their directions.
+func (g *Gate) units() string {
 	dirs := map[string]bool{}
 	for _, b := range g.Res.Benchmarks {
 		dirs[b.Unit+", "+b.Direction.String()] = true
@@ -131,7 +142,7 @@ func (g *Gate) Header() string {
 		d = append(d, k)
 	}
 	sort.Strings(d)
-	return fmt.Sprintf("%s (candidate) vs %s (baseline), run %s: %s", g.Run.Candidate, g.Run.Baseline, g.Run.ID, strings.Join(d, "; "))
+	return strings.Join(d, "; ")
 }
 
 // FloorText is the floor as the gate prints it: the calibration file's
@@ -235,7 +246,8 @@ func (g *Gate) floorSentence() string {
 
 // Doc is the gate's document: in a terminal the header and the table (the
 // command prints the verdict as its output rules say); in Markdown (the
-// step summary) a titled verdict, the floor, the table and the warnings.
+// step summary) the verdict first, as the title and its sentence, then
+// the run, the table, the floor and where it came from, and the warnings.
 func (g *Gate) Doc() *render.Doc {
 	d := &render.Doc{}
 	text, md := render.In{Only: render.Text}, render.In{Only: render.Markdown}
@@ -244,8 +256,9 @@ func (g *Gate) Doc() *render.Doc {
 		&render.Blank{In: text},
 		&render.Heading{In: md, Level: 3, Text: "qoscal gate: " + g.Title()},
 		&render.Paragraph{In: md, Text: g.Headline()},
-		&render.Paragraph{In: md, Text: g.floorSentence()},
+		&render.Paragraph{In: md, Text: g.RunLine()},
 		g.Table(),
+		&render.Paragraph{In: md, Text: g.floorSentence()},
 	)
 	if len(g.Warnings) > 0 {
 		items := make([]string, len(g.Warnings))

@@ -58,7 +58,11 @@ func (t *Table) WriteMarkdown(w io.Writer) {
 		}
 		return "| " + strings.Join(out, " | ") + " |"
 	}
-	fmt.Fprintln(w, esc(t.Head))
+	head := t.MarkdownHead
+	if len(head) != len(t.Head) {
+		head = t.Head
+	}
+	fmt.Fprintln(w, esc(head))
 	seps := make([]string, len(t.Head))
 	for i := range seps {
 		seps[i] = "---"

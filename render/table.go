@@ -16,8 +16,11 @@ const (
 // only. Adding a figure to a table is adding one Column: it then appears
 // in the text, the Markdown and the JSON of the view.
 type Column[R any] struct {
-	Head  string
-	Align Align
+	Head string
+	// MarkdownHead is the header in Markdown, where a table must not have
+	// an empty one; "" means Head.
+	MarkdownHead string
+	Align        Align
 	// Cell formats a row's cell for text and Markdown.
 	Cell func(R) string
 	// Key is the JSON field name (docs/json.md); JSON gives its value.
@@ -30,8 +33,10 @@ type Column[R any] struct {
 // have more or fewer cells than there are columns.
 type Table struct {
 	In
-	Head  []string
-	Align []Align
+	Head []string
+	// MarkdownHead are the headers in Markdown.
+	MarkdownHead []string
+	Align        []Align
 	Rows  [][]string
 	// Indent is put before every line of the text rendering.
 	Indent string
@@ -45,6 +50,11 @@ func NewTable[R any](cols []Column[R], rows []R) *Table {
 		if c.Cell != nil {
 			printed = append(printed, c)
 			t.Head = append(t.Head, c.Head)
+			md := c.MarkdownHead
+			if md == "" {
+				md = c.Head
+			}
+			t.MarkdownHead = append(t.MarkdownHead, md)
 			t.Align = append(t.Align, c.Align)
 		}
 	}

@@ -52,6 +52,7 @@ func TestScripts(t *testing.T) {
 			"jsondoc":    cmdJSONDoc,
 			"jsonset":    cmdJSONSet,
 			"nocommands": cmdNoCommands,
+			"once":       cmdOnce,
 		},
 		RequireUniqueNames: true,
 		UpdateScripts:      *update,
@@ -277,4 +278,45 @@ func cmdJSONSet(ts *testscript.TestScript, neg bool, args []string) {
 	b, err := json.MarshalIndent(doc, "", "  ")
 	ts.Check(err)
 	ts.Check(os.WriteFile(ts.MkAbs(args[1]), append(b, '\n'), 0o644))
+}
+
+// cmdOnce checks that no message is printed twice across the files (stdout,
+// stderr): a line's message is what follows "qoscal: error: ",
+// "qoscal: warning: " or an annotation's "::", unescaped; blank lines and
+// table lines of dashes do not count. Under Actions an annotation replaces
+// the plain line; it must not repeat it (issue 16).
+//
+//	once FILE...
+func cmdOnce(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: once FILE...")
+	}
+	unesc := strings.NewReplacer("%0A", "\n", "%0D", "\r", "%25", "%")
+	seen := map[string]string{}
+	for _, name := range args {
+		for i, line := range runnerLines(ts.ReadFile(name)) {
+			msg := strings.TrimSpace(line)
+			if m := qoscalCommand.FindString(msg); m != "" {
+				msg = unesc.Replace(msg[len(m):])
+			}
+			for _, p := range []string{"qoscal: error: ", "qoscal: warning: ", "qoscal: "} {
+				if s, ok := strings.CutPrefix(msg, p); ok {
+					msg = s
+					break
+				}
+			}
+			// An annotation's message holds its lines; each counts.
+			for _, m := range strings.Split(msg, "\n") {
+				m = strings.TrimSpace(m)
+				if m == "" || strings.Trim(m, "-|: ") == "" {
+					continue
+				}
+				where := fmt.Sprintf("%s line %d", name, i+1)
+				if prev, ok := seen[m]; ok {
+					ts.Fatalf("%q is printed twice: %s and %s", m, prev, where)
+				}
+				seen[m] = where
+			}
+		}
+	}
 }
