@@ -37,7 +37,7 @@ type Table struct {
 	// MarkdownHead are the headers in Markdown.
 	MarkdownHead []string
 	Align        []Align
-	Rows  [][]string
+	Rows         [][]string
 	// Indent is put before every line of the text rendering.
 	Indent string
 }
