@@ -23,6 +23,7 @@ var reportCmd = &command{
 	summary: "full variance report (HTML and/or Markdown)",
 	usage: `Usage:
     qoscal report [flags] [PATH...] --out FILE.html [--markdown FILE.md]
+    qoscal report [flags] [PATH...] --summary [FILE.md]
 
 Writes the variance report of runs of unchanged code: the plain-language
 summary, the score distribution, the per-benchmark spread, the recommended
@@ -33,9 +34,14 @@ labels, variant names, qoscal version, seed).
 --out writes one self-contained HTML file: charts inline as SVG, styles
 inline, no scripts, nothing fetched; readable on a phone and printable.
 --markdown writes the same content as GitHub-flavoured Markdown, with the
-charts as SVG files next to it (FILE-ratio-spread.svg, ...), for a pull
-request or $GITHUB_STEP_SUMMARY. The same inputs give byte-identical files:
-the time is printed only when SOURCE_DATE_EPOCH is set.
+charts as SVG files next to it (FILE-ratio-spread.svg, ...).
+--summary appends the Markdown report to $GITHUB_STEP_SUMMARY (or to
+FILE.md), for a GitHub step summary or a pull-request comment: no image
+files; the score sequence with the floor and the per-benchmark spread are
+Mermaid charts, each with the table of its exact numbers. (--markdown
+"$GITHUB_STEP_SUMMARY" does the same: it appends, never overwrites.)
+The same inputs give byte-identical files: the time is printed only when
+SOURCE_DATE_EPOCH is set.
 
 ` + analysisInputHelp + `
 The floor (default: the recommended one):
@@ -45,6 +51,9 @@ The floor (default: the recommended one):
 Output:
     --out FILE.html          the HTML report
     --markdown FILE.md       the Markdown report
+    --summary [FILE.md]      append the report with Mermaid charts to
+                             $GITHUB_STEP_SUMMARY, or to FILE.md (a
+                             FILE not ending in .md: --summary=FILE)
 
 Example:
 
@@ -64,14 +73,32 @@ func runReport(u *ui, args []string) error {
 	fs := newFlags(c)
 	var cf chartFlags
 	cf.add(fs)
-	var out, md string
+	var out, md, summary string
 	fs.StringVar(&out, "out", "", "write the HTML report to `FILE`")
 	fs.StringVar(&md, "markdown", "", "write the Markdown report to `FILE`")
-	if err := parseFlags(u, c, fs, args); err != nil {
+	fs.StringVar(&summary, "summary", "", "append the report with Mermaid charts to `FILE` (default $GITHUB_STEP_SUMMARY)")
+	fs.Lookup("summary").NoOptDefVal = stepSummary
+	if err := parseFlags(u, c, fs, summaryArg(args)); err != nil {
 		return err
 	}
-	if out == "" && md == "" {
-		return usagef(c.name, "name the report: --out FILE.html and/or --markdown FILE.md")
+	if err := nonEmpty(c.name, fs, "out", "markdown", "summary"); err != nil {
+		return err
+	}
+	if summary == stepSummary {
+		if summary = u.getenv("GITHUB_STEP_SUMMARY"); summary == "" {
+			return usagef(c.name, "--summary without a FILE appends to $GITHUB_STEP_SUMMARY, which is not set: name the file (--summary report.md)")
+		}
+	}
+	// The step summary is appended to, never overwritten, and cannot show
+	// image files: --markdown naming it is --summary.
+	if ss := u.getenv("GITHUB_STEP_SUMMARY"); md != "" && ss != "" && samePath(md, ss) {
+		if summary == "" {
+			summary = md
+		}
+		md = ""
+	}
+	if out == "" && md == "" && summary == "" {
+		return usagef(c.name, "name the report: --out FILE.html, --markdown FILE.md and/or --summary [FILE.md]")
 	}
 	in, rec, floor, err := cf.read(u, c.name, fs.Args())
 	if err != nil {
@@ -79,11 +106,12 @@ func runReport(u *ui, args []string) error {
 	}
 	// Both reports show the charts as SVG: compute their data and draw
 	// them once (and warn once about a chart left out).
-	ds, err := drawCharts(u, chartdata.All(in.analysis, in.all, rec, floor), plots.SVG)
+	cd := chartdata.All(in.analysis, in.all, rec, floor)
+	ds, err := drawCharts(u, cd, plots.SVG)
 	if err != nil {
 		return err
 	}
-	rep := &report{in: in, a: in.analysis, rec: rec, floor: floor, charts: ds,
+	rep := &report{in: in, a: in.analysis, rec: rec, floor: floor, charts: ds, chartData: cd,
 		spread: &present.Spread{A: in.analysis}, recv: &present.Recommend{A: in.analysis, Rec: rec}}
 	if s := u.getenv("SOURCE_DATE_EPOCH"); s != "" {
 		t, err := u.now()
@@ -123,6 +151,16 @@ func runReport(u *ui, args []string) error {
 			}
 		}
 	}
+	if summary != "" {
+		var buf bytes.Buffer
+		rep.markdown(&buf, nil)
+		// A blank line first, so that the report starts a block of its own
+		// after whatever the summary holds.
+		if err := appendFile(summary, append([]byte("\n"), buf.Bytes()...)); err != nil {
+			return fmt.Errorf("step summary %s: %v", summary, err)
+		}
+		fmt.Fprintln(u.stdout, summary)
+	}
 	return nil
 }
 
@@ -134,7 +172,9 @@ type report struct {
 	rec    *calibrate.Recommendation
 	floor  chartdata.Floor
 	charts []drawn
-	when   string
+	// chartData are the charts' data, for the Mermaid charts of --summary.
+	chartData []chartdata.Chart
+	when      string
 }
 
 func (r *report) title() string {
@@ -331,7 +371,13 @@ func (r *report) markdown(w io.Writer, chartPaths []string) {
 	section("Benchmarks, noisiest first", r.spread.BenchmarkTable())
 	fmt.Fprintln(w, "## Charts")
 	fmt.Fprintln(w)
+	if chartPaths == nil {
+		r.mermaidCharts(w)
+	}
 	for i, c := range r.charts {
+		if chartPaths == nil {
+			break
+		}
 		if c.leftOut != "" {
 			fmt.Fprintf(w, "%s: left out, %s.\n\n", c.caption, render.MDEscape(c.leftOut))
 			continue

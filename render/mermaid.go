@@ -1,0 +1,158 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"qoscal/chartdata"
+)
+
+// Mermaid charts for Markdown that GitHub renders in a step summary, a
+// pull-request comment or an issue (```mermaid blocks; the xychart-beta
+// diagram), where a local image link shows nothing. xychart-beta draws
+// bars and lines over named categories, with no legend, so each chart
+// here is followed by the table of its exact numbers, which also says
+// which line is which.
+//
+// Every piece of text from inputs (run ids, benchmark names, variant
+// names) is reduced to a safe alphabet (mermaidText): a quote, a line
+// break, "%%", "#", a backtick or markup cannot end the string, the block
+// or the fence, nor inject HTML.
+
+// MermaidScoreSequence writes the score sequence as a Mermaid xychart: a
+// bar per run in run order, and the floor and the lowest score as flat
+// lines. It writes nothing for a chart left out.
+func MermaidScoreSequence(w io.Writer, c *chartdata.ScoreSequence) {
+	if c.LeftOut != "" || len(c.Scores.Points) == 0 {
+		return
+	}
+	cats := make([]string, len(c.Scores.Points))
+	vals := make([]float64, len(c.Scores.Points))
+	for i, p := range c.Scores.Points {
+		cats[i], vals[i] = p.Label, p.Y
+	}
+	var lines [][]float64
+	for _, r := range c.Refs {
+		if r.Kind == chartdata.RefFloor || r.Kind == chartdata.RefLowest {
+			lines = append(lines, flat(r.At, len(vals)))
+		}
+	}
+	writeXY(w, c.Title, "run", c.Y.Label, c.Y.Min, c.Y.Max, cats, [][]float64{vals}, lines)
+}
+
+// MermaidRatioSpread writes the per-benchmark ratio spread as a Mermaid
+// xychart: a bar per benchmark at its median ratio, and lines through the
+// minima and the maxima. The chart's axis is logarithmic; xychart-beta
+// has only linear axes, so the range shown is the data's, and the table
+// beside the chart gives the numbers.
+func MermaidRatioSpread(w io.Writer, c *chartdata.RatioSpread) {
+	if c.LeftOut != "" || len(c.Rows) == 0 {
+		return
+	}
+	n := len(c.Rows)
+	cats := make([]string, n)
+	med, lo, hi := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i, r := range c.Rows {
+		cats[i], med[i], lo[i], hi[i] = r.Benchmark, r.Box.Median, r.Box.Min, r.Box.Max
+	}
+	// The chart's axis label says "log scale"; this axis is linear.
+	writeXY(w, c.Title, "benchmark", "ratio (candidate better above 1)", c.X.Min, c.X.Max, cats, [][]float64{med}, [][]float64{lo, hi})
+}
+
+func flat(v float64, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = v
+	}
+	return out
+}
+
+// writeXY writes one fenced xychart-beta block.
+func writeXY(w io.Writer, title, xLabel, yLabel string, yMin, yMax float64, cats []string, bars, lines [][]float64) {
+	q := make([]string, len(cats))
+	for i, c := range cats {
+		q[i] = `"` + mermaidText(c) + `"`
+	}
+	fmt.Fprintln(w, "```mermaid")
+	fmt.Fprintln(w, "xychart-beta")
+	fmt.Fprintf(w, "    title \"%s\"\n", mermaidText(title))
+	fmt.Fprintf(w, "    x-axis \"%s\" [%s]\n", mermaidText(xLabel), strings.Join(q, ", "))
+	if yMax > yMin {
+		fmt.Fprintf(w, "    y-axis \"%s\" %s --> %s\n", mermaidText(yLabel), mermaidNum(yMin), mermaidNum(yMax))
+	} else {
+		fmt.Fprintf(w, "    y-axis \"%s\"\n", mermaidText(yLabel))
+	}
+	for _, b := range bars {
+		fmt.Fprintf(w, "    bar [%s]\n", mermaidNums(b))
+	}
+	for _, l := range lines {
+		fmt.Fprintf(w, "    line [%s]\n", mermaidNums(l))
+	}
+	fmt.Fprintln(w, "```")
+}
+
+func mermaidNums(vs []float64) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = mermaidNum(v)
+	}
+	return strings.Join(s, ", ")
+}
+
+// mermaidNum prints a value with four decimals, enough for ratios and
+// scores, and short enough for a long run sequence. A value that is not
+// finite (which a chart never holds) is 0 rather than a word Mermaid
+// cannot parse.
+func mermaidNum(v float64) string {
+	if v != v || v > 1e300 || v < -1e300 {
+		return "0"
+	}
+	return strconv.FormatFloat(v, 'f', 4, 64)
+}
+
+// mermaidText reduces text from inputs to letters, digits, blanks and
+// - _ . , / + = ( ) ; anything else becomes '_' (no quote, backtick, hash,
+// percent, colon, bracket or angle bracket survives), runs of blanks are
+// one space, and the result is cut to 120 characters.
+func mermaidText(s string) string {
+	var b strings.Builder
+	n := 0
+	space := false
+	for _, r := range s {
+		if n >= 120 {
+			break
+		}
+		switch {
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
+			if space || b.Len() == 0 {
+				continue
+			}
+			space = true
+			b.WriteByte(' ')
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune("-_.,/+=()", r):
+			space = false
+			b.WriteRune(r)
+		case r > 0x7f && (r >= 0xa0 && r != 0x2028 && r != 0x2029 && r != 0xfeff) && isLetterLike(r):
+			space = false
+			b.WriteRune(r)
+		default:
+			space = false
+			b.WriteByte('_')
+		}
+		n++
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+// isLetterLike keeps the letters of other scripts and typographic
+// dashes and signs of the charts' own labels (–, ×, ≥), which Mermaid
+// shows as they are.
+func isLetterLike(r rune) bool {
+	switch r {
+	case '–', '—', '×', '≥', '≤', '±', 'α', 'ρ', 'σ', 'μ':
+		return true
+	}
+	return (r >= 0xc0 && r <= 0x24f) || (r >= 0x370 && r <= 0x3ff) || (r >= 0x400 && r <= 0x4ff)
+}
