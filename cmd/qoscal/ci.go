@@ -144,3 +144,28 @@ func (u *ui) annotationMode(mode string) {
 		u.github = false
 	}
 }
+
+// output is one step output: name=value.
+type output struct{ name, value string }
+
+// setOutputs appends step outputs to $GITHUB_OUTPUT when it is set (under
+// Actions), as name=value lines. A value never holds a line break (the
+// callers give words and numbers; a break is refused rather than let it
+// forge another output).
+func (u *ui) setOutputs(outs []output) error {
+	path := u.getenv("GITHUB_OUTPUT")
+	if path == "" {
+		return nil
+	}
+	var b strings.Builder
+	for _, o := range outs {
+		if strings.ContainsAny(o.name+o.value, "\r\n") {
+			return fmt.Errorf("step output %s: a value with a line break (this is a bug in qoscal)", o.name)
+		}
+		fmt.Fprintf(&b, "%s=%s\n", o.name, o.value)
+	}
+	if err := appendFile(path, []byte(b.String())); err != nil {
+		return fmt.Errorf("step outputs $GITHUB_OUTPUT %s: %v", path, err)
+	}
+	return nil
+}

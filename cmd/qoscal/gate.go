@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"qoscal/calibrate"
 	"qoscal/data"
@@ -226,6 +228,9 @@ func runGate(u *ui, args []string) error {
 			u.summary = ""
 			return fmt.Errorf("step summary %s: %v", summary, err)
 		}
+	}
+	if err := u.setOutputs(v.outputs()); err != nil {
+		return err
 	}
 	u.warnAll(res.Warnings)
 	switch g.format {
@@ -451,6 +456,33 @@ func appendFile(path string, b []byte) error {
 // the annotations go).
 type gateView struct {
 	*present.Gate
+}
+
+// outputs are the gate's step outputs under Actions ($GITHUB_OUTPUT):
+// verdict (the JSON verdict: pass, fail, warn, inconclusive, rerun,
+// ungated), score, floor ("" with none), floor-source, run and
+// exit-code.
+func (v *gateView) outputs() []output {
+	floor, src := "", ""
+	if v.Res.Floor > 0 {
+		floor, src = v.FloorText(), floorSourceName(v.Res.FloorSource)
+		if v.Res.FloorSource == calibrate.FloorCalibration {
+			src = oneLine(v.CalPath)
+		}
+	}
+	return []output{
+		{"verdict", v.Res.Verdict},
+		{"score", strconv.FormatFloat(v.Res.Score, 'f', 4, 64)},
+		{"floor", floor},
+		{"floor-source", src},
+		{"run", oneLine(v.Run.ID)},
+		{"exit-code", strconv.Itoa(v.ExitCode)},
+	}
+}
+
+// oneLine replaces line breaks, which a step output cannot hold.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
 }
 
 func gateExitCode(res *calibrate.GateResult) int {

@@ -1,0 +1,385 @@
+package main
+
+// The GitHub Action (action.yml at the top of the repository) run here,
+// without GitHub: the file is parsed, and each of its run steps is run in
+// order with bash, as the runner would, with a fake GITHUB_OUTPUT,
+// GITHUB_STEP_SUMMARY, GITHUB_ACTION_PATH and RUNNER_TEMP; the ${{ }}
+// expressions the action uses are evaluated here (inputs, github.*,
+// runner.*, steps.*.outputs.*), and any other makes the test fail, so the
+// action cannot grow an expression this test does not understand. The
+// uses: steps (actions/setup-go, actions/cache) are not run: the machine's
+// Go stands for setup-go, and the cache is a miss, so the build step runs.
+//
+// The Windows runner: every run step must say shell: bash (checked here),
+// which the Windows runner has (Git Bash), so the scripts that run here are
+// the ones that run there; the runner.os=Windows branch (qoscal.exe) is run
+// here too. No step runs with PowerShell (the Windows runner's default for
+// a step without a shell), so there is no PowerShell script to run; pwsh
+// is not on Debian anyway.
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+)
+
+type actionFile struct {
+	Name        string `yaml:"name"`
+	Description string `yaml:"description"`
+	Author      string `yaml:"author"`
+	Branding    struct {
+		Icon  string `yaml:"icon"`
+		Color string `yaml:"color"`
+	} `yaml:"branding"`
+	Inputs map[string]struct {
+		Description string  `yaml:"description"`
+		Required    bool    `yaml:"required"`
+		Default     *string `yaml:"default"`
+	} `yaml:"inputs"`
+	Outputs map[string]struct {
+		Description string `yaml:"description"`
+		Value       string `yaml:"value"`
+	} `yaml:"outputs"`
+	Runs struct {
+		Using string       `yaml:"using"`
+		Steps []actionStep `yaml:"steps"`
+	} `yaml:"runs"`
+}
+
+type actionStep struct {
+	Name  string            `yaml:"name"`
+	ID    string            `yaml:"id"`
+	If    string            `yaml:"if"`
+	Uses  string            `yaml:"uses"`
+	With  map[string]string `yaml:"with"`
+	Shell string            `yaml:"shell"`
+	Env   map[string]string `yaml:"env"`
+	Run   string            `yaml:"run"`
+}
+
+func readAction(t *testing.T) (*actionFile, string) {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "action.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a actionFile
+	dec := yaml.NewDecoder(strings.NewReader(string(b)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&a); err != nil {
+		t.Fatalf("action.yml: %v", err)
+	}
+	return &a, root
+}
+
+// TestActionFile checks the action's interface: the inputs and outputs
+// issue 16 names, a composite action whose run steps all say shell: bash,
+// and actions pinned to a major version.
+func TestActionFile(t *testing.T) {
+	a, _ := readAction(t)
+	if a.Runs.Using != "composite" {
+		t.Errorf("runs.using is %q, want composite", a.Runs.Using)
+	}
+	for _, in := range []string{"baseline", "candidate", "floor", "calibration", "report-only", "per-benchmark", "args", "go-version"} {
+		if _, ok := a.Inputs[in]; !ok {
+			t.Errorf("input %s is missing", in)
+		}
+	}
+	for name, in := range a.Inputs {
+		if in.Description == "" {
+			t.Errorf("input %s has no description", name)
+		}
+		if !in.Required && in.Default == nil {
+			t.Errorf("optional input %s has no default", name)
+		}
+	}
+	for _, out := range []string{"verdict", "score", "floor"} {
+		o, ok := a.Outputs[out]
+		if !ok {
+			t.Errorf("output %s is missing", out)
+			continue
+		}
+		if want := "${{ steps.gate.outputs." + out + " }}"; o.Value != want {
+			t.Errorf("output %s is %q, want %q", out, o.Value, want)
+		}
+	}
+	pinned := regexp.MustCompile(`^actions/[a-z-]+@v[0-9]+$`)
+	for i, s := range a.Runs.Steps {
+		switch {
+		case s.Run != "" && s.Shell != "bash":
+			t.Errorf("step %d (%s) runs with shell %q: every run step must say shell: bash, or the caller's default shell (PowerShell on Windows) runs it", i, s.Name, s.Shell)
+		case s.Run == "" && !pinned.MatchString(s.Uses):
+			t.Errorf("step %d (%s) uses %q: want an actions/ action pinned to a major version", i, s.Name, s.Uses)
+		}
+		if strings.Contains(s.Run, "${{") {
+			t.Errorf("step %d (%s) pastes an expression into its script: pass it through env (script injection)", i, s.Name)
+		}
+	}
+}
+
+// actionRun is one run of the action here: its inputs, what the fake
+// runner saw, and the step outputs.
+type actionRun struct {
+	t       *testing.T
+	a       *actionFile
+	root    string
+	inputs  map[string]string
+	runner  map[string]string // runner.os, runner.arch, runner.temp
+	steps   map[string]map[string]string
+	dir     string // the workspace
+	summary string
+	logs    strings.Builder
+	exit    int
+}
+
+var expr = regexp.MustCompile(`\$\{\{\s*(.*?)\s*\}\}`)
+
+// eval evaluates the expressions the action uses; any other fails the test.
+func (r *actionRun) eval(s string) string {
+	return expr.ReplaceAllStringFunc(s, func(m string) string {
+		e := expr.FindStringSubmatch(m)[1]
+		parts := strings.Split(e, ".")
+		switch {
+		case len(parts) == 2 && parts[0] == "inputs":
+			v, ok := r.inputs[parts[1]]
+			if !ok {
+				in, known := r.a.Inputs[parts[1]]
+				if !known {
+					r.t.Fatalf("expression %s: no such input", e)
+				}
+				if in.Default != nil {
+					v = *in.Default
+				}
+			}
+			return v
+		case e == "github.action_path":
+			return r.root
+		case len(parts) == 2 && parts[0] == "runner":
+			v, ok := r.runner[parts[1]]
+			if !ok {
+				r.t.Fatalf("expression %s: not known to this test", e)
+			}
+			return v
+		case len(parts) == 4 && parts[0] == "steps" && parts[2] == "outputs":
+			return r.steps[parts[1]][parts[3]]
+		}
+		r.t.Fatalf("expression %q is not one this test evaluates: teach action_test.go or simplify action.yml", e)
+		return ""
+	})
+}
+
+// cond evaluates a step's if: the action uses only "steps.X.outputs.Y !=
+// 'true'".
+func (r *actionRun) cond(s string) bool {
+	if s == "" {
+		return true
+	}
+	m := regexp.MustCompile(`^steps\.([a-z-]+)\.outputs\.([a-z-]+) != 'true'$`).FindStringSubmatch(s)
+	if m == nil {
+		r.t.Fatalf("if: %q is not one this test evaluates", s)
+	}
+	return r.steps[m[1]][m[2]] != "true"
+}
+
+// readOutputs parses a GITHUB_OUTPUT file: name=value lines (the action
+// and qoscal write no multi-line values).
+func readOutputs(t *testing.T, path string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return out
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), "=")
+		if !ok || strings.Contains(k, "<<") {
+			t.Fatalf("GITHUB_OUTPUT line %q is not name=value", sc.Text())
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// runAction runs the action's steps in order, stopping at the first that
+// fails (as the runner does), and returns the action's outputs.
+func (r *actionRun) runAction(shell string) map[string]string {
+	t := r.t
+	r.steps = map[string]map[string]string{}
+	for i, s := range r.a.Runs.Steps {
+		if s.Run == "" || !r.cond(s.If) {
+			continue
+		}
+		outFile := filepath.Join(t.TempDir(), "output")
+		env := append(os.Environ(),
+			"GITHUB_ACTIONS=true",
+			"GITHUB_OUTPUT="+outFile,
+			"GITHUB_STEP_SUMMARY="+r.summary,
+			"GITHUB_ACTION_PATH="+r.root,
+			"GITHUB_WORKSPACE="+r.dir,
+			"GITHUB_RUN_ID=987654321",
+			"GITHUB_RUN_ATTEMPT=1",
+			"RUNNER_OS="+r.runner["os"],
+			"RUNNER_TEMP="+r.runner["temp"],
+			"QOSCAL_DB=",
+		)
+		for k, v := range s.Env {
+			env = append(env, k+"="+r.eval(v))
+		}
+		// The runner writes the script to a file and runs "bash --noprofile
+		// --norc -eo pipefail {0}" for shell: bash.
+		script := filepath.Join(t.TempDir(), "step.sh")
+		if err := os.WriteFile(script, []byte(r.eval(s.Run)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(shell, "--noprofile", "--norc", "-eo", "pipefail", script)
+		cmd.Dir = r.dir
+		cmd.Env = env
+		out, err := cmd.CombinedOutput()
+		fmt.Fprintf(&r.logs, "== step %d: %s\n%s", i, s.Name, out)
+		if s.ID != "" {
+			r.steps[s.ID] = readOutputs(t, outFile)
+		}
+		if err != nil {
+			if ee, ok := err.(*exec.ExitError); ok {
+				r.exit = ee.ExitCode()
+				break
+			}
+			t.Fatalf("step %d: %v", i, err)
+		}
+	}
+	outs := map[string]string{}
+	for name, o := range r.a.Outputs {
+		outs[name] = r.eval(o.Value)
+	}
+	return outs
+}
+
+// TestActionSteps runs the action on the worked example's files: PASS
+// against a floor, FAIL (the job fails, the outputs and the summary are
+// still written), report-only, and the Windows runner's branch.
+func TestActionSteps(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatalf("bash: %v (the action's steps are bash scripts)", err)
+	}
+	a, root := readAction(t)
+	sample := filepath.Join(root, "data", "samples", "windows-hoard-first-measurement")
+	temp := t.TempDir() // shared by the cases: the build is made once
+	cases := []struct {
+		name    string
+		inputs  map[string]string
+		os      string
+		exit    int
+		outputs map[string]string
+		summary []string // lines the step summary must hold
+		log     []string // regexps the log must match
+	}{
+		{
+			name:    "pass",
+			inputs:  map[string]string{"floor": "1.25"},
+			os:      "Linux",
+			outputs: map[string]string{"verdict": "pass", "score": "1.5462", "floor": "1.25", "exit-code": "0"},
+			summary: []string{"### qoscal gate: PASS", "Floor 1.25x from --floor."},
+			log:     []string{`(?m)^PASS: hoard is 1.55x system \(geomean\), >= 1.25x floor.$`},
+		},
+		{
+			name:    "fail",
+			inputs:  map[string]string{"floor": "1.6", "args": "--run pr-42  --tag-threshold 0.05"},
+			os:      "Linux",
+			exit:    1,
+			outputs: map[string]string{"verdict": "fail", "score": "1.5462", "floor": "1.6", "exit-code": "1"},
+			summary: []string{"### qoscal gate: FAIL"},
+			log:     []string{`(?m)^::error title=qoscal gate%3A FAIL::FAIL: hoard is 1.55x system`, `(?m), run pr-42: ops/sec`},
+		},
+		{
+			name:    "report-only, on the Windows runner's branch",
+			inputs:  map[string]string{"floor": "1.6", "report-only": "true"},
+			os:      "Windows",
+			outputs: map[string]string{"verdict": "warn", "floor": "1.6", "exit-code": "0"},
+			summary: []string{"### qoscal gate: below the floor (report-only)"},
+			log:     []string{`(?m)^::warning title=qoscal gate%3A below the floor \(report-only\)::`, `(?m)^report-only: not gating.$`},
+		},
+		{
+			name:    "bad input: exit 2, one annotation",
+			inputs:  map[string]string{"floor": "1.25", "candidate": "hoard=missing.txt"},
+			os:      "Linux",
+			exit:    2,
+			outputs: map[string]string{"verdict": ""},
+			summary: []string{"### qoscal gate: error (exit 2)"},
+			log:     []string{`(?m)^::error title=qoscal gate%3A error::missing.txt: no such file or folder`},
+		},
+		{
+			name:    "a bad report-only value is refused",
+			inputs:  map[string]string{"floor": "1.25", "report-only": "yes%0A::add-mask::x"},
+			os:      "Linux",
+			exit:    2,
+			outputs: map[string]string{"verdict": ""},
+			log:     []string{`(?m)^::error title=qoscal action::report-only must be true or false, got 'yes_0A__add-mask__x'$`},
+		},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, f := range []string{"baseline.txt", "hoard.txt"} {
+				b, err := os.ReadFile(filepath.Join(sample, f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			inputs := map[string]string{"baseline": "system=baseline.txt", "candidate": "hoard=hoard.txt"}
+			for k, v := range c.inputs {
+				inputs[k] = v
+			}
+			r := &actionRun{t: t, a: a, root: root, inputs: inputs, dir: dir,
+				runner:  map[string]string{"os": c.os, "arch": runtime.GOARCH, "temp": temp},
+				summary: filepath.Join(dir, "summary.md")}
+			outs := r.runAction(bash)
+			log := r.logs.String()
+			if r.exit != c.exit {
+				t.Fatalf("exit %d, want %d; log:\n%s", r.exit, c.exit, log)
+			}
+			for k, want := range c.outputs {
+				if outs[k] != want {
+					t.Errorf("output %s = %q, want %q; log:\n%s", k, outs[k], want, log)
+				}
+			}
+			if c.os == "Windows" && !strings.HasSuffix(r.steps["key"]["bin"], "qoscal.exe") {
+				t.Errorf("on Windows the binary is %q, want qoscal.exe", r.steps["key"]["bin"])
+			}
+			sum, _ := os.ReadFile(r.summary)
+			for _, l := range c.summary {
+				if !strings.Contains("\n"+string(sum), "\n"+l+"\n") {
+					t.Errorf("the step summary lacks the line %q:\n%s", l, sum)
+				}
+			}
+			for _, re := range c.log {
+				if !regexp.MustCompile(re).MatchString(log) {
+					t.Errorf("the log does not match %s:\n%s", re, log)
+				}
+			}
+			if n := strings.Count(log, "\n::error "); n > 1 {
+				t.Errorf("%d ::error annotations, want at most one:\n%s", n, log)
+			}
+		})
+	}
+}
