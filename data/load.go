@@ -195,6 +195,9 @@ func loadPath(p string, opt *LoadOptions) ([]Run, error) {
 		return nil, pathError(p, err)
 	}
 	if !st.IsDir() {
+		if isZip(p) {
+			return loadZip(p, opt)
+		}
 		return loadMultiRunFile(p, opt)
 	}
 	if err := opt.checkVariants(true); err != nil {
@@ -220,15 +223,36 @@ func loadPath(p string, opt *LoadOptions) ([]Run, error) {
 		return nil, pathError(p, err)
 	}
 	var names []string
+	zips := map[string]bool{} // zip artifacts among the run folders (artifact.go)
 	for _, e := range entries {
 		if e.IsDir() {
 			names = append(names, e.Name())
+		} else if e.Type().IsRegular() && isZip(e.Name()) {
+			names = append(names, e.Name())
+			zips[e.Name()] = true
 		}
 	}
 	NaturalSort(names)
 	var runs []Run
 	for _, name := range names {
 		dir := filepath.Join(p, name)
+		if zips[name] {
+			r, missing, isRun, err := loadZipRun(dir, opt)
+			switch {
+			case err != nil:
+				return nil, err
+			case !isRun:
+				continue
+			case len(missing) > 0:
+				if !opt.SkipIncomplete {
+					return nil, fmt.Errorf("artifact %s lacks %s (use --skip-incomplete to skip such artifacts)", dir, strings.Join(missing, " and "))
+				}
+				opt.warn("skipped incomplete artifact %s: it lacks %s", dir, strings.Join(missing, " and "))
+				continue
+			}
+			runs = append(runs, r)
+			continue
+		}
 		present, missing := presentFiles(dir, opt)
 		switch {
 		case present == 0:
@@ -280,6 +304,9 @@ func loadRunFolder(dir, id string, opt *LoadOptions) (Run, error) {
 		files[v.Name] = filepath.Join(dir, v.File)
 	}
 	if err := readVariants(&run, files, opt); err != nil {
+		return Run{}, err
+	}
+	if err := readMeta(dir, &run); err != nil {
 		return Run{}, err
 	}
 	return run, nil

@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"qoscal/calibrate"
 	"qoscal/data"
@@ -79,6 +81,11 @@ CI:
     --summary FILE           append a Markdown summary (default
                              $GITHUB_STEP_SUMMARY when set)
     --record                 also store the run (--db, --run ID, --label)
+    --emit-meta              write qoscal.json beside the candidate's
+                             result file: the Actions run id and attempt,
+                             commit, runner OS and name, and the time, read
+                             back as the run's labels when the folder (or
+                             its artifact) is a PATH
     --drift-window N         with --db, check the last N stored gated runs
                              (those with the --label labels, if given) for
                              drift from the calibration (default 20, at
@@ -116,7 +123,7 @@ type gateFlags struct {
 	perBenchmark                                                      string
 	rerunBand                                                         float64
 	minSuite, driftWindow                                             int
-	reportOnly, allowPartial, record, higher, lower                   bool
+	reportOnly, allowPartial, record, higher, lower, emitMeta         bool
 	labels                                                            []string
 }
 
@@ -139,6 +146,7 @@ func runGate(u *ui, args []string) error {
 	fs.StringVar(&g.annotations, "annotations", "auto", "CI annotations: `MODE` auto, github or none")
 	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE`")
 	fs.BoolVar(&g.record, "record", false, "also store the gated run")
+	fs.BoolVar(&g.emitMeta, "emit-meta", false, "write qoscal.json beside the candidate's result file")
 	fs.StringArrayVar(&g.labels, "label", nil, "a `KEY=VALUE` label of the recorded run")
 	g.dirFlags.add(fs)
 	fs.StringVar(&g.metric, "metric", "", "the `METRIC` to compare when results have several")
@@ -186,6 +194,11 @@ func runGate(u *ui, args []string) error {
 	run, err := g.readRun(u, paths)
 	if err != nil {
 		return err
+	}
+	if g.emitMeta {
+		if err := g.writeMeta(u, paths); err != nil {
+			return err
+		}
 	}
 	dir, err := g.direction("gate")
 	if err != nil {
@@ -436,6 +449,45 @@ func (g *gateFlags) recordRun(u *ui, run *data.Run) error {
 	} else {
 		u.notef("recorded run %s in %s", run.ID, st.Location())
 	}
+	return nil
+}
+
+// writeMeta writes qoscal.json beside the candidate's result file (in the
+// run folder, when one is given), from the Actions environment, so that an
+// uploaded artifact carries its run's labels (data.Meta).
+func (g *gateFlags) writeMeta(u *ui, paths []string) error {
+	if len(paths) == 0 && g.candidate == "" {
+		return usagef("gate", "--emit-meta writes beside the candidate's result file: give it with --candidate (not a stored run)")
+	}
+	spec, err := data.ParseVariantSpec(g.candidate)
+	if err != nil {
+		return usagef("gate", "--candidate: %v", err)
+	}
+	dir := filepath.Dir(spec.File)
+	if len(paths) == 1 {
+		dir = filepath.Join(paths[0], dir)
+	}
+	now, err := u.now()
+	if err != nil {
+		return err
+	}
+	m := data.Meta{Version: data.MetaVersion, RunID: u.getenv("GITHUB_RUN_ID"), Attempt: u.getenv("GITHUB_RUN_ATTEMPT"),
+		Commit: u.getenv("GITHUB_SHA"), RunnerOS: u.getenv("RUNNER_OS"), RunnerName: u.getenv("RUNNER_NAME"),
+		Time: now.Format(time.RFC3339)}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	// What is written must read back: a value the environment gave with a
+	// line break is refused here, not by whoever reads the artifact.
+	p := filepath.Join(dir, data.MetaFile)
+	if _, err := data.ParseMeta(p, b); err != nil {
+		return fmt.Errorf("--emit-meta: %v", err)
+	}
+	if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
+		return fmt.Errorf("--emit-meta: %v", err)
+	}
+	u.notef("wrote %s", p)
 	return nil
 }
 

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,6 +44,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("QOSCAL_DB", "")
 			env.Setenv("GITHUB_ACTIONS", "")
 			env.Setenv("GITHUB_STEP_SUMMARY", "")
+			env.Setenv("GITHUB_OUTPUT", "")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
@@ -53,6 +56,7 @@ func TestScripts(t *testing.T) {
 			"jsonset":    cmdJSONSet,
 			"nocommands": cmdNoCommands,
 			"once":       cmdOnce,
+			"mkzip":      cmdMkzip,
 		},
 		RequireUniqueNames: true,
 		UpdateScripts:      *update,
@@ -319,4 +323,75 @@ func cmdOnce(ts *testscript.TestScript, neg bool, args []string) {
 			}
 		}
 	}
+}
+
+// cmdMkzip writes a zip archive as the Actions API serves an artifact:
+//
+//	mkzip ZIP NAME=FILE...      an entry NAME holding FILE's content
+//	mkzip ZIP -dir DIR          every file under DIR, named relative to it
+//	mkzip ZIP -bomb NAME MiB    an entry of MiB mebibytes of zeros
+//	mkzip ZIP -symlink NAME TARGET
+//
+// NAME is written as given ("../x", "/etc/x"), as a hostile archive would.
+func cmdMkzip(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: mkzip ZIP NAME=FILE... | -dir DIR | -bomb NAME MiB | -symlink NAME TARGET")
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	add := func(name string, content []byte) {
+		w, err := zw.Create(name)
+		ts.Check(err)
+		_, err = w.Write(content)
+		ts.Check(err)
+	}
+	switch args[1] {
+	case "-dir":
+		root := ts.MkAbs(args[2])
+		ts.Check(filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			add(filepath.ToSlash(rel), b)
+			return nil
+		}))
+	case "-bomb":
+		var mib int
+		if _, err := fmt.Sscan(args[3], &mib); err != nil {
+			ts.Fatalf("mkzip: %v", err)
+		}
+		w, err := zw.Create(args[2])
+		ts.Check(err)
+		zero := make([]byte, 1<<20)
+		for i := 0; i < mib; i++ {
+			_, err := w.Write(zero)
+			ts.Check(err)
+		}
+	case "-symlink":
+		h := &zip.FileHeader{Name: args[2], Method: zip.Store}
+		h.SetMode(os.ModeSymlink | 0o777)
+		w, err := zw.CreateHeader(h)
+		ts.Check(err)
+		_, err = w.Write([]byte(args[3]))
+		ts.Check(err)
+	default:
+		for _, a := range args[1:] {
+			name, file, ok := strings.Cut(a, "=")
+			if !ok {
+				ts.Fatalf("mkzip: %q is not NAME=FILE", a)
+			}
+			add(name, []byte(ts.ReadFile(file)))
+		}
+	}
+	ts.Check(zw.Close())
+	ts.Check(os.MkdirAll(filepath.Dir(ts.MkAbs(args[0])), 0o755))
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), buf.Bytes(), 0o644))
 }

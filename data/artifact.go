@@ -1,0 +1,357 @@
+package data
+
+// CI artifacts, read as they are downloaded. A job's result files, uploaded
+// with actions/upload-artifact, come back either as a folder per artifact
+// (gh run download, actions/download-artifact), which is a run folder
+// named after the artifact, or as a .zip file per artifact (the Actions
+// API), which qoscal reads as the folder it unpacks to, named after the
+// zip: run-123456789.zip is the run run-123456789. A qoscal.json beside
+// the result files (written by 'qoscal gate --emit-meta' in the job) gives
+// the run's labels: os, runner, commit, attempt, github_run, and its time.
+//
+// A zip is unpacked into a temporary folder, removed when the run is read,
+// under limits: no entry may leave the folder (an absolute name, "..", a
+// drive letter), no symbolic link or other special file, at most
+// ZipMaxEntries entries and ZipMaxBytes unpacked bytes, counted as they
+// are written rather than trusted from the headers (a zip bomb is stopped
+// at the limit). A zip that cannot be read is an error naming it.
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Limits of one zip artifact.
+var (
+	// ZipMaxEntries bounds the number of entries (files and folders).
+	ZipMaxEntries = 10000
+	// ZipMaxBytes bounds the bytes unpacked, all entries together.
+	ZipMaxBytes int64 = 256 << 20
+)
+
+// isZip reports whether a file is read as a zip artifact: by its name.
+func isZip(p string) bool { return strings.EqualFold(filepath.Ext(p), ".zip") }
+
+// zipStem is a zip artifact's run id: its name without .zip.
+func zipStem(p string) string {
+	b := filepath.Base(p)
+	return b[:len(b)-len(filepath.Ext(b))]
+}
+
+// unzip unpacks the zip artifact p into a new temporary folder and
+// returns it; the caller removes it.
+func unzip(p string) (dir string, err error) {
+	zr, err := zip.OpenReader(p)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
+			return "", pathError(p, err)
+		}
+		return "", fmt.Errorf("%s: not a readable zip archive (%v)", p, err)
+	}
+	defer zr.Close()
+	if len(zr.File) > ZipMaxEntries {
+		return "", fmt.Errorf("%s: %d entries, more than the %d a result artifact may hold: refused", p, len(zr.File), ZipMaxEntries)
+	}
+	tmp, err := os.MkdirTemp("", "qoscal-artifact-")
+	if err != nil {
+		return "", err
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(tmp)
+		}
+	}()
+	dir = tmp
+	budget := ZipMaxBytes
+	for _, f := range zr.File {
+		name, err := zipEntryName(f.Name)
+		if err != nil {
+			return "", fmt.Errorf("%s: entry %q %v: refused", p, f.Name, err)
+		}
+		mode := f.Mode()
+		switch {
+		case mode.IsDir():
+			if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+				return "", err
+			}
+			continue
+		case !mode.IsRegular():
+			return "", fmt.Errorf("%s: entry %q is a %s, not a file: refused", p, f.Name, kindOf(mode))
+		}
+		dst := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return "", err
+		}
+		n, err := unzipFile(f, dst, budget)
+		if err != nil {
+			return "", fmt.Errorf("%s: entry %q: %v", p, f.Name, err)
+		}
+		budget -= n
+	}
+	return dir, nil
+}
+
+// zipEntryName checks an entry's name and returns it as a local path: no
+// absolute name, no "..", no drive letter or backslash trick, nothing
+// that would leave the folder it is unpacked into.
+func zipEntryName(name string) (string, error) {
+	if strings.ContainsRune(name, '\\') {
+		// Some Windows tools write \ as the separator; read it as one,
+		// then judge the name like any other.
+		name = strings.ReplaceAll(name, "\\", "/")
+	}
+	if strings.ContainsRune(name, 0) {
+		return "", errors.New("has a NUL byte in its name")
+	}
+	clean := path.Clean(strings.TrimSuffix(name, "/"))
+	local := filepath.FromSlash(clean)
+	if clean == "." || !filepath.IsLocal(local) || path.IsAbs(name) || strings.Contains(clean, ":") {
+		return "", errors.New("would be written outside the artifact's folder")
+	}
+	return local, nil
+}
+
+func kindOf(m os.FileMode) string {
+	switch {
+	case m&os.ModeSymlink != 0:
+		return "symbolic link"
+	case m&os.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&os.ModeDevice != 0:
+		return "device"
+	}
+	return "special file"
+}
+
+// unzipFile writes one entry to dst, at most budget bytes, and returns how
+// many it wrote. The count is of the bytes the entry really unpacks to,
+// not its header's claim; the zip reader checks the entry's CRC-32.
+func unzipFile(f *zip.File, dst string, budget int64) (int64, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return 0, fmt.Errorf("cannot be read (%v)", err)
+	}
+	defer rc.Close()
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return 0, errors.New("is in the archive twice")
+		}
+		return 0, err
+	}
+	n, err := io.Copy(out, io.LimitReader(rc, budget+1))
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return n, fmt.Errorf("cannot be read (%v): the archive is damaged", err)
+	}
+	if n > budget {
+		return n, fmt.Errorf("unpacks to more than the %d bytes a result artifact may hold: refused (a zip bomb?)", ZipMaxBytes)
+	}
+	return n, nil
+}
+
+// loadZip reads the runs of a zip artifact given as a PATH: one run named
+// after the zip when the result files are at its top, else the run
+// folders inside it (a zip of downloaded artifact folders).
+func loadZip(p string, opt *LoadOptions) ([]Run, error) {
+	dir, err := unzip(p)
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	var runs []Run
+	if present, _ := presentFiles(dir, opt); present == len(opt.variants()) {
+		id := opt.RunID
+		if id == "" {
+			id = zipStem(p)
+		}
+		r, err := loadRunFolder(dir, id, opt)
+		if err != nil {
+			return nil, unzipPaths(err, dir, p)
+		}
+		runs = []Run{r}
+	} else {
+		runs, err = loadPath(dir, opt)
+		if err != nil {
+			return nil, unzipPaths(err, dir, p)
+		}
+	}
+	for i := range runs {
+		runs[i].Source = zipPath(runs[i].Source, dir, p)
+	}
+	return runs, nil
+}
+
+// loadZipRun reads a zip artifact found in a folder of run folders as the
+// run it holds, named after the zip. ok is false when the zip holds none
+// of the result files (not a run).
+func loadZipRun(p string, opt *LoadOptions) (run Run, missing []string, ok bool, err error) {
+	dir, err := unzip(p)
+	if err != nil {
+		return Run{}, nil, false, err
+	}
+	defer os.RemoveAll(dir)
+	present, missing := presentFiles(dir, opt)
+	if present == 0 || len(missing) > 0 {
+		return Run{}, missing, present > 0, nil
+	}
+	r, err := loadRunFolder(dir, zipStem(p), opt)
+	if err != nil {
+		return Run{}, nil, true, unzipPaths(err, dir, p)
+	}
+	r.Source = p
+	return r, nil, true, nil
+}
+
+// zipPath names a file of an unpacked artifact by the zip it came from:
+// run-1.zip/baseline.txt rather than a temporary folder.
+func zipPath(s, dir, zipFile string) string {
+	if rest, ok := strings.CutPrefix(s, dir); ok {
+		return zipFile + filepath.ToSlash(rest)
+	}
+	return strings.ReplaceAll(s, dir, zipFile)
+}
+
+// unzipPaths rewrites the temporary folder in an error's file names to the
+// zip's name.
+func unzipPaths(err error, dir, zipFile string) error {
+	var ie *InputError
+	if errors.As(err, &ie) {
+		for _, se := range ie.Errs {
+			se.File = zipPath(se.File, dir, zipFile)
+		}
+		return ie
+	}
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		se.File = zipPath(se.File, dir, zipFile)
+		return err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), dir, zipFile))
+}
+
+// MetaFile is the name of the run's metadata file beside its result files.
+const MetaFile = "qoscal.json"
+
+// metaMaxBytes bounds a qoscal.json: it holds a few short fields.
+const metaMaxBytes = 64 << 10
+
+// Meta is what a CI job says about its run in qoscal.json: written by
+// 'qoscal gate --emit-meta', read as the run's labels wherever its result
+// files are read from a folder or an artifact.
+type Meta struct {
+	// Version is the file's schema version, 1.
+	Version int `json:"version"`
+	// RunID and Attempt are the Actions run (GITHUB_RUN_ID,
+	// GITHUB_RUN_ATTEMPT).
+	RunID   string `json:"run_id,omitempty"`
+	Attempt string `json:"attempt,omitempty"`
+	// Commit is the commit measured (GITHUB_SHA).
+	Commit string `json:"commit,omitempty"`
+	// RunnerOS and RunnerName are the runner's (RUNNER_OS, RUNNER_NAME).
+	RunnerOS   string `json:"runner_os,omitempty"`
+	RunnerName string `json:"runner_name,omitempty"`
+	// Time is when the job wrote the file, RFC 3339.
+	Time string `json:"time,omitempty"`
+}
+
+// MetaVersion is the version of qoscal.json this qoscal writes and reads.
+const MetaVersion = 1
+
+// ParseMeta reads a qoscal.json: one JSON object of the fields of Meta,
+// no other field, each a printable one-line name, the time RFC 3339.
+func ParseMeta(file string, b []byte) (*Meta, error) {
+	bad := func(format string, args ...any) error {
+		return &SyntaxError{File: file, Msg: fmt.Sprintf(format, args...)}
+	}
+	if len(b) > metaMaxBytes {
+		return nil, bad("%d bytes: a %s holds a few short fields (at most %d bytes)", len(b), MetaFile, metaMaxBytes)
+	}
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	var m Meta
+	if err := dec.Decode(&m); err != nil {
+		return nil, bad("expected the JSON object that 'qoscal gate --emit-meta' writes: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, bad("expected one JSON object, found more after it")
+	}
+	if m.Version != MetaVersion {
+		return nil, bad("version %d: this qoscal reads version %d", m.Version, MetaVersion)
+	}
+	for _, f := range []struct{ name, v string }{
+		{"run_id", m.RunID}, {"attempt", m.Attempt}, {"commit", m.Commit},
+		{"runner_os", m.RunnerOS}, {"runner_name", m.RunnerName},
+	} {
+		if err := CheckName(f.name, f.v); err != nil {
+			return nil, bad("%v", err)
+		}
+	}
+	if m.Time != "" {
+		if _, err := time.Parse(time.RFC3339, m.Time); err != nil {
+			return nil, bad("time %q: expected RFC 3339 (2026-12-01T08:00:00Z)", clip(m.Time))
+		}
+	}
+	return &m, nil
+}
+
+// Labels are the run labels the metadata gives: os (lower case), runner,
+// commit, attempt, github_run; empty fields give none.
+func (m *Meta) Labels() map[string]string {
+	l := map[string]string{}
+	for k, v := range map[string]string{
+		"os": strings.ToLower(m.RunnerOS), "runner": m.RunnerName, "commit": m.Commit,
+		"attempt": m.Attempt, "github_run": m.RunID,
+	} {
+		if v != "" {
+			l[k] = v
+		}
+	}
+	return l
+}
+
+// readMeta applies dir's qoscal.json, if there is one, to run: its labels
+// (a label given on the command line wins) and its time when the result
+// files gave none.
+func readMeta(dir string, run *Run) error {
+	p := filepath.Join(dir, MetaFile)
+	st, err := os.Stat(p)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil
+	}
+	if st.Size() > metaMaxBytes {
+		return &SyntaxError{File: p, Msg: fmt.Sprintf("%d bytes: a %s holds a few short fields (at most %d bytes)", st.Size(), MetaFile, metaMaxBytes)}
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return pathError(p, err)
+	}
+	m, err := ParseMeta(p, b)
+	if err != nil {
+		return err
+	}
+	for k, v := range m.Labels() {
+		if run.Labels == nil {
+			run.Labels = map[string]string{}
+		}
+		if _, given := run.Labels[k]; !given {
+			run.Labels[k] = v
+		}
+	}
+	if run.Time.IsZero() && m.Time != "" {
+		run.Time, _ = time.Parse(time.RFC3339, m.Time)
+	}
+	return nil
+}
