@@ -383,3 +383,50 @@ func TestActionSteps(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkflow checks .github/workflows/ci.yml against what it calls: the
+// steps that use this repository's action (uses: ./) give only inputs the
+// action has, and every required one; the scripts its run steps start
+// exist and are the ones scripts/bench-selftest.sh runs here.
+func TestWorkflow(t *testing.T) {
+	a, root := readAction(t)
+	b, err := os.ReadFile(filepath.Join(root, ".github", "workflows", "ci.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		Jobs map[string]struct {
+			Steps []actionStep `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(b, &wf); err != nil {
+		t.Fatalf("ci.yml: %v", err)
+	}
+	usesAction, runsBench := false, false
+	for job, j := range wf.Jobs {
+		for _, s := range j.Steps {
+			if s.Uses == "./" {
+				usesAction = true
+				for k := range s.With {
+					if _, ok := a.Inputs[k]; !ok {
+						t.Errorf("job %s gives the action input %q, which action.yml does not have", job, k)
+					}
+				}
+				for k, in := range a.Inputs {
+					if _, ok := s.With[k]; in.Required && !ok {
+						t.Errorf("job %s does not give the required input %q", job, k)
+					}
+				}
+			}
+			for _, f := range regexp.MustCompile(`(?:^|\s)((?:scripts|\.ci)/[\w.-]+)`).FindAllStringSubmatch(s.Run, -1) {
+				if _, err := os.Stat(filepath.Join(root, f[1])); err != nil {
+					t.Errorf("job %s runs %s: %v", job, f[1], err)
+				}
+				runsBench = runsBench || f[1] == "scripts/bench-compare.sh"
+			}
+		}
+	}
+	if !usesAction || !runsBench {
+		t.Errorf("ci.yml: want a job that runs scripts/bench-compare.sh and gates with uses: ./ (uses ./: %v, bench-compare: %v)", usesAction, runsBench)
+	}
+}
