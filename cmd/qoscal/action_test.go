@@ -430,3 +430,67 @@ func TestWorkflow(t *testing.T) {
 		t.Errorf("ci.yml: want a job that runs scripts/bench-compare.sh and gates with uses: ./ (uses ./: %v, bench-compare: %v)", usesAction, runsBench)
 	}
 }
+
+// TestReadmeWorkflows checks the README's workflows: every yaml block
+// parses, there are the three complete workflows (collect, calibrate, gate
+// shown as the step that changes) and the before/after of a gate script,
+// and every step that uses the action gives only inputs it has and every
+// required one.
+func TestReadmeWorkflows(t *testing.T) {
+	a, root := readAction(t)
+	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := regexp.MustCompile("(?ms)^```yaml\n(.*?)^```$").FindAllStringSubmatch(string(b), -1)
+	complete, actionSteps := 0, 0
+	for i, blk := range blocks {
+		var doc any
+		if err := yaml.Unmarshal([]byte(blk[1]), &doc); err != nil {
+			t.Errorf("README yaml block %d does not parse: %v\n%s", i+1, err, blk[1])
+			continue
+		}
+		if m, ok := doc.(map[string]any); ok && m["jobs"] != nil && m["on"] != nil {
+			complete++
+		}
+		var walk func(v any)
+		walk = func(v any) {
+			switch v := v.(type) {
+			case map[string]any:
+				if u, _ := v["uses"].(string); strings.HasPrefix(u, "OWNER/qoscal@") {
+					actionSteps++
+					with, _ := v["with"].(map[string]any)
+					for k := range with {
+						if _, ok := a.Inputs[k]; !ok {
+							t.Errorf("README block %d gives the action input %q, which action.yml does not have", i+1, k)
+						}
+					}
+					for k, in := range a.Inputs {
+						if _, ok := with[k]; in.Required && !ok {
+							t.Errorf("README block %d does not give the required input %q", i+1, k)
+						}
+					}
+				}
+				for _, x := range v {
+					walk(x)
+				}
+			case []any:
+				for _, x := range v {
+					walk(x)
+				}
+			}
+		}
+		walk(doc)
+	}
+	if complete < 2 || actionSteps < 3 {
+		t.Errorf("README: %d complete workflows and %d steps using the action; want the collect and calibrate workflows and the gate step", complete, actionSteps)
+	}
+	for _, want := range []string{"## Use it in GitHub Actions", "python qos_windows.py --baseline baseline.txt --hoard hoard-results.txt --min-ratio 1.25"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("README lacks %q", want)
+		}
+	}
+	if strings.Contains(string(b), "in a checkout of qoscal") {
+		t.Errorf("README still tells a workflow to go install qoscal from a checkout")
+	}
+}
