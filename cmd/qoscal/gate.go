@@ -80,6 +80,9 @@ CI:
                              github, none: ::error:: and ::warning:: lines
     --summary FILE           append a Markdown summary (default
                              $GITHUB_STEP_SUMMARY when set)
+                             With $GITHUB_OUTPUT set (under Actions), the
+                             step outputs verdict, score, floor,
+                             floor-source, run and exit-code are written
     --record                 also store the run (--db, --run ID, --label)
     --emit-meta              write qoscal.json beside the candidate's
                              result file: the Actions run id and attempt,
