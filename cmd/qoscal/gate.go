@@ -77,7 +77,9 @@ The floor:
 
 CI:
     --annotations MODE       auto (default: github when GITHUB_ACTIONS=true),
-                             github, none: ::error:: and ::warning:: lines
+                             github, none: with github, the verdict,
+                             every warning and an error are ::error:: or
+                             ::warning:: annotations instead of plain lines
     --summary FILE           append a Markdown summary (default
                              $GITHUB_STEP_SUMMARY when set)
                              With $GITHUB_OUTPUT set (under Actions), the
