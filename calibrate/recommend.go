@@ -149,6 +149,17 @@ type FloorCost struct {
 	// optimistic plug-in figure; DistributionFree the model-free bound
 	// (j+1)/(n+1) (STATS.md 2.2).
 	Predictive, Upper95, Plugin, DistributionFree float64
+	// DistributionFreeUpper95 is the model-free 95% upper confidence bound
+	// of the true rate (stats.DistributionFreeUpper: 1 − 0.05^(1/n) for a
+	// floor below every calibration run).
+	DistributionFreeUpper95 float64
+	// Claimed and ClaimedUpper95 are the rate and its 95% upper bound that
+	// qoscal stands behind (docs/STATS.md 5a): the model's, Predictive and
+	// Upper95, while the log scores pass the normality check; when they
+	// fail it, the larger of the model's and the model-free figure, since
+	// a log-normal fit understates the lower tail of a mixture (a runner
+	// that is sometimes degraded), which is what real CI noise is.
+	Claimed, ClaimedUpper95 float64
 	// Horizon is the predictive chance of at least one false alarm over
 	// the next HorizonRuns healthy runs: 1 − (1 − rate)^m averaged over the
 	// posterior of the rate, as Predictive averages the rate (STATS.md
@@ -219,7 +230,12 @@ type Recommendation struct {
 	// and the pair judged by its mean; FPR per healthy job and the chance
 	// of a rerun, both predictive (STATS.md 2.14). NaN when undefined.
 	TwoStageFPR, TwoStageRerun float64
-	Warnings                   []Warning
+	// TwoStagePower is the same rule's predictive chance of failing a job
+	// slid to one run's r90 (Cost.R90), which one run against the floor
+	// fails nine times in ten: what the rerun band costs in power
+	// (stats.TwoStagePower). NaN when undefined.
+	TwoStagePower float64
+	Warnings      []Warning
 }
 
 // Repetition is the number of repetitions per run M that makes a floor at
@@ -257,13 +273,9 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 	if rec.Floor <= 0 {
 		return nil, fmt.Errorf("the %s method gives a floor of %.4g, which rounds to %s at step %v: nothing to gate on; with so few or so spread runs, calibrate on more runs, or put the floor a margin below the lowest run instead", opt.Method, rec.Raw, rec.FormatFloor(rec.Floor), opt.Step)
 	}
-	if opt.Method == MethodTargetFPR && s.ShapiroP < NormalityAlpha {
-		// The model is in doubt: keep the floor at or below the lowest
-		// calibration run, where the no-model bound is its smallest.
-		if cap := RoundDown(s.Min, opt.Step); rec.Floor > cap {
-			rec.warn(WarnNotNormal, "the log scores are not normal, so the target floor %s is capped at the lowest calibration run, %s, where the no-model bound is 1/(n+1)", rec.FormatFloor(rec.Floor), rec.FormatFloor(cap))
-			rec.Floor = cap
-		}
+	if capped := a.capNotNormal(rec.Floor, opt); capped != rec.Floor {
+		rec.warn(WarnNotNormal, "the log scores are not normal, so the target floor %s is capped at the lowest calibration run, %s, where the no-model bound is 1/(n+1)", rec.FormatFloor(rec.Floor), rec.FormatFloor(capped))
+		rec.Floor = capped
 	}
 	rec.Cost = a.Cost(rec.Floor, opt.Horizon)
 	rec.PredictionBound = stats.PredictionBoundEff(s.MeanLog, s.SDLog, s.Effective, opt.Alpha)
@@ -273,9 +285,12 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 	if s.N < 100 {
 		rec.MoreRunsForOnePct = 100 - s.N
 	}
-	rec.TwoStageFPR, rec.TwoStageRerun = math.NaN(), math.NaN()
+	rec.TwoStageFPR, rec.TwoStageRerun, rec.TwoStagePower = math.NaN(), math.NaN(), math.NaN()
 	if opt.RerunBand > 0 && s.SDLog > 0 {
 		rec.TwoStageFPR, rec.TwoStageRerun = stats.TwoStageFPR(s.MeanLog, s.SDLog, s.Effective, rec.Floor, opt.RerunBand, 20000, opt.Seed)
+		if r := rec.Cost.R90; r > 0 && !math.IsInf(r, 0) {
+			rec.TwoStagePower = stats.TwoStagePower(s.MeanLog, s.SDLog, s.Effective, rec.Floor, opt.RerunBand, r, 20000, opt.Seed)
+		}
 	}
 	if p := rec.Cost.Predictive; p > 0 && p < 0.5 && s.SDLog > 0 {
 		df := s.Effective.DF
@@ -330,6 +345,18 @@ func (r *Recommendation) warn(kind WarningKind, format string, args ...any) {
 	r.Warnings = append(r.Warnings, Warning{Kind: kind, Msg: fmt.Sprintf(format, args...)})
 }
 
+// capNotNormal is the target method's floor when the log scores are not
+// normal: the model is in doubt, so the floor stays at or below the
+// lowest calibration run, where the no-model bound is its smallest.
+// Other methods' floors, and floors of normal scores, are returned as
+// they are.
+func (a *Analysis) capNotNormal(floor float64, opt RecommendOptions) float64 {
+	if opt.Method == MethodTargetFPR && a.Score.ShapiroP < NormalityAlpha {
+		return math.Min(floor, RoundDown(a.Score.Min, opt.Step))
+	}
+	return floor
+}
+
 // Floor applies the options' method to the calibration (see FloorOf).
 func (a *Analysis) Floor(opt RecommendOptions) (raw, floor, k float64, err error) {
 	s := a.Score
@@ -348,18 +375,28 @@ func (a *Analysis) Cost(floor float64, horizon int) FloorCost {
 		BelowMinPct:      (s.Min - floor) / s.Min * 100,
 		KObs:             stats.KObs(s.MeanLog, s.SDLog, floor),
 		Predictive:       stats.FPRPredictiveEff(s.MeanLog, s.SDLog, s.Effective, floor),
-		Upper95:          stats.FPRUpper(s.MeanLog, s.SDLog, s.N, floor, 0.95),
+		Upper95:          stats.FPRUpperEff(s.MeanLog, s.SDLog, s.UpperEffective, floor, 0.95),
 		Plugin:           stats.FPRPlugin(s.MeanLog, s.SDLog, floor),
 		DistributionFree: stats.DistributionFreeFPR(scores, floor),
-		HorizonRuns:      horizon,
-		R50:              stats.DetectPredictiveEff(s.MeanLog, s.SDLog, s.Effective, floor, 0.5),
-		R90:              stats.DetectPredictiveEff(s.MeanLog, s.SDLog, s.Effective, floor, 0.9),
+		// The bound at the lowest run is the confidence 1 − (1 − p)^n that
+		// the minimum covers p, solved for p.
+		DistributionFreeUpper95: stats.DistributionFreeUpper(scores, floor, 0.95),
+		HorizonRuns:             horizon,
+		R50:                     stats.DetectPredictiveEff(s.MeanLog, s.SDLog, s.Effective, floor, 0.5),
+		R90:                     stats.DetectPredictiveEff(s.MeanLog, s.SDLog, s.Effective, floor, 0.9),
 	}
 	if !(s.SDLog > 0) {
 		// Scores that never varied give the log-normal model nothing to
 		// fit: its rates would claim 0. Only the model-free bound holds.
 		nan := math.NaN()
 		c.Predictive, c.Upper95, c.Plugin, c.R90 = nan, nan, nan, nan
+	}
+	c.Claimed, c.ClaimedUpper95 = c.Predictive, c.Upper95
+	if s.ShapiroP < NormalityAlpha || !(s.SDLog > 0) {
+		// Not normal: the model may understate the tail, so claim no less
+		// than the model-free figures; no spread: the model has nothing to
+		// say (its figures are NaN) and the model-free ones are the claim.
+		c.Claimed, c.ClaimedUpper95 = maxKnown(c.Predictive, c.DistributionFree), maxKnown(c.Upper95, c.DistributionFreeUpper95)
 	}
 	c.Horizon = math.NaN()
 	if s.SDLog > 0 {
@@ -378,6 +415,18 @@ func (a *Analysis) Cost(floor float64, horizon int) FloorCost {
 		}
 	}
 	return c
+}
+
+// maxKnown is the larger of a and b, a NaN counting as unknown: the other
+// is returned.
+func maxKnown(a, b float64) float64 {
+	switch {
+	case math.IsNaN(a):
+		return b
+	case math.IsNaN(b):
+		return a
+	}
+	return math.Max(a, b)
 }
 
 // candidates lists floors from the recommendation up to the lowest

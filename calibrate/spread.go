@@ -70,6 +70,11 @@ type ScoreStats struct {
 	// number, or fewer when they are significantly autocorrelated
 	// (docs/STATS.md 5b).
 	Effective stats.Effective
+	// UpperEffective is the model the 95% upper bound of the true rate
+	// uses: ρ one standard error above its bias-corrected estimate when
+	// that is significant, so that the bound allows for how poorly a few
+	// runs estimate ρ (stats.AR1Upper).
+	UpperEffective stats.Effective
 	// NextBelowMin is 1/(n+1): the chance, with no model, that the next
 	// healthy run scores below the lowest of these n (STATS.md 2.2).
 	NextBelowMin float64
@@ -327,6 +332,7 @@ func (a *Analysis) scoreStats() {
 	}
 	s.Lag1, s.Lag1SE = stats.Lag1Autocorrelation(logs)
 	s.Effective = stats.AR1(s.N, stats.ShrinkRho(s.Lag1, s.Lag1SE, s.N))
+	s.UpperEffective = stats.AR1Upper(s.N, s.Lag1, s.Lag1SE)
 	lo, hi := 0, 0
 	for i := range scores {
 		if scores[i] < scores[lo] {

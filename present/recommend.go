@@ -188,6 +188,7 @@ func (v *Recommend) Figures() *render.Table {
 	t.AddRow("false-positive rate per healthy run (predictive)", Rate(c.Predictive)+" ("+OneIn(c.Predictive)+")")
 	t.AddRow("the true rate Φ((ln F − μ)/σ): 95% upper confidence bound", Rate(c.Upper95)+TrueRateNote(c))
 	t.AddRow("bound with no model, (j+1)/(n+1)", Rate(c.DistributionFree))
+	t.AddRow("the true rate with no model: 95% upper confidence bound", Rate(c.DistributionFreeUpper95))
 	t.AddRow(fmt.Sprintf("a false alarm in the next %d runs (predictive)", c.HorizonRuns), Rate(c.Horizon))
 	t.AddRow("r50: uniform regression caught half the time", slower(c.R50))
 	t.AddRow("r90: caught nine times in ten (predictive)", slower(c.R90))
@@ -242,7 +243,7 @@ func (v *Recommend) textLines() []string {
 		"false-positive rate per healthy run:",
 		fmt.Sprintf("    predictive %s (%s); plug-in %s", Rate(c.Predictive), PerRun(c.Predictive), Rate(c.Plugin)),
 		fmt.Sprintf("    the true rate Φ((ln F − μ)/σ) is below %s with 95%% confidence%s", Rate(c.Upper95), TrueRateNote(c)),
-		fmt.Sprintf("    with no model: at most %s, (j+1)/(n+1) = %d/%d with j = %d calibration runs below", Rate(c.DistributionFree), c.CalibrationBelow+1, s.N+1, c.CalibrationBelow),
+		fmt.Sprintf("    with no model: at most %s, (j+1)/(n+1) = %d/%d with j = %d calibration runs below; the true rate is below %s with 95%% confidence", Rate(c.DistributionFree), c.CalibrationBelow+1, s.N+1, c.CalibrationBelow, Rate(c.DistributionFreeUpper95)),
 		fmt.Sprintf("    over the next %d healthy runs: %s chance of a false alarm (predictive); no model: %s chance one falls below the lowest so far", c.HorizonRuns, Rate(c.Horizon), Rate(c.HorizonFree)),
 		"",
 		"detection:",
@@ -253,6 +254,9 @@ func (v *Recommend) textLines() []string {
 	if b := v.Rec.Options.RerunBand; b > 0 && !math.IsNaN(v.Rec.TwoStageFPR) {
 		l = append(l, fmt.Sprintf("    with gate --rerun-band %v (measure again when just below the floor): a healthy job fails %s, is rerun %s",
 			b, strings.Replace(HowOften(v.Rec.TwoStageFPR), " runs", " jobs", 1), strings.Replace(HowOften(v.Rec.TwoStageRerun), " runs", " jobs", 1)))
+		if p := v.Rec.TwoStagePower; !math.IsNaN(p) {
+			l = append(l, fmt.Sprintf("    and fails a job slid to r90 (%s slower) %.0f%% of the time, where one run against the floor fails it 90%%", slidePct(c.R90, 1), 100*p))
+		}
 	}
 	if len(a.Suite) > 1 {
 		l = append(l, fmt.Sprintf("    one benchmark alone must fall to %sx of its ratio (%.1f%% slower) to move the score by r50", Dec(c.SingleQ50, 3), (1-c.SingleQ50)*100))
@@ -508,6 +512,8 @@ type TwoStageJSON struct {
 	Band  float64      `json:"rerun_band"`
 	FPR   render.Float `json:"fpr"`
 	Rerun render.Float `json:"rerun"`
+	// PowerAtR90 is the chance the rule fails a job slid to one run's r90.
+	PowerAtR90 render.Float `json:"power_at_r90"`
 }
 
 // RepetitionJSON is how many repetitions per run catch a slide.
@@ -555,6 +561,13 @@ type FPRJSON struct {
 	Upper95          render.Float `json:"upper95"`
 	Plugin           render.Float `json:"plugin"`
 	DistributionFree render.Float `json:"distribution_free"`
+	// DistributionFreeUpper95 is the model-free 95% upper bound of the
+	// true rate; Claimed and ClaimedUpper95 the figures qoscal stands
+	// behind: the model's, or, when the log scores are not normal, the
+	// larger of the model's and the model-free one.
+	DistributionFreeUpper95 render.Float `json:"distribution_free_upper95"`
+	Claimed                 render.Float `json:"claimed"`
+	ClaimedUpper95          render.Float `json:"claimed_upper95"`
 }
 
 // HorizonJSON is the chance of a false alarm over the next runs.
@@ -626,7 +639,9 @@ func (v *Recommend) JSON() RecommendJSON {
 		Baseline: a.Baseline, Candidate: a.Candidate, Suite: a.Suite, Runs: a.Score.N,
 		Observed: ObservedJSON{Min: a.Score.Min, Median: a.Score.Median, Max: a.Score.Max},
 		FPR: FPRJSON{Predictive: render.Float(c.Predictive), Upper95: render.Float(c.Upper95),
-			Plugin: render.Float(c.Plugin), DistributionFree: render.Float(c.DistributionFree)},
+			Plugin: render.Float(c.Plugin), DistributionFree: render.Float(c.DistributionFree),
+			DistributionFreeUpper95: render.Float(c.DistributionFreeUpper95),
+			Claimed:                 render.Float(c.Claimed), ClaimedUpper95: render.Float(c.ClaimedUpper95)},
 		Horizon: HorizonJSON{Runs: c.HorizonRuns, Predictive: render.Float(c.Horizon), DistributionFree: render.Float(c.HorizonFree)},
 		Detection: DetectionJSON{R50: render.Float(c.R50), R90: render.Float(c.R90), SingleQ50: render.Float(c.SingleQ50),
 			PairFPR: render.Float(c.PairPredictive), PairR90: render.Float(c.PairR90)},
@@ -649,7 +664,7 @@ func (v *Recommend) JSON() RecommendJSON {
 	}
 	j.Regimes = RegimesJSON(regimes)
 	j.ModelCheck = ModelCheckOf(a.Score)
-	j.TwoStage = TwoStageJSON{Band: o.RerunBand, FPR: render.Float(rec.TwoStageFPR), Rerun: render.Float(rec.TwoStageRerun)}
+	j.TwoStage = TwoStageJSON{Band: o.RerunBand, FPR: render.Float(rec.TwoStageFPR), Rerun: render.Float(rec.TwoStageRerun), PowerAtR90: render.Float(rec.TwoStagePower)}
 	j.Repetitions = []RepetitionJSON{}
 	for _, r := range rec.Repetitions {
 		j.Repetitions = append(j.Repetitions, RepetitionJSON{Slide: r.Slide, Power: r.Power, M: r.M})

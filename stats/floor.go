@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/integrate/quad"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // The functions below are the floor arithmetic of STATS.md section 2. y
@@ -46,8 +47,14 @@ func PredictionBound(m, s float64, n int, alpha float64) float64 {
 // k). It stays exact for large n, where gonum's NoncentralT switches to an
 // approximation. Domain: n ≥ 2.
 func ToleranceConfidence(k float64, n int, zp float64) float64 {
-	nu := float64(n - 1)
-	sn := math.Sqrt(float64(n))
+	return toleranceConfidence(k, float64(n), float64(n-1), zp)
+}
+
+// toleranceConfidence is γ(k) for a mean worth n runs and a variance
+// with nu degrees of freedom, which the independent model ties as
+// nu = n − 1 and the AR(1) model does not (docs/STATS.md 5b).
+func toleranceConfidence(k, n, nu, zp float64) float64 {
+	sn := math.Sqrt(n)
 	// ln of the density of w = sqrt(V/ν), V ~ χ²_ν:
 	// f(w) = 2ν w f_χ²(νw²), f_χ²(v) = v^{ν/2−1} e^{−v/2} / (2^{ν/2} Γ(ν/2)).
 	lg, _ := math.Lgamma(nu / 2)
@@ -172,15 +179,33 @@ func FPRPredictive(m, s float64, n int, floor float64) float64 {
 // i.e. 1 − p where ToleranceK(n, p, c) = k_obs. Domain: n ≥ 2, 0 < c < 1.
 func FPRUpper(m, s float64, n int, floor, c float64) float64 {
 	k := KObs(m, s, floor)
+	return upperFromK(k, func(z float64) float64 { return c - ToleranceConfidence(k, n, z) })
+}
+
+// FPRUpperEff is FPRUpper under the effective model of the runs
+// (docs/STATS.md 5b): the mean worth e.N runs, the variance e.DF degrees
+// of freedom, and s·e.SDScale the estimate of σ, so that the confidence
+// is γ(k/SDScale) with √N and DF in place of √n and n − 1. For
+// independent runs it is FPRUpper bit for bit.
+func FPRUpperEff(m, s float64, e Effective, floor, c float64) float64 {
+	k := KObs(m, s, floor)
+	if e.SDScale == 1 && e.DF == e.N-1 && e.N == math.Round(e.N) {
+		return FPRUpper(m, s, int(e.N), floor, c)
+	}
+	ks := k / e.SDScale
+	return upperFromK(k, func(z float64) float64 { return c - toleranceConfidence(ks, e.N, e.DF, z) })
+}
+
+// upperFromK solves g(z) = 0 for the z where the confidence reaches its
+// level (g increases with z: the confidence falls as z grows) and returns
+// the rate Φ(−z); k = ∞ (no spread) is rate 0, NaN is NaN.
+func upperFromK(k float64, g func(float64) float64) float64 {
 	if math.IsInf(k, 1) {
 		return 0
 	}
 	if math.IsNaN(k) {
 		return math.NaN()
 	}
-	// ToleranceConfidence(k, n, z) decreases as z grows; find z with
-	// confidence c, then FPR = Φ(−z).
-	g := func(z float64) float64 { return c - ToleranceConfidence(k, n, z) }
 	lo, hi := -40.0, 40.0
 	if g(lo) > 0 {
 		return 1
@@ -219,13 +244,37 @@ func DetectPlugin(m, s float64, floor, pi float64) float64 {
 // next healthy score falls below F with probability at most (j+1)/(n+1);
 // for F at or below the minimum, 1/(n+1).
 func DistributionFreeFPR(scores []float64, floor float64) float64 {
+	return float64(below(scores, floor)+1) / float64(len(scores)+1)
+}
+
+// below counts the scores under floor.
+func below(scores []float64, floor float64) int {
 	j := 0
 	for _, s := range scores {
 		if s < floor {
 			j++
 		}
 	}
-	return float64(j+1) / float64(len(scores)+1)
+	return j
+}
+
+// DistributionFreeUpper is an upper confidence bound at level c on the
+// false-positive rate of floor F that needs no model, only that healthy
+// runs are independent draws of one continuous distribution (docs/STATS.md
+// 2.2): with j of the n calibration scores below F, F is at most the
+// (j+1)-th lowest score, whose true rate U_(j+1) is Beta(j+1, n−j); so the
+// rate is at most the c-quantile of that Beta with confidence c. For a
+// floor below every score (j = 0) it is 1 − (1 − c)^(1/n): the confidence
+// 1 − (1 − p)^n that the minimum of n runs covers p, solved for p.
+func DistributionFreeUpper(scores []float64, floor, c float64) float64 {
+	n, j := len(scores), below(scores, floor)
+	if j >= n {
+		return 1
+	}
+	if j == 0 {
+		return -math.Expm1(math.Log1p(-c) / float64(n))
+	}
+	return distuv.Beta{Alpha: float64(j + 1), Beta: float64(n - j)}.Quantile(c)
 }
 
 // AtLeastOne returns 1 − (1−p)^m, the chance of at least one event in m

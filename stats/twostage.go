@@ -35,6 +35,17 @@ func TwoStageFPR(m, s float64, e Effective, floor, band float64, draws int, seed
 	return fpr / float64(draws), rerun / float64(draws)
 }
 
+// TwoStagePower is the predictive probability that the rule with a rerun
+// band fails a job whose runs have all slid by the factor r (r < 1: a
+// regression): TwoStageFPR with the posterior's centre moved by ln r,
+// because a slid job is a healthy one whose log scores are lower by −ln r
+// (docs/STATS.md 2.14). The same seed gives the same posterior draws as
+// TwoStageFPR, so the two figures are computed on one sample.
+func TwoStagePower(m, s float64, e Effective, floor, band, r float64, draws int, seed uint64) float64 {
+	p, _ := TwoStageFPR(m+math.Log(r), s, e, floor, band, draws, seed)
+	return p
+}
+
 // TwoStageGiven is the two-stage rule's false-positive and rerun rates
 // for known μ and σ of the log score: with a = ln(F·(1 − band)) and
 // l = ln F, P(S₁ < a) + ∫_a^l φ_{μ,σ}(x)·Φ((2l − x − μ)/σ) dx, and
