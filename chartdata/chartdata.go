@@ -57,6 +57,7 @@ const (
 	RefLowest                    // the lowest observed score
 	RefPrediction                // the lower prediction bound
 	RefZero                      // zero on a bar axis
+	RefTarget                    // the target false-positive rate
 )
 
 // Ref is a reference line across the chart at At on one axis (which one
@@ -90,6 +91,11 @@ type Box struct {
 type Bars struct {
 	Label  string
 	Values []float64
+}
+
+// Interval is a range of values, Lo to Hi.
+type Interval struct {
+	Lo, Hi float64
 }
 
 // Bin is one histogram bin: the values in [Min, Max) (the last bin also
