@@ -257,6 +257,14 @@ func (c *ScoreSequence) MarkGated(calibrated []string) {
 		return out
 	}
 	c.Above.Points, c.Below.Points = keep(c.Above.Points), keep(c.Below.Points)
+	// The regime calibrated on is the one the calibration's last run is
+	// in, not the latest.
+	if last >= 0 {
+		x := c.Scores.Points[last].X
+		for i := range c.Regimes {
+			c.Regimes[i].Calibrated = c.Regimes[i].From <= x && x < c.Regimes[i].To
+		}
+	}
 }
 
 // ScoreDistribution is a histogram of the run scores with the fitted

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"io"
 	"math"
+	"sort"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -293,70 +294,69 @@ func sansFallback(svg []byte) []byte {
 
 // ratioTicks labels a log axis of ratios with round values, spaced so
 // that labels never collide: at least an eighth of the axis (in log
-// space) apart, starting from the one nearest 1. Every round value in
-// range gets an unlabelled tick.
+// space) apart. The roundest values are placed first (1, 2, 5 and their
+// tenths), then the tenths (0.7, 1.3), then the twentieths (1.05), each
+// where it keeps its distance from those placed. Every twentieth in range
+// gets an unlabelled tick.
 type ratioTicks struct{}
 
-var ratioCands = func() []float64 {
-	var out []float64
-	for _, v := range []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4} {
-		out = append(out, v)
+// ratioTiers are the round values of a ratio axis, roundest first.
+var ratioTiers = func() [][]float64 {
+	t0 := []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
+	var t1, t2 []float64
+	for i := 1; i <= 9; i++ {
+		t1 = append(t1, float64(i)/10)
 	}
-	for i := 10; i <= 40; i++ { // 0.5 to 2 by 0.05
-		out = append(out, float64(i)*0.05)
+	for i := 11; i <= 19; i++ {
+		t1 = append(t1, float64(i)/10)
 	}
-	for _, v := range []float64{2.5, 3, 4, 5, 6, 8, 10, 15, 20, 30, 50, 100, 200, 500, 1000} {
-		out = append(out, v)
+	t1 = append(t1, 1.5, 2.5, 3, 4, 6, 8, 15, 30)
+	for i := 10; i <= 40; i++ {
+		if i%2 == 1 {
+			t2 = append(t2, float64(i)*0.05)
+		}
 	}
-	return out
+	return [][]float64{t0, t1, t2}
 }()
 
 func (ratioTicks) Ticks(lo, hi float64) []plot.Tick {
-	return logTicks(lo, hi, ratioCands, 8, chartdata.Num)
-}
-
-// logTicks picks, from round values cands (ascending), the ones in
-// [lo, hi], and labels those at least 1/parts of the log range apart,
-// starting from the value nearest 1 and going out both ways.
-func logTicks(lo, hi float64, cands []float64, parts float64, format func(float64) string) []plot.Tick {
-	var in []float64
-	for _, c := range cands {
-		if c >= lo && c <= hi {
-			in = append(in, c)
+	gap := (math.Log(hi) - math.Log(lo)) / 8
+	var labels []float64
+	for _, tier := range ratioTiers {
+		for _, v := range tier {
+			if v < lo || v > hi {
+				continue
+			}
+			free := true
+			for _, l := range labels {
+				if math.Abs(math.Log(v)-math.Log(l)) < gap {
+					free = false
+				}
+			}
+			if free {
+				labels = append(labels, v)
+			}
 		}
 	}
-	if len(in) < 2 {
+	if len(labels) < 2 {
 		// A narrow range: its ends, with three significant digits.
 		return []plot.Tick{{Value: lo, Label: fmt.Sprintf("%.3g", lo)}, {Value: hi, Label: fmt.Sprintf("%.3g", hi)}}
 	}
-	gap := (math.Log(hi) - math.Log(lo)) / parts
-	start := 0
-	for i, c := range in {
-		if math.Abs(math.Log(c)) < math.Abs(math.Log(in[start])) {
-			start = i
+	seen := map[float64]bool{}
+	var ticks []plot.Tick
+	for _, v := range labels {
+		seen[v] = true
+		ticks = append(ticks, plot.Tick{Value: v, Label: chartdata.Num(v)})
+	}
+	for _, tier := range ratioTiers {
+		for _, v := range tier {
+			if v >= lo && v <= hi && !seen[v] {
+				seen[v] = true
+				ticks = append(ticks, plot.Tick{Value: v})
+			}
 		}
 	}
-	labelled := make([]bool, len(in))
-	labelled[start] = true
-	last := in[start]
-	for i := start + 1; i < len(in); i++ {
-		if math.Log(in[i])-math.Log(last) >= gap {
-			labelled[i], last = true, in[i]
-		}
-	}
-	last = in[start]
-	for i := start - 1; i >= 0; i-- {
-		if math.Log(last)-math.Log(in[i]) >= gap {
-			labelled[i], last = true, in[i]
-		}
-	}
-	ticks := make([]plot.Tick, len(in))
-	for i, c := range in {
-		ticks[i].Value = c
-		if labelled[i] {
-			ticks[i].Label = format(c)
-		}
-	}
+	sort.Slice(ticks, func(i, j int) bool { return ticks[i].Value < ticks[j].Value })
 	return ticks
 }
 
@@ -458,4 +458,49 @@ func niceStep(span float64, n int, integer bool) (float64, int) {
 		return math.Pow(10, math.Ceil(math.Log10(span/10))), 0
 	}
 	return best, bestD
+}
+
+// logTicks picks, from round values cands (ascending), the ones in
+// [lo, hi], and labels those at least 1/parts of the log range apart,
+// starting from the value nearest 1 and going out both ways.
+func logTicks(lo, hi float64, cands []float64, parts float64, format func(float64) string) []plot.Tick {
+	var in []float64
+	for _, c := range cands {
+		if c >= lo && c <= hi {
+			in = append(in, c)
+		}
+	}
+	if len(in) < 2 {
+		// A narrow range: its ends, with three significant digits.
+		return []plot.Tick{{Value: lo, Label: fmt.Sprintf("%.3g", lo)}, {Value: hi, Label: fmt.Sprintf("%.3g", hi)}}
+	}
+	gap := (math.Log(hi) - math.Log(lo)) / parts
+	start := 0
+	for i, c := range in {
+		if math.Abs(math.Log(c)) < math.Abs(math.Log(in[start])) {
+			start = i
+		}
+	}
+	labelled := make([]bool, len(in))
+	labelled[start] = true
+	last := in[start]
+	for i := start + 1; i < len(in); i++ {
+		if math.Log(in[i])-math.Log(last) >= gap {
+			labelled[i], last = true, in[i]
+		}
+	}
+	last = in[start]
+	for i := start - 1; i >= 0; i-- {
+		if math.Log(last)-math.Log(in[i]) >= gap {
+			labelled[i], last = true, in[i]
+		}
+	}
+	ticks := make([]plot.Tick, len(in))
+	for i, c := range in {
+		ticks[i].Value = c
+		if labelled[i] {
+			ticks[i].Label = format(c)
+		}
+	}
+	return ticks
 }

@@ -41,7 +41,9 @@ the time is printed only when SOURCE_DATE_EPOCH is set.
 ` + analysisInputHelp + `
 The floor (default: the recommended one):
     --floor X                show this floor instead
-    --calibration FILE       show the floor of this calibration file
+    --calibration FILE       show the floor of this calibration file, its
+                             bands and the runs gated since
+    --run ID                 mark this run's ratios on the ratio spread
 ` + recommendHelp + `
 Output:
     --out FILE.html          the HTML report
@@ -80,7 +82,11 @@ func runReport(u *ui, args []string) error {
 	}
 	// Both reports show the charts as SVG: compute their data and draw
 	// them once (and warn once about a chart left out).
-	ds, err := drawCharts(u, chartdata.All(in.analysis, in.all, rec, floor), plots.SVG)
+	cs, err := cf.charts(c.name, in, rec, floor)
+	if err != nil {
+		return err
+	}
+	ds, err := drawCharts(u, cs, plots.SVG)
 	if err != nil {
 		return err
 	}
