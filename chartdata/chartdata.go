@@ -1,4 +1,4 @@
-// Package chartdata computes what qoscal's five variance charts show: for
+// Package chartdata computes what qoscal's six variance charts show: for
 // each chart, a value holding its title, axes (label, scale, range shown),
 // named series of points, reference lines with their legend labels, boxes,
 // bars, histogram bins and the fitted density sampled at points, or the
@@ -123,13 +123,13 @@ type Head struct {
 // Header returns the chart's head; every chart type has it.
 func (h *Head) Header() *Head { return h }
 
-// Chart is one of the five charts: *RatioSpread, *ScoreSequence,
-// *ScoreDistribution, *Noise or *FloorTradeoff.
+// Chart is one of the six charts: *RatioSpread, *ScoreSequence,
+// *ScoreDistribution, *Noise, *FloorTradeoff or *History.
 type Chart interface {
 	Header() *Head
 }
 
-// All computes the five charts of an analysis, in the order the command
+// All computes the six charts of an analysis, in the order the command
 // line writes them and the report shows them. The score distribution
 // marks the prediction bound at the recommendation's α.
 //
@@ -146,6 +146,7 @@ func All(a, runs *calibrate.Analysis, rec *calibrate.Recommendation, floor Floor
 		NewScoreDistribution(a, floor, rec.PredictionBound, rec.Options.Alpha),
 		NewNoise(a),
 		NewFloorTradeoff(a, rec),
+		NewHistory(runs, rec.Bands, "these runs"),
 	}
 }
 

@@ -65,7 +65,7 @@ func TestAllOrder(t *testing.T) {
 	for _, c := range chartdata.All(a, nil, rec, chartdata.Floor{Value: rec.Floor, Label: "recommended"}) {
 		names = append(names, c.Header().Name)
 	}
-	want := []string{"ratio-spread", "score-sequence", "score-distribution", "noise", "floor-tradeoff"}
+	want := []string{"ratio-spread", "score-sequence", "score-distribution", "noise", "floor-tradeoff", "history"}
 	if len(names) != len(want) {
 		t.Fatalf("charts %v, want %v", names, want)
 	}
@@ -433,5 +433,40 @@ func TestScoreSequenceRegimes(t *testing.T) {
 		if s.Regimes[i] != want[i] {
 			t.Errorf("shade %d: %+v, want %+v", i, s.Regimes[i], want[i])
 		}
+	}
+}
+
+// TestHistory: a panel per benchmark, noisiest first, each with every
+// run's ratio in run order, its median, the band given, and a range that
+// holds them all.
+func TestHistory(t *testing.T) {
+	a, rec := workedExample(t)
+	c := chartdata.NewHistory(a, rec.Bands, "these runs")
+	if len(c.Panels) != len(a.Benchmarks) {
+		t.Fatalf("%d panels, want %d", len(c.Panels), len(a.Benchmarks))
+	}
+	for i, p := range c.Panels {
+		b := a.Benchmarks[i]
+		if p.Benchmark != b.Name || p.Median != b.Median {
+			t.Errorf("panel %d is %s with median %v, want %s with %v", i, p.Benchmark, p.Median, b.Name, b.Median)
+		}
+		s := slices.Index(a.Suite, b.Name)
+		for j, pt := range p.Ratios.Points {
+			if pt.X != float64(j+1) || pt.Y != a.Runs[j].Ratios[s] || pt.Label != a.Runs[j].ID {
+				t.Errorf("%s point %d is %+v, want run %d's ratio %v", b.Name, j, pt, j+1, a.Runs[j].Ratios[s])
+			}
+			if pt.Y < p.Y.Min || pt.Y > p.Y.Max {
+				t.Errorf("%s point %d (%v) outside the panel's range %v to %v", b.Name, j, pt.Y, p.Y.Min, p.Y.Max)
+			}
+		}
+		if p.Band == nil || p.Band.Lo < p.Y.Min || p.Band.Hi > p.Y.Max {
+			t.Errorf("%s: band %+v missing or outside the range %v to %v", b.Name, p.Band, p.Y.Min, p.Y.Max)
+		}
+	}
+	if c.BandLegend != "band: the ratios the gate accepts (these runs)" {
+		t.Errorf("band legend %q", c.BandLegend)
+	}
+	if none := chartdata.NewHistory(a, nil, ""); none.BandLegend != "" || none.Panels[0].Band != nil {
+		t.Error("bands drawn with none given")
 	}
 }

@@ -520,3 +520,72 @@ func Num3(v float64) string {
 	}
 	return s
 }
+
+// History is each benchmark's ratio run by run, a small panel per
+// benchmark (noisiest first), with the benchmark's band: the chart that
+// shows which benchmark moved, and when.
+type History struct {
+	Head
+	// Panels are the benchmarks, noisiest first.
+	Panels []HistoryPanel
+	// RatiosLegend is the legend entry of the panels' ratios; BandLegend
+	// that of their bands ("" when no panel has one).
+	RatiosLegend, BandLegend string
+}
+
+// HistoryPanel is one benchmark's ratios in run order.
+type HistoryPanel struct {
+	Benchmark string
+	// Ratios are every run's ratio (X the run's number, 1 to n, Y the
+	// ratio, labelled with the run id).
+	Ratios Series
+	// Median is the benchmark's median ratio over the runs.
+	Median float64
+	// Band is the benchmark's band (calibrate.Band); nil when it has none.
+	Band *Interval
+	// Y is the panel's own range of ratios: the ratios, the band and the
+	// median, with a margin.
+	Y Axis
+}
+
+// NewHistory computes the per-benchmark history of the runs of a (every
+// run read, as the score sequence shows them), with the bands given,
+// whose source from names ("these runs", "calibration file"); bands may
+// be nil.
+func NewHistory(a *calibrate.Analysis, bands []calibrate.Band, from string) *History {
+	c := &History{
+		Head: Head{
+			Name: "history", Caption: "Ratio history per benchmark",
+			Title: fmt.Sprintf("Ratio %s of each benchmark, run by run, %s (noisiest first)", metric(a), runsNote(a)),
+			X:     Axis{Label: "run (order read)", Min: 0.5, Max: float64(len(a.Runs)) + 0.5},
+			Y:     Axis{Label: "ratio " + metric(a)},
+		},
+		RatiosLegend: "the benchmark's ratio, run by run (x: the run's number, in the order read)",
+	}
+	by := map[string]calibrate.Band{}
+	for _, b := range bands {
+		by[b.Name] = b
+	}
+	for _, b := range a.Benchmarks {
+		p := HistoryPanel{Benchmark: b.Name, Median: b.Median}
+		s := suiteIndex(a, b.Name)
+		lo, hi := b.Median, b.Median
+		for i, r := range a.Runs {
+			if s < 0 {
+				break
+			}
+			v := r.Ratios[s]
+			p.Ratios.Points = append(p.Ratios.Points, Point{X: float64(i + 1), Y: v, Label: r.ID})
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+		if bd, ok := by[b.Name]; ok && bd.Lower > 0 && bd.Upper > bd.Lower && !math.IsInf(bd.Upper, 0) {
+			p.Band = &Interval{Lo: bd.Lower, Hi: bd.Upper}
+			lo, hi = math.Min(lo, bd.Lower), math.Max(hi, bd.Upper)
+			c.BandLegend = fmt.Sprintf("band: the ratios the gate accepts (%s)", from)
+		}
+		p.Y.Label = "ratio"
+		p.Y.Min, p.Y.Max = pad(lo, hi, 0.08)
+		c.Panels = append(c.Panels, p)
+	}
+	return c
+}

@@ -55,6 +55,42 @@ func thin(vals []float64, lo, hi float64, log bool) []float64 {
 	return out
 }
 
+// envelopeAbove is the number of points above which a line through
+// points in X order is drawn through its envelope: in each of
+// envelopeAbove/2 stretches of the points, the lowest and the highest in
+// the order they come. At a few points per stretch of the width the line
+// looks the same, and the file stays small however many runs there are.
+const envelopeAbove = 1200
+
+func envelope(pts plotter.XYs) plotter.XYs {
+	n := len(pts)
+	if n <= envelopeAbove {
+		return pts
+	}
+	b := envelopeAbove / 2
+	out := make(plotter.XYs, 0, envelopeAbove)
+	for i := 0; i < b; i++ {
+		lo, hi := i*n/b, (i+1)*n/b
+		mn, mx := lo, lo
+		for j := lo; j < hi; j++ {
+			if pts[j].Y < pts[mn].Y {
+				mn = j
+			}
+			if pts[j].Y > pts[mx].Y {
+				mx = j
+			}
+		}
+		if mn > mx {
+			mn, mx = mx, mn
+		}
+		out = append(out, pts[mn])
+		if mx != mn {
+			out = append(out, pts[mx])
+		}
+	}
+	return out
+}
+
 // RatioSpread draws each benchmark's ratio across runs, one row per
 // benchmark (the first at the top): every run's ratio as a point (thinned
 // beyond thinAbove runs), the quartile box, the min–max range and the
@@ -232,7 +268,7 @@ func scoreSequence(c *chartdata.ScoreSequence) (*figure, error) {
 			}
 		}
 	}
-	line, err := plotter.NewLine(xys(c.Scores))
+	line, err := plotter.NewLine(envelope(xys(c.Scores)))
 	if err != nil {
 		return nil, fmt.Errorf("plots: run scores: %v", err)
 	}
@@ -377,11 +413,20 @@ func shortLabel(r chartdata.Ref) string {
 // the run ids when there are at most 10 short ones, otherwise run numbers
 // at a round step (1, 2, 5, 10, 20, ...), with an unlabelled tick per run
 // up to 100 runs.
-type runTicks struct{ runs []chartdata.Point }
+type runTicks struct {
+	runs []chartdata.Point
+	// most is the most labels wanted; 0 means 10. Fewer than 10 labels
+	// (a small panel) are run numbers, never run ids.
+	most int
+}
 
 func (t runTicks) Ticks(min, max float64) []plot.Tick {
 	n := len(t.runs)
-	ids := n <= 10
+	most := t.most
+	if most == 0 {
+		most = 10
+	}
+	ids := n <= 10 && most == 10
 	for _, r := range t.runs {
 		if len(r.Label) > 8 {
 			ids = false
@@ -394,7 +439,7 @@ func (t runTicks) Ticks(min, max float64) []plot.Tick {
 		}
 		return ticks
 	}
-	step, _ := niceStep(float64(n), 10, true)
+	step, _ := niceStep(float64(n), most, true)
 	if n <= 100 {
 		for i := 1; i <= n; i++ {
 			if math.Mod(float64(i), step) != 0 {
@@ -403,7 +448,7 @@ func (t runTicks) Ticks(min, max float64) []plot.Tick {
 		}
 	}
 	// Run 1 when the step is small, then the multiples of the step.
-	if step <= 5 {
+	if step <= 5 && float64(n)/step < float64(most) {
 		ticks = append(ticks, plot.Tick{Value: 1, Label: "1"})
 	}
 	for v := step; v <= float64(n); v += step {
@@ -639,4 +684,91 @@ func (u unlabelled) Ticks(lo, hi float64) []plot.Tick {
 		ts[i].Label = ""
 	}
 	return ts
+}
+
+// History draws a small panel per benchmark (noisiest first, row by row):
+// its ratio in each run joined by a line (with a dot per run up to
+// thinAbove runs), its band shaded and its median as a dashed line, each
+// panel on its own ratio range so that small moves show.
+func History(w io.Writer, c *chartdata.History, f Format) error {
+	fig, err := history(c)
+	if err != nil {
+		return err
+	}
+	return fig.save(w, f)
+}
+
+// historyCols is the number of columns of panels: two, three from nine
+// benchmarks on.
+func historyCols(k int) int {
+	if k >= 9 {
+		return 3
+	}
+	if k == 1 {
+		return 1
+	}
+	return 2
+}
+
+func history(c *chartdata.History) (*figure, error) {
+	if err := undrawable(&c.Head); err != nil {
+		return nil, err
+	}
+	k := len(c.Panels)
+	cols := historyCols(k)
+	rows := (k + cols - 1) / cols
+	fig := &figure{title: c.Title, cols: cols, width: width, height: vg.Length(rows)*1.75*vg.Inch + 0.4*vg.Inch}
+	var lineT, bandT, medianT plot.Thumbnailer
+	for _, pn := range c.Panels {
+		x := c.X.Label
+		p := newPlot("", x, "")
+		p.Title.Text = pn.Benchmark
+		p.Title.TextStyle.Font = sans(sizeLabel)
+		p.Title.Padding = vg.Points(3)
+		p.X.Label.Text = ""
+		if pn.Band != nil {
+			bp, err := plotter.NewPolygon(plotter.XYs{{X: c.X.Min, Y: pn.Band.Lo}, {X: c.X.Max, Y: pn.Band.Lo}, {X: c.X.Max, Y: pn.Band.Hi}, {X: c.X.Min, Y: pn.Band.Hi}})
+			if err != nil {
+				return nil, fmt.Errorf("plots: benchmark %s: band: %v", pn.Benchmark, err)
+			}
+			bp.Color, bp.LineStyle.Width = colBand, 0
+			p.Add(bp)
+			bandT = bp
+		}
+		med, err := hline(pn.Median, c.X.Min, c.X.Max, colMedian, dashed)
+		if err != nil {
+			return nil, fmt.Errorf("plots: benchmark %s: median: %v", pn.Benchmark, err)
+		}
+		med.Width = vg.Points(1)
+		p.Add(med)
+		medianT = med
+		line, err := plotter.NewLine(envelope(xys(pn.Ratios)))
+		if err != nil {
+			return nil, fmt.Errorf("plots: benchmark %s: ratios: %v", pn.Benchmark, err)
+		}
+		line.Color, line.Width = colLine, vg.Points(0.9)
+		p.Add(line)
+		lineT = line
+		if len(pn.Ratios.Points) <= thinAbove {
+			sc, err := plotter.NewScatter(xys(pn.Ratios))
+			if err != nil {
+				return nil, fmt.Errorf("plots: benchmark %s: ratios: %v", pn.Benchmark, err)
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: colPoint, Radius: vg.Points(1.8), Shape: draw.CircleGlyph{}}
+			p.Add(sc)
+		}
+		p.X.Min, p.X.Max = c.X.Min, c.X.Max
+		p.Y.Min, p.Y.Max = pn.Y.Min, pn.Y.Max
+		p.X.Tick.Marker = runTicks{runs: pn.Ratios.Points, most: 4}
+		p.Y.Tick.Marker = niceTicks{n: 3}
+		fig.panels = append(fig.panels, p)
+	}
+	if lineT != nil {
+		fig.add(c.RatiosLegend, lineT)
+		fig.add("the benchmark's median ratio", medianT)
+	}
+	if bandT != nil {
+		fig.add(c.BandLegend, bandT)
+	}
+	return fig, nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"qoscal/calibrate"
@@ -250,6 +251,8 @@ func build(c chartdata.Chart) (*figure, error) {
 		return noise(c)
 	case *chartdata.FloorTradeoff:
 		return floorTradeoff(c)
+	case *chartdata.History:
+		return history(c)
 	}
 	return nil, fmt.Errorf("no chart of type %T", c)
 }
@@ -301,5 +304,33 @@ func TestTicks(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s: labels %q, want %q", c.reason, got, c.want)
 		}
+	}
+}
+
+// TestEnvelope: a long line keeps its lowest and highest point of every
+// stretch, in order, and at most envelopeAbove points.
+func TestEnvelope(t *testing.T) {
+	pts := make(plotter.XYs, 10000)
+	for i := range pts {
+		pts[i] = plotter.XY{X: float64(i + 1), Y: math.Sin(float64(i))}
+	}
+	pts[5000].Y, pts[7777].Y = -5, 5
+	got := envelope(pts)
+	if len(got) > envelopeAbove {
+		t.Errorf("%d points, want at most %d", len(got), envelopeAbove)
+	}
+	var lo, hi bool
+	for i, p := range got {
+		if i > 0 && p.X <= got[i-1].X {
+			t.Fatalf("points out of order at %d: %v after %v", i, p, got[i-1])
+		}
+		lo = lo || p == pts[5000]
+		hi = hi || p == pts[7777]
+	}
+	if !lo || !hi {
+		t.Error("the envelope lost the lowest or the highest point")
+	}
+	if short := pts[:100]; len(envelope(short)) != 100 {
+		t.Error("a short line was thinned")
 	}
 }

@@ -135,6 +135,9 @@ type figure struct {
 	// keep between panels).
 	title  string
 	panels []*plot.Plot
+	// cols lays the panels out in a grid of this many columns, filled
+	// row by row, with gonum's alignment (0 or 1: stacked).
+	cols int
 	// height is the height of the panels together, without the legend.
 	width, height vg.Length
 	legend        []legendEntry
@@ -211,6 +214,10 @@ func (f *figure) draw(dc draw.Canvas) {
 		top.FillText(sty, vg.Point{X: (top.Min.X + top.Max.X) / 2, Y: top.Max.Y}, f.title)
 		top = draw.Crop(top, 0, 0, 0, -sty.Height(f.title)-vg.Points(8))
 	}
+	if f.cols > 1 {
+		f.drawGrid(dc, top, ls, lh)
+		return
+	}
 	// Panels share the height; their data areas are lined up by
 	// cropping each tile to the widest left and right spacing of all.
 	cs := make([]draw.Canvas, len(f.panels))
@@ -245,12 +252,44 @@ func (f *figure) draw(dc draw.Canvas) {
 			data = p.DataCanvas(cs[i])
 		}
 	}
+	f.drawLegend(dc, ls, lh, data.Min.X)
+}
+
+// drawGrid draws the panels in a grid of f.cols columns on top, and the
+// legend below.
+func (f *figure) drawGrid(dc, top draw.Canvas, ls []plot.Legend, lh vg.Length) {
+	rows := (len(f.panels) + f.cols - 1) / f.cols
+	grid := make([][]*plot.Plot, rows)
+	for r := range grid {
+		grid[r] = make([]*plot.Plot, f.cols)
+		for c := range grid[r] {
+			if i := r*f.cols + c; i < len(f.panels) {
+				grid[r][c] = f.panels[i]
+			}
+		}
+	}
+	cs := plot.Align(grid, draw.Tiles{Rows: rows, Cols: f.cols, PadX: vg.Points(14), PadY: vg.Points(8)}, top)
+	x0 := top.Max.X
+	for r := range grid {
+		for c, p := range grid[r] {
+			if p == nil {
+				continue
+			}
+			p.Draw(cs[r][c])
+			x0 = min(x0, p.DataCanvas(cs[r][c]).Min.X)
+		}
+	}
+	f.drawLegend(dc, ls, lh, x0)
+}
+
+// drawLegend draws the legend's columns in the strip of height lh at the
+// bottom of dc, from x0.
+func (f *figure) drawLegend(dc draw.Canvas, ls []plot.Legend, lh, x0 vg.Length) {
 	if lh == 0 {
 		return
 	}
 	// The legend starts under the data area's left edge; a second column
 	// starts halfway across it.
-	x0 := data.Min.X
 	colW := (dc.Max.X - x0) / vg.Length(len(ls))
 	for i := range ls {
 		c := dc

@@ -79,7 +79,7 @@ func undrawable(h *chartdata.Head) error {
 	return nil
 }
 
-// Draw draws any of the five charts.
+// Draw draws any of the six charts.
 func Draw(w io.Writer, c chartdata.Chart, f Format) error {
 	switch c := c.(type) {
 	case *chartdata.RatioSpread:
@@ -92,6 +92,8 @@ func Draw(w io.Writer, c chartdata.Chart, f Format) error {
 		return Noise(w, c, f)
 	case *chartdata.FloorTradeoff:
 		return FloorTradeoff(w, c, f)
+	case *chartdata.History:
+		return History(w, c, f)
 	}
 	return fmt.Errorf("plots: no drawing for a chart of type %T", c)
 }

@@ -32,6 +32,8 @@ chart, and prints their paths:
                             score's variance
     floor-tradeoff.svg      for candidate floors, the false-positive rate
                             per run and r50
+    history.svg             each benchmark's ratio run by run, a panel per
+                            benchmark, with its band
 
 ` + analysisInputHelp + `
 The floor drawn (default: the recommended one, with the flags of
@@ -147,6 +149,14 @@ func (c *chartFlags) charts(cmd string, in *input, rec *calibrate.Recommendation
 		case *chartdata.ScoreSequence:
 			if c.ff.cal != nil && c.ff.cal.Matrix != nil {
 				ch.MarkGated(c.ff.cal.Matrix.Runs)
+			}
+		case *chartdata.History:
+			if c.ff.cal != nil && c.ff.cal.Matrix != nil {
+				all := in.analysis
+				if in.all != nil {
+					all = in.all
+				}
+				*ch = *chartdata.NewHistory(all, c.ff.cal.Matrix.Bands(c.ff.cal.RecommendOptions().FamilyAlpha), "calibration file")
 			}
 		}
 	}

@@ -28,7 +28,7 @@ var reportCmd = &command{
 Writes the variance report of runs of unchanged code: the plain-language
 summary, the score distribution, the per-benchmark spread, the recommended
 floor with its false-positive rate and detection power, the table of
-candidate floors, the five charts of 'qoscal plot', and the inputs (runs,
+candidate floors, the six charts of 'qoscal plot', and the inputs (runs,
 labels, variant names, qoscal version, seed).
 
 --out writes one self-contained HTML file: charts inline as SVG, styles
@@ -317,7 +317,7 @@ func (r *report) html(w io.Writer) error {
 // runs against the floor and what the floor costs first, the benchmarks
 // behind the score after.
 func reportOrder(ds []drawn) []drawn {
-	rank := map[string]int{"score-sequence": 0, "floor-tradeoff": 1, "score-distribution": 2, "ratio-spread": 3, "noise": 4}
+	rank := map[string]int{"score-sequence": 0, "floor-tradeoff": 1, "score-distribution": 2, "ratio-spread": 3, "history": 4, "noise": 5}
 	out := slices.Clone(ds)
 	slices.SortStableFunc(out, func(a, b drawn) int { return rank[a.name] - rank[b.name] })
 	return out
@@ -329,6 +329,7 @@ var chartReading = map[string]string{
 	"score-distribution": "How the scores spread: the floor should sit well left of the bars and of the fitted curve's tail.",
 	"floor-tradeoff":     "Each candidate floor's false alarms per healthy run (above) against the smallest uniform slide it catches half the time (below); the recommended floor is the vertical line.",
 	"ratio-spread":       "Which benchmark moves: a wide box or a long range is a noisy benchmark, and a box away from the others is one the score leans on.",
+	"history":            "Each benchmark's ratio run by run: a step out of its shaded band shows which benchmark moved, and when.",
 	"noise":              "Which benchmarks make the score noisy: a long orange bar carries much of the score's variance; a bar below zero steadies it.",
 }
 
