@@ -200,10 +200,13 @@ type htmlTable struct {
 	Head  []string
 	Right []bool
 	Rows  [][]string
+	// Wide is a table of more columns than a phone shows at once: it
+	// says that it scrolls sideways there.
+	Wide bool
 }
 
 func forHTML(t *render.Table) htmlTable {
-	h := htmlTable{Head: t.Head, Rows: t.Rows}
+	h := htmlTable{Head: t.Head, Rows: t.Rows, Wide: len(t.Head) > 3}
 	for _, a := range t.Align {
 		h.Right = append(h.Right, a == render.Right)
 	}
@@ -285,7 +288,7 @@ footer { font-size: 0.85rem; color: #555; margin-top: 2rem; }
 </main>
 </body>
 </html>
-{{define "table"}}<p class="hint">Wide table: scroll it sideways.</p><div class="scroll"><table>
+{{define "table"}}{{if .Wide}}<p class="hint">Wide table: scroll it sideways.</p>{{end}}<div class="scroll"><table>
 <thead><tr>{{range $i, $h := .Head}}<th{{if index $.Right $i}} class="r"{{end}}>{{$h}}</th>{{end}}</tr></thead>
 <tbody>{{range .Rows}}<tr>{{range $i, $c := .}}<td{{if index $.Right $i}} class="r"{{end}}>{{$c}}</td>{{end}}</tr>
 {{end}}</tbody>
