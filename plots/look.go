@@ -96,7 +96,7 @@ var refStyles = map[chartdata.RefKind]lineStyle{
 	chartdata.RefFloor:      {oiVermilion, nil, vg.Points(2)},
 	chartdata.RefLowest:     {oiOrange, dashed, vg.Points(1.5)},
 	chartdata.RefMedian:     {oiPurple, dashDot, vg.Points(1.5)},
-	chartdata.RefPrediction: {oiBlue, longer, vg.Points(1.3)},
+	chartdata.RefPrediction: {oiBlack, longer, vg.Points(1.3)},
 	chartdata.RefParity:     {grey, dotted, vg.Points(1.2)},
 	chartdata.RefZero:       {grey, nil, vg.Points(1)},
 	chartdata.RefTarget:     {oiPurple, dashDot, vg.Points(1.5)},
