@@ -334,3 +334,26 @@ func TestEnvelope(t *testing.T) {
 		t.Error("a short line was thinned")
 	}
 }
+
+// TestTextBoxes: the overlap check finds two labels drawn on top of each
+// other (as 0.9, 1 and 1.1 were on the old ratio axis), and none in
+// labels set apart, rotated ones included.
+func TestTextBoxes(t *testing.T) {
+	const style = `style="font-family:'Liberation Sans',Arimo,Arial,Helvetica,sans-serif;font-size:10px"`
+	svg := func(body string) []byte {
+		return []byte(`<svg xmlns="http://www.w3.org/2000/svg"><g transform="scale(1, -1) translate(0, -100)">` + body + `</g></svg>`)
+	}
+	crammed := textBoxes(t, svg(`<text x="10" y="-20" transform="scale(1, -1)" `+style+`>0.9</text><text x="20" y="-20" transform="scale(1, -1)" `+style+`>1.1</text>`))
+	if len(crammed) != 2 || !crammed[0].overlaps(crammed[1]) {
+		t.Errorf("labels 10 pt apart at 10 px: boxes %v do not overlap", crammed)
+	}
+	apart := textBoxes(t, svg(`<text x="10" y="-20" transform="scale(1, -1)" `+style+`>0.9</text><text x="60" y="-20" transform="scale(1, -1)" `+style+`>1.1</text>`+
+		`<g transform="rotate(90)"><text x="10" y="-5" transform="scale(1, -1)" `+style+`>a rotated label</text></g>`))
+	for i := range apart {
+		for j := i + 1; j < len(apart); j++ {
+			if apart[i].overlaps(apart[j]) {
+				t.Errorf("%q %v overlaps %q %v", apart[i].text, apart[i], apart[j].text, apart[j])
+			}
+		}
+	}
+}
