@@ -1,4 +1,4 @@
-// Package chartdata computes what qoscal's five variance charts show: for
+// Package chartdata computes what qoscal's six variance charts show: for
 // each chart, a value holding its title, axes (label, scale, range shown),
 // named series of points, reference lines with their legend labels, boxes,
 // bars, histogram bins and the fitted density sampled at points, or the
@@ -57,6 +57,7 @@ const (
 	RefLowest                    // the lowest observed score
 	RefPrediction                // the lower prediction bound
 	RefZero                      // zero on a bar axis
+	RefTarget                    // the target false-positive rate
 )
 
 // Ref is a reference line across the chart at At on one axis (which one
@@ -92,6 +93,11 @@ type Bars struct {
 	Values []float64
 }
 
+// Interval is a range of values, Lo to Hi.
+type Interval struct {
+	Lo, Hi float64
+}
+
 // Bin is one histogram bin: the values in [Min, Max) (the last bin also
 // holds its Max) and how many there are.
 type Bin struct {
@@ -117,13 +123,13 @@ type Head struct {
 // Header returns the chart's head; every chart type has it.
 func (h *Head) Header() *Head { return h }
 
-// Chart is one of the five charts: *RatioSpread, *ScoreSequence,
-// *ScoreDistribution, *Noise or *FloorTradeoff.
+// Chart is one of the six charts: *RatioSpread, *ScoreSequence,
+// *ScoreDistribution, *Noise, *FloorTradeoff or *History.
 type Chart interface {
 	Header() *Head
 }
 
-// All computes the five charts of an analysis, in the order the command
+// All computes the six charts of an analysis, in the order the command
 // line writes them and the report shows them. The score distribution
 // marks the prediction bound at the recommendation's α.
 //
@@ -140,6 +146,7 @@ func All(a, runs *calibrate.Analysis, rec *calibrate.Recommendation, floor Floor
 		NewScoreDistribution(a, floor, rec.PredictionBound, rec.Options.Alpha),
 		NewNoise(a),
 		NewFloorTradeoff(a, rec),
+		NewHistory(runs, rec.Bands, "these runs"),
 	}
 }
 

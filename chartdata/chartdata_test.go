@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"qoscal/calibrate"
@@ -63,7 +65,7 @@ func TestAllOrder(t *testing.T) {
 	for _, c := range chartdata.All(a, nil, rec, chartdata.Floor{Value: rec.Floor, Label: "recommended"}) {
 		names = append(names, c.Header().Name)
 	}
-	want := []string{"ratio-spread", "score-sequence", "score-distribution", "noise", "floor-tradeoff"}
+	want := []string{"ratio-spread", "score-sequence", "score-distribution", "noise", "floor-tradeoff", "history"}
 	if len(names) != len(want) {
 		t.Fatalf("charts %v, want %v", names, want)
 	}
@@ -215,6 +217,107 @@ func TestFloorTradeoff(t *testing.T) {
 	if c.Y.Scale != chartdata.Log {
 		t.Error("the false-positive rate axis is not log")
 	}
+	// The recommended floor is marked; the margin method has no target
+	// rate; r50 is the same candidates' r50, on its own axis.
+	if c.Floor.Kind != chartdata.RefFloor || c.Floor.At != 1.25 || c.Floor.Label != "recommended floor 1.25" {
+		t.Errorf("recommended floor mark %+v, want a floor line at 1.25", c.Floor)
+	}
+	if c.Target.At != 0 {
+		t.Errorf("target line %+v with the margin method, want none", c.Target)
+	}
+	if len(c.R50.Points) != len(floors) {
+		t.Fatalf("%d r50 points, want %d", len(c.R50.Points), len(floors))
+	}
+	for i, pt := range c.R50.Points {
+		if cost := a.Cost(floors[i], rec.Options.Horizon); pt.Y != cost.R50 || !(pt.Y >= c.R50Axis.Min && pt.Y <= c.R50Axis.Max) {
+			t.Errorf("r50 point %d is %v, want %v within the axis %v to %v", i, pt.Y, cost.R50, c.R50Axis.Min, c.R50Axis.Max)
+		}
+	}
+}
+
+// TestFloorTradeoffTarget: with the target-fpr method the target rate is
+// a line, labelled in percent and as one in N, and within the Y range.
+func TestFloorTradeoffTarget(t *testing.T) {
+	a, _ := workedExample(t)
+	rec, err := calibrate.Recommend(a, calibrate.DefaultRecommendOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := chartdata.NewFloorTradeoff(a, rec)
+	want := chartdata.Ref{Kind: chartdata.RefTarget, At: 0.001, Label: "target rate 0.1% (1 in 1000)"}
+	if c.Target != want {
+		t.Errorf("target line %+v, want %+v", c.Target, want)
+	}
+	if !(c.Y.Min < 0.001 && c.Y.Max > 0.001) {
+		t.Errorf("Y axis %v to %v leaves out the target 0.001", c.Y.Min, c.Y.Max)
+	}
+}
+
+// TestRatioSpreadBandsAndRun: AddBands gives each row its benchmark's
+// band and widens the axis to it; MarkRun marks a run's ratio in every
+// row and refuses a run that is not there.
+func TestRatioSpreadBandsAndRun(t *testing.T) {
+	a, rec := workedExample(t)
+	c := chartdata.NewRatioSpread(a)
+	c.AddBands(rec.Bands, "these runs")
+	if c.BandLegend != "band: the ratios the gate accepts (these runs)" {
+		t.Errorf("band legend %q", c.BandLegend)
+	}
+	for _, row := range c.Rows {
+		var band calibrate.Band
+		for _, b := range rec.Bands {
+			if b.Name == row.Benchmark {
+				band = b
+			}
+		}
+		if row.Band == nil || row.Band.Lo != band.Lower || row.Band.Hi != band.Upper {
+			t.Errorf("%s: band %+v, want %v to %v", row.Benchmark, row.Band, band.Lower, band.Upper)
+			continue
+		}
+		if row.Band.Lo < c.X.Min || row.Band.Hi > c.X.Max {
+			t.Errorf("%s: band %v to %v outside the axis %v to %v", row.Benchmark, row.Band.Lo, row.Band.Hi, c.X.Min, c.X.Max)
+		}
+	}
+	run := a.Runs[2]
+	if err := c.MarkRun(a, run.ID); err != nil {
+		t.Fatal(err)
+	}
+	if c.ThisLegend != "run "+run.ID {
+		t.Errorf("marked-run legend %q", c.ThisLegend)
+	}
+	for _, row := range c.Rows {
+		s := slices.Index(a.Suite, row.Benchmark)
+		if row.This != run.Ratios[s] {
+			t.Errorf("%s: marked ratio %v, want %v", row.Benchmark, row.This, run.Ratios[s])
+		}
+	}
+	if err := c.MarkRun(a, "no-such-run"); err == nil || !strings.Contains(err.Error(), `no run "no-such-run"`) {
+		t.Errorf("MarkRun of a missing run: %v", err)
+	}
+}
+
+// TestMarkGated: the runs after the calibration's last run that are not
+// among its runs move from Above/Below to Gated; a run before it stays.
+func TestMarkGated(t *testing.T) {
+	a, _ := workedExample(t)
+	c := chartdata.NewScoreSequence(a, chartdata.Floor{Value: 1.5, Label: "calibration"})
+	ids := []string{a.Runs[0].ID, a.Runs[2].ID} // run 2 is not calibrated but comes before the last that is
+	c.MarkGated(ids)
+	var gated []string
+	for _, pt := range c.Gated.Points {
+		gated = append(gated, pt.Label)
+	}
+	if want := []string{a.Runs[3].ID, a.Runs[4].ID}; !slices.Equal(gated, want) {
+		t.Errorf("gated runs %v, want %v", gated, want)
+	}
+	if n := len(c.Above.Points) + len(c.Below.Points); n != 3 {
+		t.Errorf("%d runs left above and below the floor, want 3", n)
+	}
+	for _, pt := range append(c.Above.Points, c.Below.Points...) {
+		if slices.Contains(gated, pt.Label) {
+			t.Errorf("run %s is both gated and not", pt.Label)
+		}
+	}
 }
 
 // TestRatioSpreadAndNoise: a row per benchmark, noisiest first, with its
@@ -330,5 +433,40 @@ func TestScoreSequenceRegimes(t *testing.T) {
 		if s.Regimes[i] != want[i] {
 			t.Errorf("shade %d: %+v, want %+v", i, s.Regimes[i], want[i])
 		}
+	}
+}
+
+// TestHistory: a panel per benchmark, noisiest first, each with every
+// run's ratio in run order, its median, the band given, and a range that
+// holds them all.
+func TestHistory(t *testing.T) {
+	a, rec := workedExample(t)
+	c := chartdata.NewHistory(a, rec.Bands, "these runs")
+	if len(c.Panels) != len(a.Benchmarks) {
+		t.Fatalf("%d panels, want %d", len(c.Panels), len(a.Benchmarks))
+	}
+	for i, p := range c.Panels {
+		b := a.Benchmarks[i]
+		if p.Benchmark != b.Name || p.Median != b.Median {
+			t.Errorf("panel %d is %s with median %v, want %s with %v", i, p.Benchmark, p.Median, b.Name, b.Median)
+		}
+		s := slices.Index(a.Suite, b.Name)
+		for j, pt := range p.Ratios.Points {
+			if pt.X != float64(j+1) || pt.Y != a.Runs[j].Ratios[s] || pt.Label != a.Runs[j].ID {
+				t.Errorf("%s point %d is %+v, want run %d's ratio %v", b.Name, j, pt, j+1, a.Runs[j].Ratios[s])
+			}
+			if pt.Y < p.Y.Min || pt.Y > p.Y.Max {
+				t.Errorf("%s point %d (%v) outside the panel's range %v to %v", b.Name, j, pt.Y, p.Y.Min, p.Y.Max)
+			}
+		}
+		if p.Band == nil || p.Band.Lo < p.Y.Min || p.Band.Hi > p.Y.Max {
+			t.Errorf("%s: band %+v missing or outside the range %v to %v", b.Name, p.Band, p.Y.Min, p.Y.Max)
+		}
+	}
+	if c.BandLegend != "band: the ratios the gate accepts (these runs)" {
+		t.Errorf("band legend %q", c.BandLegend)
+	}
+	if none := chartdata.NewHistory(a, nil, ""); none.BandLegend != "" || none.Panels[0].Band != nil {
+		t.Error("bands drawn with none given")
 	}
 }

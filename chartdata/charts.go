@@ -3,6 +3,8 @@ package chartdata
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"qoscal/calibrate"
 )
@@ -19,6 +21,10 @@ type RatioSpread struct {
 	// Refs are vertical lines across every row at a ratio: parity, then
 	// the median score; in legend order, before RowsLegend.
 	Refs []Ref
+	// BandLegend is the legend entry of the rows' bands, "" when no row
+	// has one (AddBands); ThisLegend that of the marked run's ratios, ""
+	// when no run is marked (MarkRun).
+	BandLegend, ThisLegend string
 }
 
 // RatioRow is one benchmark's ratios.
@@ -27,6 +33,11 @@ type RatioRow struct {
 	Box       Box
 	// Ratios are every run's ratio, in run order.
 	Ratios []float64
+	// Band is the benchmark's band, the range of ratios its gate accepts
+	// (calibrate.Band); nil when none is shown or it is undefined.
+	Band *Interval
+	// This is the marked run's ratio; 0 when no run is marked.
+	This float64
 }
 
 // NewRatioSpread computes the ratio spread chart.
@@ -43,9 +54,7 @@ func NewRatioSpread(a *calibrate.Analysis) *RatioSpread {
 			{Kind: RefMedian, At: a.Score.Median, Label: fmt.Sprintf("median score %.2f", a.Score.Median)},
 		},
 	}
-	lo, hi := 1.0, 1.0
 	for _, b := range a.Benchmarks {
-		lo, hi = math.Min(lo, b.Min), math.Max(hi, b.Max)
 		row := RatioRow{Benchmark: b.Name, Box: Box{Min: b.Min, Q1: b.Q1, Median: b.Median, Q3: b.Q3, Max: b.Max},
 			Ratios: make([]float64, len(a.Runs))}
 		if s := suiteIndex(a, b.Name); s >= 0 {
@@ -55,10 +64,81 @@ func NewRatioSpread(a *calibrate.Analysis) *RatioSpread {
 		}
 		c.Rows = append(c.Rows, row)
 	}
-	lo = math.Min(lo, a.Score.Median)
-	hi = math.Max(hi, a.Score.Median)
-	c.X.Min, c.X.Max = logPad(lo, hi, 0.04)
+	c.repad()
 	return c
+}
+
+// AddBands gives each row its benchmark's band (the prediction bounds
+// Lower to Upper of calibrate.Band), from where says whose bands they are
+// ("calibration file", "these runs"), and widens the axis to show them.
+// A benchmark with no band, or one undefined (it never varied), has none.
+func (c *RatioSpread) AddBands(bands []calibrate.Band, from string) {
+	by := map[string]calibrate.Band{}
+	for _, b := range bands {
+		by[b.Name] = b
+	}
+	lo, hi := math.Log(c.X.Min), math.Log(c.X.Max)
+	any := false
+	for i := range c.Rows {
+		b, ok := by[c.Rows[i].Benchmark]
+		if !ok || !(b.Lower > 0) || math.IsInf(b.Upper, 0) || !(b.Upper > b.Lower) {
+			continue
+		}
+		c.Rows[i].Band = &Interval{Lo: b.Lower, Hi: b.Upper}
+		lo, hi = math.Min(lo, math.Log(b.Lower)), math.Max(hi, math.Log(b.Upper))
+		any = true
+	}
+	if any {
+		c.BandLegend = fmt.Sprintf("band: the ratios the gate accepts (%s)", from)
+		c.X.Min, c.X.Max = math.Exp(lo), math.Exp(hi)
+		c.repad()
+	}
+}
+
+// MarkRun marks the ratios of run id, one of the runs of a (the analysis
+// the chart was made from, or the wider one of every run read), so that
+// the chart shows where this run sits in each benchmark's spread. It fails
+// when a has no run of that id or lacks a benchmark of the chart.
+func (c *RatioSpread) MarkRun(a *calibrate.Analysis, id string) error {
+	run := -1
+	for i, r := range a.Runs {
+		if r.ID == id {
+			run = i
+		}
+	}
+	if run < 0 {
+		return fmt.Errorf("no run %q among the %d runs read", id, len(a.Runs))
+	}
+	for i := range c.Rows {
+		s := suiteIndex(a, c.Rows[i].Benchmark)
+		if s < 0 {
+			return fmt.Errorf("run %q has no ratio for %s", id, c.Rows[i].Benchmark)
+		}
+		c.Rows[i].This = a.Runs[run].Ratios[s]
+		c.X.Min, c.X.Max = math.Min(c.X.Min, c.Rows[i].This), math.Max(c.X.Max, c.Rows[i].This)
+	}
+	c.ThisLegend = "run " + id
+	c.repad()
+	return nil
+}
+
+// repad sets the X range from everything the rows show, with the margin
+// NewRatioSpread gives it.
+func (c *RatioSpread) repad() {
+	lo, hi := 1.0, 1.0
+	for _, r := range c.Refs {
+		lo, hi = math.Min(lo, r.At), math.Max(hi, r.At)
+	}
+	for _, row := range c.Rows {
+		lo, hi = math.Min(lo, row.Box.Min), math.Max(hi, row.Box.Max)
+		if row.Band != nil {
+			lo, hi = math.Min(lo, row.Band.Lo), math.Max(hi, row.Band.Hi)
+		}
+		if row.This > 0 {
+			lo, hi = math.Min(lo, row.This), math.Max(hi, row.This)
+		}
+	}
+	c.X.Min, c.X.Max = logPad(lo, hi, 0.04)
 }
 
 // suiteIndex is the index of a benchmark in the suite (the runs' ratios
@@ -80,8 +160,9 @@ type ScoreSequence struct {
 	// id (drawn as a line; no legend entry).
 	Scores Series
 	// Above are the runs at or above the floor (all of them with no
-	// floor), Below those under it.
-	Above, Below Series
+	// floor), Below those under it; Gated the runs gated after the
+	// calibration (MarkGated), whatever their score, which are in neither.
+	Above, Below, Gated Series
 	// Refs are horizontal lines across the runs: the floor (when there
 	// is one), the lowest observed score, and parity (when the scores
 	// are near it); in legend order, before Above and Below.
@@ -111,6 +192,7 @@ func NewScoreSequence(a *calibrate.Analysis, floor Floor) *ScoreSequence {
 		},
 		Above: Series{Label: "run score"},
 		Below: Series{Label: "below the floor"},
+		Gated: Series{Label: "gated after the calibration (gate --record)"},
 	}
 	lo, hi := a.Score.Min, a.Score.Max
 	for i, r := range a.Runs {
@@ -140,6 +222,49 @@ func NewScoreSequence(a *calibrate.Analysis, floor Floor) *ScoreSequence {
 	}
 	c.Y.Min, c.Y.Max = pad(lo, hi, 0.08)
 	return c
+}
+
+// MarkGated moves the runs that came after the calibration, those after
+// the last of its runs (calibrated, the run ids of the calibration file's
+// model) that are not among them, from Above and Below to Gated: the runs
+// recorded by the gate since, which show whether the score has drifted
+// from what the floor was calibrated on.
+func (c *ScoreSequence) MarkGated(calibrated []string) {
+	in := map[string]bool{}
+	for _, id := range calibrated {
+		in[id] = true
+	}
+	last := -1
+	for i, pt := range c.Scores.Points {
+		if in[pt.Label] {
+			last = i
+		}
+	}
+	gated := map[float64]bool{}
+	for i, pt := range c.Scores.Points {
+		if i > last && !in[pt.Label] {
+			gated[pt.X] = true
+			c.Gated.Points = append(c.Gated.Points, pt)
+		}
+	}
+	keep := func(s []Point) []Point {
+		var out []Point
+		for _, pt := range s {
+			if !gated[pt.X] {
+				out = append(out, pt)
+			}
+		}
+		return out
+	}
+	c.Above.Points, c.Below.Points = keep(c.Above.Points), keep(c.Below.Points)
+	// The regime calibrated on is the one the calibration's last run is
+	// in, not the latest.
+	if last >= 0 {
+		x := c.Scores.Points[last].X
+		for i := range c.Regimes {
+			c.Regimes[i].Calibrated = c.Regimes[i].From <= x && x < c.Regimes[i].To
+		}
+	}
 }
 
 // ScoreDistribution is a histogram of the run scores with the fitted
@@ -293,7 +418,7 @@ func NewNoise(a *calibrate.Analysis) *Noise {
 		},
 		Benchmarks: make([]string, k),
 		CV:         Bars{Label: "CV, log space (SD of ln ratio), %", Values: make([]float64, k)},
-		Share:      Bars{Label: "share of Var(ln score), %", Values: make([]float64, k)},
+		Share:      Bars{Label: "share of Var(ln score), % (below 0: moves against the rest, steadying the score)", Values: make([]float64, k)},
 		Zero:       Ref{Kind: RefZero, At: 0},
 	}
 	lo, hi := 0.0, 0.0
@@ -311,8 +436,10 @@ func NewNoise(a *calibrate.Analysis) *Noise {
 }
 
 // FloorTradeoff is, for each candidate floor of the recommendation, its
-// predictive false-positive rate per healthy run (log Y axis), each point
-// labelled with its r50.
+// predictive false-positive rate per healthy run (log Y axis, a fraction
+// shown in percent), with the recommended floor marked and the target
+// rate as a line, and, in a second panel on the same X axis, the r50 of
+// each floor: the mildest uniform regression it catches half the time.
 type FloorTradeoff struct {
 	Head
 	// Costs are the candidate floors (X) with a positive predictive
@@ -320,6 +447,16 @@ type FloorTradeoff struct {
 	// "r50 0.805"; a floor whose rate is 0 or undefined has no place on
 	// the log axis.
 	Costs Series
+	// Floor is a vertical line at the recommended floor, across both
+	// panels.
+	Floor Ref
+	// Target is a horizontal line at the target false-positive rate of
+	// the target-fpr method; its At is 0 with any other method.
+	Target Ref
+	// R50 are the same floors' r50 (Y of the second panel, on R50Axis),
+	// for every candidate whose r50 is a number.
+	R50     Series
+	R50Axis Axis
 }
 
 // NewFloorTradeoff computes the floor trade-off chart. It is left out
@@ -329,14 +466,26 @@ func NewFloorTradeoff(a *calibrate.Analysis, rec *calibrate.Recommendation) *Flo
 	c := &FloorTradeoff{
 		Head: Head{
 			Name: "floor-tradeoff", Caption: "Floor trade-off",
-			Title: fmt.Sprintf("Cost of a floor, from %s runs: false-positive rate per run, and r50", fmt.Sprint(a.Score.N)),
+			Title: fmt.Sprintf("Cost of a floor, from %s runs: false alarms per healthy run, and what it catches", fmt.Sprint(a.Score.N)),
 			X:     Axis{Label: fmt.Sprintf("floor (score, geomean %s)", metric(a))},
-			Y:     Axis{Label: "false-positive rate per run (log)", Scale: Log},
+			Y:     Axis{Label: "false alarms per run (log)", Scale: Log},
 		},
-		Costs: Series{Label: "predictive false-positive rate (label: r50)"},
+		Costs:   Series{Label: "predictive false-positive rate per healthy run"},
+		R50:     Series{Label: "r50: the uniform slide caught half the time"},
+		R50Axis: Axis{Label: "r50 (ratio)"},
+		Floor:   Ref{Kind: RefFloor, At: rec.Floor, Label: fmt.Sprintf("recommended floor %s", rec.FormatFloor(rec.Floor))},
+	}
+	if rec.Options.Method == calibrate.MethodTargetFPR {
+		t := rec.Options.TargetFPR
+		c.Target = Ref{Kind: RefTarget, At: t, Label: fmt.Sprintf("target rate %s%% (1 in %s)", Num3(t*100), Num3(1/t))}
 	}
 	lo, hi := math.Inf(1), 0.0
+	rlo, rhi := math.Inf(1), math.Inf(-1)
 	for _, fc := range rec.Candidates {
+		if fc.R50 > 0 && !math.IsInf(fc.R50, 0) {
+			c.R50.Points = append(c.R50.Points, Point{X: fc.Floor, Y: fc.R50, Label: fmt.Sprintf("%.3f", fc.R50)})
+			rlo, rhi = math.Min(rlo, fc.R50), math.Max(rhi, fc.R50)
+		}
 		if !(fc.Predictive > 0) {
 			continue
 		}
@@ -348,7 +497,95 @@ func NewFloorTradeoff(a *calibrate.Analysis, rec *calibrate.Recommendation) *Flo
 		c.LeftOut = "no candidate floor has a positive false-positive rate to draw on its log axis" + sameScores(a)
 		return c
 	}
-	c.X.Min, c.X.Max = pad(pts[0].X, pts[len(pts)-1].X, 0.12)
-	c.Y.Min, c.Y.Max = logPad(lo, hi, 0.25)
+	if c.Target.At > 0 {
+		lo, hi = math.Min(lo, c.Target.At), math.Max(hi, c.Target.At)
+	}
+	xlo, xhi := math.Min(pts[0].X, rec.Floor), math.Max(pts[len(pts)-1].X, rec.Floor)
+	c.X.Min, c.X.Max = pad(xlo, xhi, 0.08)
+	c.Y.Min, c.Y.Max = logPad(lo, hi, 0.12)
+	if len(c.R50.Points) > 0 {
+		c.R50Axis.Min, c.R50Axis.Max = pad(rlo, rhi, 0.12)
+	}
+	return c
+}
+
+// Num3 formats a number with up to three significant digits and no
+// exponent for the sizes charts show: 0.1, 1000, 0.0123.
+func Num3(v float64) string {
+	s := strconv.FormatFloat(v, 'g', 3, 64)
+	if strings.ContainsAny(s, "e") {
+		// Write it out: 1e+03 is 1000.
+		f, _ := strconv.ParseFloat(s, 64)
+		s = strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return s
+}
+
+// History is each benchmark's ratio run by run, a small panel per
+// benchmark (noisiest first), with the benchmark's band: the chart that
+// shows which benchmark moved, and when.
+type History struct {
+	Head
+	// Panels are the benchmarks, noisiest first.
+	Panels []HistoryPanel
+	// RatiosLegend is the legend entry of the panels' ratios; BandLegend
+	// that of their bands ("" when no panel has one).
+	RatiosLegend, BandLegend string
+}
+
+// HistoryPanel is one benchmark's ratios in run order.
+type HistoryPanel struct {
+	Benchmark string
+	// Ratios are every run's ratio (X the run's number, 1 to n, Y the
+	// ratio, labelled with the run id).
+	Ratios Series
+	// Median is the benchmark's median ratio over the runs.
+	Median float64
+	// Band is the benchmark's band (calibrate.Band); nil when it has none.
+	Band *Interval
+	// Y is the panel's own range of ratios: the ratios, the band and the
+	// median, with a margin.
+	Y Axis
+}
+
+// NewHistory computes the per-benchmark history of the runs of a (every
+// run read, as the score sequence shows them), with the bands given,
+// whose source from names ("these runs", "calibration file"); bands may
+// be nil.
+func NewHistory(a *calibrate.Analysis, bands []calibrate.Band, from string) *History {
+	c := &History{
+		Head: Head{
+			Name: "history", Caption: "Ratio history per benchmark",
+			Title: fmt.Sprintf("Ratio %s of each benchmark, run by run, %s (noisiest first)", metric(a), runsNote(a)),
+			X:     Axis{Label: "run (order read)", Min: 0.5, Max: float64(len(a.Runs)) + 0.5},
+			Y:     Axis{Label: "ratio " + metric(a)},
+		},
+		RatiosLegend: "the benchmark's ratio, run by run (x: the run's number, in the order read)",
+	}
+	by := map[string]calibrate.Band{}
+	for _, b := range bands {
+		by[b.Name] = b
+	}
+	for _, b := range a.Benchmarks {
+		p := HistoryPanel{Benchmark: b.Name, Median: b.Median}
+		s := suiteIndex(a, b.Name)
+		lo, hi := b.Median, b.Median
+		for i, r := range a.Runs {
+			if s < 0 {
+				break
+			}
+			v := r.Ratios[s]
+			p.Ratios.Points = append(p.Ratios.Points, Point{X: float64(i + 1), Y: v, Label: r.ID})
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+		if bd, ok := by[b.Name]; ok && bd.Lower > 0 && bd.Upper > bd.Lower && !math.IsInf(bd.Upper, 0) {
+			p.Band = &Interval{Lo: bd.Lower, Hi: bd.Upper}
+			lo, hi = math.Min(lo, bd.Lower), math.Max(hi, bd.Upper)
+			c.BandLegend = fmt.Sprintf("band: the ratios the gate accepts (%s)", from)
+		}
+		p.Y.Label = "ratio"
+		p.Y.Min, p.Y.Max = pad(lo, hi, 0.08)
+		c.Panels = append(c.Panels, p)
+	}
 	return c
 }

@@ -4,8 +4,11 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
+	"sort"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -16,93 +19,224 @@ import (
 const width = 8 * vg.Inch
 
 // rowsHeight is the height of a chart with a row per benchmark.
-func rowsHeight(k int) vg.Length { return vg.Length(k+2)*0.32*vg.Inch + 2*vg.Inch }
+func rowsHeight(k int) vg.Length { return vg.Length(k)*0.36*vg.Inch + 1.3*vg.Inch }
+
+// thinAbove is the number of runs above which a chart thins what it
+// draws per run: one mark per occupied sliver of the axis instead of a
+// mark per run, so that the marks neither hide the boxes nor make the
+// file grow with the runs.
+const thinAbove = 200
+
+// slivers is how many slivers of the axis the thinned marks fall into.
+const slivers = 300
+
+// thin returns the values to mark, one per occupied sliver of [lo, hi]
+// (on a log axis when log), in ascending order: vals itself when there
+// are at most thinAbove of them.
+func thin(vals []float64, lo, hi float64, log bool) []float64 {
+	if len(vals) <= thinAbove {
+		return vals
+	}
+	tr, back := func(v float64) float64 { return v }, func(v float64) float64 { return v }
+	if log {
+		tr, back = math.Log, math.Exp
+	}
+	l, h := tr(lo), tr(hi)
+	seen := make([]bool, slivers+1)
+	var out []float64
+	for _, v := range vals {
+		i := int(math.Round((tr(v) - l) / (h - l) * slivers))
+		if i < 0 || i > slivers || seen[i] {
+			continue
+		}
+		seen[i] = true
+		out = append(out, back(l+(h-l)*float64(i)/slivers))
+	}
+	return out
+}
+
+// envelopeAbove is the number of points above which a line through
+// points in X order is drawn through its envelope: in each of
+// envelopeAbove/2 stretches of the points, the lowest and the highest in
+// the order they come. At a few points per stretch of the width the line
+// looks the same, and the file stays small however many runs there are.
+const envelopeAbove = 1200
+
+func envelope(pts plotter.XYs) plotter.XYs {
+	n := len(pts)
+	if n <= envelopeAbove {
+		return pts
+	}
+	b := envelopeAbove / 2
+	out := make(plotter.XYs, 0, envelopeAbove)
+	for i := 0; i < b; i++ {
+		lo, hi := i*n/b, (i+1)*n/b
+		mn, mx := lo, lo
+		for j := lo; j < hi; j++ {
+			if pts[j].Y < pts[mn].Y {
+				mn = j
+			}
+			if pts[j].Y > pts[mx].Y {
+				mx = j
+			}
+		}
+		if mn > mx {
+			mn, mx = mx, mn
+		}
+		out = append(out, pts[mn])
+		if mx != mn {
+			out = append(out, pts[mx])
+		}
+	}
+	return out
+}
 
 // RatioSpread draws each benchmark's ratio across runs, one row per
-// benchmark (the first at the top): every run's ratio as a point, the
-// quartile box, the min–max range and the median, on a log ratio axis,
-// with the chart's vertical reference lines (parity, the median score).
+// benchmark (the first at the top): every run's ratio as a point (thinned
+// beyond thinAbove runs), the quartile box, the min–max range and the
+// median, the band when there is one and the marked run, on a log ratio
+// axis, with the chart's vertical reference lines (parity, the median
+// score).
 func RatioSpread(w io.Writer, c *chartdata.RatioSpread, f Format) error {
-	if err := undrawable(&c.Head); err != nil {
+	fig, err := ratioSpread(c)
+	if err != nil {
 		return err
+	}
+	return fig.save(w, f)
+}
+
+func ratioSpread(c *chartdata.RatioSpread) (*figure, error) {
+	if err := undrawable(&c.Head); err != nil {
+		return nil, err
 	}
 	k := len(c.Rows)
 	p := newPlot(c.Title, c.X.Label, c.Y.Label)
+	fig := &figure{panels: []*plot.Plot{p}, width: width, height: rowsHeight(k)}
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = ratioTicks{}
 	names := make([]string, k)
+	var band, boxT, pointsT, medianT, thisT plot.Thumbnailer
+	n := 0
 	// Row k-1-i holds benchmark i, so the first is at the top.
 	for i, row := range c.Rows {
 		y := float64(k - 1 - i)
 		names[k-1-i] = row.Benchmark
-		b := row.Box
-		box, err := plotter.NewPolygon(plotter.XYs{{X: b.Q1, Y: y - 0.3}, {X: b.Q3, Y: y - 0.3}, {X: b.Q3, Y: y + 0.3}, {X: b.Q1, Y: y + 0.3}})
-		if err != nil {
-			return fmt.Errorf("plots: benchmark %s: quartile box: %v", row.Benchmark, err)
+		n = len(row.Ratios)
+		if row.Band != nil {
+			bp, err := plotter.NewPolygon(plotter.XYs{{X: row.Band.Lo, Y: y - 0.45}, {X: row.Band.Hi, Y: y - 0.45}, {X: row.Band.Hi, Y: y + 0.45}, {X: row.Band.Lo, Y: y + 0.45}})
+			if err != nil {
+				return nil, fmt.Errorf("plots: benchmark %s: band: %v", row.Benchmark, err)
+			}
+			bp.Color, bp.LineStyle.Width = colBand, 0
+			p.Add(bp)
+			band = bp
 		}
-		box.Color = colBox
-		box.LineStyle.Color = colPoint
-		box.LineStyle.Width = vg.Points(0.8)
-		whisker, err := hline(y, b.Min, b.Max, colPoint, nil)
-		if err != nil {
-			return fmt.Errorf("plots: benchmark %s: range: %v", row.Benchmark, err)
-		}
-		whisker.Width = vg.Points(0.8)
-		median, err := vline(b.Median, y-0.35, y+0.35, colMedian, nil)
-		if err != nil {
-			return fmt.Errorf("plots: benchmark %s: median: %v", row.Benchmark, err)
-		}
-		median.Width = vg.Points(2)
-		p.Add(box, whisker, median)
-		pts := make(plotter.XYs, len(row.Ratios))
-		for j, r := range row.Ratios {
-			pts[j] = plotter.XY{X: r, Y: y}
+		pts := make(plotter.XYs, 0, len(row.Ratios))
+		for _, r := range thin(row.Ratios, c.X.Min, c.X.Max, true) {
+			pts = append(pts, plotter.XY{X: r, Y: y})
 		}
 		sc, err := plotter.NewScatter(pts)
 		if err != nil {
-			return fmt.Errorf("plots: benchmark %s: ratios: %v", row.Benchmark, err)
+			return nil, fmt.Errorf("plots: benchmark %s: ratios: %v", row.Benchmark, err)
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: colPoint, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
-		p.Add(sc)
+		if len(row.Ratios) > thinAbove {
+			sc.GlyphStyle.Radius = vg.Points(1.3)
+		}
+		b := row.Box
+		box, err := plotter.NewPolygon(plotter.XYs{{X: b.Q1, Y: y - 0.3}, {X: b.Q3, Y: y - 0.3}, {X: b.Q3, Y: y + 0.3}, {X: b.Q1, Y: y + 0.3}})
+		if err != nil {
+			return nil, fmt.Errorf("plots: benchmark %s: quartile box: %v", row.Benchmark, err)
+		}
+		box.Color = colBox
+		box.LineStyle.Color = colLine
+		box.LineStyle.Width = vg.Points(1)
+		whisker, err := hline(y, b.Min, b.Max, colLine, nil)
+		if err != nil {
+			return nil, fmt.Errorf("plots: benchmark %s: range: %v", row.Benchmark, err)
+		}
+		whisker.Width = vg.Points(1)
+		median, err := vline(b.Median, y-0.36, y+0.36, colMedian, nil)
+		if err != nil {
+			return nil, fmt.Errorf("plots: benchmark %s: median: %v", row.Benchmark, err)
+		}
+		median.Width = vg.Points(2.5)
+		// The points under the box, so that the box reads however many
+		// there are.
+		p.Add(whisker, sc, box, median)
+		boxT, pointsT, medianT = box, sc, median
+		if row.This > 0 {
+			m, err := plotter.NewScatter(plotter.XYs{{X: row.This, Y: y}})
+			if err != nil {
+				return nil, fmt.Errorf("plots: benchmark %s: the marked run: %v", row.Benchmark, err)
+			}
+			m.GlyphStyle = draw.GlyphStyle{Color: colMark, Radius: vg.Points(5), Shape: draw.PyramidGlyph{}}
+			p.Add(m)
+			thisT = m
+		}
 	}
 	p.X.Min, p.X.Max = c.X.Min, c.X.Max
-	err := addRefs(p, c.Refs, true, -0.6, float64(k)-0.4, map[chartdata.RefKind]lineStyle{
-		chartdata.RefParity: {colParity, dashed},
-		chartdata.RefMedian: {colMedian, dotted},
-	})
-	if err != nil {
-		return err
+	if _, err := addRefs(fig, p, c.Refs, true, -0.6, float64(k)-0.4); err != nil {
+		return nil, err
 	}
-	p.Legend.Add(c.RowsLegend, box(colBox))
+	if boxT != nil {
+		fig.add("quartile box (type 7) and range", boxT)
+		fig.add("benchmark median", medianT)
+		runs := "a run's ratio"
+		if n > thinAbove {
+			runs = fmt.Sprintf("runs' ratios, thinned (%d runs)", n)
+		}
+		fig.add(runs, pointsT)
+	}
+	if band != nil {
+		fig.add(c.BandLegend, band)
+	}
+	if thisT != nil {
+		fig.add(c.ThisLegend, thisT)
+	}
 	p.NominalY(names...)
-	// Head room above the top row keeps the legend off the data.
-	p.Y.Min, p.Y.Max = -0.7, float64(k)+1.6
-	p.Legend.Top = true
-	p.Legend.Left = true
-	return save(p, w, width, rowsHeight(k), f)
-}
-
-// box returns a legend thumbnail of a filled box.
-func box(c color.Color) plot.Thumbnailer {
-	// Only the fill and line colours show in a thumbnail: no points, so
-	// nothing for NewPolygon to refuse (it checks points for NaN and Inf).
-	poly := &plotter.Polygon{Color: c, LineStyle: plotter.DefaultLineStyle}
-	poly.LineStyle.Color = colPoint
-	return poly
+	p.Y.Min, p.Y.Max = -0.6, float64(k)-0.4
+	return fig, nil
 }
 
 // ScoreSequence draws each run's score in run order, joined by a line,
 // with the chart's horizontal reference lines (the floor, the lowest
-// observed score, parity); runs below the floor are red crosses.
+// observed score, parity) labelled at their right end, the regimes shaded
+// and labelled, runs below the floor as crosses and runs gated after the
+// calibration as triangles.
 func ScoreSequence(w io.Writer, c *chartdata.ScoreSequence, f Format) error {
-	if err := undrawable(&c.Head); err != nil {
+	fig, err := scoreSequence(c)
+	if err != nil {
 		return err
+	}
+	return fig.save(w, f)
+}
+
+// dataWidth is about the width of a chart's data area, to decide what
+// text fits in it.
+const dataWidth = width - 80
+
+func textWidth(s string) vg.Length {
+	f := font.DefaultCache.Lookup(sans(sizeNote), sizeNote)
+	return f.Width(s)
+}
+
+func scoreSequence(c *chartdata.ScoreSequence) (*figure, error) {
+	if err := undrawable(&c.Head); err != nil {
+		return nil, err
 	}
 	n := len(c.Scores.Points)
 	p := newPlot(c.Title, c.X.Label, c.Y.Label)
-	// The axis range is set below, with head room for the legend; the
-	// shades span it all.
-	top := c.Y.Max + (c.Y.Max-c.Y.Min)*0.35
+	height := 4.2 * vg.Inch
+	fig := &figure{panels: []*plot.Plot{p}, width: width, height: height}
+	// Room above the data for the regime labels.
+	top := c.Y.Max
+	if len(c.Regimes) > 0 {
+		top += (c.Y.Max - c.Y.Min) * 0.12
+	}
+	var calShade, otherShade plot.Thumbnailer
+	var regimeLabels plotter.XYLabels
+	perRun := dataWidth / vg.Length(c.X.Max-c.X.Min)
 	for i, s := range c.Regimes {
 		// Shade the regimes, lightly and alternately, under everything.
 		col := colShadeA
@@ -114,26 +248,43 @@ func ScoreSequence(w io.Writer, c *chartdata.ScoreSequence, f Format) error {
 		}
 		poly, err := plotter.NewPolygon(plotter.XYs{{X: s.From, Y: c.Y.Min}, {X: s.To, Y: c.Y.Min}, {X: s.To, Y: top}, {X: s.From, Y: top}})
 		if err != nil {
-			return fmt.Errorf("plots: regime %s: %v", s.Label, err)
+			return nil, fmt.Errorf("plots: regime %s: %v", s.Label, err)
 		}
 		poly.Color, poly.LineStyle.Width = col, 0
 		p.Add(poly)
-		p.Legend.Add(s.Label, poly)
+		if s.Calibrated {
+			calShade = poly
+		} else if otherShade == nil {
+			otherShade = poly
+		}
+		// The regime's label on it, as long as it fits its width: its
+		// number and median, or its number alone.
+		room := vg.Length(s.To-s.From)*perRun - 4
+		for _, l := range []string{fmt.Sprintf("%d: %s", i+1, s.Label), fmt.Sprint(i + 1)} {
+			if textWidth(l) <= room {
+				regimeLabels.XYs = append(regimeLabels.XYs, plotter.XY{X: s.From, Y: top})
+				regimeLabels.Labels = append(regimeLabels.Labels, l)
+				break
+			}
+		}
 	}
-	line, err := plotter.NewLine(xys(c.Scores))
+	line, err := plotter.NewLine(envelope(xys(c.Scores)))
 	if err != nil {
-		return fmt.Errorf("plots: run scores: %v", err)
+		return nil, fmt.Errorf("plots: run scores: %v", err)
 	}
-	line.Color = colPoint
-	line.Width = vg.Points(0.6)
+	line.Color = colLine
+	line.Width = vg.Points(0.8)
+	if n > thinAbove {
+		line.Width = vg.Points(0.5)
+	}
 	p.Add(line)
-	err = addRefs(p, c.Refs, false, c.X.Min, c.X.Max, map[chartdata.RefKind]lineStyle{
-		chartdata.RefFloor:  {colFloor, nil},
-		chartdata.RefLowest: {colMin, dashed},
-		chartdata.RefParity: {colParity, dotted},
-	})
+	lines, err := addRefs(fig, p, c.Refs, false, c.X.Min, c.X.Max)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	xmax, err := labelRefs(p, c.Refs, lines, c.X.Min, c.X.Max, c.Y.Min, top, height)
+	if err != nil {
+		return nil, err
 	}
 	radius := vg.Points(3)
 	if n > 50 {
@@ -145,97 +296,233 @@ func ScoreSequence(w io.Writer, c *chartdata.ScoreSequence, f Format) error {
 	}{
 		{c.Above, draw.GlyphStyle{Color: colPoint, Radius: radius, Shape: draw.CircleGlyph{}}},
 		{c.Below, draw.GlyphStyle{Color: colBad, Radius: vg.Points(4), Shape: draw.CrossGlyph{}}},
+		{c.Gated, draw.GlyphStyle{Color: colGated, Radius: vg.Points(3.5), Shape: draw.TriangleGlyph{}}},
 	} {
 		if len(s.series.Points) == 0 {
 			continue
 		}
+		if s.series.Label == c.Above.Label && len(s.series.Points) > thinAbove {
+			// Beyond thinAbove runs the line alone shows the scores of
+			// the runs above the floor.
+			fig.add(s.series.Label, line)
+			continue
+		}
 		sc, err := plotter.NewScatter(xys(s.series))
 		if err != nil {
-			return fmt.Errorf("plots: run scores: %v", err)
+			return nil, fmt.Errorf("plots: run scores: %v", err)
 		}
 		sc.GlyphStyle = s.glyph
 		p.Add(sc)
-		p.Legend.Add(s.series.Label, sc)
+		fig.add(s.series.Label, sc)
 	}
-	p.X.Min, p.X.Max = c.X.Min, c.X.Max
-	p.Y.Min, p.Y.Max = c.Y.Min, c.Y.Max
+	if calShade != nil {
+		fig.add("regime calibrated on (numbered, with its median)", calShade)
+	}
+	if otherShade != nil {
+		fig.add("earlier regime: the score shifted at a change point", otherShade)
+	}
+	if len(regimeLabels.Labels) > 0 {
+		lb, err := plotter.NewLabels(regimeLabels)
+		if err != nil {
+			return nil, err
+		}
+		for i := range lb.TextStyle {
+			lb.TextStyle[i] = note(grey)
+			lb.TextStyle[i].YAlign = draw.YTop
+		}
+		lb.Offset = vg.Point{X: vg.Points(3), Y: vg.Points(-2)}
+		p.Add(lb)
+	}
+	p.X.Min, p.X.Max = c.X.Min, xmax
+	p.Y.Min, p.Y.Max = c.Y.Min, top
 	p.X.Tick.Marker = runTicks{runs: c.Scores.Points}
-	p.Y.Tick.Marker = fmtTicks{Ticker: plot.DefaultTicks{}, format: chartdata.Num}
-	// Head room above the highest run for the legend.
-	p.Y.Max += (p.Y.Max - p.Y.Min) * 0.35
-	p.Legend.Top = true
-	return save(p, w, width, 4.5*vg.Inch, f)
+	p.Y.Tick.Marker = niceTicks{n: 6}
+	return fig, nil
 }
 
-// runTicks labels the run axis with run ids, thinned to at most about 12
-// labels so that 200 runs do not overlap (then numbered, not named).
-type runTicks struct{ runs []chartdata.Point }
+// labelRefs writes each labelled reference line's label in a gutter
+// right of the data (widening the X axis by its width), level with its
+// line, and pushes labels apart where lines are too close for both.
+// It returns the X axis maximum that leaves room for the labels.
+func labelRefs(p *plot.Plot, refs []chartdata.Ref, lines []*plotter.Line, xmin, xmax, ymin, ymax float64, height vg.Length) (float64, error) {
+	type lab struct {
+		y     vg.Length // in points from ymin
+		label string
+		col   color.Color
+	}
+	perY := (height - 110) / vg.Length(ymax-ymin)
+	var labs []lab
+	var gutter vg.Length
+	for i, r := range refs {
+		if r.Label == "" {
+			continue
+		}
+		short := shortLabel(r)
+		labs = append(labs, lab{vg.Length(r.At-ymin) * perY, short, lines[i].Color})
+		gutter = max(gutter, textWidth(short))
+	}
+	if len(labs) == 0 {
+		return xmax, nil
+	}
+	sort.SliceStable(labs, func(i, j int) bool { return labs[i].y < labs[j].y })
+	// Push each label up to clear the one below it.
+	const lineH = sizeNote + 2
+	for i := 1; i < len(labs); i++ {
+		if labs[i].y-labs[i-1].y < lineH {
+			labs[i].y = labs[i-1].y + lineH
+		}
+	}
+	gutter += vg.Points(8)
+	newMax := xmax + (xmax-xmin)*float64(gutter/(dataWidth-gutter))
+	var l plotter.XYLabels
+	var styles []draw.TextStyle
+	for _, b := range labs {
+		l.XYs = append(l.XYs, plotter.XY{X: xmax, Y: ymin + float64(b.y/perY)})
+		l.Labels = append(l.Labels, b.label)
+		st := note(b.col)
+		st.YAlign = -0.5
+		styles = append(styles, st)
+	}
+	lb, err := plotter.NewLabels(l)
+	if err != nil {
+		return xmax, err
+	}
+	lb.TextStyle = styles
+	lb.Offset = vg.Point{X: vg.Points(4)}
+	p.Add(lb)
+	return newMax, nil
+}
+
+// shortLabel is a reference line's label written on the chart (its
+// legend entry says more): "floor 1.25", "lowest 1.44".
+func shortLabel(r chartdata.Ref) string {
+	switch r.Kind {
+	case chartdata.RefFloor:
+		return "floor " + chartdata.Num(r.At)
+	case chartdata.RefLowest:
+		return "lowest " + chartdata.Num(r.At)
+	case chartdata.RefParity:
+		return "parity"
+	case chartdata.RefMedian:
+		return "median " + chartdata.Num(r.At)
+	}
+	return r.Label
+}
+
+// runTicks labels the run axis with at most 10 labels however many runs:
+// the run ids when there are at most 10 short ones, otherwise run numbers
+// at a round step (1, 2, 5, 10, 20, ...), with an unlabelled tick per run
+// up to 100 runs.
+type runTicks struct {
+	runs []chartdata.Point
+	// most is the most labels wanted; 0 means 10. Fewer than 10 labels
+	// (a small panel) are run numbers, never run ids.
+	most int
+}
 
 func (t runTicks) Ticks(min, max float64) []plot.Tick {
 	n := len(t.runs)
-	stride := (n + 11) / 12
+	most := t.most
+	if most == 0 {
+		most = 10
+	}
+	ids := n <= 10 && most == 10
+	for _, r := range t.runs {
+		if len(r.Label) > 8 {
+			ids = false
+		}
+	}
 	var ticks []plot.Tick
-	for i := 0; i < n; i++ {
-		tk := plot.Tick{Value: float64(i + 1)}
-		if i%stride == 0 {
-			tk.Label = t.runs[i].Label
-			if n > 12 {
-				tk.Label = fmt.Sprint(i + 1)
+	if ids {
+		for i, r := range t.runs {
+			ticks = append(ticks, plot.Tick{Value: float64(i + 1), Label: r.Label})
+		}
+		return ticks
+	}
+	step, _ := niceStep(float64(n), most, true)
+	if n <= 100 {
+		for i := 1; i <= n; i++ {
+			if math.Mod(float64(i), step) != 0 {
+				ticks = append(ticks, plot.Tick{Value: float64(i)})
 			}
 		}
-		ticks = append(ticks, tk)
+	}
+	// Run 1 when the step is small, then the multiples of the step.
+	if step <= 5 && float64(n)/step < float64(most) {
+		ticks = append(ticks, plot.Tick{Value: 1, Label: "1"})
+	}
+	for v := step; v <= float64(n); v += step {
+		if v-1 >= step/2 {
+			ticks = append(ticks, plot.Tick{Value: v, Label: fmt.Sprint(v)})
+		}
 	}
 	return ticks
 }
 
 // ScoreDistribution draws the histogram of the run scores, the fitted
 // density (scaled to counts) and the chart's vertical reference lines
-// (the floor, the lowest observed score, the prediction bound).
+// (the floor, the lowest observed score, the prediction bound) from the
+// bottom of the plot to its top.
 func ScoreDistribution(w io.Writer, c *chartdata.ScoreDistribution, f Format) error {
-	if err := undrawable(&c.Head); err != nil {
+	fig, err := scoreDistribution(c)
+	if err != nil {
 		return err
 	}
+	return fig.save(w, f)
+}
+
+// fitDashes draw the fitted density: a line style no reference line has.
+var fitDashes = []vg.Length{vg.Points(9), vg.Points(2), vg.Points(2), vg.Points(2), vg.Points(2), vg.Points(2)}
+
+func scoreDistribution(c *chartdata.ScoreDistribution) (*figure, error) {
+	if err := undrawable(&c.Head); err != nil {
+		return nil, err
+	}
 	p := newPlot(c.Title, c.X.Label, c.Y.Label)
+	fig := &figure{panels: []*plot.Plot{p}, width: width, height: 4 * vg.Inch}
 	h := &plotter.Histogram{FillColor: colBox, LineStyle: plotter.DefaultLineStyle}
 	for _, b := range c.Bins {
 		h.Bins = append(h.Bins, plotter.HistogramBin{Min: b.Min, Max: b.Max, Weight: float64(b.Count)})
 	}
-	h.LineStyle.Color = colPoint
+	h.LineStyle.Color = colLine
+	h.LineStyle.Width = vg.Points(0.8)
 	p.Add(h)
+	fig.add("runs per bin of scores", h)
 	if len(c.Density.Points) > 0 {
 		dens := &curve{pts: xys(c.Density), LineStyle: plotter.DefaultLineStyle}
-		dens.Color = colMedian
-		dens.Width = vg.Points(1.5)
+		dens.Color = colFit
+		dens.Width = vg.Points(1.8)
+		dens.Dashes = fitDashes
 		p.Add(dens)
-		p.Legend.Add(c.Density.Label, dens)
+		fig.add(c.Density.Label, dens)
 	}
-	err := addRefs(p, c.Refs, true, c.Y.Min, c.Y.Max, map[chartdata.RefKind]lineStyle{
-		chartdata.RefFloor:      {colFloor, nil},
-		chartdata.RefLowest:     {colMin, dashed},
-		chartdata.RefPrediction: {colPred, dotted},
-	})
-	if err != nil {
-		return err
+	if _, err := addRefs(fig, p, c.Refs, true, c.Y.Min, c.Y.Max); err != nil {
+		return nil, err
 	}
 	p.X.Min, p.X.Max = c.X.Min, c.X.Max
 	p.Y.Min, p.Y.Max = c.Y.Min, c.Y.Max
-	p.X.Tick.Marker = fmtTicks{Ticker: plot.DefaultTicks{}, format: chartdata.Num}
-	p.Y.Tick.Marker = fmtTicks{Ticker: plot.DefaultTicks{}, format: func(v float64) string { return fmt.Sprintf("%.3g", v) }}
-	// Head room above the tallest bin for the legend, at the top right.
-	p.Y.Max = c.Y.Max * 1.45
-	p.Legend.Top = true
-	p.Legend.Left = false
-	return save(p, w, width, 4.5*vg.Inch, f)
+	p.X.Tick.Marker = niceTicks{n: 8}
+	p.Y.Tick.Marker = niceTicks{n: 5, integer: true}
+	return fig, nil
 }
 
 // Noise draws, for each benchmark (the first at the top), its two bars
 // (CV in log space, share of the score's variance) and a line at zero.
 func Noise(w io.Writer, c *chartdata.Noise, f Format) error {
-	if err := undrawable(&c.Head); err != nil {
+	fig, err := noise(c)
+	if err != nil {
 		return err
+	}
+	return fig.save(w, f)
+}
+
+func noise(c *chartdata.Noise) (*figure, error) {
+	if err := undrawable(&c.Head); err != nil {
+		return nil, err
 	}
 	k := len(c.Benchmarks)
 	p := newPlot(c.Title, c.X.Label, c.Y.Label)
+	fig := &figure{panels: []*plot.Plot{p}, width: width, height: rowsHeight(k)}
 	// Row k-1-i holds benchmark i, so the first is at the top.
 	cv := make(plotter.Values, k)
 	share := make(plotter.Values, k)
@@ -243,80 +530,245 @@ func Noise(w io.Writer, c *chartdata.Noise, f Format) error {
 	for i := range c.Benchmarks {
 		cv[k-1-i], share[k-1-i], names[k-1-i] = c.CV.Values[i], c.Share.Values[i], c.Benchmarks[i]
 	}
-	barW := vg.Points(7)
+	barW := vg.Points(8)
 	b1, err := plotter.NewBarChart(cv, barW)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	b1.Horizontal = true
-	b1.Color = colPoint
+	b1.Color = colLine
 	b1.LineStyle.Width = 0
-	b1.Offset = -barW / 2
+	b1.Offset = barW / 2
 	b2, err := plotter.NewBarChart(share, barW)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	b2.Horizontal = true
-	b2.Color = colMin
+	b2.Color = colShare
 	b2.LineStyle.Width = 0
-	b2.Offset = barW / 2
+	b2.Offset = -barW / 2
 	p.Add(b1, b2)
-	err = addRefs(p, []chartdata.Ref{c.Zero}, true, -0.6, float64(k)-0.4, map[chartdata.RefKind]lineStyle{
-		chartdata.RefZero: {colParity, nil},
-	})
-	if err != nil {
-		return err
+	if _, err := addRefs(fig, p, []chartdata.Ref{c.Zero}, true, -0.6, float64(k)-0.4); err != nil {
+		return nil, err
 	}
-	p.Legend.Add(c.CV.Label, b1)
-	p.Legend.Add(c.Share.Label, b2)
+	fig.add(c.CV.Label, b1)
+	fig.add(c.Share.Label, b2)
 	p.NominalY(names...)
-	p.Y.Min, p.Y.Max = -0.7, float64(k)+1.2
-	p.Legend.Top = true
-	p.Legend.Left = false
+	p.Y.Min, p.Y.Max = -0.6, float64(k)-0.4
 	p.X.Min, p.X.Max = c.X.Min, c.X.Max
-	p.X.Tick.Marker = fmtTicks{Ticker: plot.DefaultTicks{}, format: func(v float64) string { return fmt.Sprintf("%.3g", v) }}
-	return save(p, w, width, rowsHeight(k), f)
+	p.X.Tick.Marker = niceTicks{n: 8}
+	return fig, nil
 }
 
-// FloorTradeoff draws the candidate floors' false-positive rates (log
-// axis) as a line of points, each labelled (with its r50).
+// FloorTradeoff draws two panels on one floor axis: above, the candidate
+// floors' false-positive rates per healthy run (log axis in percent) with
+// the target rate; below, their r50; the recommended floor marked across
+// both.
 func FloorTradeoff(w io.Writer, c *chartdata.FloorTradeoff, f Format) error {
+	fig, err := floorTradeoff(c)
+	if err != nil {
+		return err
+	}
+	return fig.save(w, f)
+}
+
+func floorTradeoff(c *chartdata.FloorTradeoff) (*figure, error) {
 	if err := undrawable(&c.Head); err != nil {
+		return nil, err
+	}
+	var floors []float64
+	for _, pt := range c.Costs.Points {
+		floors = append(floors, pt.X)
+	}
+	xt := floorTicks{floors: floors, marked: c.Floor.At}
+	top := newPlot("", "", c.Y.Label)
+	top.Y.Scale = plot.LogScale{}
+	top.Y.Tick.Marker = percentTicks{}
+	top.X.Tick.Marker = unlabelled{xt}
+	fig := &figure{title: c.Title, panels: []*plot.Plot{top}, width: width, height: 5 * vg.Inch}
+	if err := series(fig, top, c.Costs, colLine, draw.CircleGlyph{}, nil); err != nil {
+		return nil, fmt.Errorf("plots: false-positive rates: %v", err)
+	}
+	if c.Target.At > 0 {
+		if _, err := addRefs(fig, top, []chartdata.Ref{c.Target}, false, c.X.Min, c.X.Max); err != nil {
+			return nil, err
+		}
+	}
+	fl, err := refLine(c.Floor, true, c.Y.Min, c.Y.Max)
+	if err != nil {
+		return nil, err
+	}
+	top.Add(fl)
+	fig.add(c.Floor.Label, fl)
+	top.X.Min, top.X.Max = c.X.Min, c.X.Max
+	top.Y.Min, top.Y.Max = c.Y.Min, c.Y.Max
+	if len(c.R50.Points) > 0 {
+		bottom := newPlot("", c.X.Label, c.R50Axis.Label)
+		if err := series(fig, bottom, c.R50, colR50, draw.SquareGlyph{}, dashed); err != nil {
+			return nil, fmt.Errorf("plots: r50: %v", err)
+		}
+		fl2, err := refLine(c.Floor, true, c.R50Axis.Min, c.R50Axis.Max)
+		if err != nil {
+			return nil, err
+		}
+		bottom.Add(fl2)
+		bottom.X.Min, bottom.X.Max = c.X.Min, c.X.Max
+		bottom.Y.Min, bottom.Y.Max = c.R50Axis.Min, c.R50Axis.Max
+		bottom.X.Tick.Marker = xt
+		bottom.Y.Tick.Marker = niceTicks{n: 4}
+		fig.panels = append(fig.panels, bottom)
+	} else {
+		top.X.Label.Text = c.X.Label
+		top.X.Tick.Marker = xt
+	}
+	return fig, nil
+}
+
+// series draws a line through a series' points with a glyph at each and
+// adds it to the legend.
+func series(fig *figure, p *plot.Plot, s chartdata.Series, col color.Color, shape draw.GlyphDrawer, dashes []vg.Length) error {
+	line, sc, err := plotter.NewLinePoints(xys(s))
+	if err != nil {
 		return err
 	}
-	p := newPlot(c.Title, c.X.Label, c.Y.Label)
-	p.Y.Scale = plot.LogScale{}
-	pts := xys(c.Costs)
-	labels := make([]string, len(c.Costs.Points))
-	for i, pt := range c.Costs.Points {
-		labels[i] = pt.Label
+	line.Color, line.Width, line.Dashes = col, vg.Points(1.5), dashes
+	sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: shape}
+	p.Add(line, sc)
+	fig.add(s.Label, line, sc)
+	return nil
+}
+
+// floorTicks marks every candidate floor on the floor axis, and labels
+// those at least a tenth of the axis apart, the marked one (the
+// recommended floor) first.
+type floorTicks struct {
+	floors []float64
+	marked float64
+}
+
+func (t floorTicks) Ticks(lo, hi float64) []plot.Tick {
+	gap := (hi - lo) / 10
+	vals := append([]float64{t.marked}, t.floors...)
+	var ticks []plot.Tick
+	var labelled []float64
+	seen := map[float64]bool{}
+	for _, v := range vals {
+		if v < lo || v > hi || seen[v] {
+			continue
+		}
+		seen[v] = true
+		tk := plot.Tick{Value: v}
+		free := true
+		for _, l := range labelled {
+			if math.Abs(l-v) < gap {
+				free = false
+			}
+		}
+		if free {
+			tk.Label = chartdata.Num(v)
+			labelled = append(labelled, v)
+		}
+		ticks = append(ticks, tk)
 	}
-	line, err := plotter.NewLine(pts)
-	if err != nil {
-		return fmt.Errorf("plots: false-positive rates: %v", err)
+	sort.Slice(ticks, func(i, j int) bool { return ticks[i].Value < ticks[j].Value })
+	return ticks
+}
+
+// unlabelled is a ticker's ticks without their labels (the upper panel of
+// two that share an X axis).
+type unlabelled struct{ plot.Ticker }
+
+func (u unlabelled) Ticks(lo, hi float64) []plot.Tick {
+	ts := u.Ticker.Ticks(lo, hi)
+	for i := range ts {
+		ts[i].Label = ""
 	}
-	line.Color = colFloor
-	line.Width = vg.Points(1.5)
-	sc, err := plotter.NewScatter(pts)
-	if err != nil {
-		return fmt.Errorf("plots: false-positive rates: %v", err)
-	}
-	sc.GlyphStyle = draw.GlyphStyle{Color: colFloor, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
-	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: pts, Labels: labels})
+	return ts
+}
+
+// History draws a small panel per benchmark (noisiest first, row by row):
+// its ratio in each run joined by a line (with a dot per run up to
+// thinAbove runs), its band shaded and its median as a dashed line, each
+// panel on its own ratio range so that small moves show.
+func History(w io.Writer, c *chartdata.History, f Format) error {
+	fig, err := history(c)
 	if err != nil {
 		return err
 	}
-	for i := range lb.TextStyle {
-		lb.TextStyle[i].Font.Size = vg.Points(8)
-		lb.TextStyle[i].XAlign = -0.5
+	return fig.save(w, f)
+}
+
+// historyCols is the number of columns of panels: two, three from nine
+// benchmarks on.
+func historyCols(k int) int {
+	if k >= 9 {
+		return 3
 	}
-	lb.Offset = vg.Point{X: vg.Points(0), Y: vg.Points(6)}
-	p.Add(line, sc, lb)
-	p.Legend.Add(c.Costs.Label, line)
-	p.X.Min, p.X.Max = c.X.Min, c.X.Max
-	p.Y.Min, p.Y.Max = c.Y.Min, c.Y.Max
-	p.Y.Tick.Marker = fmtTicks{Ticker: plot.LogTicks{Prec: -1}, format: func(v float64) string { return fmt.Sprintf("%.3g", v) }}
-	p.X.Tick.Marker = fmtTicks{Ticker: plot.DefaultTicks{}, format: chartdata.Num}
-	p.Legend.Left = true
-	return save(p, w, width, 4*vg.Inch, f)
+	if k == 1 {
+		return 1
+	}
+	return 2
+}
+
+func history(c *chartdata.History) (*figure, error) {
+	if err := undrawable(&c.Head); err != nil {
+		return nil, err
+	}
+	k := len(c.Panels)
+	cols := historyCols(k)
+	rows := (k + cols - 1) / cols
+	fig := &figure{title: c.Title, cols: cols, width: width, height: vg.Length(rows)*1.75*vg.Inch + 0.4*vg.Inch}
+	var lineT, bandT, medianT plot.Thumbnailer
+	for _, pn := range c.Panels {
+		x := c.X.Label
+		p := newPlot("", x, "")
+		p.Title.Text = pn.Benchmark
+		p.Title.TextStyle.Font = sans(sizeLabel)
+		p.Title.Padding = vg.Points(3)
+		p.X.Label.Text = ""
+		if pn.Band != nil {
+			bp, err := plotter.NewPolygon(plotter.XYs{{X: c.X.Min, Y: pn.Band.Lo}, {X: c.X.Max, Y: pn.Band.Lo}, {X: c.X.Max, Y: pn.Band.Hi}, {X: c.X.Min, Y: pn.Band.Hi}})
+			if err != nil {
+				return nil, fmt.Errorf("plots: benchmark %s: band: %v", pn.Benchmark, err)
+			}
+			bp.Color, bp.LineStyle.Width = colBand, 0
+			p.Add(bp)
+			bandT = bp
+		}
+		med, err := hline(pn.Median, c.X.Min, c.X.Max, colMedian, dashed)
+		if err != nil {
+			return nil, fmt.Errorf("plots: benchmark %s: median: %v", pn.Benchmark, err)
+		}
+		med.Width = vg.Points(1)
+		p.Add(med)
+		medianT = med
+		line, err := plotter.NewLine(envelope(xys(pn.Ratios)))
+		if err != nil {
+			return nil, fmt.Errorf("plots: benchmark %s: ratios: %v", pn.Benchmark, err)
+		}
+		line.Color, line.Width = colLine, vg.Points(0.9)
+		p.Add(line)
+		lineT = line
+		if len(pn.Ratios.Points) <= thinAbove {
+			sc, err := plotter.NewScatter(xys(pn.Ratios))
+			if err != nil {
+				return nil, fmt.Errorf("plots: benchmark %s: ratios: %v", pn.Benchmark, err)
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: colPoint, Radius: vg.Points(1.8), Shape: draw.CircleGlyph{}}
+			p.Add(sc)
+		}
+		p.X.Min, p.X.Max = c.X.Min, c.X.Max
+		p.Y.Min, p.Y.Max = pn.Y.Min, pn.Y.Max
+		p.X.Tick.Marker = runTicks{runs: pn.Ratios.Points, most: 4}
+		p.Y.Tick.Marker = niceTicks{n: 3}
+		fig.panels = append(fig.panels, p)
+	}
+	if lineT != nil {
+		fig.add(c.RatiosLegend, lineT)
+		fig.add("the benchmark's median ratio", medianT)
+	}
+	if bandT != nil {
+		fig.add(c.BandLegend, bandT)
+	}
+	return fig, nil
 }

@@ -87,6 +87,14 @@ func ExampleFloorTradeoff() {
 	// Output:
 }
 
+func ExampleHistory() {
+	a, rec := sample()
+	write("history.svg", func(f *os.File) error {
+		return plots.History(f, chartdata.NewHistory(a, rec.Bands, "these runs"), plots.SVG)
+	})
+	// Output:
+}
+
 // The charts are their examples' golden files (as gonum/plot tests its own charts): -regen
 // rewrites testdata/*_golden.svg.
 func TestRatioSpread(t *testing.T)   { cmpimg.CheckPlot(ExampleRatioSpread, t, "ratio-spread.svg") }
@@ -96,3 +104,4 @@ func TestScoreDistribution(t *testing.T) {
 }
 func TestNoise(t *testing.T)         { cmpimg.CheckPlot(ExampleNoise, t, "noise.svg") }
 func TestFloorTradeoff(t *testing.T) { cmpimg.CheckPlot(ExampleFloorTradeoff, t, "floor-tradeoff.svg") }
+func TestHistory(t *testing.T)       { cmpimg.CheckPlot(ExampleHistory, t, "history.svg") }

@@ -25,23 +25,29 @@ chart, and prints their paths:
     ratio-spread.svg        each benchmark's ratio across runs (log axis),
                             quartile box, median, parity and median score
     score-sequence.svg      each run's score in run order, with the floor,
-                            the lowest observed score and parity
+                            the lowest observed score, parity and regimes
     score-distribution.svg  histogram of scores, fitted log-normal, floor,
                             lowest score and the lower prediction bound
     noise.svg               each benchmark's CV (log) and share of the
                             score's variance
     floor-tradeoff.svg      for candidate floors, the false-positive rate
                             per run and r50
+    history.svg             each benchmark's ratio run by run, a panel per
+                            benchmark, with its band
 
 ` + analysisInputHelp + `
 The floor drawn (default: the recommended one, with the flags of
 'qoscal recommend'):
     --floor X                draw this floor instead
-    --calibration FILE       draw the floor of this calibration file
+    --calibration FILE       draw the floor of this calibration file, its
+                             per-benchmark bands on the ratio spread, and the
+                             runs after its own as gated runs on the sequence
+    --run ID                 mark this run's ratios on the ratio spread (with
+                             the bands of the runs read, without --calibration)
 ` + recommendHelp + `
 Output:
     --out DIR                the folder to write into (made if missing)
-    --image FORMAT           svg (default) or png
+    --image FORMAT           svg (default) or png (at 2x, for HiDPI screens)
 
 Example:
 
@@ -62,6 +68,9 @@ type floorFlags struct {
 	floor       float64
 	calibration string
 	fs          *pflag.FlagSet // to tell --floor 0 from no --floor
+	// cal is the calibration file read by resolve; nil without
+	// --calibration.
+	cal *calibrate.File
 }
 
 func (f *floorFlags) add(fs *pflag.FlagSet) {
@@ -90,6 +99,7 @@ func (f *floorFlags) resolve(rec *calibrate.Recommendation) (chartdata.Floor, er
 		if err != nil {
 			return chartdata.Floor{}, err
 		}
+		f.cal = cal
 		return chartdata.Floor{Value: cal.Floor, Label: "calibration"}, nil
 	}
 	return chartdata.Floor{Value: rec.Floor, Label: "recommended"}, nil
@@ -101,12 +111,56 @@ type chartFlags struct {
 	af analysisFlags
 	rf recFlags
 	ff floorFlags
+	// run is the run whose ratios the ratio spread marks (--run).
+	run string
 }
 
 func (c *chartFlags) add(fs *pflag.FlagSet) {
 	c.af.add(fs)
 	c.rf.add(fs)
 	c.ff.add(fs)
+	fs.StringVar(&c.run, "run", "", "mark the ratios of the run `ID` on the ratio spread")
+}
+
+// charts computes the data of every chart, with what the flags add: the
+// calibration's bands on the ratio spread and its later runs marked as
+// gated on the score sequence (--calibration), the marked run with the
+// bands of these runs when there is no calibration (--run).
+func (c *chartFlags) charts(cmd string, in *input, rec *calibrate.Recommendation, floor chartdata.Floor) ([]chartdata.Chart, error) {
+	cs := chartdata.All(in.analysis, in.all, rec, floor)
+	for _, ch := range cs {
+		switch ch := ch.(type) {
+		case *chartdata.RatioSpread:
+			switch {
+			case c.ff.cal != nil && c.ff.cal.Matrix != nil:
+				ch.AddBands(c.ff.cal.Matrix.Bands(c.ff.cal.RecommendOptions().FamilyAlpha), "calibration file")
+			case c.run != "":
+				ch.AddBands(rec.Bands, "these runs")
+			}
+			if c.run != "" {
+				all := in.analysis
+				if in.all != nil {
+					all = in.all
+				}
+				if err := ch.MarkRun(all, c.run); err != nil {
+					return nil, usagef(cmd, "--run: %v", err)
+				}
+			}
+		case *chartdata.ScoreSequence:
+			if c.ff.cal != nil && c.ff.cal.Matrix != nil {
+				ch.MarkGated(c.ff.cal.Matrix.Runs)
+			}
+		case *chartdata.History:
+			if c.ff.cal != nil && c.ff.cal.Matrix != nil {
+				all := in.analysis
+				if in.all != nil {
+					all = in.all
+				}
+				*ch = *chartdata.NewHistory(all, c.ff.cal.Matrix.Bands(c.ff.cal.RecommendOptions().FamilyAlpha), "calibration file")
+			}
+		}
+	}
+	return cs, nil
 }
 
 // read analyses the runs, recommends a floor and settles the floor shown.
@@ -198,7 +252,11 @@ func runPlot(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
-	ds, err := drawCharts(u, chartdata.All(in.analysis, in.all, rec, floor), plots.Format(image))
+	cs, err := cf.charts(c.name, in, rec, floor)
+	if err != nil {
+		return err
+	}
+	ds, err := drawCharts(u, cs, plots.Format(image))
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,7 +29,7 @@ var reportCmd = &command{
 Writes the variance report of runs of unchanged code: the plain-language
 summary, the score distribution, the per-benchmark spread, the recommended
 floor with its false-positive rate and detection power, the table of
-candidate floors, the five charts of 'qoscal plot', and the inputs (runs,
+candidate floors, the six charts of 'qoscal plot', and the inputs (runs,
 labels, variant names, qoscal version, seed).
 
 --out writes one self-contained HTML file: charts inline as SVG, styles
@@ -46,7 +47,9 @@ SOURCE_DATE_EPOCH is set.
 ` + analysisInputHelp + `
 The floor (default: the recommended one):
     --floor X                show this floor instead
-    --calibration FILE       show the floor of this calibration file
+    --calibration FILE       show the floor of this calibration file, its
+                             bands and the runs gated since
+    --run ID                 mark this run's ratios on the ratio spread
 ` + recommendHelp + `
 Output:
     --out FILE.html          the HTML report
@@ -106,7 +109,10 @@ func runReport(u *ui, args []string) error {
 	}
 	// Both reports show the charts as SVG: compute their data and draw
 	// them once (and warn once about a chart left out).
-	cd := chartdata.All(in.analysis, in.all, rec, floor)
+	cd, err := cf.charts(c.name, in, rec, floor)
+	if err != nil {
+		return err
+	}
 	ds, err := drawCharts(u, cd, plots.SVG)
 	if err != nil {
 		return err
@@ -233,10 +239,13 @@ type htmlTable struct {
 	Head  []string
 	Right []bool
 	Rows  [][]string
+	// Wide is a table of more columns than a phone shows at once: it
+	// says that it scrolls sideways there.
+	Wide bool
 }
 
 func forHTML(t *render.Table) htmlTable {
-	h := htmlTable{Head: t.Head, Rows: t.Rows}
+	h := htmlTable{Head: t.Head, Rows: t.Rows, Wide: len(t.Head) > 3}
 	for _, a := range t.Align {
 		h.Right = append(h.Right, a == render.Right)
 	}
@@ -245,6 +254,7 @@ func forHTML(t *render.Table) htmlTable {
 
 type htmlChart struct {
 	Name, Title string
+	Read        string // what to read from the chart, one sentence
 	SVG         template.HTML
 	LeftOut     string // why the chart is not drawn; "" when it is
 }
@@ -262,14 +272,22 @@ h1 { font-size: 1.5rem; margin: 0.5rem 0 1rem; }
 h2 { font-size: 1.2rem; margin-top: 2rem; border-bottom: 1px solid #ddd; padding-bottom: 0.2rem; }
 p.summary { font-size: 1.05rem; }
 .floor { font-size: 1.3rem; font-weight: 600; }
-.scroll { overflow-x: auto; }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch;
+  background: linear-gradient(to right, #fff 30%, rgba(255,255,255,0)) left / 2rem 100% no-repeat local,
+    linear-gradient(to left, #fff 30%, rgba(255,255,255,0)) right / 2rem 100% no-repeat local,
+    radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.25), rgba(0,0,0,0)) left / 0.8rem 100% no-repeat scroll,
+    radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.25), rgba(0,0,0,0)) right / 0.8rem 100% no-repeat scroll; }
+.hint { display: none; font-size: 0.8rem; color: #555; margin: 0.2rem 0; }
+.chart { overflow-x: auto; }
 table { border-collapse: collapse; margin: 0.5rem 0; font-variant-numeric: tabular-nums; font-size: 0.92rem; }
 th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid #e5e5e5; text-align: left; vertical-align: top; }
 th { background: #f5f5f5; }
 td.r, th.r { text-align: right; }
 figure { margin: 1rem 0 2rem; }
-figure svg { width: 100%; height: auto; display: block; }
-figcaption { font-size: 0.9rem; color: #555; }
+figure svg { width: 100%; height: auto; display: block; min-width: 40rem; }
+figcaption { font-size: 0.95rem; color: #333; }
+figcaption strong { color: #1a1a1a; }
+@media (max-width: 48rem) { .hint { display: block; } main { padding: 0.6rem; } }
 ul.warnings li { color: #8a4b00; }
 footer { font-size: 0.85rem; color: #555; margin-top: 2rem; }
 @media print { main { max-width: none; } figure, table { break-inside: avoid; } h2 { break-after: avoid; } }
@@ -285,6 +303,14 @@ footer { font-size: 0.85rem; color: #555; margin-top: 2rem; }
 {{if .Warnings}}<h2 id="warnings">Warnings</h2>
 <ul class="warnings">{{range .Warnings}}<li>{{.}}</li>{{end}}</ul>
 {{end}}
+<h2 id="charts">Charts</h2>
+{{range .Charts}}{{if .LeftOut}}<p class="left-out" id="{{.Name}}">{{.Title}}: left out, {{.LeftOut}}.</p>
+{{else}}<figure id="{{.Name}}">
+<p class="hint">The chart is wider than the screen: scroll it sideways.</p>
+<div class="chart">{{.SVG}}</div>
+<figcaption><strong>{{.Title}}.</strong> {{.Read}}</figcaption>
+</figure>
+{{end}}{{end}}
 <h2 id="recommendation">The recommended floor and what it costs</h2>
 {{template "table" .Figures}}
 <h2 id="candidates">Candidate floors</h2>
@@ -295,20 +321,13 @@ footer { font-size: 0.85rem; color: #555; margin-top: 2rem; }
 <h2 id="benchmarks">Benchmarks, noisiest first</h2>
 <p>Ratio across runs: min, median, max; range as % of the median; CV; CV in log space; IQR (type 7 quartiles); scaled MAD; share of the variance of ln(score); LOO, the median score with the benchmark left out.</p>
 {{template "table" .Benchmarks}}
-<h2 id="charts">Charts</h2>
-{{range .Charts}}{{if .LeftOut}}<p class="left-out" id="{{.Name}}">{{.Title}}: left out, {{.LeftOut}}.</p>
-{{else}}<figure id="{{.Name}}">
-{{.SVG}}
-<figcaption>{{.Title}}</figcaption>
-</figure>
-{{end}}{{end}}
 <h2 id="inputs">Inputs</h2>
 {{template "table" .Inputs}}
 <footer>{{range .Provenance}}<div>{{.}}</div>{{end}}</footer>
 </main>
 </body>
 </html>
-{{define "table"}}<div class="scroll"><table>
+{{define "table"}}{{if .Wide}}<p class="hint">Wide table: scroll it sideways.</p>{{end}}<div class="scroll"><table>
 <thead><tr>{{range $i, $h := .Head}}<th{{if index $.Right $i}} class="r"{{end}}>{{$h}}</th>{{end}}</tr></thead>
 <tbody>{{range .Rows}}<tr>{{range $i, $c := .}}<td{{if index $.Right $i}} class="r"{{end}}>{{$c}}</td>{{end}}</tr>
 {{end}}</tbody>
@@ -317,8 +336,8 @@ footer { font-size: 0.85rem; color: #555; margin-top: 2rem; }
 
 func (r *report) html(w io.Writer) error {
 	var cs []htmlChart
-	for _, c := range r.charts {
-		cs = append(cs, htmlChart{Name: c.name, Title: c.caption, SVG: template.HTML(inlineSVG(string(c.image))), LeftOut: c.leftOut})
+	for _, c := range reportOrder(r.charts) {
+		cs = append(cs, htmlChart{Name: c.name, Title: c.caption, Read: chartReading[c.name], SVG: template.HTML(inlineSVG(string(c.image))), LeftOut: c.leftOut})
 	}
 	return reportTemplate.Execute(w, map[string]any{
 		"Title":        r.title(),
@@ -334,6 +353,26 @@ func (r *report) html(w io.Writer) error {
 		"Inputs":       forHTML(r.inputs()),
 		"Provenance":   r.provenance(),
 	})
+}
+
+// reportOrder puts the charts in the order a reviewer reads them: the
+// runs against the floor and what the floor costs first, the benchmarks
+// behind the score after.
+func reportOrder(ds []drawn) []drawn {
+	rank := map[string]int{"score-sequence": 0, "floor-tradeoff": 1, "score-distribution": 2, "ratio-spread": 3, "history": 4, "noise": 5}
+	out := slices.Clone(ds)
+	slices.SortStableFunc(out, func(a, b drawn) int { return rank[a.name] - rank[b.name] })
+	return out
+}
+
+// chartReading says, for each chart, what a reviewer reads from it.
+var chartReading = map[string]string{
+	"score-sequence":     "Every run's score in order: the floor should sit clearly below all of the shaded regime calibrated on, and a step between regimes means the score moved.",
+	"score-distribution": "How the scores spread: the floor should sit well left of the bars and of the fitted curve's tail.",
+	"floor-tradeoff":     "Each candidate floor's false alarms per healthy run (above) against the smallest uniform slide it catches half the time (below); the recommended floor is the vertical line.",
+	"ratio-spread":       "Which benchmark moves: a wide box or a long range is a noisy benchmark, and a box away from the others is one the score leans on.",
+	"history":            "Each benchmark's ratio run by run: a step out of its shaded band shows which benchmark moved, and when.",
+	"noise":              "Which benchmarks make the score noisy: a long orange bar carries much of the score's variance; a bar below zero steadies it.",
 }
 
 // inlineSVG drops the XML prolog and comment of a gonum SVG so that it can
@@ -365,10 +404,6 @@ func (r *report) markdown(w io.Writer, chartPaths []string) {
 		t.WriteMarkdown(w)
 		fmt.Fprintln(w)
 	}
-	section("The recommended floor and what it costs", r.figures())
-	section("Candidate floors", r.recv.CandidateTable())
-	section("Score distribution", r.spread.DistributionTable())
-	section("Benchmarks, noisiest first", r.spread.BenchmarkTable())
 	fmt.Fprintln(w, "## Charts")
 	fmt.Fprintln(w)
 	if chartPaths == nil {
@@ -383,7 +418,14 @@ func (r *report) markdown(w io.Writer, chartPaths []string) {
 			continue
 		}
 		fmt.Fprintf(w, "![%s](%s)\n\n", c.caption, filepath.ToSlash(filepath.Base(chartPaths[i])))
+		if s := chartReading[c.name]; s != "" {
+			fmt.Fprintf(w, "*%s.* %s\n\n", c.caption, s)
+		}
 	}
+	section("The recommended floor and what it costs", r.figures())
+	section("Candidate floors", r.recv.CandidateTable())
+	section("Score distribution", r.spread.DistributionTable())
+	section("Benchmarks, noisiest first", r.spread.BenchmarkTable())
 	section("Inputs", r.inputs())
 	for _, p := range r.provenance() {
 		fmt.Fprintf(w, "- %s\n", render.MDEscape(p))

@@ -93,8 +93,8 @@ func TestReportHTML(t *testing.T) {
 	if counts["link"] != 0 || counts["iframe"] != 0 || counts["b"] != 0 || counts["i"] != 0 {
 		t.Errorf("elements from input or external: %v", counts)
 	}
-	if counts["svg"] != 5 {
-		t.Errorf("%d inline SVG charts, want 5", counts["svg"])
+	if counts["svg"] != 6 {
+		t.Errorf("%d inline SVG charts, want 6", counts["svg"])
 	}
 	if counts["table"] != 5 {
 		t.Errorf("%d tables, want the figures, candidates, distribution, benchmarks and inputs", counts["table"])
