@@ -189,6 +189,12 @@ func (v *Recommend) Figures() *render.Table {
 	t.AddRow("the true rate Φ((ln F − μ)/σ): 95% upper confidence bound", Rate(c.Upper95)+TrueRateNote(c))
 	t.AddRow("bound with no model, (j+1)/(n+1)", Rate(c.DistributionFree))
 	t.AddRow("the true rate with no model: 95% upper confidence bound", Rate(c.DistributionFreeUpper95))
+	if c.Claimed != c.Predictive {
+		t.AddRow("claimed false-positive rate (no lower than the model-free bound: the model is in doubt)", Rate(c.Claimed)+" ("+OneIn(c.Claimed)+")")
+	}
+	for _, row := range ModelCheckRows(a.Score) {
+		t.AddRow(row[0], row[1])
+	}
 	t.AddRow(fmt.Sprintf("a false alarm in the next %d runs (predictive)", c.HorizonRuns), Rate(c.Horizon))
 	t.AddRow("r50: uniform regression caught half the time", slower(c.R50))
 	t.AddRow("r90: caught nine times in ten (predictive)", slower(c.R90))

@@ -128,11 +128,29 @@ func ModelCheck(s calibrate.ScoreStats) string {
 		verdict = "not normal at 5%"
 	}
 	corr := "no significant autocorrelation"
-	if s.Lag1 > 2*s.Lag1SE {
+	if s.Effective.Rho > 0 {
 		corr = "consecutive runs correlated"
 	}
 	return fmt.Sprintf("model check: log scores %s (Shapiro–Wilk W %.3f, p %.3f); lag-1 autocorrelation %+.2f (SE %.2f), %s",
 		verdict, s.ShapiroW, s.ShapiroP, s.Lag1, s.Lag1SE, corr)
+}
+
+// ModelCheckRows are the model checks as rows of a table of figures: the
+// normality of the log scores and the lag-1 autocorrelation, each with
+// what it does to the figures (docs/STATS.md 5a–5c).
+func ModelCheckRows(s calibrate.ScoreStats) [][2]string {
+	if math.IsNaN(s.ShapiroW) {
+		return [][2]string{{"model check", "too few runs, or scores that never varied, to check normality and autocorrelation"}}
+	}
+	normal := fmt.Sprintf("yes at 5%%: Shapiro–Wilk W %.3f, p %.3f", s.ShapiroW, s.ShapiroP)
+	if s.ShapiroP < calibrate.NormalityAlpha {
+		normal = fmt.Sprintf("no at 5%%: Shapiro–Wilk W %.3f, p %.3f; the claimed rates are no lower than the model-free ones", s.ShapiroW, s.ShapiroP)
+	}
+	corr := fmt.Sprintf("%+.2f (SE %.2f): not significant, the runs are treated as independent", s.Lag1, s.Lag1SE)
+	if e := s.Effective; e.Rho > 0 {
+		corr = fmt.Sprintf("%+.2f (SE %.2f): consecutive runs correlated; allowing for ρ %.2f the %d runs count as %.1f", s.Lag1, s.Lag1SE, e.Rho, s.N, e.N)
+	}
+	return [][2]string{{"log scores normal?", normal}, {"lag-1 autocorrelation of the log scores", corr}}
 }
 
 // ModelCheckJSON is the model checks in JSON.
