@@ -54,6 +54,10 @@ var pgMigrations = []string{
 // already when qoscal makes its store there.
 var pgTables = []string{"runs", "labels", "measurements"}
 
+// pgConnectTimeout bounds how long opening a connection may take, unless
+// the URL or PGCONNECT_TIMEOUT says otherwise.
+const pgConnectTimeout = 30 * time.Second
+
 // pgLockKey is the key of the advisory lock that serialises schema
 // migrations of stores in one database: "qosc" in ASCII, as SQLite's
 // application id.
@@ -98,6 +102,11 @@ func OpenPostgres(ctx context.Context, url string, mode Mode) (*Postgres, error)
 		cfg.ConnConfig.RuntimeParams["default_transaction_read_only"] = "on"
 	}
 	cfg.ConnConfig.RuntimeParams["application_name"] = "qoscal"
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		// A CI job should fail, not hang, when the server is unreachable;
+		// connect_timeout in the URL (or PGCONNECT_TIMEOUT) overrides it.
+		cfg.ConnConfig.ConnectTimeout = pgConnectTimeout
+	}
 	if s.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
 		return nil, s.wrap(err)
 	}
@@ -185,6 +194,13 @@ func (s *Postgres) migrate(ctx context.Context) error {
 		return s.wrap(tx.Commit(ctx))
 	}
 	if version == 0 {
+		var schema *string
+		if err := tx.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+			return s.wrap(err)
+		}
+		if schema == nil {
+			return fmt.Errorf("store %s: no schema of the search path exists to make the store in: create it (CREATE SCHEMA name), or name one with search_path=NAME in the URL", s.location)
+		}
 		if _, err := tx.Exec(ctx, `CREATE TABLE qoscal_meta (key text PRIMARY KEY, value text NOT NULL)`); err != nil {
 			return s.wrap(err)
 		}

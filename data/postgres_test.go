@@ -157,3 +157,13 @@ func TestPostgresWrongPassword(t *testing.T) {
 		t.Errorf("the error shows the password: %v", err)
 	}
 }
+
+// TestPostgresMissingSchema: a search path naming no schema that exists
+// is refused with a message that says what to do.
+func TestPostgresMissingSchema(t *testing.T) {
+	url := strings.Replace(storetest.PostgresURL(t), "search_path=", "search_path=missing_", 1)
+	_, err := data.Open(bg, url, data.ReadWrite)
+	if err == nil || !strings.Contains(err.Error(), "no schema of the search path exists") {
+		t.Errorf("a search path of no schema: %v, want a refusal that says so", err)
+	}
+}
