@@ -11,8 +11,9 @@
 #  2. psql \copy of the same measurement rows as CSV into the same tables
 #     (same keys and foreign keys): the engine's own limit;
 #  3. qoscal ingest of the same runs from a CSV file into each backend
-#     (parsing included), and recommend --label os=linux over them: time
-#     and peak memory (half the runs carry os=linux);
+#     (parsing included), then runs --label os=linux (the store's read
+#     alone) and recommend --label os=linux over them: time and peak
+#     memory (half the runs carry os=linux);
 #  4. 8 concurrent qoscal ingest processes × 200 runs each into one
 #     PostgreSQL store (want 1,600 stored, 0 errors), then the same 200
 #     runs from 8 processes at once into another (want 200 stored).
@@ -103,6 +104,8 @@ measure "ingest linux.csv ($((runs / 2)) runs) into SQLite" "$q" ingest --db "$s
 measure "ingest mac.csv ($((runs - runs / 2)) runs) into SQLite" "$q" ingest --db "$sq" --label os=mac "$work/mac.csv"
 measure "ingest linux.csv ($((runs / 2)) runs) into PostgreSQL" "$q" ingest --db "$pg_url" --label os=linux "$work/linux.csv"
 measure "ingest mac.csv ($((runs - runs / 2)) runs) into PostgreSQL" "$q" ingest --db "$pg_url" --label os=mac "$work/mac.csv"
+measure "runs --label os=linux --format json over $runs, SQLite" "$q" runs --db "$sq" --label os=linux --format json
+measure "runs --label os=linux --format json over $runs, PostgreSQL" "$q" runs --db "$pg_url" --label os=linux --format json
 measure "recommend --label os=linux over $runs runs, SQLite" "$q" recommend --db "$sq" --label os=linux
 measure "recommend --label os=linux over $runs runs, PostgreSQL" "$q" recommend --db "$pg_url" --label os=linux
 psql -q "$base" -c "DROP SCHEMA bench_store CASCADE" >/dev/null
