@@ -2,7 +2,10 @@ package data_test
 
 import (
 	"context"
+	"os"
+	osexec "os/exec"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
@@ -165,5 +168,61 @@ func TestPostgresMissingSchema(t *testing.T) {
 	_, err := data.Open(bg, url, data.ReadWrite)
 	if err == nil || !strings.Contains(err.Error(), "no schema of the search path exists") {
 		t.Errorf("a search path of no schema: %v, want a refusal that says so", err)
+	}
+}
+
+// TestPostgresConcurrentProcesses: processes that ingest into one
+// PostgreSQL store at once, as the CI jobs of many runners do, lose no run
+// and fail none; processes storing the same runs at once leave one copy of
+// each and no error. (The children are this test binary, see TestMain.)
+func TestPostgresConcurrentProcesses(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		prefixes []string
+		want     int
+	}{
+		{"distinct runs", []string{"p0", "p1", "p2", "p3"}, 160},
+		{"the same runs", []string{"same", "same", "same", "same"}, 40},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			url := storetest.PostgresURL(t)
+			var wg sync.WaitGroup
+			errs := make([]error, len(c.prefixes))
+			outs := make([][]byte, len(c.prefixes))
+			for p, prefix := range c.prefixes {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					cmd := osexec.Command(os.Args[0], "-test.run=^$")
+					cmd.Env = append(os.Environ(), "QOSCAL_TEST_CHILD_DB="+url, "QOSCAL_TEST_CHILD_PREFIX="+prefix)
+					outs[p], errs[p] = cmd.CombinedOutput()
+				}()
+			}
+			wg.Wait()
+			for p := range errs {
+				if errs[p] != nil {
+					t.Errorf("process %d: %v\n%s", p, errs[p], outs[p])
+				}
+			}
+			s, err := data.Open(bg, url, data.ReadOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			runs, err := s.Runs(bg, data.Query{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(runs) != c.want {
+				t.Errorf("%d runs stored, want %d", len(runs), c.want)
+			}
+			seen := map[string]bool{}
+			for _, r := range runs {
+				if len(r.Measurements) != 12 || seen[r.ID] {
+					t.Errorf("run %s: %d measurements (want 12), stored before: %v", r.ID, len(r.Measurements), seen[r.ID])
+				}
+				seen[r.ID] = true
+			}
+		})
 	}
 }
