@@ -345,9 +345,9 @@ func (s *SQLite) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (Ing
 		return res, s.wrap(err)
 	}
 	defer insM.Close()
-	now := opt.now().UTC().Format(time.RFC3339)
 	for i := range runs {
 		r := &runs[i]
+		now := ingestText(opt.ingested(i))
 		digest := Digest(r)
 		var seq int64
 		var old string

@@ -54,12 +54,16 @@ const (
 	ReadWrite
 )
 
-// Open opens the store at location: a SQLite file name (the only backend
-// so far; a PostgreSQL URL is refused by name rather than taken for a file
-// name).
+// Open opens the store at location: a PostgreSQL URL (postgres://… or
+// postgresql://…, see OpenPostgres) or else the name of a SQLite file (see
+// OpenSQLite).
 func Open(ctx context.Context, location string, mode Mode) (Store, error) {
-	if l := strings.ToLower(location); strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://") {
-		return nil, fmt.Errorf("store %s: this qoscal has no PostgreSQL backend yet: name a SQLite file", redactURL(location))
+	if IsPostgresURL(location) {
+		s, err := OpenPostgres(ctx, location, mode)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
 	}
 	s, err := OpenSQLite(location, mode)
 	if err != nil {
@@ -68,12 +72,35 @@ func Open(ctx context.Context, location string, mode Mode) (Store, error) {
 	return s, nil
 }
 
+// IsPostgresURL reports whether a store location names a PostgreSQL
+// database (postgres:// or postgresql://, in any case) rather than a file.
+func IsPostgresURL(location string) bool {
+	l := strings.ToLower(location)
+	return strings.HasPrefix(l, "postgres://") || strings.HasPrefix(l, "postgresql://")
+}
+
+// RedactLocation is a store location fit for messages: a database URL
+// without its password (in the user part or a password= parameter); a
+// file name as it is.
+func RedactLocation(location string) string {
+	if !IsPostgresURL(location) {
+		return location
+	}
+	return redactURL(location)
+}
+
 // redactURL hides the password of a database URL in messages.
 func redactURL(location string) string {
-	if u, err := url.Parse(location); err == nil {
-		return u.Redacted()
+	u, err := url.Parse(location)
+	if err != nil {
+		return "(a database URL that does not parse)"
 	}
-	return "(a database URL)"
+	q := u.Query()
+	if q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.Redacted()
 }
 
 // IngestOptions say how Ingest treats runs already stored.
@@ -85,7 +112,23 @@ type IngestOptions struct {
 	// Now is the ingest time recorded; zero means the clock's time.
 	// Reproducible outputs set it (SOURCE_DATE_EPOCH).
 	Now time.Time
+	// Ingested, when not nil, holds the ingest time to record for each
+	// run (Ingested[i] for runs[i]; a zero time means Now): a copy from
+	// another store keeps when each run was first ingested.
+	Ingested []time.Time
 }
+
+// ingested returns the ingest time to record for runs[i].
+func (o IngestOptions) ingested(i int) time.Time {
+	if i < len(o.Ingested) && !o.Ingested[i].IsZero() {
+		return o.Ingested[i]
+	}
+	return o.now()
+}
+
+// ingestText is how both backends store an ingest time: RFC 3339 in UTC,
+// to the second.
+func ingestText(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func (o IngestOptions) now() time.Time {
 	if o.Now.IsZero() {

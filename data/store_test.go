@@ -220,9 +220,10 @@ func TestStoreMigratesEmptyFile(t *testing.T) {
 }
 
 // childIngest is the body of one ingesting process: it stores 40 runs, one
-// transaction each, as 40 CI jobs finishing at once would.
+// transaction each, as 40 CI jobs finishing at once would. db is a SQLite
+// file or a PostgreSQL URL (TestPostgresConcurrentProcesses).
 func childIngest(db, prefix string) int {
-	s, err := OpenSQLite(db, ReadWrite)
+	s, err := Open(context.Background(), db, ReadWrite)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -115,7 +115,7 @@ func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, erro
 	src := data.Source{Paths: paths, Load: lopt, Store: storePath(u, f.db), Labels: filter}
 	if src.FromStore() {
 		opt.Baseline, opt.Candidate = lopt.Baseline.Name, lopt.Candidate.Name
-		in.source = src.Store
+		in.source = data.RedactLocation(src.Store)
 	} else {
 		in.source = "paths"
 	}

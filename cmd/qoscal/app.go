@@ -34,7 +34,7 @@ func register(c *command) { commands[c.name] = c }
 // commandOrder is the order of the commands in the help: the data flow,
 // from ingest to gate. A registered command missing from it is a bug
 // (TestCommandOrder).
-var commandOrder = []string{"ingest", "runs", "spread", "recommend", "plot", "report", "gate", "drift", "samples"}
+var commandOrder = []string{"ingest", "runs", "store", "spread", "recommend", "plot", "report", "gate", "drift", "samples"}
 
 // commandNames returns the registered commands in commandOrder, then any
 // others by name.
@@ -153,7 +153,9 @@ func parseFlags(u *ui, c *command, fs *pflag.FlagSet, args []string) error {
 // errHelp ends a command after its usage was printed on request.
 var errHelp = &exitError{code: exitOK}
 
-// storePath resolves the store file: --db, else $QOSCAL_DB, else qoscal.db.
+// storePath resolves the store: --db, else $QOSCAL_DB, else qoscal.db. It
+// is a SQLite file name or a PostgreSQL URL, which may hold a password:
+// show a store by its Location, or data.RedactLocation.
 func storePath(u *ui, flag string) string {
 	if flag != "" {
 		return flag

@@ -399,7 +399,7 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *calibrate.File, dir cali
 		return ""
 	}
 	return fmt.Sprintf("the last %d gated runs in %s: the score moved from median %.2f to %.2f from run %s on: recalibrate (qoscal drift)",
-		len(d.Runs), src.Store, d.BeforeMedian, d.AfterMedian, d.FromRun)
+		len(d.Runs), data.RedactLocation(src.Store), d.BeforeMedian, d.AfterMedian, d.FromRun)
 }
 
 // defaultRunID names a run given by its files and no --run: the Actions

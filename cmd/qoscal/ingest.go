@@ -14,7 +14,8 @@ var ingestCmd = &command{
     qoscal ingest [flags] PATH...
     qoscal ingest [flags] --run ID --baseline [NAME=]FILE --candidate [NAME=]FILE
 
-Parses runs of result files into the store (a SQLite file). A PATH is a run
+Parses runs of result files into the store (a SQLite file, or a PostgreSQL
+database shared by a team's runners: see --db). A PATH is a run
 folder (it holds the baseline's and the candidate's result files), a folder of
 run folders (each subfolder holding them is a run, named after the folder), or
 a CSV file of many runs. Without a PATH, --baseline and --candidate are the
@@ -41,7 +42,10 @@ Flags:
                              names (BenchmarkX-8 becomes BenchmarkX)
     --ignore-columns         ignore CSV columns qoscal does not know (else
                              they are an error)
-    --db FILE                the store (default $QOSCAL_DB, else qoscal.db)
+    --db STORE               the store: a SQLite file, or a PostgreSQL URL
+                             postgres://USER@HOST/DATABASE (password from
+                             the URL, PGPASSWORD or ~/.pgpass) (default
+                             $QOSCAL_DB, else qoscal.db)
     --replace                overwrite stored runs whose content differs
     --skip-incomplete        skip, with a warning, run folders lacking a file
 
@@ -71,7 +75,7 @@ func runIngest(u *ui, args []string) error {
 	var prefix string
 	fs.StringArrayVar(&labels, "label", nil, "a `KEY=VALUE` label for every run")
 	fs.StringVar(&prefix, "id-prefix", "", "put `PREFIX` before every run id")
-	fs.StringVar(&db, "db", "", "the store `FILE`")
+	fs.StringVar(&db, "db", "", "the `STORE`: a SQLite file or a postgres:// URL")
 	fs.BoolVar(&replace, "replace", false, "overwrite stored runs whose content differs")
 	if err := parseFlags(u, c, fs, args); err != nil {
 		return err
@@ -97,8 +101,7 @@ func runIngest(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
-	path := storePath(u, db)
-	st, err := data.Open(u.ctx, path, data.ReadWrite)
+	st, err := data.Open(u.ctx, storePath(u, db), data.ReadWrite)
 	if err != nil {
 		return err
 	}
@@ -125,7 +128,7 @@ func runIngest(u *ui, args []string) error {
 		u.notef("runs %s, %s, ... %s already stored (%d runs)", res.AlreadyStored[0], res.AlreadyStored[1], res.AlreadyStored[n-1], n)
 	}
 	fmt.Fprintf(u.stdout, "%s: %s added, %d already stored, %d replaced; %d measurements written\n",
-		path, present.Plural(res.Added, "run"), res.Unchanged, res.Replaced, res.Measurements)
+		st.Location(), present.Plural(res.Added, "run"), res.Unchanged, res.Replaced, res.Measurements)
 	return nil
 }
 

@@ -13,13 +13,14 @@ var runsCmd = &command{
 	name:    "runs",
 	summary: "list stored runs",
 	usage: `Usage:
-    qoscal runs [--db FILE] [--label KEY=VALUE]... [--format text|markdown|json]
+    qoscal runs [--db STORE] [--label KEY=VALUE]... [--format text|markdown|json]
 
 Lists the runs in the store, in ingest order: id, labels, the baseline and
 candidate variants, how many variants and benchmarks, when it was ingested.
 
 Flags:
-    --db FILE            the store (default $QOSCAL_DB, else qoscal.db)
+    --db STORE           the store: a SQLite file or a postgres:// URL
+                         (default $QOSCAL_DB, else qoscal.db)
     --label KEY=VALUE    list only runs carrying this label (repeatable)
     --format FORMAT      text (default), markdown or json
 
@@ -49,7 +50,7 @@ func runRuns(u *ui, args []string) error {
 	fs := newFlags(c)
 	var labels []string
 	var db, format string
-	fs.StringVar(&db, "db", "", "the store `FILE`")
+	fs.StringVar(&db, "db", "", "the `STORE`: a SQLite file or a postgres:// URL")
 	fs.StringArrayVar(&labels, "label", nil, "only runs with this `KEY=VALUE` label")
 	fs.StringVar(&format, "format", "text", "output `FORMAT`: text, markdown or json")
 	if err := parseFlags(u, c, fs, args); err != nil {

@@ -37,6 +37,10 @@ func Run(t *testing.T, open Opener) {
 		{"TimeOrder", testTimeOrder},
 		{"RunByID", testRunByID},
 		{"ConcurrentSameRun", testConcurrentSameRun},
+		{"ConcurrentConflict", testConcurrentConflict},
+		{"ConcurrentDistinct", testConcurrentDistinct},
+		{"RepeatInOneCall", testRepeatInOneCall},
+		{"KeepIngestTimes", testKeepIngestTimes},
 		{"Canceled", testCanceled},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -300,5 +304,114 @@ func testCanceled(t *testing.T, s data.Store) {
 	}
 	if got := ids(runs(t, s, data.Query{})); len(got) != 0 {
 		t.Errorf("a canceled ingest left %v", got)
+	}
+}
+
+// testConcurrentConflict: CI jobs that store different content under one
+// run id at once leave one of them whole, and every other fails with a
+// *data.ConflictError.
+func testConcurrentConflict(t *testing.T, s data.Store) {
+	const writers = 4
+	var wg sync.WaitGroup
+	errs := make([]error, writers)
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = s.Ingest(ctx, []data.Run{run("same", float64(i+1), nil)}, data.IngestOptions{Now: now})
+		}()
+	}
+	wg.Wait()
+	winner := -1
+	for i, err := range errs {
+		var ce *data.ConflictError
+		switch {
+		case err == nil && winner < 0:
+			winner = i
+		case err == nil:
+			t.Errorf("writers %d and %d both stored their run %q", winner, i, "same")
+		case !errors.As(err, &ce):
+			t.Errorf("writer %d: %v, want a *data.ConflictError", i, err)
+		}
+	}
+	if winner < 0 {
+		t.Fatal("no writer stored its run")
+	}
+	got, err := s.RunByID(ctx, "same")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(canonical(run("same", float64(winner+1), nil)), got.Run); diff != "" {
+		t.Errorf("the stored run is not the one that succeeded (writer %d) (-want +got):\n%s", winner, diff)
+	}
+}
+
+// testConcurrentDistinct: CI jobs storing different runs at once lose none.
+func testConcurrentDistinct(t *testing.T, s data.Store) {
+	const writers, each = 4, 10
+	var wg sync.WaitGroup
+	errs := make([]error, writers)
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var rs []data.Run
+			for j := range each {
+				rs = append(rs, run(fmt.Sprintf("w%d-%02d", i, j), 1, map[string]string{"writer": fmt.Sprint(i)}))
+			}
+			_, errs[i] = s.Ingest(ctx, rs, data.IngestOptions{Now: now})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("writer %d: %v", i, err)
+		}
+	}
+	if got := runs(t, s, data.Query{}); len(got) != writers*each {
+		t.Errorf("%d runs stored, want %d", len(got), writers*each)
+	}
+	if got := runs(t, s, data.Query{Labels: map[string]string{"writer": "2"}}); len(got) != each {
+		t.Errorf("writer 2 has %d runs, want %d", len(got), each)
+	}
+}
+
+// testRepeatInOneCall: a run given twice in one call is stored once; an
+// id given twice with other content is a conflict, or with Replace ends
+// with the later content, counted as storing them one by one would.
+func testRepeatInOneCall(t *testing.T, s data.Store) {
+	res := ingest(t, s, data.IngestOptions{}, run("r1", 1, nil), run("r1", 1, nil))
+	if res.Added != 1 || res.Unchanged != 1 || res.Measurements != 12 {
+		t.Errorf("one run twice: %+v, want 1 added, 1 unchanged, 12 measurements", res)
+	}
+	_, err := s.Ingest(ctx, []data.Run{run("r2", 1, nil), run("r2", 2, nil)}, data.IngestOptions{Now: now})
+	var ce *data.ConflictError
+	if !errors.As(err, &ce) || ce.ID != "r2" {
+		t.Errorf("one id twice with other content: %v, want a *data.ConflictError for r2", err)
+	}
+	res = ingest(t, s, data.IngestOptions{Replace: true}, run("r3", 1, nil), run("r3", 3, nil))
+	if res.Added != 1 || res.Replaced != 1 {
+		t.Errorf("one id twice with other content, replacing: %+v, want 1 added, 1 replaced", res)
+	}
+	got := runs(t, s, data.Query{})
+	if !cmp.Equal(ids(got), []string{"r1", "r3"}) {
+		t.Fatalf("store holds %v, want [r1 r3]", ids(got))
+	}
+	if diff := cmp.Diff(canonical(run("r3", 3, nil)), got[1].Run); diff != "" {
+		t.Errorf("r3 (-want +got):\n%s", diff)
+	}
+}
+
+// testKeepIngestTimes: IngestOptions.Ingested records each run's own
+// ingest time (a copy between stores keeps them); a zero time means Now.
+func testKeepIngestTimes(t *testing.T, s data.Store) {
+	first := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	ingest(t, s, data.IngestOptions{Ingested: []time.Time{first, {}}}, run("r1", 1, nil), run("r2", 1, nil))
+	got := runs(t, s, data.Query{})
+	if len(got) != 2 {
+		t.Fatalf("%d runs, want 2", len(got))
+	}
+	if !got[0].Ingested.Equal(first) || !got[1].Ingested.Equal(now) {
+		t.Errorf("ingest times %v and %v, want %v and %v", got[0].Ingested, got[1].Ingested, first, now)
 	}
 }

@@ -1,0 +1,203 @@
+package main
+
+import (
+	"bytes"
+	"html"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"qoscal/data"
+	"qoscal/data/storetest"
+	"qoscal/render"
+)
+
+// backendRun is what one command printed, with the store's and the work
+// folder's names replaced by STORE and DIR, so that two backends' outputs
+// compare.
+type backendRun struct {
+	code           int
+	stdout, stderr string
+}
+
+// runOn runs qoscal with args, in which {db} stands for the store and
+// {dir} for the work folder.
+func runOn(t *testing.T, store, location, dir string, args []string) backendRun {
+	t.Helper()
+	var argv []string
+	for _, a := range args {
+		argv = append(argv, strings.NewReplacer("{db}", store, "{dir}", dir).Replace(a))
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(argv, strings.NewReader(""), &stdout, &stderr)
+	clean := strings.NewReplacer(location, "STORE", dir, "DIR")
+	return backendRun{code, clean.Replace(stdout.String()), clean.Replace(stderr.String())}
+}
+
+// TestStoreBackendsAgree runs every command that takes --db on a SQLite
+// store and on a PostgreSQL store (the test server of $QOSCAL_TEST_PG;
+// skipped without one) and wants the same exit codes, the same output and
+// the same files from both, and never the password on PostgreSQL.
+func TestStoreBackendsAgree(t *testing.T) {
+	pg := storetest.PostgresURL(t)
+	password := "no password in the URL"
+	if u, err := url.Parse(pg); err == nil {
+		if p, ok := u.User.Password(); ok {
+			password = p
+		}
+	}
+	t.Setenv("SOURCE_DATE_EPOCH", "1796112000")
+	t.Setenv("QOSCAL_DB", "")
+	t.Setenv("GITHUB_ACTIONS", "")
+	t.Setenv("GITHUB_STEP_SUMMARY", "")
+	samples, err := filepath.Abs("../../data/samples/linux-glibc-vs-mimalloc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	healthy, regressed := filepath.Join(samples, "healthy"), filepath.Join(samples, "regressed")
+	files := []string{"--baseline", "glibc=baseline.txt", "--candidate", "mimalloc=mimalloc.txt"}
+	one := []string{"--baseline", "glibc=" + filepath.Join(regressed, "run-01", "baseline.txt"), "--candidate", "mimalloc=" + filepath.Join(regressed, "run-01", "mimalloc.txt")}
+	cat := func(parts ...[]string) []string {
+		var out []string
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	steps := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"ingest", cat([]string{"ingest", "--db", "{db}", "--label", "os=linux"}, files, []string{healthy}), 0},
+		{"ingest again", cat([]string{"ingest", "--db", "{db}", "--label", "os=linux"}, files, []string{healthy}), 0},
+		{"ingest other runs", cat([]string{"ingest", "--db", "{db}", "--label", "os=linux", "--id-prefix", "reg-"}, files, []string{regressed}), 0},
+		{"ingest a conflict", cat([]string{"ingest", "--db", "{db}", "--label", "os=linux"}, files, []string{regressed}), 2},
+		{"ingest replace", cat([]string{"ingest", "--db", "{db}", "--label", "os=mac", "--id-prefix", "reg-", "--replace"}, files, []string{regressed}), 0},
+		{"runs", []string{"runs", "--db", "{db}"}, 0},
+		{"runs json", []string{"runs", "--db", "{db}", "--label", "os=linux", "--format", "json"}, 0},
+		{"runs none", []string{"runs", "--db", "{db}", "--label", "os=bsd"}, 0},
+		{"spread", []string{"spread", "--db", "{db}", "--label", "os=linux"}, 0},
+		{"recommend", []string{"recommend", "--db", "{db}", "--label", "os=linux", "--write", "{dir}/cal.json"}, 0},
+		{"recommend none", []string{"recommend", "--db", "{db}", "--label", "os=bsd"}, 2},
+		{"plot", []string{"plot", "--db", "{db}", "--label", "os=linux", "--out", "{dir}/charts"}, 0},
+		{"report", []string{"report", "--db", "{db}", "--label", "os=linux", "--out", "{dir}/report.html", "--markdown", "{dir}/report.md"}, 0},
+		{"gate record", cat([]string{"gate", "--calibration", "{dir}/cal.json", "--record", "--db", "{db}", "--run", "job-1", "--label", "os=linux"}, one), 1},
+		{"gate record again", cat([]string{"gate", "--calibration", "{dir}/cal.json", "--record", "--db", "{db}", "--run", "job-1", "--label", "os=linux"}, one), 1},
+		{"gate stored run", []string{"gate", "--calibration", "{dir}/cal.json", "--db", "{db}", "--run", "job-1", "--format", "json"}, 1},
+		{"gate missing run", []string{"gate", "--calibration", "{dir}/cal.json", "--db", "{db}", "--run", "job-9"}, 2},
+		{"drift", []string{"drift", "--calibration", "{dir}/cal.json", "--db", "{db}", "--label", "os=mac"}, 0},
+		{"runs after", []string{"runs", "--db", "{db}", "--format", "json"}, 0},
+	}
+	type backend struct{ name, store, location, dir string }
+	sqliteDir, pgDir := t.TempDir(), t.TempDir()
+	backends := []backend{
+		{"SQLite", filepath.Join(sqliteDir, "q.db"), filepath.Join(sqliteDir, "q.db"), sqliteDir},
+		{"PostgreSQL", pg, data.RedactLocation(pg), pgDir},
+	}
+	for _, s := range steps {
+		var got [2]backendRun
+		for i, b := range backends {
+			got[i] = runOn(t, b.store, b.location, b.dir, s.args)
+			if got[i].code != s.code {
+				t.Errorf("%s on %s: exit %d, want %d\nstderr: %s", s.name, b.name, got[i].code, s.code, got[i].stderr)
+			}
+			if strings.Contains(got[i].stdout+got[i].stderr, password) {
+				t.Errorf("%s on %s: the output shows the password", s.name, b.name)
+			}
+		}
+		if diff := cmp.Diff(got[0], got[1], cmp.AllowUnexported(backendRun{})); diff != "" {
+			t.Errorf("%s: the backends differ (-SQLite +PostgreSQL):\n%s", s.name, diff)
+		}
+	}
+	for _, f := range []string{"cal.json", "report.md", "report.html", "charts"} {
+		a, b := readTree(t, filepath.Join(sqliteDir, f)), readTree(t, filepath.Join(pgDir, f))
+		// The reports show the store's name escaped for Markdown and HTML.
+		var names []string
+		for _, b := range backends {
+			for _, l := range []string{b.location, render.MDEscape(b.location), html.EscapeString(b.location)} {
+				names = append(names, l, "STORE")
+			}
+		}
+		clean := strings.NewReplacer(append(names, sqliteDir, "DIR", pgDir, "DIR")...)
+		for name := range a {
+			a[name] = clean.Replace(a[name])
+		}
+		for name := range b {
+			b[name] = clean.Replace(b[name])
+		}
+		if len(a) == 0 {
+			t.Errorf("%s: nothing written", f)
+		}
+		if diff := cmp.Diff(a, b); diff != "" {
+			t.Errorf("%s differs between the backends (-SQLite +PostgreSQL):\n%s", f, diff)
+		}
+	}
+}
+
+// readTree reads a file, or every file under a folder, by relative name.
+func readTree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(root, path)
+		out[rel] = string(b)
+		return nil
+	})
+	return out
+}
+
+// TestStoreCopyRoundTrip: SQLite -> PostgreSQL -> SQLite keeps every run
+// as it was (runs --format json is the same on all three), and copying
+// again changes nothing.
+func TestStoreCopyRoundTrip(t *testing.T) {
+	pg := storetest.PostgresURL(t)
+	t.Setenv("SOURCE_DATE_EPOCH", "1796112000")
+	t.Setenv("QOSCAL_DB", "")
+	dir := t.TempDir()
+	samples, err := filepath.Abs("../../data/samples/linux-glibc-vs-mimalloc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, back := filepath.Join(dir, "first.db"), filepath.Join(dir, "back.db")
+	must := func(args ...string) string {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		if code := run(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("qoscal %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
+		}
+		return stdout.String()
+	}
+	must("ingest", "--db", first, "--label", "os=linux", "--baseline", "glibc=baseline.txt", "--candidate", "mimalloc=mimalloc.txt", filepath.Join(samples, "healthy"))
+	// A second ingest an hour later, so that the runs' ingest times differ.
+	t.Setenv("SOURCE_DATE_EPOCH", "1796115600")
+	must("ingest", "--db", first, "--label", "os=mac", "--id-prefix", "reg-", "--baseline", "glibc=baseline.txt", "--candidate", "mimalloc=mimalloc.txt", filepath.Join(samples, "regressed"))
+	t.Setenv("SOURCE_DATE_EPOCH", "1796200000")
+	if got, want := must("store", "copy", "--from", first, "--to", pg), first+" -> "+data.RedactLocation(pg)+": 15 runs copied, 0 already stored\n"; got != want {
+		t.Errorf("first copy printed %q, want %q", got, want)
+	}
+	if got, want := must("store", "copy", "--from", first, "--to", pg), first+" -> "+data.RedactLocation(pg)+": 0 runs copied, 15 already stored\n"; got != want {
+		t.Errorf("copying again printed %q, want %q", got, want)
+	}
+	must("store", "copy", "--from", pg, "--to", back)
+	want := must("runs", "--db", first, "--format", "json")
+	if !strings.Contains(want, `"ingested": "2026-12-01T09:00:00Z"`) {
+		t.Fatalf("the runs of the second ingest are not there:\n%s", want)
+	}
+	for _, db := range []string{pg, back} {
+		if diff := cmp.Diff(want, must("runs", "--db", db, "--format", "json")); diff != "" {
+			t.Errorf("runs --format json of %s (-first.db +copy):\n%s", data.RedactLocation(db), diff)
+		}
+	}
+}

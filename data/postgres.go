@@ -1,0 +1,629 @@
+package data
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// pgMigrations[i] takes a PostgreSQL store's schema from version i to
+// version i+1; the version lives in the qoscal_meta table. The steps are
+// the SQLite migrations' (the same versions, tables, columns and keys, so
+// that a store copy between the two loses nothing) in PostgreSQL's
+// dialect. Text columns that order measurements use the "C" collation, so
+// that the database orders them byte by byte, as Run.Sort does. Append;
+// never edit a released step.
+var pgMigrations = []string{
+	`CREATE TABLE runs (
+		seq         bigserial PRIMARY KEY,
+		id          text COLLATE "C" NOT NULL UNIQUE,
+		source      text NOT NULL,
+		measured_at text,
+		baseline    text,
+		candidate   text,
+		digest      text NOT NULL,
+		ingested_at text NOT NULL
+	);
+	CREATE TABLE labels (
+		run_seq bigint NOT NULL REFERENCES runs(seq) ON DELETE CASCADE,
+		key     text COLLATE "C" NOT NULL,
+		value   text COLLATE "C" NOT NULL,
+		PRIMARY KEY (run_seq, key)
+	);
+	CREATE INDEX labels_by_key_value ON labels(key, value);
+	CREATE TABLE measurements (
+		run_seq   bigint NOT NULL REFERENCES runs(seq) ON DELETE CASCADE,
+		variant   text COLLATE "C" NOT NULL,
+		benchmark text COLLATE "C" NOT NULL,
+		sample    integer NOT NULL,
+		value     double precision NOT NULL,
+		unit      text COLLATE "C" NOT NULL,
+		PRIMARY KEY (run_seq, variant, benchmark, unit, sample)
+	);`,
+}
+
+// pgTables are the tables of the schema, which a database must not hold
+// already when qoscal makes its store there.
+var pgTables = []string{"runs", "labels", "measurements"}
+
+// pgConnectTimeout bounds how long opening a connection may take, unless
+// the URL or PGCONNECT_TIMEOUT says otherwise.
+const pgConnectTimeout = 30 * time.Second
+
+// pgLockKey is the key of the advisory lock that serialises schema
+// migrations of stores in one database: "qosc" in ASCII, as SQLite's
+// application id.
+const pgLockKey = appID
+
+// Postgres is a store in a PostgreSQL database: one history shared by the
+// CI jobs of many runners. Its tables live in the first schema of the
+// connection's search_path (public, unless the URL says otherwise).
+//
+// Many jobs may ingest at once. A run is keyed by its id (a unique key):
+// an ingest inserts its runs with INSERT … ON CONFLICT DO NOTHING, which
+// waits for a concurrent transaction inserting the same id and then skips
+// the row; the run's stored digest then says whether the run was the same
+// (unchanged, no error) or other content (a *ConflictError). Runs are
+// inserted in id order, so that two ingests of overlapping runs take their
+// locks in one order; an ingest that still loses a deadlock or
+// serialisation conflict is tried again.
+type Postgres struct {
+	pool     *pgxpool.Pool
+	location string // the URL without its password
+	readOnly bool
+}
+
+// OpenPostgres opens the store in the PostgreSQL database that url names.
+// Credentials and anything the URL leaves out come from the standard PG*
+// environment variables (PGPASSWORD, PGHOST, PGSSLMODE, …) and the
+// password file, as for psql. The password is never shown: messages name
+// the store by its URL without the password.
+//
+// ReadWrite makes the schema when the database has none and brings it up
+// to date. ReadOnly writes nothing (every transaction of the session is
+// read-only): the store must exist at this build's schema version.
+// Both refuse a store written by a newer qoscal, and a database whose
+// tables named like qoscal's are not a qoscal store.
+func OpenPostgres(ctx context.Context, url string, mode Mode) (*Postgres, error) {
+	s := &Postgres{location: redactURL(url), readOnly: mode != ReadWrite}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	if s.readOnly {
+		cfg.ConnConfig.RuntimeParams["default_transaction_read_only"] = "on"
+	}
+	cfg.ConnConfig.RuntimeParams["application_name"] = "qoscal"
+	if cfg.ConnConfig.ConnectTimeout == 0 {
+		// A CI job should fail, not hang, when the server is unreachable;
+		// connect_timeout in the URL (or PGCONNECT_TIMEOUT) overrides it.
+		cfg.ConnConfig.ConnectTimeout = pgConnectTimeout
+	}
+	if s.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
+		return nil, s.wrap(err)
+	}
+	if s.readOnly {
+		err = s.checkReadable(ctx)
+	} else {
+		err = s.migrate(ctx)
+	}
+	if err != nil {
+		s.pool.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Postgres) wrap(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("store %s: %w", s.location, err)
+}
+
+// Location returns the store's URL without its password.
+func (s *Postgres) Location() string { return s.location }
+
+// Close closes the store's connections.
+func (s *Postgres) Close() error {
+	s.pool.Close()
+	return nil
+}
+
+// identify reads the schema version of the store (0: no store yet), after
+// checking that tables named like qoscal's belong to a qoscal store.
+func (s *Postgres) identify(ctx context.Context, tx pgx.Tx) (int, error) {
+	var meta *string
+	if err := tx.QueryRow(ctx, `SELECT to_regclass('qoscal_meta')::text`).Scan(&meta); err != nil {
+		return 0, s.wrap(err)
+	}
+	if meta == nil {
+		for _, t := range pgTables {
+			var found *string
+			if err := tx.QueryRow(ctx, `SELECT to_regclass($1)::text`, t).Scan(&found); err != nil {
+				return 0, s.wrap(err)
+			}
+			if found != nil {
+				return 0, fmt.Errorf("store %s: the database already has a table %s that is not a qoscal store's (no qoscal_meta table): name another database, or another schema with search_path=NAME in the URL", s.location, *found)
+			}
+		}
+		return 0, nil
+	}
+	var text string
+	err := tx.QueryRow(ctx, `SELECT value FROM qoscal_meta WHERE key = 'schema_version'`).Scan(&text)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return 0, fmt.Errorf("store %s: its qoscal_meta table holds no schema_version: it is not a qoscal store", s.location)
+	}
+	if err != nil {
+		return 0, s.wrap(err)
+	}
+	version, err := strconv.Atoi(text)
+	if err != nil || version < 1 {
+		return 0, fmt.Errorf("store %s: its schema_version %q is not a positive whole number: it is not a qoscal store", s.location, text)
+	}
+	if version > len(pgMigrations) {
+		return 0, fmt.Errorf("store %s was written by a newer qoscal (schema version %d; this qoscal knows up to %d): upgrade qoscal", s.location, version, len(pgMigrations))
+	}
+	return version, nil
+}
+
+// migrate makes or upgrades the schema in one transaction, holding an
+// advisory lock so that jobs opening a new store at once make it once.
+func (s *Postgres) migrate(ctx context.Context) error {
+	tx, err := s.pool.Begin(ctx)
+	if err != nil {
+		return s.wrap(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(pgLockKey)); err != nil {
+		return s.wrap(err)
+	}
+	version, err := s.identify(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if version == len(pgMigrations) {
+		return s.wrap(tx.Commit(ctx))
+	}
+	if version == 0 {
+		var schema *string
+		if err := tx.QueryRow(ctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+			return s.wrap(err)
+		}
+		if schema == nil {
+			return fmt.Errorf("store %s: no schema of the search path exists to make the store in: create it (CREATE SCHEMA name), or name one with search_path=NAME in the URL", s.location)
+		}
+		if _, err := tx.Exec(ctx, `CREATE TABLE qoscal_meta (key text PRIMARY KEY, value text NOT NULL)`); err != nil {
+			return s.wrap(err)
+		}
+	}
+	for v := version; v < len(pgMigrations); v++ {
+		if _, err := tx.Exec(ctx, pgMigrations[v]); err != nil {
+			return fmt.Errorf("store %s: migrating schema to version %d: %w", s.location, v+1, err)
+		}
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO qoscal_meta (key, value) VALUES ('schema_version', $1)
+		ON CONFLICT (key) DO UPDATE SET value = excluded.value`, strconv.Itoa(len(pgMigrations))); err != nil {
+		return s.wrap(err)
+	}
+	return s.wrap(tx.Commit(ctx))
+}
+
+// checkReadable checks, without writing, that the database holds a
+// qoscal store at this build's schema version.
+func (s *Postgres) checkReadable(ctx context.Context) error {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return s.wrap(err)
+	}
+	defer tx.Rollback(ctx)
+	version, err := s.identify(ctx, tx)
+	switch {
+	case err != nil:
+		return err
+	case version == 0:
+		return fmt.Errorf("no store at %s: ingest runs first (qoscal ingest), or name the store with --db", s.location)
+	case version < len(pgMigrations):
+		return fmt.Errorf("store %s has schema version %d, older than this qoscal's %d: run qoscal ingest on it once to upgrade it", s.location, version, len(pgMigrations))
+	}
+	return nil
+}
+
+// pgRetries is how many times an ingest that lost a deadlock or a
+// serialisation conflict to a concurrent ingest is tried in all.
+const pgRetries = 5
+
+// Ingest implements Store: one transaction, runs and their labels and
+// measurements written with COPY.
+func (s *Postgres) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (IngestResult, error) {
+	if s.readOnly {
+		return IngestResult{}, fmt.Errorf("store %s is open read-only", s.location)
+	}
+	plan := planIngest(runs)
+	for try := 1; ; try++ {
+		res, err := s.ingest(ctx, runs, plan, opt)
+		var pe *pgconn.PgError
+		if try < pgRetries && errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001") && ctx.Err() == nil {
+			continue
+		}
+		return res, err
+	}
+}
+
+// ingestPlan is what an ingest call knows of its runs before it looks at
+// the store.
+type ingestPlan struct {
+	digests []string
+	// unique lists, in call order, the first run given with each id.
+	unique []int
+	// last maps an id to the last run given with it: the content the id
+	// gets when it is written (under Replace a later run of the same id
+	// replaces an earlier one, as it would in two calls).
+	last map[string]int
+}
+
+func planIngest(runs []Run) *ingestPlan {
+	p := &ingestPlan{digests: make([]string, len(runs)), last: make(map[string]int, len(runs))}
+	for i := range runs {
+		p.digests[i] = Digest(&runs[i])
+		if _, seen := p.last[runs[i].ID]; !seen {
+			p.unique = append(p.unique, i)
+		}
+		p.last[runs[i].ID] = i
+	}
+	return p
+}
+
+// ingest is one try of Ingest.
+func (s *Postgres) ingest(ctx context.Context, runs []Run, p *ingestPlan, opt IngestOptions) (IngestResult, error) {
+	var res IngestResult
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
+	if err != nil {
+		return res, s.wrap(err)
+	}
+	defer tx.Rollback(ctx)
+
+	last := p.last
+	// Sequence numbers in call order keep ingest order; inserting in id
+	// order keeps lock order.
+	seqs := make([]int64, 0, len(p.unique))
+	rows, err := tx.Query(ctx, `SELECT nextval(pg_get_serial_sequence('runs', 'seq')) FROM generate_series(1, $1)`, len(p.unique))
+	if err != nil {
+		return res, s.wrap(err)
+	}
+	for rows.Next() {
+		var v int64
+		if err := rows.Scan(&v); err != nil {
+			rows.Close()
+			return res, s.wrap(err)
+		}
+		seqs = append(seqs, v)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return res, s.wrap(err)
+	}
+	sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
+
+	if _, err := tx.Exec(ctx, `CREATE TEMPORARY TABLE qoscal_incoming (
+		seq bigint, id text COLLATE "C", source text, measured_at text, baseline text,
+		candidate text, digest text, ingested_at text) ON COMMIT DROP`); err != nil {
+		return res, s.wrap(err)
+	}
+	incoming := make([][]any, len(p.unique))
+	for k, i := range p.unique {
+		r := &runs[last[runs[i].ID]]
+		incoming[k] = []any{seqs[k], r.ID, r.Source, pgNullable(timeText(r.Time).String), pgNullable(r.Baseline),
+			pgNullable(r.Candidate), p.digests[last[r.ID]], ingestText(opt.ingested(last[r.ID]))}
+	}
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"qoscal_incoming"},
+		[]string{"seq", "id", "source", "measured_at", "baseline", "candidate", "digest", "ingested_at"},
+		pgx.CopyFromRows(incoming)); err != nil {
+		return res, s.wrap(err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO runs (seq, id, source, measured_at, baseline, candidate, digest, ingested_at)
+		SELECT seq, id, source, measured_at, baseline, candidate, digest, ingested_at
+		FROM qoscal_incoming ORDER BY id ON CONFLICT (id) DO NOTHING`); err != nil {
+		return res, s.wrap(err)
+	}
+	// The ids that were already stored (by an earlier ingest, or by a
+	// concurrent one that committed while this one waited on its key).
+	stored := map[string]struct {
+		seq    int64
+		digest string
+	}{}
+	rows, err = tx.Query(ctx, `SELECT r.id, r.seq, r.digest FROM qoscal_incoming i JOIN runs r ON r.id = i.id WHERE r.seq <> i.seq`)
+	if err != nil {
+		return res, s.wrap(err)
+	}
+	for rows.Next() {
+		var id, digest string
+		var seq int64
+		if err := rows.Scan(&id, &seq, &digest); err != nil {
+			rows.Close()
+			return res, s.wrap(err)
+		}
+		stored[id] = struct {
+			seq    int64
+			digest string
+		}{seq, digest}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return res, s.wrap(err)
+	}
+
+	// Count as storing the runs one by one would (as the SQLite store
+	// does): an id is added, unchanged, a conflict or replaced against
+	// what the store holds, or an earlier run of this call left it.
+	cur := make(map[string]string, len(stored))
+	for id, old := range stored {
+		cur[id] = old.digest
+	}
+	changed := map[string]bool{}
+	for i := range runs {
+		id, d := runs[i].ID, p.digests[i]
+		c, ok := cur[id]
+		switch {
+		case !ok:
+			res.Added++
+		case c == d:
+			res.Unchanged++
+			res.AlreadyStored = append(res.AlreadyStored, id)
+			continue
+		case !opt.Replace:
+			return IngestResult{}, &ConflictError{Store: s.location, ID: id, Source: runs[i].Source}
+		default:
+			res.Replaced++
+		}
+		cur[id] = d
+		changed[id] = true
+	}
+	// write[i] is the seq under which runs[i]'s labels and measurements
+	// are written; 0 for a run not written.
+	write := make([]int64, len(runs))
+	var replaced []int64
+	for k, i := range p.unique {
+		id := runs[i].ID
+		if !changed[id] {
+			continue
+		}
+		if old, ok := stored[id]; ok {
+			write[last[id]] = old.seq
+			replaced = append(replaced, old.seq)
+		} else {
+			write[last[id]] = seqs[k]
+		}
+	}
+	if len(replaced) > 0 {
+		// Keep each replaced run's place (seq) in ingest order; replace
+		// the rest.
+		for _, del := range []string{`DELETE FROM labels WHERE run_seq = ANY($1)`, `DELETE FROM measurements WHERE run_seq = ANY($1)`} {
+			if _, err := tx.Exec(ctx, del, replaced); err != nil {
+				return IngestResult{}, s.wrap(err)
+			}
+		}
+		if _, err := tx.Exec(ctx, `UPDATE runs r SET source = i.source, measured_at = i.measured_at, baseline = i.baseline,
+			candidate = i.candidate, digest = i.digest, ingested_at = i.ingested_at
+			FROM qoscal_incoming i WHERE r.id = i.id AND r.seq = ANY($1)`, replaced); err != nil {
+			return IngestResult{}, s.wrap(err)
+		}
+	}
+
+	var labels [][]any
+	for i := range runs {
+		if write[i] == 0 {
+			continue
+		}
+		for _, k := range sortedKeys(runs[i].Labels) {
+			labels = append(labels, []any{write[i], k, runs[i].Labels[k]})
+		}
+	}
+	if len(labels) > 0 {
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"labels"}, []string{"run_seq", "key", "value"}, pgx.CopyFromRows(labels)); err != nil {
+			return IngestResult{}, s.wrap(err)
+		}
+	}
+	src := &measurementRows{runs: runs, write: write, progress: opt.Progress}
+	n, err := tx.CopyFrom(ctx, pgx.Identifier{"measurements"}, []string{"run_seq", "variant", "benchmark", "sample", "value", "unit"}, src)
+	if err != nil {
+		var pe *pgconn.PgError
+		if errors.As(err, &pe) && pe.Code == "23505" {
+			return IngestResult{}, fmt.Errorf("store %s: a run holds one measurement twice (%s)", s.location, pe.Detail)
+		}
+		return IngestResult{}, s.wrap(err)
+	}
+	res.Measurements = int(n)
+	if err := tx.Commit(ctx); err != nil {
+		return IngestResult{}, s.wrap(err)
+	}
+	return res, nil
+}
+
+// pgNullable is a text column's value: NULL for the empty string.
+func pgNullable(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// measurementRows streams the measurements of the runs an ingest writes to
+// COPY, without building the rows first, and reports progress run by run.
+type measurementRows struct {
+	runs     []Run
+	write    []int64
+	progress func(done, total int)
+	run, m   int // the next measurement: runs[run].Measurements[m]
+	row      [6]any
+}
+
+func (c *measurementRows) Next() bool {
+	for c.run < len(c.runs) {
+		r := &c.runs[c.run]
+		if c.write[c.run] != 0 && c.m < len(r.Measurements) {
+			m := &r.Measurements[c.m]
+			c.row = [6]any{c.write[c.run], m.Variant, m.Benchmark, int32(m.Sample), m.Value, m.Unit}
+			c.m++
+			return true
+		}
+		c.run++
+		c.m = 0
+		if c.progress != nil {
+			c.progress(c.run, len(c.runs))
+		}
+	}
+	return false
+}
+
+func (c *measurementRows) Values() ([]any, error) { return c.row[:], nil }
+func (c *measurementRows) Err() error             { return nil }
+
+// Runs implements Store. The label selection is done by the database
+// (labels are indexed by key and value), so that a team's store is not
+// read whole to find one runner's runs.
+func (s *Postgres) Runs(ctx context.Context, q Query) ([]StoredRun, error) {
+	where, args := pgLabelFilter(q.Labels)
+	runs, err := s.query(ctx, where, args)
+	if err != nil {
+		return nil, err
+	}
+	q.Order.sort(runs)
+	return runs, nil
+}
+
+// RunByID implements Store; it reads only that run.
+func (s *Postgres) RunByID(ctx context.Context, id string) (StoredRun, error) {
+	runs, err := s.query(ctx, "r.id = $1", []any{id})
+	if err != nil {
+		return StoredRun{}, err
+	}
+	if len(runs) == 0 {
+		return StoredRun{}, fmt.Errorf("store %s holds no run %q", s.location, id)
+	}
+	return runs[0], nil
+}
+
+// pgLabelFilter is the condition on runs r that keeps the runs carrying
+// every label of filter, with its arguments ($1, $2, …).
+func pgLabelFilter(filter map[string]string) (string, []any) {
+	conds := []string{"true"}
+	var args []any
+	for _, k := range sortedKeys(filter) {
+		conds = append(conds, fmt.Sprintf(`EXISTS (SELECT 1 FROM labels l WHERE l.run_seq = r.seq AND l.key = $%d AND l.value = $%d)`, len(args)+1, len(args)+2))
+		args = append(args, k, filter[k])
+	}
+	return strings.Join(conds, " AND "), args
+}
+
+// query loads the runs that match a condition on runs r, with their
+// labels and measurements, in ingest order. Its three reads share one
+// snapshot (a repeatable-read transaction), so that a concurrent ingest is
+// seen whole or not at all.
+func (s *Postgres) query(ctx context.Context, where string, args []any) ([]StoredRun, error) {
+	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	defer tx.Rollback(ctx)
+	rows, err := tx.Query(ctx, `SELECT seq, id, source, measured_at, baseline, candidate, ingested_at FROM runs r WHERE `+where+` ORDER BY seq`, args...)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	var runs []StoredRun
+	index := map[int64]int{}
+	for rows.Next() {
+		var seq int64
+		var r StoredRun
+		var measured, base, cand *string
+		var ingested string
+		if err := rows.Scan(&seq, &r.ID, &r.Source, &measured, &base, &cand, &ingested); err != nil {
+			rows.Close()
+			return nil, s.wrap(err)
+		}
+		if base != nil {
+			r.Baseline = *base
+		}
+		if cand != nil {
+			r.Candidate = *cand
+		}
+		if measured != nil {
+			if r.Time, err = time.Parse(time.RFC3339Nano, *measured); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("store %s: run %s: measured time %q is not an RFC 3339 time", s.location, r.ID, *measured)
+			}
+		}
+		if r.Ingested, err = time.Parse(time.RFC3339, ingested); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("store %s: run %s: ingest time %q is not an RFC 3339 time", s.location, r.ID, ingested)
+		}
+		r.Labels = map[string]string{}
+		index[seq] = len(runs)
+		runs = append(runs, r)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(err)
+	}
+	if len(runs) == 0 {
+		return nil, nil
+	}
+	find := func(seq int64) (*StoredRun, error) {
+		i, ok := index[seq]
+		if !ok {
+			return nil, fmt.Errorf("store %s is damaged: a row refers to run %d, which the runs table lacks", s.location, seq)
+		}
+		return &runs[i], nil
+	}
+	sub := `SELECT seq FROM runs r WHERE ` + where
+	rows, err = tx.Query(ctx, `SELECT run_seq, key, value FROM labels WHERE run_seq IN (`+sub+`)`, args...)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	for rows.Next() {
+		var seq int64
+		var k, v string
+		if err := rows.Scan(&seq, &k, &v); err != nil {
+			rows.Close()
+			return nil, s.wrap(err)
+		}
+		r, err := find(seq)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		r.Labels[k] = v
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, s.wrap(err)
+	}
+	rows, err = tx.Query(ctx, `SELECT run_seq, variant, benchmark, sample, value, unit FROM measurements WHERE run_seq IN (`+sub+`) ORDER BY run_seq, variant, benchmark, unit, sample`, args...)
+	if err != nil {
+		return nil, s.wrap(err)
+	}
+	defer rows.Close()
+	var seq int64
+	var sample int32
+	var m Measurement
+	for rows.Next() {
+		if err := rows.Scan(&seq, &m.Variant, &m.Benchmark, &sample, &m.Value, &m.Unit); err != nil {
+			return nil, s.wrap(err)
+		}
+		m.Sample = int(sample)
+		r, err := find(seq)
+		if err != nil {
+			return nil, err
+		}
+		r.Measurements = append(r.Measurements, m)
+	}
+	return runs, s.wrap(rows.Err())
+}
