@@ -44,7 +44,7 @@ func (d *dirFlags) direction(cmd string) (calibrate.Direction, error) {
 
 func (f *analysisFlags) add(fs *pflag.FlagSet) {
 	f.addLoadFlags(fs, false, "input-format")
-	fs.StringVar(&f.db, "db", "", "the store `FILE`")
+	fs.StringVar(&f.db, "db", "", "the `STORE`: a SQLite file or a postgres:// URL")
 	fs.StringArrayVar(&f.labels, "label", nil, "only stored runs with this `KEY=VALUE` label")
 	f.dirFlags.add(fs)
 	fs.BoolVar(&f.allowPartial, "allow-partial", false, "use the benchmarks common to all runs")
@@ -65,8 +65,9 @@ const analysisInputHelp = `Input (runs of unchanged code, from PATHs or from the
     --ignore-columns         ignore CSV columns qoscal does not know (else
                              they are an error)
     --skip-incomplete        skip, with a warning, run folders lacking a file
-    --db FILE                without PATHs, the store (default $QOSCAL_DB,
-                             else qoscal.db)
+    --db STORE               without PATHs, the store: a SQLite file or a
+                             postgres:// URL (default $QOSCAL_DB, else
+                             qoscal.db)
     --label KEY=VALUE        with the store, only runs with this label
                              (repeatable)
     --higher-is-better       every metric improves upward (overrides units)

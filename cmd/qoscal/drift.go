@@ -15,7 +15,7 @@ var driftCmd = &command{
 	summary: "has the calibration gone stale?",
 	usage: `Usage:
     qoscal drift --calibration FILE [flags] [PATH...]
-    qoscal drift --calibration FILE --db FILE [--label KEY=VALUE...]
+    qoscal drift --calibration FILE --db STORE [--label KEY=VALUE...]
 
 Compares the runs gated since a calibration (stored with 'qoscal gate
 --record', or given as PATHs) with the calibration's own runs: their scores,
@@ -32,8 +32,9 @@ Input:
                              (NAME defaults to the calibration's)
     --candidate [NAME=]FILE  the candidate's
     --input-format NAME      result-file format (default auto)
-    --db FILE                without PATHs, the store (default $QOSCAL_DB,
-                             else qoscal.db), runs in the order stored
+    --db STORE               without PATHs, the store: a SQLite file or a
+                             postgres:// URL (default $QOSCAL_DB, else
+                             qoscal.db), runs in the order stored
     --label KEY=VALUE        with the store, only runs with this label
     --higher-is-better, --lower-is-better
                              override the direction the units give
@@ -76,7 +77,7 @@ func runDrift(u *ui, args []string) error {
 	var failOn bool
 	var seed uint64
 	fs.StringVar(&calPath, "calibration", "", "the calibration `FILE`")
-	fs.StringVar(&db, "db", "", "the store `FILE`")
+	fs.StringVar(&db, "db", "", "the `STORE`: a SQLite file or a postgres:// URL")
 	fs.StringArrayVar(&labels, "label", nil, "only stored runs with this `KEY=VALUE` label")
 	fs.BoolVar(&failOn, "fail-on-drift", false, "exit 1 on drift")
 	fs.Uint64Var(&seed, "seed", 1, "change-point test seed `N`")

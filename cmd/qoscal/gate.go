@@ -23,7 +23,7 @@ var gateCmd = &command{
     qoscal gate [flags] --baseline [NAME=]FILE --candidate [NAME=]FILE
     qoscal gate [flags] --baseline NAME=FILE --candidate NAME=FILE RUN-FOLDER
     qoscal gate [flags] --baseline NAME=FILE --candidate NAME=FILE RUN1 RUN2
-    qoscal gate [flags] --db FILE --run ID
+    qoscal gate [flags] --db STORE --run ID
 
 Judges one CI run: the geomean of the candidate/baseline ratios over the suite
 (the score) against the floor, and, with a calibration file, each benchmark
@@ -45,7 +45,8 @@ The run:
     --run ID                 the run's name (default: GITHUB_RUN_ID-
                              GITHUB_RUN_ATTEMPT under Actions, else the
                              folder of the candidate's file)
-    --db FILE --run ID       judge a stored run instead
+    --db STORE --run ID      judge a stored run instead (a SQLite file or
+                             a postgres:// URL)
     --higher-is-better, --lower-is-better
                              override the direction the units give
     --metric METRIC          with several metrics per benchmark, the one to
@@ -137,7 +138,7 @@ func runGate(u *ui, args []string) error {
 	fs := newFlags(c)
 	var g gateFlags
 	g.addLoadFlags(fs, true, "input-format")
-	fs.StringVar(&g.db, "db", "", "the store `FILE`")
+	fs.StringVar(&g.db, "db", "", "the `STORE`: a SQLite file or a postgres:// URL")
 	fs.Float64Var(&g.floor, "floor", 0, "the `FLOOR`")
 	fs.StringVar(&g.calibration, "calibration", "", "the calibration `FILE`")
 	fs.BoolVar(&g.reportOnly, "report-only", false, "never fail on a regression")
