@@ -42,24 +42,28 @@ func init() { Register(csvFormat) }
 
 var csvRequired = []string{"run", "benchmark", "variant", "value"}
 
+// detectCSV looks at the first line that is not blank: a header naming
+// every required column.
 func detectCSV(head []byte) bool {
-	for _, line := range splitLines(string(head)) {
-		line = strings.TrimSpace(line)
+	found := false
+	headLines(head, func(b []byte) bool {
+		line := strings.TrimSpace(string(b))
 		if line == "" {
-			continue
+			return true
 		}
 		cols := map[string]bool{}
 		for _, c := range strings.Split(line, ",") {
 			cols[strings.ToLower(strings.Trim(strings.TrimSpace(c), `"`))] = true
 		}
+		found = true
 		for _, c := range csvRequired {
 			if !cols[c] {
-				return false
+				found = false
 			}
 		}
-		return true
-	}
-	return false
+		return false
+	})
+	return found
 }
 
 type csvParser struct {

@@ -160,7 +160,7 @@ func OpenFile(name string, format *Format) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	tf, err := openReader(name, f, format)
+	tf, err := openReaderSize(name, f, st.Size(), format)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -170,7 +170,13 @@ func OpenFile(name string, format *Format) (*File, error) {
 }
 
 func openReader(name string, r io.Reader, format *Format) (*File, error) {
-	tr, err := NewTextReader(name, r)
+	return openReaderSize(name, r, -1, format)
+}
+
+// openReaderSize settles the format of r, the text of the named file of
+// size bytes (-1: unknown), which sizes the reading buffers.
+func openReaderSize(name string, r io.Reader, size int64, format *Format) (*File, error) {
+	tr, err := newTextReader(name, r, size)
 	if err != nil {
 		return nil, err
 	}

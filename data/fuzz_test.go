@@ -2,7 +2,9 @@ package data
 
 import (
 	"bytes"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -103,6 +105,31 @@ func FuzzCSVRuns(f *testing.F) {
 					t.Fatalf("run %q: measurement without a variant", r.ID)
 				}
 			}
+		}
+	})
+}
+
+// FuzzSizedBuffers: a file read with buffers sized to it (as OpenFile
+// sizes them) gives the same format, records, notes and errors as one read
+// with the full-size buffers of an input of unknown size.
+func FuzzSizedBuffers(f *testing.F) {
+	for _, b := range allSeeds(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		read := func(size int64) string {
+			tf, err := openReaderSize("fuzz", bytes.NewReader(b), size, nil)
+			if err != nil {
+				return "open: " + err.Error()
+			}
+			var out strings.Builder
+			fmt.Fprintf(&out, "%s %s\n", tf.Format.Name, tf.Text.Encoding)
+			notes, err := eachRecord(tf, func(r Record) { fmt.Fprintf(&out, "%+v\n", r) })
+			fmt.Fprintf(&out, "%q %v", notes, err)
+			return out.String()
+		}
+		if full, sized := read(-1), read(int64(len(b))); full != sized {
+			t.Errorf("buffers sized to the file:\n%s\nfull-size buffers:\n%s", sized, full)
 		}
 	})
 }

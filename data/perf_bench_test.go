@@ -1,0 +1,78 @@
+package data
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// writeSmallRunFolders writes n run folders, each with a baseline.txt and
+// a candidate.txt of ten ops-format benchmarks (~700 bytes each, the size
+// of a CI job's allocator suite output).
+func writeSmallRunFolders(tb testing.TB, dir string, n int) {
+	tb.Helper()
+	for i := range n {
+		run := filepath.Join(dir, fmt.Sprintf("run-%05d", i))
+		if err := os.MkdirAll(run, 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		for v, name := range []string{"baseline.txt", "candidate.txt"} {
+			var text []byte
+			text = append(text, "=== allocator benchmarks ===\n"...)
+			for b := range 10 {
+				text = fmt.Appendf(text, "--- bench%d ---\nbench%d: threads=4 ops=400000 time=0.072 sec (%d ops/sec)\n", b, b, 5000000+i*31+b*7+v*1000)
+			}
+			if err := os.WriteFile(filepath.Join(run, name), text, 0o644); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkLoadSmallFiles reads 1,000 run folders of two ~700-byte result
+// files each: the cost per file of decoding, detection and scanning (issue
+// 19: 192 KiB of buffers a file made 20,000 files allocate 4 GB).
+func BenchmarkLoadSmallFiles(b *testing.B) {
+	dir := b.TempDir()
+	const runs = 1000
+	writeSmallRunFolders(b, dir, runs)
+	opt := LoadOptions{Baseline: VariantSpec{Name: "system", File: "baseline.txt"}, Candidate: VariantSpec{Name: "hoard", File: "candidate.txt"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		got, err := Load([]string{dir}, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(got) != runs || len(got[0].Measurements) != 20 {
+			b.Fatalf("%d runs, %d measurements in the first", len(got), len(got[0].Measurements))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*runs*2), "ns/file")
+}
+
+// TestHeadLines: format detection sees the lines of a file's start split
+// at CRLF, LF and a lone CR, without the empty ones, as the parsers do.
+func TestHeadLines(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"a", []string{"a"}},
+		{"a\r\nb\rc\n\nd\n", []string{"a", "b", "c", "d"}},
+		{"\r\n\r\n x \r", []string{" x "}},
+	} {
+		var got []string
+		headLines([]byte(tt.in), func(l []byte) bool { got = append(got, string(l)); return true })
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("headLines(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	n := 0
+	headLines([]byte("a\nb\nc"), func([]byte) bool { n++; return n < 2 })
+	if n != 2 {
+		t.Errorf("headLines went on after fn returned false: %d calls", n)
+	}
+}
