@@ -473,10 +473,13 @@ func (s *SQLite) queryTx(ctx context.Context, tx *sql.Tx, where string, args []a
 	}
 	// find returns the run a row of labels or measurements belongs to; in a
 	// sound store (one transaction, foreign keys) it is always there.
+	damaged := func(seq int64) error {
+		return fmt.Errorf("store %s is damaged: a row refers to run %d, which the runs table lacks", s.path, seq)
+	}
 	find := func(seq int64) (*StoredRun, error) {
 		i, ok := index[seq]
 		if !ok {
-			return nil, fmt.Errorf("store %s is damaged: a row refers to run %d, which the runs table lacks", s.path, seq)
+			return nil, damaged(seq)
 		}
 		return &runs[i], nil
 	}
@@ -503,24 +506,64 @@ func (s *SQLite) queryTx(ctx context.Context, tx *sql.Tx, where string, args []a
 	if err := lrows.Err(); err != nil {
 		return nil, s.wrap(err)
 	}
+	// The measurements of all runs go into one slice, cut into each run's
+	// part: one allocation of the exact size instead of a growing slice
+	// per run.
+	var total int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM measurements WHERE run_seq IN (`+sub+`)`, args...).Scan(&total); err != nil {
+		return nil, s.wrap(err)
+	}
+	all := make([]Measurement, 0, total)
 	mrows, err := tx.QueryContext(ctx, `SELECT run_seq, variant, benchmark, sample, value, unit FROM measurements WHERE run_seq IN (`+sub+`) ORDER BY run_seq, variant, benchmark, unit, sample`, args...)
 	if err != nil {
 		return nil, s.wrap(err)
 	}
 	defer mrows.Close()
+	// Variant, benchmark and unit names repeat in every run: each is held
+	// once (names), rather than as three strings per measurement.
+	names := map[string]string{}
+	intern := func(b sql.RawBytes) string {
+		if n, ok := names[string(b)]; ok {
+			return n
+		}
+		n := string(b)
+		names[n] = n
+		return n
+	}
+	var variant, bench, unit sql.RawBytes
+	// The rows come in run order, as the runs do: cur is the run being
+	// filled and start the index in all of its first measurement.
+	cur, start := -1, 0
+	var curSeq int64
 	for mrows.Next() {
 		var seq int64
 		var m Measurement
-		if err := mrows.Scan(&seq, &m.Variant, &m.Benchmark, &m.Sample, &m.Value, &m.Unit); err != nil {
+		if err := mrows.Scan(&seq, &variant, &bench, &m.Sample, &m.Value, &unit); err != nil {
 			return nil, s.wrap(err)
 		}
-		r, err := find(seq)
-		if err != nil {
-			return nil, err
+		if cur < 0 || seq != curSeq {
+			i, ok := index[seq]
+			if !ok {
+				return nil, damaged(seq)
+			}
+			if cur >= 0 {
+				runs[cur].Measurements = all[start:len(all):len(all)]
+			}
+			cur, curSeq, start = i, seq, len(all)
+			if runs[cur].Measurements != nil {
+				return nil, fmt.Errorf("store %s: the measurements of run %s did not come in run order", s.path, runs[cur].ID)
+			}
 		}
-		r.Measurements = append(r.Measurements, m)
+		m.Variant, m.Benchmark, m.Unit = intern(variant), intern(bench), intern(unit)
+		all = append(all, m)
 	}
-	return runs, s.wrap(mrows.Err())
+	if err := mrows.Err(); err != nil {
+		return nil, s.wrap(err)
+	}
+	if cur >= 0 {
+		runs[cur].Measurements = all[start:len(all):len(all)]
+	}
+	return runs, nil
 }
 
 // RunByID implements Store; it reads only that run.
