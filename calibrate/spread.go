@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -164,18 +165,22 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 		return nil, err
 	}
 	a := &Analysis{Baseline: base, Candidate: cand, Units: map[string]string{}, Directions: map[string]Direction{}}
-	all := make([]RunRatios, len(runs))
+	// Each run's ratios in name order (a list, not a map: 100,000 runs
+	// would otherwise make 100,000 maps), kept until the suite is known.
+	all := make([][]BenchmarkRatio, len(runs))
 	count := map[string]int{}
+	var scratch ratioScratch
 	for i := range runs {
-		rr, err := Ratios(&runs[i], base, cand, opt.Direction, opt.Metric)
+		list, err := scratch.ratios(&runs[i], base, cand, opt.Direction, opt.Metric)
 		if err != nil {
 			return nil, err
 		}
-		all[i] = rr
-		for name, br := range rr.Ratios {
+		all[i] = list
+		for _, br := range list {
+			name := br.Name
 			count[name]++
 			if u, ok := a.Units[name]; ok && u != br.Unit {
-				return nil, fmt.Errorf("benchmark %s is in %q in some runs and %q in run %s", name, u, br.Unit, rr.ID)
+				return nil, fmt.Errorf("benchmark %s is in %q in some runs and %q in run %s", name, u, br.Unit, runs[i].ID)
 			}
 			a.Units[name] = br.Unit
 			a.Directions[name] = br.Direction
@@ -192,20 +197,27 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 			a.warn(Warning{Kind: WarnDroppedBench, Benchmarks: a.Dropped}, "left out of the suite, being in half the runs or fewer: %s", strings.Join(dropNotes(a.Dropped, count, len(runs)), ", "))
 		}
 	}
+	k := len(a.Suite)
+	a.Runs = make([]RunScore, 0, len(runs))
+	inSuite := make([]BenchmarkRatio, k)
+	var logs []float64
 	for i := range all {
-		rr := &all[i]
-		sc := rr.ScoreOver(a.Suite)
+		id := runs[i].ID
+		var sc SuiteScore
+		sc, logs = scoreOver(id, a.Suite, listLookup(all[i], a.Suite, inSuite), logs)
+		all[i] = nil // done with: let the collector have it
 		if missing := sc.Missing; len(missing) > 0 {
-			a.Excluded = append(a.Excluded, Excluded{ID: rr.ID, Missing: missing})
-			a.warn(Warning{Kind: WarnRunExcluded, Run: rr.ID, Benchmarks: missing}, "run %s lacks %s: left out of the score distribution", rr.ID, strings.Join(missing, ", "))
+			a.Excluded = append(a.Excluded, Excluded{ID: id, Missing: missing})
+			a.warn(Warning{Kind: WarnRunExcluded, Run: id, Benchmarks: missing}, "run %s lacks %s: left out of the score distribution", id, strings.Join(missing, ", "))
 			continue
 		}
-		rs := RunScore{ID: rr.ID, Labels: rr.Labels, LogScore: sc.LogScore, Score: sc.Score}
-		for _, name := range a.Suite {
-			br := rr.Ratios[name]
-			rs.Ratios = append(rs.Ratios, br.Ratio)
-			rs.Baseline = append(rs.Baseline, br.Baseline)
-			rs.Candidate = append(rs.Candidate, br.Candidate)
+		rs := RunScore{ID: id, Labels: runs[i].Labels, LogScore: sc.LogScore, Score: sc.Score}
+		// One array holds the run's ratios, baseline and candidate values.
+		vals := make([]float64, 3*k)
+		rs.Ratios, rs.Baseline, rs.Candidate = vals[:k:k], vals[k:2*k:2*k], vals[2*k:]
+		for j := range a.Suite {
+			br := &inSuite[j]
+			rs.Ratios[j], rs.Baseline[j], rs.Candidate[j] = br.Ratio, br.Baseline, br.Candidate
 		}
 		a.Runs = append(a.Runs, rs)
 	}
@@ -375,12 +387,17 @@ func (a *Analysis) benchmarkSpread() {
 	a.Benchmarks = make([]BenchmarkSpread, k)
 	for j, name := range a.Suite {
 		b := BenchmarkSpread{Name: name, Unit: a.Units[name], Direction: a.Directions[name]}
-		b.Min, b.Max = stats.MinMax(cols[j])
-		b.Median = stats.Median(cols[j])
-		b.RangePct, b.CV = stats.RangePct(cols[j]), stats.CV(cols[j])
+		// The order statistics see the column sorted once (each sorts its
+		// own copy again, which costs little on sorted input); the mean and
+		// SD see it in run order, which their sums depend on.
+		sorted := slices.Clone(cols[j])
+		slices.Sort(sorted)
+		b.Min, b.Max = stats.MinMax(sorted)
+		b.Median = stats.Median(sorted)
+		b.RangePct, b.CV = stats.RangePct(sorted), stats.CV(cols[j])
 		b.CVLog = stats.SD(logCols[j])
-		b.IQR, b.MAD = stats.IQR(cols[j]), stats.MAD(cols[j])
-		b.Q1, b.Q3 = stats.Quantile(cols[j], 0.25), stats.Quantile(cols[j], 0.75)
+		b.IQR, b.MAD = stats.IQR(sorted), stats.MAD(sorted)
+		b.Q1, b.Q3 = stats.Quantile(sorted, 0.25), stats.Quantile(sorted, 0.75)
 		b.Contribution = contrib[j]
 		b.VarianceShare = math.NaN()
 		if total > 0 && a.Score.SDLog > 0 {
@@ -412,10 +429,12 @@ func (a *Analysis) baselineSpread() {
 		for i, r := range a.Runs {
 			col[i] = r.Baseline[j]
 		}
-		logs, _ := stats.Logs(col)
 		rs := RawSpread{Name: name, Unit: a.Units[name]}
+		rs.CV = stats.CV(col) // in run order, as its sums depend on it
+		slices.Sort(col)      // for the order statistics (see benchmarkSpread)
+		logs, _ := stats.Logs(col)
 		rs.Min, rs.Max = stats.MinMax(col)
-		rs.Median, rs.CV, rs.RangePct = stats.Median(col), stats.CV(col), stats.RangePct(col)
+		rs.Median, rs.RangePct = stats.Median(col), stats.RangePct(col)
 		rs.MedianLog, rs.MADLog = stats.Median(logs), stats.MAD(logs)
 		a.BaselineSpread[j] = rs
 	}
