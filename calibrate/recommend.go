@@ -318,12 +318,25 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 		if _, f, _, err := FloorOf(kept, opt); err == nil {
 			rec.WithoutOutliers = f
 		}
-		rec.warn(WarnOutliers, "the score distribution has outlier runs (%s): the floor may be too low if they are degraded runners, or too high if the change is real; look before you gate", strings.Join(s.Outliers, ", "))
+		rec.warn(WarnOutliers, "the score distribution has outlier runs (%s): the floor may be too low if they are degraded runners, or too high if the change is real; look before you gate", listSome(s.Outliers, maxListed))
 	}
 	if rec.Floor > s.Min {
 		rec.warn(WarnFloorAboveMin, "the floor %s is above the lowest calibration run (%s): that healthy run would have failed", rec.FormatFloor(rec.Floor), strconv.FormatFloat(s.Min, 'f', 2, 64))
 	}
 	return rec, nil
+}
+
+// maxListed is how many runs a warning about many names before it says
+// how many more there are.
+const maxListed = 5
+
+// listSome joins the first max names, and says how many more there are:
+// "run-1, run-2, run-3, run-4, run-5 and 34 more".
+func listSome(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:max], ", "), len(names)-max)
 }
 
 func (r *Recommendation) warn(kind WarningKind, format string, args ...any) {
