@@ -186,14 +186,18 @@ func openReaderSize(name string, r io.Reader, size int64, format *Format) (*File
 			format = byExt(name)
 		}
 		if format == nil {
+			tr.release()
 			return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("no benchmark results found in the first %d bytes: cannot tell the format (known formats: %s); use --input-format", sniffLen, strings.Join(FormatNames(), ", "))}
 		}
 	}
 	return &File{Name: name, Format: format, Text: tr}, nil
 }
 
-// Close closes the underlying file.
+// Close closes the underlying file, and gives the buffers of its text
+// back for the next file: neither the file's Text nor its parser may be
+// used after it.
 func (f *File) Close() error {
+	f.Text.release()
 	if f.closer != nil {
 		return f.closer.Close()
 	}
