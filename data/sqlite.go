@@ -340,18 +340,20 @@ func (s *SQLite) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (Ing
 		return res, s.wrap(err)
 	}
 	defer insLabel.Close()
-	insM, err := tx.PrepareContext(ctx, `INSERT INTO measurements (run_seq, variant, benchmark, sample, value, unit) VALUES (?, ?, ?, ?, ?, ?)`)
+	insM := newMeasurementInserter(tx)
+	defer insM.close()
+	findRun, err := tx.PrepareContext(ctx, `SELECT seq, digest FROM runs WHERE id = ?`)
 	if err != nil {
 		return res, s.wrap(err)
 	}
-	defer insM.Close()
+	defer findRun.Close()
 	now := opt.now().UTC().Format(time.RFC3339)
 	for i := range runs {
 		r := &runs[i]
 		digest := Digest(r)
 		var seq int64
 		var old string
-		err := tx.QueryRowContext(ctx, `SELECT seq, digest FROM runs WHERE id = ?`, r.ID).Scan(&seq, &old)
+		err := findRun.QueryRowContext(ctx, r.ID).Scan(&seq, &old)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			res.Added++
@@ -387,12 +389,14 @@ func (s *SQLite) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (Ing
 				return IngestResult{}, s.wrap(err)
 			}
 		}
-		for _, m := range r.Measurements {
-			if _, err := insM.ExecContext(ctx, seq, m.Variant, m.Benchmark, m.Sample, m.Value, m.Unit); err != nil {
-				return IngestResult{}, fmt.Errorf("store %s: run %s: %s %s sample %d: %v", s.path, r.ID, m.Variant, m.Benchmark, m.Sample, err)
+		if err := insM.insert(ctx, seq, r.Measurements); err != nil {
+			var me *measurementError
+			if errors.As(err, &me) {
+				return IngestResult{}, fmt.Errorf("store %s: run %s: %s %s sample %d: %v", s.path, r.ID, me.m.Variant, me.m.Benchmark, me.m.Sample, me.err)
 			}
-			res.Measurements++
+			return IngestResult{}, s.wrap(err)
 		}
+		res.Measurements += len(r.Measurements)
 		if progress != nil {
 			progress(i+1, len(runs))
 		}
@@ -401,6 +405,83 @@ func (s *SQLite) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (Ing
 		return IngestResult{}, s.wrap(err)
 	}
 	return res, nil
+}
+
+// maxInsertRows is how many measurements one INSERT statement adds: 100
+// rows of 6 values, far below SQLite's limit of 32,766 parameters.
+const maxInsertRows = 100
+
+// measurementInserter adds measurements with multi-row INSERT statements,
+// prepared once per row count: a statement per row made the driver's and
+// database/sql's work per statement most of an ingest's time.
+type measurementInserter struct {
+	tx    *sql.Tx
+	stmts map[int]*sql.Stmt
+	args  []any
+}
+
+func newMeasurementInserter(tx *sql.Tx) *measurementInserter {
+	return &measurementInserter{tx: tx, stmts: map[int]*sql.Stmt{}}
+}
+
+// measurementError is the failure to insert one measurement.
+type measurementError struct {
+	m   Measurement
+	err error
+}
+
+func (e *measurementError) Error() string { return e.err.Error() }
+
+// insert adds the measurements of the run seq. When a statement fails
+// (SQLite undoes the whole statement, the transaction goes on), its rows
+// are inserted one at a time, so that the error names the first row that
+// fails, as a statement per row would.
+func (mi *measurementInserter) insert(ctx context.Context, seq int64, ms []Measurement) error {
+	for len(ms) > 0 {
+		chunk := ms[:min(len(ms), maxInsertRows)]
+		ms = ms[len(chunk):]
+		if err := mi.exec(ctx, seq, chunk); err == nil {
+			continue
+		}
+		for i := range chunk {
+			if err := mi.exec(ctx, seq, chunk[i:i+1]); err != nil {
+				return &measurementError{m: chunk[i], err: err}
+			}
+		}
+	}
+	return nil
+}
+
+func (mi *measurementInserter) exec(ctx context.Context, seq int64, ms []Measurement) error {
+	stmt, ok := mi.stmts[len(ms)]
+	if !ok {
+		var q strings.Builder
+		q.WriteString(`INSERT INTO measurements (run_seq, variant, benchmark, sample, value, unit) VALUES `)
+		for i := range ms {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString("(?, ?, ?, ?, ?, ?)")
+		}
+		var err error
+		if stmt, err = mi.tx.PrepareContext(ctx, q.String()); err != nil {
+			return err
+		}
+		mi.stmts[len(ms)] = stmt
+	}
+	args := mi.args[:0]
+	for _, m := range ms {
+		args = append(args, seq, m.Variant, m.Benchmark, m.Sample, m.Value, m.Unit)
+	}
+	mi.args = args
+	_, err := stmt.ExecContext(ctx, args...)
+	return err
+}
+
+func (mi *measurementInserter) close() {
+	for _, st := range mi.stmts {
+		st.Close()
+	}
 }
 
 // Runs implements Store.
