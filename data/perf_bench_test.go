@@ -145,3 +145,28 @@ func BenchmarkIngest10000(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*n*20)/b.Elapsed().Seconds(), "measurements/s")
 }
+
+// BenchmarkLoadCSV10000 loads one CSV file of 10,000 runs × 20
+// measurements (the rows of scripts/benchgen).
+func BenchmarkLoadCSV10000(b *testing.B) {
+	const n = 10000
+	path := filepath.Join(b.TempDir(), "runs.csv")
+	text := []byte("run,benchmark,variant,value,unit,role,label.os\n")
+	for i := range n {
+		for j := range 10 {
+			text = fmt.Appendf(text, "run-%06d,bench-%02d,system,%d,ops/sec,baseline,linux\n", i, j, 1000+i%89+j)
+			text = fmt.Appendf(text, "run-%06d,bench-%02d,hoard,%d,ops/sec,candidate,linux\n", i, j, 1500+i%97+j)
+		}
+	}
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		runs, err := Load([]string{path}, LoadOptions{})
+		if err != nil || len(runs) != n {
+			b.Fatalf("%d runs, %v", len(runs), err)
+		}
+	}
+	b.ReportMetric(float64(b.N*n*20)/b.Elapsed().Seconds(), "measurements/s")
+}
