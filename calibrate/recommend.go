@@ -267,7 +267,7 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 	}
 	rec.Cost = a.Cost(rec.Floor, opt.Horizon)
 	rec.PredictionBound = stats.PredictionBoundEff(s.MeanLog, s.SDLog, s.Effective, opt.Alpha)
-	rec.Candidates = a.candidates(rec.Floor, opt)
+	rec.Candidates = a.candidates(rec.Cost, opt)
 	rec.Bands = a.Matrix().Bands(opt.FamilyAlpha)
 	rec.CombinedFPR = math.Min(1, rec.Cost.Predictive+opt.FamilyAlpha)
 	if s.N < 100 {
@@ -396,8 +396,11 @@ func (a *Analysis) Cost(floor float64, horizon int) FloorCost {
 // candidates lists floors from the recommendation up to the lowest
 // observed score: the recommendation, the multiples of the candidate step
 // above it, and the minimum itself (at most about a dozen rows).
-func (a *Analysis) candidates(floor float64, opt RecommendOptions) []FloorCost {
-	out := a.gridCandidates(floor, opt)
+//
+// fc is the cost of the recommended floor, computed once (a cost's
+// predictive bounds integrate numerically, and more slowly the more runs).
+func (a *Analysis) candidates(fc FloorCost, opt RecommendOptions) []FloorCost {
+	out := a.gridCandidates(fc, opt)
 	out[0].Rule = RuleName(opt)
 	// The other default rule's floor, side by side: the margin rule's when
 	// the floor came from a target, the target's otherwise.
@@ -408,25 +411,31 @@ func (a *Analysis) candidates(floor float64, opt RecommendOptions) []FloorCost {
 		other.Method = MethodTargetFPR
 	}
 	if _, f, _, err := a.Floor(other); err == nil && f > 0 {
-		c := a.Cost(f, opt.Horizon)
-		c.Rule = RuleName(other)
+		rule := RuleName(other)
+		// cost is the other floor's row, computed only when it is not in
+		// the table already.
+		cost := func() FloorCost {
+			c := a.Cost(f, opt.Horizon)
+			c.Rule = rule
+			return c
+		}
 		placed := false
 		for i := range out {
 			if out[i].Floor == f {
 				if out[i].Rule == "" {
-					out[i].Rule = c.Rule
+					out[i].Rule = rule
 				}
 				placed = true
 				break
 			}
 			if out[i].Floor > f {
-				out = append(out[:i], append([]FloorCost{c}, out[i:]...)...)
+				out = append(out[:i], append([]FloorCost{cost()}, out[i:]...)...)
 				placed = true
 				break
 			}
 		}
 		if !placed {
-			out = append(out, c)
+			out = append(out, cost())
 		}
 	}
 	return out
@@ -462,11 +471,11 @@ func thousands(v float64) string {
 	return b.String()
 }
 
-// gridCandidates are the floor and snugger floors on the candidate grid
-// up to the lowest score.
-func (a *Analysis) gridCandidates(floor float64, opt RecommendOptions) []FloorCost {
-	min := a.Score.Min
-	out := []FloorCost{a.Cost(floor, opt.Horizon)}
+// gridCandidates are the floor (whose cost is fc) and snugger floors on
+// the candidate grid up to the lowest score.
+func (a *Analysis) gridCandidates(fc FloorCost, opt RecommendOptions) []FloorCost {
+	min, floor := a.Score.Min, fc.Floor
+	out := []FloorCost{fc}
 	step := opt.CandidateStep
 	if step <= 0 {
 		return out
