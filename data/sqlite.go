@@ -347,13 +347,33 @@ func (s *SQLite) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (Ing
 		return res, s.wrap(err)
 	}
 	defer findRun.Close()
+	// Into a store that held no run when the transaction began (which
+	// holds the write lock: nobody else writes until it ends), a run id
+	// is stored only if this call stored it: written tells, without a
+	// query per run.
+	var empty bool
+	if err := tx.QueryRowContext(ctx, `SELECT NOT EXISTS (SELECT 1 FROM runs)`).Scan(&empty); err != nil {
+		return res, s.wrap(err)
+	}
+	type storedRun struct {
+		seq    int64
+		digest string
+	}
+	written := map[string]storedRun{}
 	now := opt.now().UTC().Format(time.RFC3339)
 	for i := range runs {
 		r := &runs[i]
 		digest := Digest(r)
 		var seq int64
 		var old string
-		err := findRun.QueryRowContext(ctx, r.ID).Scan(&seq, &old)
+		var err error
+		if w, ok := written[r.ID]; !empty {
+			err = findRun.QueryRowContext(ctx, r.ID).Scan(&seq, &old)
+		} else if ok {
+			seq, old = w.seq, w.digest
+		} else {
+			err = sql.ErrNoRows
+		}
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			res.Added++
@@ -383,6 +403,9 @@ func (s *SQLite) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (Ing
 				r.Source, timeText(r.Time), nullable(r.Baseline), nullable(r.Candidate), digest, now, seq); err != nil {
 				return IngestResult{}, s.wrap(err)
 			}
+		}
+		if empty {
+			written[r.ID] = storedRun{seq, digest}
 		}
 		for _, k := range sortedKeys(r.Labels) {
 			if _, err := insLabel.ExecContext(ctx, seq, k, r.Labels[k]); err != nil {
