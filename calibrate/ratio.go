@@ -145,8 +145,10 @@ func Ratios(run *data.Run, baseline, candidate string, dir Direction, metric str
 	return ratiosByMaps(run, baseline, candidate, dir, metric)
 }
 
-// ratioScratch holds the buffers of ratioList, reused from run to run.
+// ratioScratch holds the buffers of ratioList, reused from run to run:
+// the list ratioList returns is valid until its next call.
 type ratioScratch struct {
+	list    []BenchmarkRatio
 	idx     []int32
 	samples []float64
 	unit    string // the unit whose direction dir holds
@@ -189,7 +191,11 @@ func (sc *ratioScratch) ratioList(run *data.Run, baseline, candidate string, dir
 			groups++
 		}
 	}
-	list = make([]BenchmarkRatio, 0, groups)
+	list = sc.list[:0]
+	if cap(list) < groups {
+		list = make([]BenchmarkRatio, 0, groups)
+	}
+	defer func() { sc.list = list[:0] }()
 	for g := 0; g < len(idx); {
 		name := ms[idx[g]].Benchmark
 		end := g + 1
@@ -435,26 +441,26 @@ type SuiteScore struct {
 // its Score is NaN and Missing names what it lacks, so that no score rests
 // on a smaller suite than the one it is compared with.
 func (rr *RunRatios) ScoreOver(suite []string) SuiteScore {
-	s, _ := scoreOver(rr.ID, suite, func(j int) (BenchmarkRatio, bool) {
+	s, _ := scoreOver(rr.ID, suite, func(j int) (float64, bool) {
 		br, ok := rr.Ratios[suite[j]]
-		return br, ok
+		return br.Ratio, ok
 	}, nil)
 	return s
 }
 
-// scoreOver is ScoreOver with the run's ratios given by get (the ratio of
-// suite[j], if the run has it) and a buffer for the log ratios, which it
-// returns for the next call.
-func scoreOver(id string, suite []string, get func(j int) (BenchmarkRatio, bool), logs []float64) (SuiteScore, []float64) {
+// scoreOver is ScoreOver with the run's ratios given by ratio (the ratio
+// of suite[j], if the run has it) and a buffer for the log ratios, which
+// it returns for the next call.
+func scoreOver(id string, suite []string, ratio func(j int) (float64, bool), logs []float64) (SuiteScore, []float64) {
 	s := SuiteScore{Run: id, Score: math.NaN(), LogScore: math.NaN()}
 	logs = logs[:0]
 	for j, name := range suite {
-		br, ok := get(j)
+		r, ok := ratio(j)
 		if !ok {
 			s.Missing = append(s.Missing, name)
 			continue
 		}
-		logs = append(logs, math.Log(br.Ratio))
+		logs = append(logs, math.Log(r))
 	}
 	if len(s.Missing) == 0 && len(logs) > 0 {
 		s.LogScore = stats.Mean(logs)
@@ -463,25 +469,8 @@ func scoreOver(id string, suite []string, get func(j int) (BenchmarkRatio, bool)
 	return s, logs
 }
 
-// listLookup returns a get function for scoreOver over list, a run's
-// ratios in name order, and the sorted suite; it also puts each suite
-// benchmark's ratio into inSuite[j] (zero when the run lacks it).
-func listLookup(list []BenchmarkRatio, suite []string, inSuite []BenchmarkRatio) func(j int) (BenchmarkRatio, bool) {
-	l := 0
-	for j, name := range suite {
-		for l < len(list) && list[l].Name < name {
-			l++
-		}
-		if l < len(list) && list[l].Name == name {
-			inSuite[j] = list[l]
-		} else {
-			inSuite[j] = BenchmarkRatio{}
-		}
-	}
-	return func(j int) (BenchmarkRatio, bool) { return inSuite[j], inSuite[j].Ratio > 0 } // a ratio is > 0
-}
-
-// ratios returns a run's ratios in name order (see Ratios).
+// ratios returns a run's ratios in name order (see Ratios), valid until
+// the next call.
 func (sc *ratioScratch) ratios(run *data.Run, baseline, candidate string, dir Direction, metric string) ([]BenchmarkRatio, error) {
 	if list, _, _, ok := sc.ratioList(run, baseline, candidate, dir, metric); ok {
 		return list, nil

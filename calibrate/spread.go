@@ -165,18 +165,22 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 		return nil, err
 	}
 	a := &Analysis{Baseline: base, Candidate: cand, Units: map[string]string{}, Directions: map[string]Direction{}}
-	// Each run's ratios in name order (a list, not a map: 100,000 runs
-	// would otherwise make 100,000 maps), kept until the suite is known.
-	all := make([][]BenchmarkRatio, len(runs))
+	// Each run's ratios, kept until the suite is known, as rows of 32
+	// bytes naming their benchmark by an id (names): not a map per run,
+	// nor a BenchmarkRatio (80 bytes) per benchmark and run.
+	all := make([][]ratioRow, len(runs))
 	count := map[string]int{}
+	ids := map[string]int32{}
+	var names []string
 	var scratch ratioScratch
 	for i := range runs {
 		list, err := scratch.ratios(&runs[i], base, cand, opt.Direction, opt.Metric)
 		if err != nil {
 			return nil, err
 		}
-		all[i] = list
-		for _, br := range list {
+		rows := make([]ratioRow, len(list))
+		for j := range list {
+			br := &list[j]
 			name := br.Name
 			count[name]++
 			if u, ok := a.Units[name]; ok && u != br.Unit {
@@ -184,7 +188,15 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 			}
 			a.Units[name] = br.Unit
 			a.Directions[name] = br.Direction
+			id, ok := ids[name]
+			if !ok {
+				id = int32(len(names))
+				ids[name] = id
+				names = append(names, name)
+			}
+			rows[j] = ratioRow{id: id, ratio: br.Ratio, base: br.Baseline, cand: br.Candidate}
 		}
+		all[i] = rows
 	}
 	a.Suite, a.Dropped = suite(count, len(runs), opt.AllowPartial)
 	if len(a.Suite) == 0 {
@@ -198,14 +210,29 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 		}
 	}
 	k := len(a.Suite)
+	pos := make([]int, len(names)) // benchmark id -> its place in the suite, or -1
+	for id := range pos {
+		pos[id] = -1
+	}
+	for j, name := range a.Suite {
+		pos[ids[name]] = j
+	}
 	a.Runs = make([]RunScore, 0, len(runs))
-	inSuite := make([]BenchmarkRatio, k)
+	inSuite := make([]ratioRow, k)
+	has := make([]bool, k)
+	ratio := func(j int) (float64, bool) { return inSuite[j].ratio, has[j] }
 	var logs []float64
 	for i := range all {
 		id := runs[i].ID
-		var sc SuiteScore
-		sc, logs = scoreOver(id, a.Suite, listLookup(all[i], a.Suite, inSuite), logs)
+		clear(has)
+		for _, r := range all[i] {
+			if j := pos[r.id]; j >= 0 {
+				inSuite[j], has[j] = r, true
+			}
+		}
 		all[i] = nil // done with: let the collector have it
+		var sc SuiteScore
+		sc, logs = scoreOver(id, a.Suite, ratio, logs)
 		if missing := sc.Missing; len(missing) > 0 {
 			a.Excluded = append(a.Excluded, Excluded{ID: id, Missing: missing})
 			a.warn(Warning{Kind: WarnRunExcluded, Run: id, Benchmarks: missing}, "run %s lacks %s: left out of the score distribution", id, strings.Join(missing, ", "))
@@ -216,8 +243,8 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 		vals := make([]float64, 3*k)
 		rs.Ratios, rs.Baseline, rs.Candidate = vals[:k:k], vals[k:2*k:2*k], vals[2*k:]
 		for j := range a.Suite {
-			br := &inSuite[j]
-			rs.Ratios[j], rs.Baseline[j], rs.Candidate[j] = br.Ratio, br.Baseline, br.Candidate
+			r := &inSuite[j]
+			rs.Ratios[j], rs.Baseline[j], rs.Candidate[j] = r.ratio, r.base, r.cand
 		}
 		a.Runs = append(a.Runs, rs)
 	}
@@ -238,6 +265,13 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 	a.baselineSpread()
 	a.weakDataWarnings()
 	return a, nil
+}
+
+// ratioRow is one benchmark of one run while Analyze waits for the suite:
+// the benchmark's id (see Analyze), its ratio and the variants' values.
+type ratioRow struct {
+	id                int32
+	ratio, base, cand float64
 }
 
 func (a *Analysis) warn(w Warning, format string, args ...any) {
