@@ -279,7 +279,7 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 	}
 	rec.Cost = a.Cost(rec.Floor, opt.Horizon)
 	rec.PredictionBound = stats.PredictionBoundEff(s.MeanLog, s.SDLog, s.Effective, opt.Alpha)
-	rec.Candidates = a.candidates(rec.Floor, opt)
+	rec.Candidates = a.candidates(rec.Cost, opt)
 	rec.Bands = a.Matrix().Bands(opt.FamilyAlpha)
 	rec.CombinedFPR = math.Min(1, rec.Cost.Predictive+opt.FamilyAlpha)
 	if s.N < 100 {
@@ -333,12 +333,25 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 		if _, f, _, err := FloorOf(kept, opt); err == nil {
 			rec.WithoutOutliers = f
 		}
-		rec.warn(WarnOutliers, "the score distribution has outlier runs (%s): the floor may be too low if they are degraded runners, or too high if the change is real; look before you gate", strings.Join(s.Outliers, ", "))
+		rec.warn(WarnOutliers, "the score distribution has outlier runs (%s): the floor may be too low if they are degraded runners, or too high if the change is real; look before you gate", listSome(s.Outliers, maxListed))
 	}
 	if rec.Floor > s.Min {
 		rec.warn(WarnFloorAboveMin, "the floor %s is above the lowest calibration run (%s): that healthy run would have failed", rec.FormatFloor(rec.Floor), strconv.FormatFloat(s.Min, 'f', 2, 64))
 	}
 	return rec, nil
+}
+
+// maxListed is how many runs a warning about many names before it says
+// how many more there are.
+const maxListed = 5
+
+// listSome joins the first max names, and says how many more there are:
+// "run-1, run-2, run-3, run-4, run-5 and 34 more".
+func listSome(names []string, max int) string {
+	if len(names) <= max {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:max], ", "), len(names)-max)
 }
 
 func (r *Recommendation) warn(kind WarningKind, format string, args ...any) {
@@ -432,8 +445,11 @@ func maxKnown(a, b float64) float64 {
 // candidates lists floors from the recommendation up to the lowest
 // observed score: the recommendation, the multiples of the candidate step
 // above it, and the minimum itself (at most about a dozen rows).
-func (a *Analysis) candidates(floor float64, opt RecommendOptions) []FloorCost {
-	out := a.gridCandidates(floor, opt)
+//
+// fc is the cost of the recommended floor, computed once (a cost's
+// predictive bounds integrate numerically, and more slowly the more runs).
+func (a *Analysis) candidates(fc FloorCost, opt RecommendOptions) []FloorCost {
+	out := a.gridCandidates(fc, opt)
 	out[0].Rule = RuleName(opt)
 	// The other default rule's floor, side by side: the margin rule's when
 	// the floor came from a target, the target's otherwise.
@@ -444,25 +460,31 @@ func (a *Analysis) candidates(floor float64, opt RecommendOptions) []FloorCost {
 		other.Method = MethodTargetFPR
 	}
 	if _, f, _, err := a.Floor(other); err == nil && f > 0 {
-		c := a.Cost(f, opt.Horizon)
-		c.Rule = RuleName(other)
+		rule := RuleName(other)
+		// cost is the other floor's row, computed only when it is not in
+		// the table already.
+		cost := func() FloorCost {
+			c := a.Cost(f, opt.Horizon)
+			c.Rule = rule
+			return c
+		}
 		placed := false
 		for i := range out {
 			if out[i].Floor == f {
 				if out[i].Rule == "" {
-					out[i].Rule = c.Rule
+					out[i].Rule = rule
 				}
 				placed = true
 				break
 			}
 			if out[i].Floor > f {
-				out = append(out[:i], append([]FloorCost{c}, out[i:]...)...)
+				out = append(out[:i], append([]FloorCost{cost()}, out[i:]...)...)
 				placed = true
 				break
 			}
 		}
 		if !placed {
-			out = append(out, c)
+			out = append(out, cost())
 		}
 	}
 	return out
@@ -498,11 +520,11 @@ func thousands(v float64) string {
 	return b.String()
 }
 
-// gridCandidates are the floor and snugger floors on the candidate grid
-// up to the lowest score.
-func (a *Analysis) gridCandidates(floor float64, opt RecommendOptions) []FloorCost {
-	min := a.Score.Min
-	out := []FloorCost{a.Cost(floor, opt.Horizon)}
+// gridCandidates are the floor (whose cost is fc) and snugger floors on
+// the candidate grid up to the lowest score.
+func (a *Analysis) gridCandidates(fc FloorCost, opt RecommendOptions) []FloorCost {
+	min, floor := a.Score.Min, fc.Floor
+	out := []FloorCost{fc}
 	step := opt.CandidateStep
 	if step <= 0 {
 		return out

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -169,22 +170,38 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 		return nil, err
 	}
 	a := &Analysis{Baseline: base, Candidate: cand, Units: map[string]string{}, Directions: map[string]Direction{}}
-	all := make([]RunRatios, len(runs))
+	// Each run's ratios, kept until the suite is known, as rows of 32
+	// bytes naming their benchmark by an id (names): not a map per run,
+	// nor a BenchmarkRatio (80 bytes) per benchmark and run.
+	all := make([][]ratioRow, len(runs))
 	count := map[string]int{}
+	ids := map[string]int32{}
+	var names []string
+	var scratch ratioScratch
 	for i := range runs {
-		rr, err := Ratios(&runs[i], base, cand, opt.Direction, opt.Metric)
+		list, err := scratch.ratios(&runs[i], base, cand, opt.Direction, opt.Metric)
 		if err != nil {
 			return nil, err
 		}
-		all[i] = rr
-		for name, br := range rr.Ratios {
+		rows := make([]ratioRow, len(list))
+		for j := range list {
+			br := &list[j]
+			name := br.Name
 			count[name]++
 			if u, ok := a.Units[name]; ok && u != br.Unit {
-				return nil, fmt.Errorf("benchmark %s is in %q in some runs and %q in run %s", name, u, br.Unit, rr.ID)
+				return nil, fmt.Errorf("benchmark %s is in %q in some runs and %q in run %s", name, u, br.Unit, runs[i].ID)
 			}
 			a.Units[name] = br.Unit
 			a.Directions[name] = br.Direction
+			id, ok := ids[name]
+			if !ok {
+				id = int32(len(names))
+				ids[name] = id
+				names = append(names, name)
+			}
+			rows[j] = ratioRow{id: id, ratio: br.Ratio, base: br.Baseline, cand: br.Candidate}
 		}
+		all[i] = rows
 	}
 	a.Suite, a.Dropped = suite(count, len(runs), opt.AllowPartial)
 	if len(a.Suite) == 0 {
@@ -197,20 +214,42 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 			a.warn(Warning{Kind: WarnDroppedBench, Benchmarks: a.Dropped}, "left out of the suite, being in half the runs or fewer: %s", strings.Join(dropNotes(a.Dropped, count, len(runs)), ", "))
 		}
 	}
+	k := len(a.Suite)
+	pos := make([]int, len(names)) // benchmark id -> its place in the suite, or -1
+	for id := range pos {
+		pos[id] = -1
+	}
+	for j, name := range a.Suite {
+		pos[ids[name]] = j
+	}
+	a.Runs = make([]RunScore, 0, len(runs))
+	inSuite := make([]ratioRow, k)
+	has := make([]bool, k)
+	ratio := func(j int) (float64, bool) { return inSuite[j].ratio, has[j] }
+	var logs []float64
 	for i := range all {
-		rr := &all[i]
-		sc := rr.ScoreOver(a.Suite)
+		id := runs[i].ID
+		clear(has)
+		for _, r := range all[i] {
+			if j := pos[r.id]; j >= 0 {
+				inSuite[j], has[j] = r, true
+			}
+		}
+		all[i] = nil // done with: let the collector have it
+		var sc SuiteScore
+		sc, logs = scoreOver(id, a.Suite, ratio, logs)
 		if missing := sc.Missing; len(missing) > 0 {
-			a.Excluded = append(a.Excluded, Excluded{ID: rr.ID, Missing: missing})
-			a.warn(Warning{Kind: WarnRunExcluded, Run: rr.ID, Benchmarks: missing}, "run %s lacks %s: left out of the score distribution", rr.ID, strings.Join(missing, ", "))
+			a.Excluded = append(a.Excluded, Excluded{ID: id, Missing: missing})
+			a.warn(Warning{Kind: WarnRunExcluded, Run: id, Benchmarks: missing}, "run %s lacks %s: left out of the score distribution", id, strings.Join(missing, ", "))
 			continue
 		}
-		rs := RunScore{ID: rr.ID, Labels: rr.Labels, LogScore: sc.LogScore, Score: sc.Score}
-		for _, name := range a.Suite {
-			br := rr.Ratios[name]
-			rs.Ratios = append(rs.Ratios, br.Ratio)
-			rs.Baseline = append(rs.Baseline, br.Baseline)
-			rs.Candidate = append(rs.Candidate, br.Candidate)
+		rs := RunScore{ID: id, Labels: runs[i].Labels, LogScore: sc.LogScore, Score: sc.Score}
+		// One array holds the run's ratios, baseline and candidate values.
+		vals := make([]float64, 3*k)
+		rs.Ratios, rs.Baseline, rs.Candidate = vals[:k:k], vals[k:2*k:2*k], vals[2*k:]
+		for j := range a.Suite {
+			r := &inSuite[j]
+			rs.Ratios[j], rs.Baseline[j], rs.Candidate[j] = r.ratio, r.base, r.cand
 		}
 		a.Runs = append(a.Runs, rs)
 	}
@@ -231,6 +270,13 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 	a.baselineSpread()
 	a.weakDataWarnings()
 	return a, nil
+}
+
+// ratioRow is one benchmark of one run while Analyze waits for the suite:
+// the benchmark's id (see Analyze), its ratio and the variants' values.
+type ratioRow struct {
+	id                int32
+	ratio, base, cand float64
 }
 
 func (a *Analysis) warn(w Warning, format string, args ...any) {
@@ -381,12 +427,17 @@ func (a *Analysis) benchmarkSpread() {
 	a.Benchmarks = make([]BenchmarkSpread, k)
 	for j, name := range a.Suite {
 		b := BenchmarkSpread{Name: name, Unit: a.Units[name], Direction: a.Directions[name]}
-		b.Min, b.Max = stats.MinMax(cols[j])
-		b.Median = stats.Median(cols[j])
-		b.RangePct, b.CV = stats.RangePct(cols[j]), stats.CV(cols[j])
+		// The order statistics see the column sorted once (each sorts its
+		// own copy again, which costs little on sorted input); the mean and
+		// SD see it in run order, which their sums depend on.
+		sorted := slices.Clone(cols[j])
+		slices.Sort(sorted)
+		b.Min, b.Max = stats.MinMax(sorted)
+		b.Median = stats.Median(sorted)
+		b.RangePct, b.CV = stats.RangePct(sorted), stats.CV(cols[j])
 		b.CVLog = stats.SD(logCols[j])
-		b.IQR, b.MAD = stats.IQR(cols[j]), stats.MAD(cols[j])
-		b.Q1, b.Q3 = stats.Quantile(cols[j], 0.25), stats.Quantile(cols[j], 0.75)
+		b.IQR, b.MAD = stats.IQR(sorted), stats.MAD(sorted)
+		b.Q1, b.Q3 = stats.Quantile(sorted, 0.25), stats.Quantile(sorted, 0.75)
 		b.Contribution = contrib[j]
 		b.VarianceShare = math.NaN()
 		if total > 0 && a.Score.SDLog > 0 {
@@ -418,10 +469,12 @@ func (a *Analysis) baselineSpread() {
 		for i, r := range a.Runs {
 			col[i] = r.Baseline[j]
 		}
-		logs, _ := stats.Logs(col)
 		rs := RawSpread{Name: name, Unit: a.Units[name]}
+		rs.CV = stats.CV(col) // in run order, as its sums depend on it
+		slices.Sort(col)      // for the order statistics (see benchmarkSpread)
+		logs, _ := stats.Logs(col)
 		rs.Min, rs.Max = stats.MinMax(col)
-		rs.Median, rs.CV, rs.RangePct = stats.Median(col), stats.CV(col), stats.RangePct(col)
+		rs.Median, rs.RangePct = stats.Median(col), stats.RangePct(col)
 		rs.MedianLog, rs.MADLog = stats.Median(logs), stats.MAD(logs)
 		a.BaselineSpread[j] = rs
 	}

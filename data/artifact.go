@@ -164,13 +164,12 @@ func unzipFile(f *zip.File, dst string, budget int64) (int64, error) {
 // loadZip reads the runs of a zip artifact given as a PATH: one run named
 // after the zip when the result files are at its top, else the run
 // folders inside it (a zip of downloaded artifact folders).
-func loadZip(p string, opt *LoadOptions) ([]Run, error) {
+func loadZip(p string, opt *LoadOptions, yield func(Run) error) error {
 	dir, err := unzip(p)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer os.RemoveAll(dir)
-	var runs []Run
 	if present, _ := presentFiles(dir, opt); present == len(opt.variants()) {
 		id := opt.RunID
 		if id == "" {
@@ -178,19 +177,23 @@ func loadZip(p string, opt *LoadOptions) ([]Run, error) {
 		}
 		r, err := loadRunFolder(dir, id, opt)
 		if err != nil {
-			return nil, unzipPaths(err, dir, p)
+			return unzipPaths(err, dir, p)
 		}
-		runs = []Run{r}
-	} else {
-		runs, err = loadPath(dir, opt)
-		if err != nil {
-			return nil, unzipPaths(err, dir, p)
-		}
+		r.Source = zipPath(r.Source, dir, p)
+		return yield(r)
 	}
-	for i := range runs {
-		runs[i].Source = zipPath(runs[i].Source, dir, p)
+	// The runs are yielded as they are read; an error of the caller's
+	// (yield's) is returned as it is, one of reading names the zip.
+	var fromYield error
+	err = loadPath(dir, opt, func(r Run) error {
+		r.Source = zipPath(r.Source, dir, p)
+		fromYield = yield(r)
+		return fromYield
+	})
+	if err != nil && err != fromYield {
+		return unzipPaths(err, dir, p)
 	}
-	return runs, nil
+	return err
 }
 
 // loadZipRun reads a zip artifact found in a folder of run folders as the

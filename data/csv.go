@@ -42,24 +42,28 @@ func init() { Register(csvFormat) }
 
 var csvRequired = []string{"run", "benchmark", "variant", "value"}
 
+// detectCSV looks at the first line that is not blank: a header naming
+// every required column.
 func detectCSV(head []byte) bool {
-	for _, line := range splitLines(string(head)) {
-		line = strings.TrimSpace(line)
+	found := false
+	headLines(head, func(b []byte) bool {
+		line := strings.TrimSpace(string(b))
 		if line == "" {
-			continue
+			return true
 		}
 		cols := map[string]bool{}
 		for _, c := range strings.Split(line, ",") {
 			cols[strings.ToLower(strings.Trim(strings.TrimSpace(c), `"`))] = true
 		}
+		found = true
 		for _, c := range csvRequired {
 			if !cols[c] {
-				return false
+				found = false
 			}
 		}
-		return true
-	}
-	return false
+		return false
+	})
+	return found
 }
 
 type csvParser struct {
@@ -72,10 +76,30 @@ type csvParser struct {
 	// first holds, per run/variant/benchmark/unit, the line of its row
 	// without a sample column; with one, the next sample index for an
 	// empty cell.
-	first map[[4]string]int
+	first map[csvKey]int
 	done  bool // a fatal syntax error was reported: the rest is unreadable
 	opt   ParseOptions
 	names map[string]string // see intern
+	ids   nameIDs
+	// labels of the last record, which the next one shares when its
+	// labels are the same (a run's rows repeat them)
+	lastLabels map[string]string
+}
+
+// csvKey names a run, variant, benchmark and unit by their ids: a key of
+// four strings for each of a file's rows took 72 bytes of map a row.
+type csvKey struct{ run, variant, bench, unit int32 }
+
+// nameIDs numbers strings, from 0, in order of first appearance.
+type nameIDs map[string]int32
+
+func (ids nameIDs) id(s string) int32 {
+	if id, ok := ids[s]; ok {
+		return id
+	}
+	id := int32(len(ids))
+	ids[s] = id
+	return id
 }
 
 // csvColumns are the columns the csv format knows, besides label.KEY.
@@ -85,7 +109,7 @@ func newCSVParser(r io.Reader, file string, opt ParseOptions) Parser {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	return &csvParser{r: cr, file: file, first: map[[4]string]int{}, opt: opt, names: map[string]string{}}
+	return &csvParser{r: cr, file: file, first: map[csvKey]int{}, opt: opt, names: map[string]string{}, ids: nameIDs{}}
 }
 
 func (p *csvParser) Next() (Record, error) {
@@ -204,7 +228,7 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 	if r.Role != "" && r.Role != RoleBaseline && r.Role != RoleCandidate {
 		return bad("role %q: expected baseline, candidate or empty", get("role"))
 	}
-	key := [4]string{r.Run, r.Variant, r.Benchmark, r.Unit}
+	key := csvKey{p.ids.id(r.Run), p.ids.id(r.Variant), p.ids.id(r.Benchmark), p.ids.id(r.Unit)}
 	if s := get("sample"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 {
@@ -229,17 +253,44 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 		r.Time = t
 	}
 	if len(p.labels) > 0 {
+		if p.sameLabels(row) {
+			r.Labels = p.lastLabels
+			return r, nil
+		}
 		r.Labels = make(map[string]string, len(p.labels))
 		for k, i := range p.labels {
 			if v := strings.TrimSpace(row[i]); v != "" {
 				if err := CheckName("label "+k+" value", v); err != nil {
 					return bad("%v", err)
 				}
-				r.Labels[k] = v
+				r.Labels[k] = p.intern(v)
 			}
 		}
+		p.lastLabels = r.Labels
 	}
 	return r, nil
+}
+
+// sameLabels reports whether the label cells of row hold the labels of
+// the last record, which this record then shares: a map of labels for
+// each row was most of what reading a CSV file allocated. (Records'
+// labels are never modified, so sharing them is safe.)
+func (p *csvParser) sameLabels(row []string) bool {
+	if p.lastLabels == nil {
+		return false
+	}
+	n := 0
+	for k, i := range p.labels {
+		v := strings.TrimSpace(row[i])
+		if v == "" {
+			continue
+		}
+		n++
+		if old, ok := p.lastLabels[k]; !ok || old != v {
+			return false
+		}
+	}
+	return n == len(p.lastLabels)
 }
 
 func unitNote(unit string) string {

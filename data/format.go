@@ -160,7 +160,7 @@ func OpenFile(name string, format *Format) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	tf, err := openReader(name, f, format)
+	tf, err := openReaderSize(name, f, st.Size(), format)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -170,7 +170,13 @@ func OpenFile(name string, format *Format) (*File, error) {
 }
 
 func openReader(name string, r io.Reader, format *Format) (*File, error) {
-	tr, err := NewTextReader(name, r)
+	return openReaderSize(name, r, -1, format)
+}
+
+// openReaderSize settles the format of r, the text of the named file of
+// size bytes (-1: unknown), which sizes the reading buffers.
+func openReaderSize(name string, r io.Reader, size int64, format *Format) (*File, error) {
+	tr, err := newTextReader(name, r, size)
 	if err != nil {
 		return nil, err
 	}
@@ -180,14 +186,18 @@ func openReader(name string, r io.Reader, format *Format) (*File, error) {
 			format = byExt(name)
 		}
 		if format == nil {
+			tr.release()
 			return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("no benchmark results found in the first %d bytes: cannot tell the format (known formats: %s); use --input-format", sniffLen, strings.Join(FormatNames(), ", "))}
 		}
 	}
 	return &File{Name: name, Format: format, Text: tr}, nil
 }
 
-// Close closes the underlying file.
+// Close closes the underlying file, and gives the buffers of its text
+// back for the next file: neither the file's Text nor its parser may be
+// used after it.
 func (f *File) Close() error {
+	f.Text.release()
 	if f.closer != nil {
 		return f.closer.Close()
 	}

@@ -1,9 +1,17 @@
 package data
 
 import (
+	"bufio"
 	"bytes"
+	"fmt"
+	"io"
 	"math"
+	"strings"
 	"testing"
+	"testing/iotest"
+
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
 )
 
 // allSeeds are the fixtures of every format under testdata/; each glob
@@ -102,6 +110,69 @@ func FuzzCSVRuns(f *testing.F) {
 				if m.Variant == "" {
 					t.Fatalf("run %q: measurement without a variant", r.ID)
 				}
+			}
+		}
+	})
+}
+
+// FuzzSizedBuffers: a file read with buffers sized to it (as OpenFile
+// sizes them) gives the same format, records, notes and errors as one read
+// with the full-size buffers of an input of unknown size.
+func FuzzSizedBuffers(f *testing.F) {
+	for _, b := range allSeeds(f) {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		read := func(size int64) string {
+			tf, err := openReaderSize("fuzz", bytes.NewReader(b), size, nil)
+			if err != nil {
+				return "open: " + err.Error()
+			}
+			var out strings.Builder
+			fmt.Fprintf(&out, "%s %s\n", tf.Format.Name, tf.Text.Encoding)
+			notes, err := eachRecord(tf, func(r Record) { fmt.Fprintf(&out, "%+v\n", r) })
+			fmt.Fprintf(&out, "%q %v", notes, err)
+			return out.String()
+		}
+		if full, sized := read(-1), read(int64(len(b))); full != sized {
+			t.Errorf("buffers sized to the file:\n%s\nfull-size buffers:\n%s", sized, full)
+		}
+	})
+}
+
+// FuzzDecoder: the decoder reads, from any bytes, the same text and the
+// same error as golang.org/x/text's transform.Reader with the same UTF-16
+// decoder, whatever the input's chunks and the buffer's size.
+func FuzzDecoder(f *testing.F) {
+	for _, b := range allSeeds(f) {
+		f.Add(b, uint8(0))
+	}
+	f.Add([]byte{0xFF, 0xFE, 'a', 0, 0x3D, 0xD8, 0x00, 0xDE, 'b'}, uint8(3))
+	f.Fuzz(func(t *testing.T, b []byte, shape uint8) {
+		decoders := []func() transform.Transformer{
+			func() transform.Transformer {
+				return unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder()
+			},
+			func() transform.Transformer {
+				return unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM).NewDecoder()
+			},
+			func() transform.Transformer {
+				return unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewDecoder()
+			},
+			func() transform.Transformer {
+				return unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM).NewDecoder()
+			},
+		}
+		for _, dec := range decoders {
+			want, wantErr := io.ReadAll(transform.NewReader(bytes.NewReader(b), dec()))
+			var in io.Reader = bytes.NewReader(b)
+			if shape&1 != 0 {
+				in = iotest.OneByteReader(in)
+			}
+			size := 16 + int(shape>>1)
+			got, gotErr := io.ReadAll(newDecoder(bufio.NewReaderSize(in, size), dec()))
+			if !bytes.Equal(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+				t.Fatalf("input %x, buffer %d: decoder gave %q, %v; transform.Reader %q, %v", b, size, got, gotErr, want, wantErr)
 			}
 		}
 	})

@@ -35,7 +35,13 @@ func init() { Register(gobenchFormat) }
 
 var gobenchLine = regexp.MustCompile(`(?m)^Benchmark\S*\s+\d+\s+\S+\s+\S+`)
 
-func detectGobench(head []byte) bool { return gobenchLine.Match(head) }
+// detectGobench looks for a result line; a head without "Benchmark" in it
+// has none, and is passed over without running the regular expression.
+func detectGobench(head []byte) bool {
+	return bytes.Contains(head, benchmarkWord) && gobenchLine.Match(head)
+}
+
+var benchmarkWord = []byte("Benchmark")
 
 type gobenchParser struct {
 	r       *benchfmt.Reader

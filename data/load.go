@@ -170,8 +170,8 @@ func Load(paths []string, opt LoadOptions) ([]Run, error) {
 	var runs []Run
 	where := map[string]string{}
 	for _, p := range paths {
-		got, err := loadPath(p, &opt)
-		if err != nil {
+		var got []Run
+		if err := loadPath(p, &opt, func(r Run) error { got = append(got, r); return nil }); err != nil {
 			return nil, err
 		}
 		for _, r := range got {
@@ -189,19 +189,58 @@ func Load(paths []string, opt LoadOptions) ([]Run, error) {
 	return runs, nil
 }
 
-func loadPath(p string, opt *LoadOptions) ([]Run, error) {
+// LoadEach reads runs from paths as Load does, passing each run to fn as
+// soon as it is read instead of returning them all: a folder of run
+// folders is then never held whole (a CSV file still is, until it is
+// read to its end, since a run's rows may be anywhere in it). Each run's
+// id is checked (prefixed, valid, not seen before) before fn sees it. An
+// error from fn stops reading and is returned; after any error, fn may
+// have seen runs of a path that then failed.
+func LoadEach(paths []string, opt LoadOptions, fn func(Run) error) error {
+	defer opt.flushNotes()
+	where := map[string]string{}
+	for _, p := range paths {
+		err := loadPath(p, &opt, func(r Run) error {
+			r.ID = opt.IDPrefix + r.ID
+			if err := CheckName("run id", r.ID); err != nil {
+				return fmt.Errorf("%s: %w", r.Source, err)
+			}
+			if prev, dup := where[r.ID]; dup {
+				return fmt.Errorf("run id %q appears twice: in %s and in %s", r.ID, prev, r.Source)
+			}
+			where[r.ID] = r.Source
+			return fn(r)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadPath reads the runs at p, passing each to yield as it is read.
+func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 	st, err := os.Stat(p)
 	if err != nil {
-		return nil, pathError(p, err)
+		return pathError(p, err)
 	}
 	if !st.IsDir() {
 		if isZip(p) {
-			return loadZip(p, opt)
+			return loadZip(p, opt, yield)
 		}
-		return loadMultiRunFile(p, opt)
+		runs, err := loadMultiRunFile(p, opt)
+		if err != nil {
+			return err
+		}
+		for _, r := range runs {
+			if err := yield(r); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	if err := opt.checkVariants(true); err != nil {
-		return nil, err
+		return err
 	}
 	if present, _ := presentFiles(p, opt); present == len(opt.variants()) {
 		id := opt.RunID
@@ -210,17 +249,17 @@ func loadPath(p string, opt *LoadOptions) ([]Run, error) {
 		}
 		r, err := loadRunFolder(p, id, opt)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return []Run{r}, nil
+		return yield(r)
 	}
 	if opt.RunID != "" {
 		_, missing := presentFiles(p, opt)
-		return nil, fmt.Errorf("run folder %s lacks %s", p, strings.Join(missing, " and "))
+		return fmt.Errorf("run folder %s lacks %s", p, strings.Join(missing, " and "))
 	}
 	entries, err := os.ReadDir(p)
 	if err != nil {
-		return nil, pathError(p, err)
+		return pathError(p, err)
 	}
 	var names []string
 	zips := map[string]bool{} // zip artifacts among the run folders (artifact.go)
@@ -233,24 +272,27 @@ func loadPath(p string, opt *LoadOptions) ([]Run, error) {
 		}
 	}
 	NaturalSort(names)
-	var runs []Run
+	found := 0
 	for _, name := range names {
 		dir := filepath.Join(p, name)
 		if zips[name] {
 			r, missing, isRun, err := loadZipRun(dir, opt)
 			switch {
 			case err != nil:
-				return nil, err
+				return err
 			case !isRun:
 				continue
 			case len(missing) > 0:
 				if !opt.SkipIncomplete {
-					return nil, fmt.Errorf("artifact %s lacks %s (use --skip-incomplete to skip such artifacts)", dir, strings.Join(missing, " and "))
+					return fmt.Errorf("artifact %s lacks %s (use --skip-incomplete to skip such artifacts)", dir, strings.Join(missing, " and "))
 				}
 				opt.warn("skipped incomplete artifact %s: it lacks %s", dir, strings.Join(missing, " and "))
 				continue
 			}
-			runs = append(runs, r)
+			found++
+			if err := yield(r); err != nil {
+				return err
+			}
 			continue
 		}
 		present, missing := presentFiles(dir, opt)
@@ -259,18 +301,21 @@ func loadPath(p string, opt *LoadOptions) ([]Run, error) {
 			continue // not a run folder
 		case len(missing) > 0:
 			if !opt.SkipIncomplete {
-				return nil, fmt.Errorf("run folder %s lacks %s (use --skip-incomplete to skip such folders)", dir, strings.Join(missing, " and "))
+				return fmt.Errorf("run folder %s lacks %s (use --skip-incomplete to skip such folders)", dir, strings.Join(missing, " and "))
 			}
 			opt.warn("skipped incomplete run folder %s: it lacks %s", dir, strings.Join(missing, " and "))
 			continue
 		}
 		r, err := loadRunFolder(dir, name, opt)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		runs = append(runs, r)
+		found++
+		if err := yield(r); err != nil {
+			return err
+		}
 	}
-	if len(runs) == 0 {
+	if found == 0 {
 		files := make([]string, 0, 2)
 		for _, v := range opt.variants() {
 			files = append(files, v.File)
@@ -279,9 +324,9 @@ func loadPath(p string, opt *LoadOptions) ([]Run, error) {
 		if sets := setsBelow(p, names, opt); len(sets) > 0 {
 			msg += fmt.Sprintf("; its subfolders %s hold run folders: name them as PATHs", strings.Join(sets, ", "))
 		}
-		return nil, errors.New(msg)
+		return errors.New(msg)
 	}
-	return runs, nil
+	return nil
 }
 
 // presentFiles counts which of the named result files exist in dir and
@@ -458,15 +503,18 @@ type runGrouper struct {
 	order     []string
 	bad       InputError
 	seen      map[mkey]int
+	ids       nameIDs
 }
 
+// mkey names one measurement of a run by the ids of its names (see
+// nameIDs): 24 bytes of key a measurement, where four strings took 72.
 type mkey struct {
-	run, variant, bench, unit string
+	run, variant, bench, unit int32
 	sample                    int
 }
 
 func newRunGrouper(file string, opt *LoadOptions) *runGrouper {
-	return &runGrouper{file: file, opt: opt, byID: map[string]*Run{}, labelLine: map[string]int{}, seen: map[mkey]int{}}
+	return &runGrouper{file: file, opt: opt, byID: map[string]*Run{}, labelLine: map[string]int{}, seen: map[mkey]int{}, ids: nameIDs{}}
 }
 
 func (g *runGrouper) badf(line int, format string, args ...any) {
@@ -495,7 +543,7 @@ func (g *runGrouper) add(rec Record) {
 		}
 		r.Time = earliest(r.Time, rec.Time)
 	}
-	k := mkey{id, rec.Variant, rec.Benchmark, rec.Unit, rec.Sample}
+	k := mkey{g.ids.id(id), g.ids.id(rec.Variant), g.ids.id(rec.Benchmark), g.ids.id(rec.Unit), rec.Sample}
 	if prev, dup := g.seen[k]; dup {
 		g.badf(rec.Line, "run %s: %s sample %d of %s already given on line %d", id, rec.Variant, rec.Sample, rec.Benchmark, prev)
 		return

@@ -25,6 +25,9 @@ func CheckName(kind, s string) error {
 	if len(s) > MaxNameLen {
 		return fmt.Errorf("%s %q is %d bytes long: names are limited to %d bytes", kind, clip(s), len(s), MaxNameLen)
 	}
+	if printableASCII(s) {
+		return nil
+	}
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		var what string
@@ -44,6 +47,17 @@ func CheckName(kind, s string) error {
 		return fmt.Errorf("%s %q holds %s at byte %d: names must be printable text on one line", kind, clip(s), what, i)
 	}
 	return nil
+}
+
+// printableASCII reports whether s is printable ASCII (0x20 to 0x7E), as
+// nearly every name is: such a name needs no rune-by-rune check.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7E {
+			return false
+		}
+	}
+	return true
 }
 
 // checkRecordNames checks the names a record carries: benchmark, variant,

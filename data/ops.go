@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -50,14 +51,18 @@ var (
 	opsStarted = regexp.MustCompile(`^===.*\bstarted=(\S+)`)
 )
 
+// detectOps looks for a result line. Only a line that holds "ops/sec" can
+// match opsLine, so the regular expression runs on those lines alone.
 func detectOps(head []byte) bool {
-	for _, line := range splitLines(string(head)) {
-		if opsLine.MatchString(line) {
-			return true
-		}
-	}
-	return false
+	found := false
+	headLines(head, func(line []byte) bool {
+		found = bytes.Contains(line, opsUnit) && opsLine.Match(line)
+		return !found
+	})
+	return found
 }
+
+var opsUnit = []byte(OpsUnit)
 
 type opsParser struct {
 	ls      *lineScanner

@@ -340,18 +340,40 @@ func (s *SQLite) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (Ing
 		return res, s.wrap(err)
 	}
 	defer insLabel.Close()
-	insM, err := tx.PrepareContext(ctx, `INSERT INTO measurements (run_seq, variant, benchmark, sample, value, unit) VALUES (?, ?, ?, ?, ?, ?)`)
+	insM := newMeasurementInserter(tx)
+	defer insM.close()
+	findRun, err := tx.PrepareContext(ctx, `SELECT seq, digest FROM runs WHERE id = ?`)
 	if err != nil {
 		return res, s.wrap(err)
 	}
-	defer insM.Close()
+	defer findRun.Close()
+	// Into a store that held no run when the transaction began (which
+	// holds the write lock: nobody else writes until it ends), a run id
+	// is stored only if this call stored it: written tells, without a
+	// query per run.
+	var empty bool
+	if err := tx.QueryRowContext(ctx, `SELECT NOT EXISTS (SELECT 1 FROM runs)`).Scan(&empty); err != nil {
+		return res, s.wrap(err)
+	}
+	type storedRun struct {
+		seq    int64
+		digest string
+	}
+	written := map[string]storedRun{}
 	for i := range runs {
 		r := &runs[i]
 		now := ingestText(opt.ingested(i))
 		digest := Digest(r)
 		var seq int64
 		var old string
-		err := tx.QueryRowContext(ctx, `SELECT seq, digest FROM runs WHERE id = ?`, r.ID).Scan(&seq, &old)
+		var err error
+		if w, ok := written[r.ID]; !empty {
+			err = findRun.QueryRowContext(ctx, r.ID).Scan(&seq, &old)
+		} else if ok {
+			seq, old = w.seq, w.digest
+		} else {
+			err = sql.ErrNoRows
+		}
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			res.Added++
@@ -382,17 +404,22 @@ func (s *SQLite) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (Ing
 				return IngestResult{}, s.wrap(err)
 			}
 		}
+		if empty {
+			written[r.ID] = storedRun{seq, digest}
+		}
 		for _, k := range sortedKeys(r.Labels) {
 			if _, err := insLabel.ExecContext(ctx, seq, k, r.Labels[k]); err != nil {
 				return IngestResult{}, s.wrap(err)
 			}
 		}
-		for _, m := range r.Measurements {
-			if _, err := insM.ExecContext(ctx, seq, m.Variant, m.Benchmark, m.Sample, m.Value, m.Unit); err != nil {
-				return IngestResult{}, fmt.Errorf("store %s: run %s: %s %s sample %d: %v", s.path, r.ID, m.Variant, m.Benchmark, m.Sample, err)
+		if err := insM.insert(ctx, seq, r.Measurements); err != nil {
+			var me *measurementError
+			if errors.As(err, &me) {
+				return IngestResult{}, fmt.Errorf("store %s: run %s: %s %s sample %d: %v", s.path, r.ID, me.m.Variant, me.m.Benchmark, me.m.Sample, me.err)
 			}
-			res.Measurements++
+			return IngestResult{}, s.wrap(err)
 		}
+		res.Measurements += len(r.Measurements)
 		if progress != nil {
 			progress(i+1, len(runs))
 		}
@@ -401,6 +428,83 @@ func (s *SQLite) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (Ing
 		return IngestResult{}, s.wrap(err)
 	}
 	return res, nil
+}
+
+// maxInsertRows is how many measurements one INSERT statement adds: 100
+// rows of 6 values, far below SQLite's limit of 32,766 parameters.
+const maxInsertRows = 100
+
+// measurementInserter adds measurements with multi-row INSERT statements,
+// prepared once per row count: a statement per row made the driver's and
+// database/sql's work per statement most of an ingest's time.
+type measurementInserter struct {
+	tx    *sql.Tx
+	stmts map[int]*sql.Stmt
+	args  []any
+}
+
+func newMeasurementInserter(tx *sql.Tx) *measurementInserter {
+	return &measurementInserter{tx: tx, stmts: map[int]*sql.Stmt{}}
+}
+
+// measurementError is the failure to insert one measurement.
+type measurementError struct {
+	m   Measurement
+	err error
+}
+
+func (e *measurementError) Error() string { return e.err.Error() }
+
+// insert adds the measurements of the run seq. When a statement fails
+// (SQLite undoes the whole statement, the transaction goes on), its rows
+// are inserted one at a time, so that the error names the first row that
+// fails, as a statement per row would.
+func (mi *measurementInserter) insert(ctx context.Context, seq int64, ms []Measurement) error {
+	for len(ms) > 0 {
+		chunk := ms[:min(len(ms), maxInsertRows)]
+		ms = ms[len(chunk):]
+		if err := mi.exec(ctx, seq, chunk); err == nil {
+			continue
+		}
+		for i := range chunk {
+			if err := mi.exec(ctx, seq, chunk[i:i+1]); err != nil {
+				return &measurementError{m: chunk[i], err: err}
+			}
+		}
+	}
+	return nil
+}
+
+func (mi *measurementInserter) exec(ctx context.Context, seq int64, ms []Measurement) error {
+	stmt, ok := mi.stmts[len(ms)]
+	if !ok {
+		var q strings.Builder
+		q.WriteString(`INSERT INTO measurements (run_seq, variant, benchmark, sample, value, unit) VALUES `)
+		for i := range ms {
+			if i > 0 {
+				q.WriteString(", ")
+			}
+			q.WriteString("(?, ?, ?, ?, ?, ?)")
+		}
+		var err error
+		if stmt, err = mi.tx.PrepareContext(ctx, q.String()); err != nil {
+			return err
+		}
+		mi.stmts[len(ms)] = stmt
+	}
+	args := mi.args[:0]
+	for _, m := range ms {
+		args = append(args, seq, m.Variant, m.Benchmark, m.Sample, m.Value, m.Unit)
+	}
+	mi.args = args
+	_, err := stmt.ExecContext(ctx, args...)
+	return err
+}
+
+func (mi *measurementInserter) close() {
+	for _, st := range mi.stmts {
+		st.Close()
+	}
 }
 
 // Runs implements Store.
@@ -473,10 +577,13 @@ func (s *SQLite) queryTx(ctx context.Context, tx *sql.Tx, where string, args []a
 	}
 	// find returns the run a row of labels or measurements belongs to; in a
 	// sound store (one transaction, foreign keys) it is always there.
+	damaged := func(seq int64) error {
+		return fmt.Errorf("store %s is damaged: a row refers to run %d, which the runs table lacks", s.path, seq)
+	}
 	find := func(seq int64) (*StoredRun, error) {
 		i, ok := index[seq]
 		if !ok {
-			return nil, fmt.Errorf("store %s is damaged: a row refers to run %d, which the runs table lacks", s.path, seq)
+			return nil, damaged(seq)
 		}
 		return &runs[i], nil
 	}
@@ -503,24 +610,64 @@ func (s *SQLite) queryTx(ctx context.Context, tx *sql.Tx, where string, args []a
 	if err := lrows.Err(); err != nil {
 		return nil, s.wrap(err)
 	}
+	// The measurements of all runs go into one slice, cut into each run's
+	// part: one allocation of the exact size instead of a growing slice
+	// per run.
+	var total int
+	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM measurements WHERE run_seq IN (`+sub+`)`, args...).Scan(&total); err != nil {
+		return nil, s.wrap(err)
+	}
+	all := make([]Measurement, 0, total)
 	mrows, err := tx.QueryContext(ctx, `SELECT run_seq, variant, benchmark, sample, value, unit FROM measurements WHERE run_seq IN (`+sub+`) ORDER BY run_seq, variant, benchmark, unit, sample`, args...)
 	if err != nil {
 		return nil, s.wrap(err)
 	}
 	defer mrows.Close()
+	// Variant, benchmark and unit names repeat in every run: each is held
+	// once (names), rather than as three strings per measurement.
+	names := map[string]string{}
+	intern := func(b sql.RawBytes) string {
+		if n, ok := names[string(b)]; ok {
+			return n
+		}
+		n := string(b)
+		names[n] = n
+		return n
+	}
+	var variant, bench, unit sql.RawBytes
+	// The rows come in run order, as the runs do: cur is the run being
+	// filled and start the index in all of its first measurement.
+	cur, start := -1, 0
+	var curSeq int64
 	for mrows.Next() {
 		var seq int64
 		var m Measurement
-		if err := mrows.Scan(&seq, &m.Variant, &m.Benchmark, &m.Sample, &m.Value, &m.Unit); err != nil {
+		if err := mrows.Scan(&seq, &variant, &bench, &m.Sample, &m.Value, &unit); err != nil {
 			return nil, s.wrap(err)
 		}
-		r, err := find(seq)
-		if err != nil {
-			return nil, err
+		if cur < 0 || seq != curSeq {
+			i, ok := index[seq]
+			if !ok {
+				return nil, damaged(seq)
+			}
+			if cur >= 0 {
+				runs[cur].Measurements = all[start:len(all):len(all)]
+			}
+			cur, curSeq, start = i, seq, len(all)
+			if runs[cur].Measurements != nil {
+				return nil, fmt.Errorf("store %s: the measurements of run %s did not come in run order", s.path, runs[cur].ID)
+			}
 		}
-		r.Measurements = append(r.Measurements, m)
+		m.Variant, m.Benchmark, m.Unit = intern(variant), intern(bench), intern(unit)
+		all = append(all, m)
 	}
-	return runs, s.wrap(mrows.Err())
+	if err := mrows.Err(); err != nil {
+		return nil, s.wrap(err)
+	}
+	if cur >= 0 {
+		runs[cur].Measurements = all[start:len(all):len(all)]
+	}
+	return runs, nil
 }
 
 // RunByID implements Store; it reads only that run.

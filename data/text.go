@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding"
@@ -42,40 +42,129 @@ type TextReader struct {
 	count    *countingReader
 	utf16    bool
 	file     string
+	// bufs are the reader's buffers, and pool where they go back to when
+	// the file is closed (nil: they are the garbage collector's).
+	bufs *textBufs
+	pool *sync.Pool
+	lf   *lineEnds
 }
 
 // NewTextReader detects the encoding of raw and returns a reader of its
 // text. It fails for an empty input and for binary data.
 func NewTextReader(file string, raw io.Reader) (*TextReader, error) {
+	return newTextReader(file, raw, -1)
+}
+
+// textBufs are the buffers of a TextReader and of its line scanner: the
+// raw bytes (in, which Peek sniffs), the line-end filter's chunk (raw),
+// the decoded text (out, which Peek sees for format detection) and the
+// line scanner's buffer (scan, which grows for a line longer than it).
+type textBufs struct {
+	in, out *bufio.Reader
+	raw     []byte
+	text    []byte // the line-end filter's output (lineEnds.buf)
+	scan    []byte
+}
+
+// Buffer sizes: full ones for a large file or an input of unknown size,
+// small ones (sniffLen, the least that Peek needs) for a file shorter
+// than sniffLen. Buffers of files are reused from file to file (returned
+// by File.Close): 64 KiB buffers made anew for every file made 20,000
+// result files of 700 bytes allocate 4 GB (issue 19).
+const (
+	fullBuf  = 64 << 10
+	smallBuf = sniffLen
+)
+
+var smallBufs, fullBufs sync.Pool
+
+func newTextBufs(n int) *textBufs {
+	return &textBufs{
+		in:   bufio.NewReaderSize(nil, n),
+		out:  bufio.NewReaderSize(nil, n),
+		raw:  make([]byte, max(n/2, smallBuf)),
+		scan: make([]byte, n),
+	}
+}
+
+// getTextBufs returns buffers for an input of size bytes (-1: unknown),
+// and the pool they are to go back to (nil for an input of unknown size,
+// which has no Close to give them back).
+func getTextBufs(size int64) (*textBufs, *sync.Pool) {
+	n, pool := fullBuf, &fullBufs
+	switch {
+	case size < 0:
+		return newTextBufs(fullBuf), nil
+	case size < smallBuf:
+		n, pool = smallBuf, &smallBufs
+	}
+	if b, ok := pool.Get().(*textBufs); ok {
+		return b, pool
+	}
+	return newTextBufs(n), pool
+}
+
+// release gives the reader's buffers back for the next file. The reader
+// must not be used after it (it would fail on a nil reader rather than
+// read another file's text).
+func (t *TextReader) release() {
+	if t == nil || t.bufs == nil {
+		return
+	}
+	b := t.bufs
+	t.bufs, t.r = nil, nil
+	if t.pool != nil {
+		b.text = t.lf.buf[:0] // as it grew
+		b.in.Reset(nil)
+		b.out.Reset(nil)
+		t.pool.Put(b)
+	}
+}
+
+// newTextReader is NewTextReader for an input of size bytes (-1: unknown).
+func newTextReader(file string, raw io.Reader, size int64) (*TextReader, error) {
 	cr := &countingReader{r: raw}
-	br := bufio.NewReaderSize(cr, 64<<10)
+	bufs, pool := getTextBufs(size)
+	giveBack := func() {
+		if pool != nil {
+			bufs.in.Reset(nil)
+			pool.Put(bufs)
+		}
+	}
+	br := bufs.in
+	br.Reset(cr)
 	head, err := br.Peek(sniffLen)
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
+		giveBack()
 		return nil, err
 	}
 	if len(head) == 0 {
+		giveBack()
 		return nil, &SyntaxError{File: file, Msg: "empty file: expected benchmark results"}
 	}
 	enc, dec := detectEncoding(head)
-	t := &TextReader{Encoding: enc, count: cr, file: file}
+	t := &TextReader{Encoding: enc, count: cr, file: file, bufs: bufs, pool: pool}
 	switch enc {
 	case EncUTF16LE, EncUTF16BE, EncUTF16LEBOM, EncUTF16BEBOM:
 		t.utf16 = true
 	}
 	if !t.utf16 {
 		if off := binaryOffset(head); off >= 0 {
+			giveBack()
 			return nil, &SyntaxError{File: file, Msg: fmt.Sprintf("binary data at byte %d: not a text result file", off)}
 		}
 	}
 	var rd io.Reader = br
 	if dec != nil {
-		rd = transform.NewReader(br, dec)
+		rd = newDecoder(br, dec)
 	}
-	lf := &lineEnds{r: &oddCheck{t: t, r: rd}, file: file, utf16: t.utf16, enc: enc, line: 1}
+	lf := &lineEnds{r: &oddCheck{t: t, r: rd}, file: file, utf16: t.utf16, enc: enc, line: 1, raw: bufs.raw, buf: bufs.text}
+	t.lf = lf
 	if enc == EncUTF8BOM {
 		lf.off = 3
 	}
-	t.r = bufio.NewReaderSize(lf, 64<<10)
+	t.r = bufs.out
+	t.r.Reset(lf)
 	return t, nil
 }
 
@@ -158,6 +247,54 @@ func binaryOffset(head []byte) int {
 	return -1
 }
 
+// decoder decodes the text in a bufio.Reader with a golang.org/x/text
+// transformer (the UTF-16 decoders), from the reader's buffer straight
+// into the caller's: unlike transform.Reader, which it replaces, it
+// allocates no buffers of its own (8 KiB a file).
+type decoder struct {
+	in   *bufio.Reader
+	t    transform.Transformer
+	err  error // what ends the stream: io.EOF, the input's or the transformer's error
+	done bool
+}
+
+func newDecoder(in *bufio.Reader, t transform.Transformer) *decoder {
+	t.Reset()
+	return &decoder{in: in, t: t}
+}
+
+func (d *decoder) Read(p []byte) (int, error) {
+	for !d.done {
+		// Peek of the buffer's size returns fewer bytes only with an
+		// error: io.EOF at the end of the input, or a failure to read.
+		src, rerr := d.in.Peek(d.in.Size())
+		nDst, nSrc, err := d.t.Transform(p, src, rerr == io.EOF)
+		d.in.Discard(nSrc)
+		switch {
+		case err == nil && rerr == nil:
+			// Every byte read was decoded; read more.
+		case err == nil:
+			d.done, d.err = true, rerr
+		case err == transform.ErrShortDst && (nDst > 0 || nSrc > 0):
+			// p is full: the rest on the next call.
+		case err == transform.ErrShortSrc && rerr == nil && nSrc > 0:
+			// An incomplete character at the end of the buffer: it is at
+			// the start of the buffer after the next Peek.
+		default:
+			// The input's error wins over the transformer's, unless it is
+			// the end of the input or none.
+			d.done, d.err = true, err
+			if rerr != nil && rerr != io.EOF {
+				d.err = rerr
+			}
+		}
+		if nDst > 0 {
+			return nDst, nil
+		}
+	}
+	return 0, d.err
+}
+
 type countingReader struct {
 	r io.Reader
 	n int64
@@ -203,7 +340,7 @@ type lineEnds struct {
 	file   string
 	enc    Encoding
 	utf16  bool
-	raw    [32 << 10]byte
+	raw    []byte // at least utf8.UTFMax+1 bytes
 	pend   int    // bytes of an incomplete UTF-8 sequence kept at the start of raw
 	out    []byte // processed text not yet read
 	buf    []byte
@@ -318,7 +455,12 @@ type lineScanner struct {
 
 func newLineScanner(r io.Reader) *lineScanner {
 	ls := &lineScanner{sc: bufio.NewScanner(r)}
-	ls.sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	// The scanner grows its buffer, up to maxLine, for a longer line.
+	if t, ok := r.(*TextReader); ok && t.bufs != nil {
+		ls.sc.Buffer(t.bufs.scan[:0], maxLine)
+	} else {
+		ls.sc.Buffer(make([]byte, 0, fullBuf), maxLine)
+	}
 	ls.sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			return i + 1, bytes.TrimSuffix(data[:i], []byte{'\r'}), nil
@@ -353,8 +495,20 @@ func (ls *lineScanner) Err(file string) error {
 	return err
 }
 
-// splitLines splits text at every line end: CRLF, LF or a lone CR (see
-// lineEnds). Format detection uses it on the start of a file.
-func splitLines(s string) []string {
-	return strings.FieldsFunc(strings.ReplaceAll(s, "\r\n", "\n"), func(r rune) bool { return r == '\n' || r == '\r' })
+// headLines calls fn with each non-empty line of head, the start of a
+// file's text, split at every line end (CRLF, LF or a lone CR: see
+// lineEnds), until fn returns false. Format detection uses it: it copies
+// nothing.
+func headLines(head []byte, fn func(line []byte) bool) {
+	for len(head) > 0 {
+		i := bytes.IndexAny(head, "\r\n")
+		if i < 0 {
+			fn(head)
+			return
+		}
+		if i > 0 && !fn(head[:i]) {
+			return
+		}
+		head = head[i+1:]
+	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 
 	"qoscal/calibrate"
@@ -21,22 +22,21 @@ func warningText(w calibrate.Warning) string {
 	return w.Msg
 }
 
-// warningTexts renders lists of warnings, in order.
+// warningTexts renders lists of warnings, in order, with the warnings
+// about single runs grouped by kind (see groupRunWarnings).
 func warningTexts(lists ...[]calibrate.Warning) []string {
 	out := []string{}
 	for _, ws := range lists {
-		for _, w := range ws {
-			out = append(out, warningText(w))
-		}
+		out = append(out, groupRunWarnings(ws)...)
 	}
 	return out
 }
 
-// warnAll prints warnings: on stderr, or under Actions as annotations
-// titled by what they are about.
+// warnAll prints warnings, grouped as warningTexts groups them: on
+// stderr, or under Actions as annotations titled by what they are about.
 func (u *ui) warnAll(ws []calibrate.Warning) {
-	for _, w := range ws {
-		u.warnAbout(warningTitle[w.Kind], warningText(w))
+	for _, g := range groupWarnings(ws) {
+		u.warnAbout(warningTitle[g.Kind], g.Msg)
 	}
 }
 
@@ -50,6 +50,57 @@ var warningTitle = map[calibrate.WarningKind]string{
 	calibrate.WarnPartialGate:     "partial suite",
 	calibrate.WarnNotCalibrated:   "not calibrated",
 	calibrate.WarnFloorOverride:   "floor override",
+}
+
+// maxRunWarnings is how many warnings of one kind about single runs (an
+// outlier run, a run left out) are said each on a line of their own.
+const maxRunWarnings = 3
+
+// groupRunWarnings renders warnings in order. Up to maxRunWarnings
+// warnings of one kind about single runs each keep their line; more are
+// one line, where the first of them was: its text, then how many more runs
+// the same is said of, naming the next few ("(likewise 38 more runs:
+// run-07, run-12, run-31 and 35 more)"). Clean noise over 100,000 runs
+// has dozens of outlier runs, which one line per run buried (issue 19).
+func groupRunWarnings(ws []calibrate.Warning) []string {
+	gs := groupWarnings(ws)
+	out := make([]string, len(gs))
+	for i, g := range gs {
+		out[i] = g.Msg
+	}
+	return out
+}
+
+// groupWarnings is groupRunWarnings keeping each line's kind: Msg holds
+// the line as said (warningText, grouped).
+func groupWarnings(ws []calibrate.Warning) []calibrate.Warning {
+	runs := map[calibrate.WarningKind][]string{}
+	for _, w := range ws {
+		if w.Run != "" {
+			runs[w.Kind] = append(runs[w.Kind], w.Run)
+		}
+	}
+	out := make([]calibrate.Warning, 0, len(ws))
+	said := map[calibrate.WarningKind]bool{}
+	for _, w := range ws {
+		ids := runs[w.Kind]
+		if w.Run == "" || len(ids) <= maxRunWarnings {
+			out = append(out, calibrate.Warning{Kind: w.Kind, Run: w.Run, Msg: warningText(w)})
+			continue
+		}
+		if said[w.Kind] {
+			continue
+		}
+		said[w.Kind] = true
+		rest := ids[1:]
+		named := rest[:maxRunWarnings]
+		list := strings.Join(named, ", ")
+		if more := len(rest) - len(named); more > 0 {
+			list += fmt.Sprintf(" and %d more", more)
+		}
+		out = append(out, calibrate.Warning{Kind: w.Kind, Msg: fmt.Sprintf("%s (likewise %d more runs: %s)", warningText(w), len(rest), list)})
+	}
+	return out
 }
 
 // floorSourceName names where the gate's floor came from, as the JSON

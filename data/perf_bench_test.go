@@ -1,0 +1,172 @@
+package data
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// writeSmallRunFolders writes n run folders, each with a baseline.txt and
+// a candidate.txt of ten ops-format benchmarks (~700 bytes each, the size
+// of a CI job's allocator suite output).
+func writeSmallRunFolders(tb testing.TB, dir string, n int) {
+	tb.Helper()
+	for i := range n {
+		run := filepath.Join(dir, fmt.Sprintf("run-%05d", i))
+		if err := os.MkdirAll(run, 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		for v, name := range []string{"baseline.txt", "candidate.txt"} {
+			var text []byte
+			text = append(text, "=== allocator benchmarks ===\n"...)
+			for b := range 10 {
+				text = fmt.Appendf(text, "--- bench%d ---\nbench%d: threads=4 ops=400000 time=0.072 sec (%d ops/sec)\n", b, b, 5000000+i*31+b*7+v*1000)
+			}
+			if err := os.WriteFile(filepath.Join(run, name), text, 0o644); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkLoadSmallFiles reads 1,000 run folders of two ~700-byte result
+// files each: the cost per file of decoding, detection and scanning (issue
+// 19: 192 KiB of buffers a file made 20,000 files allocate 4 GB).
+func BenchmarkLoadSmallFiles(b *testing.B) {
+	dir := b.TempDir()
+	const runs = 1000
+	writeSmallRunFolders(b, dir, runs)
+	opt := LoadOptions{Baseline: VariantSpec{Name: "system", File: "baseline.txt"}, Candidate: VariantSpec{Name: "hoard", File: "candidate.txt"}}
+	b.ReportAllocs()
+	for b.Loop() {
+		got, err := Load([]string{dir}, opt)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(got) != runs || len(got[0].Measurements) != 20 {
+			b.Fatalf("%d runs, %d measurements in the first", len(got), len(got[0].Measurements))
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*runs*2), "ns/file")
+}
+
+// TestHeadLines: format detection sees the lines of a file's start split
+// at CRLF, LF and a lone CR, without the empty ones, as the parsers do.
+func TestHeadLines(t *testing.T) {
+	for _, tt := range []struct {
+		in   string
+		want []string
+	}{
+		{"", nil},
+		{"a", []string{"a"}},
+		{"a\r\nb\rc\n\nd\n", []string{"a", "b", "c", "d"}},
+		{"\r\n\r\n x \r", []string{" x "}},
+	} {
+		var got []string
+		headLines([]byte(tt.in), func(l []byte) bool { got = append(got, string(l)); return true })
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("headLines(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	n := 0
+	headLines([]byte("a\nb\nc"), func([]byte) bool { n++; return n < 2 })
+	if n != 2 {
+		t.Errorf("headLines went on after fn returned false: %d calls", n)
+	}
+}
+
+// benchRuns returns n runs of 10 benchmarks × 2 variants, one sample each.
+func benchRuns(n int) []Run {
+	runs := make([]Run, n)
+	for i := range runs {
+		r := Run{ID: fmt.Sprintf("run-%06d", i), Source: "bench", Labels: map[string]string{"os": "linux"}, Baseline: "system", Candidate: "hoard"}
+		for b := range 10 {
+			name := fmt.Sprintf("bench-%02d", b)
+			r.Measurements = append(r.Measurements,
+				Measurement{Benchmark: name, Variant: "hoard", Value: float64(1500 + i%97 + b), Unit: OpsUnit},
+				Measurement{Benchmark: name, Variant: "system", Value: float64(1000 + i%89 + b), Unit: OpsUnit})
+		}
+		runs[i] = r
+	}
+	return runs
+}
+
+// BenchmarkStoreRuns10000 reads 10,000 stored runs of 20 measurements:
+// what every analysis command pays before it analyses (issue 19: half of
+// spread's time).
+func BenchmarkStoreRuns10000(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "b.db")
+	s, err := OpenSQLite(path, ReadWrite)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const n = 10000
+	if _, err := s.Ingest(context.Background(), benchRuns(n), IngestOptions{}); err != nil {
+		b.Fatal(err)
+	}
+	s.Close()
+	r, err := OpenSQLite(path, ReadOnly)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	b.ReportAllocs()
+	for b.Loop() {
+		runs, err := r.Runs(context.Background(), Query{})
+		if err != nil || len(runs) != n || len(runs[n-1].Measurements) != 20 {
+			b.Fatalf("%d runs, %v", len(runs), err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n*20), "ns/measurement")
+}
+
+// BenchmarkIngest10000 ingests 10,000 runs of 20 measurements into a new
+// store, in one transaction.
+func BenchmarkIngest10000(b *testing.B) {
+	const n = 10000
+	runs := benchRuns(n)
+	b.ReportAllocs()
+	for b.Loop() {
+		b.StopTimer()
+		s, err := OpenSQLite(filepath.Join(b.TempDir(), "b.db"), ReadWrite)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		if _, err := s.Ingest(context.Background(), runs, IngestOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		s.Close()
+		b.StartTimer()
+	}
+	b.ReportMetric(float64(b.N*n*20)/b.Elapsed().Seconds(), "measurements/s")
+}
+
+// BenchmarkLoadCSV10000 loads one CSV file of 10,000 runs × 20
+// measurements (the rows of scripts/benchgen).
+func BenchmarkLoadCSV10000(b *testing.B) {
+	const n = 10000
+	path := filepath.Join(b.TempDir(), "runs.csv")
+	text := []byte("run,benchmark,variant,value,unit,role,label.os\n")
+	for i := range n {
+		for j := range 10 {
+			text = fmt.Appendf(text, "run-%06d,bench-%02d,system,%d,ops/sec,baseline,linux\n", i, j, 1000+i%89+j)
+			text = fmt.Appendf(text, "run-%06d,bench-%02d,hoard,%d,ops/sec,candidate,linux\n", i, j, 1500+i%97+j)
+		}
+	}
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		runs, err := Load([]string{path}, LoadOptions{})
+		if err != nil || len(runs) != n {
+			b.Fatalf("%d runs, %v", len(runs), err)
+		}
+	}
+	b.ReportMetric(float64(b.N*n*20)/b.Elapsed().Seconds(), "measurements/s")
+}

@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Measures qoscal at scale, side by side with sqlite3 on the same rows
+# (issue 19): for each size it generates that many runs of unchanged code
+# (10 benchmarks × 2 variants each, scripts/benchgen), then times, with
+# peak memory from /usr/bin/time -v:
+#
+#   ingest of the run folders, and of the same runs as one CSV file,
+#     against sqlite3 .import of the same rows (as CSV, into a plain table);
+#   spread and recommend from the store, and from the CSV file,
+#     against sqlite3 reading the same measurements out of the store
+#     (select ... from measurements);
+#   the gate on the seed's pair (data/samples/windows-hoard-first-measurement),
+#     the median of 21 runs.
+#
+# Absolute times vary with the machine and its load; the ratios (of CPU
+# time) are what to compare. Every command runs once per size (single
+# runs, not medians: rerun for a second opinion).
+#
+# Usage: scripts/bench.sh [RUNS...]   (default: 1000 10000)
+# Needs sqlite3 and GNU time (apt-get install -y sqlite3 time).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+for tool in sqlite3 /usr/bin/time; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "bench: $tool is missing (apt-get install -y sqlite3 time)" >&2
+    exit 1
+  fi
+done
+sizes=("$@")
+[ ${#sizes[@]} -gt 0 ] || sizes=(1000 10000)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+go build -o "$work/qoscal" ./cmd/qoscal
+go build -o "$work/benchgen" ./scripts/benchgen
+q="$work/qoscal"
+
+# measure NAME CMD...: runs CMD once, and sets secs (wall time, from the
+# shell's clock: time -v rounds to 10 ms), cpu (user + system seconds) and
+# rss (peak MiB), from /usr/bin/time -v; CMD's stdout is dropped, its
+# stderr kept in $work/err. The ratios are of CPU time, which the load of
+# a shared machine disturbs far less than wall time.
+measure() {
+  local name=$1
+  shift
+  local start=$EPOCHREALTIME
+  if ! /usr/bin/time -v -o "$work/time" "$@" >/dev/null 2>"$work/err"; then
+    echo "bench: $name failed:" >&2
+    cat "$work/err" >&2
+    exit 1
+  fi
+  secs=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN {printf "%.4f", b - a}')
+  rss=$(awk -F': ' '/Maximum resident set size/ {printf "%.1f", $2 / 1024}' "$work/time")
+  cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {printf "%.2f", s}' "$work/time")
+}
+
+printf '%-8s %-38s %8s %8s %12s %9s %7s\n' runs what wall-s cpu-s meas/cpu-s RSS-MiB ratio
+row() { # runs what cpu measurements rss ratio (wall time from $secs)
+  local rate
+  rate=$(awk -v m="$4" -v s="$3" 'BEGIN {printf "%.0f", (s > 0 ? m / s : 0)}')
+  printf '%-8s %-38s %8.2f %8.2f %12s %9s %7s\n' "$1" "$2" "$secs" "$3" "$rate" "$5" "$6"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1fx", (b > 0 ? a / b : 0)}'; }
+
+for n in "${sizes[@]}"; do
+  d="$work/d$n"
+  "$work/benchgen" -runs "$n" -out "$d"
+  m=$((n * 20))
+
+  # The reference: sqlite3 imports the same rows into a plain table.
+  sqlite3 "$d/ref.db" 'CREATE TABLE measurements (run TEXT, benchmark TEXT, variant TEXT, value REAL, unit TEXT, role TEXT, os TEXT);'
+  measure "sqlite3 .import" sqlite3 "$d/ref.db" '.mode csv' ".import $d/rows.csv measurements"
+  ref_ingest=$cpu
+  row "$n" "sqlite3 .import (reference)" "$cpu" "$m" "$rss" 1.0x
+
+  measure "ingest folders" "$q" ingest --db "$d/folders.db" --baseline system=system.txt --candidate hoard=hoard.txt "$d/folders"
+  row "$n" "qoscal ingest (run folders)" "$cpu" "$m" "$rss" "$(ratio "$cpu" "$ref_ingest")"
+  measure "ingest csv" "$q" ingest --db "$d/csv.db" "$d/runs.csv"
+  row "$n" "qoscal ingest (one CSV)" "$cpu" "$m" "$rss" "$(ratio "$cpu" "$ref_ingest")"
+
+  measure "sqlite3 select" sqlite3 "$d/csv.db" 'SELECT run_seq, variant, benchmark, sample, value, unit FROM measurements;'
+  ref_read=$cpu
+  row "$n" "sqlite3 select (reference)" "$cpu" "$m" "$rss" 1.0x
+  measure "spread --db" "$q" spread --db "$d/csv.db"
+  spread=$cpu spread_wall=$secs
+  row "$n" "qoscal spread --db" "$cpu" "$m" "$rss" "$(ratio "$cpu" "$ref_read")"
+  measure "recommend --db" "$q" recommend --db "$d/csv.db"
+  row "$n" "qoscal recommend --db" "$cpu" "$m" "$rss" "$(ratio "$cpu" "$ref_read")"
+  both=$(awk -v a="$spread" -v b="$cpu" 'BEGIN {print a + b}')
+  secs=$(awk -v a="$spread_wall" -v b="$secs" 'BEGIN {print a + b}')
+  row "$n" "spread + recommend --db" "$both" "$m" - "$(ratio "$both" "$ref_read")"
+  measure "spread csv" "$q" spread "$d/runs.csv"
+  row "$n" "qoscal spread (CSV)" "$cpu" "$m" "$rss" -
+  measure "recommend csv" "$q" recommend "$d/runs.csv"
+  row "$n" "qoscal recommend (CSV)" "$cpu" "$m" "$rss" -
+  rm -rf "$d"
+done
+
+# The gate on the seed's pair: the median wall time of 21 runs.
+seed=data/samples/windows-hoard-first-measurement
+for i in $(seq 21); do
+  measure gate "$q" gate --floor 1.25 --annotations none --baseline "system=$seed/baseline.txt" --candidate "hoard=$seed/hoard.txt"
+  echo "$secs $cpu $rss"
+done | sort -n | awk 'NR == 11 {printf "%-8s %-38s %8.3f %8.2f %12s %9s %7s\n", 1, "qoscal gate (seed pair, median of 21)", $1, $2, "-", $3, "-"}'
