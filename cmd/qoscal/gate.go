@@ -78,14 +78,12 @@ The floor:
 
 CI:
     --annotations MODE       auto (default: github when GITHUB_ACTIONS=true),
-                             github, none: with github, the verdict,
-                             every warning and an error are ::error:: or
-                             ::warning:: annotations instead of plain lines
+                             github, none: with github, the verdict, every
+                             warning and an error are annotations (lines
+                             starting ::error:: or ::warning::) instead of
+                             plain lines
     --summary FILE           append a Markdown summary (default
                              $GITHUB_STEP_SUMMARY when set)
-                             With $GITHUB_OUTPUT set (under Actions), the
-                             step outputs verdict, score, floor,
-                             floor-source, run and exit-code are written
     --record                 also store the run (--db, --run ID, --label)
     --emit-meta              write qoscal.json beside the candidate's
                              result file: the Actions run id and attempt,
@@ -95,9 +93,13 @@ CI:
     --drift-window N         with --db, check the last N stored gated runs
                              (those with the --label labels, if given) for
                              drift from the calibration (default 20, at
-                             least 3; 0: no check): a note, a ::warning::
+                             least 3; 0: no check): a note on drift, a
+                             warning annotation under Actions
     --label KEY=VALUE        labels of the recorded run (repeatable)
     --format FORMAT          text (default), markdown or json
+
+Under Actions ($GITHUB_OUTPUT set), gate also writes the step outputs
+verdict, score, floor, floor-source, run and exit-code.
 
 Example: the Windows runner's first measurement against a 1.25 floor:
 

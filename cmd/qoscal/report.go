@@ -63,6 +63,10 @@ Example:
     $ qoscal report --out report.html --markdown report.md \
         --baseline glibc=baseline.txt --candidate mimalloc=mimalloc.txt \
         data/samples/linux-glibc-vs-mimalloc/healthy
+    report.html
+    report.md
+    report-ratio-spread.svg
+    ...
 `,
 }
 

@@ -19,16 +19,28 @@ benchmarks, noisiest first (by share of the score's variance).
 Output:
     --format FORMAT          text (default), markdown or json
 
+The score distribution: GSD is the geometric standard deviation, exp of the
+SD of ln(score) (1.056: the scores spread by about 5.6% either way, one SD);
+the 95% CI is that of the geomean of the scores; regimes are stretches of
+runs between changes of level (E-Divisive change points).
+
 Columns of the benchmark table: min, median, max of the ratio across runs;
 range as % of the median; CV (SD/mean); CV in log space (SD of ln ratio);
-IQR (type 7 quartiles); scaled MAD; share of the variance of ln(score)
-(the shares add up to 100%; a negative share hedges the others); LOO, the
-median score over runs with this benchmark left out.
+IQR (type 7 quartiles) and scaled MAD, both in ratio units; share of the
+variance of ln(score) (the shares add up to 100%; a negative share hedges
+the others); LOO, the median score over runs with this benchmark left out;
+shifts, the runs where this benchmark's ratio changed level (a regime of
+its own, found as for the score).
 
 Example: the twelve bundled healthy Linux runs, straight from their folders:
 
     $ qoscal spread --baseline glibc=baseline.txt --candidate mimalloc=mimalloc.txt \
         data/samples/linux-glibc-vs-mimalloc/healthy
+    score = geomean(mimalloc/glibc) over 10 benchmarks, 12 runs (higher is better: ops/sec)
+    ...
+    benchmark       min  median   max  range     CV  CV(log)    IQR    MAD ...
+    mstress        1.11    1.16  1.89  67.1%  23.6%    21.3%  0.199  0.015 ...
+    ...
 `,
 }
 
