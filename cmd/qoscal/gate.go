@@ -70,9 +70,11 @@ The floor:
     --on-degraded MODE       a degraded runner: warn (default), fail (exit 3,
                              "inconclusive"), ignore
     --rerun-band FRACTION    a score below the floor by less than FRACTION
-                             is verdict "rerun" (exit 3, measure again on
-                             a fresh runner) instead of FAIL (default 0:
-                             off)
+                             of it (floor × (1 − FRACTION) ≤ score) is
+                             verdict "rerun" (exit 3: measure again on a
+                             fresh runner, then judge both runs as
+                             RUN1 RUN2 without the band) instead of FAIL
+                             (default 0: off)
     --tag-threshold F        tag ratios beyond ±F as faster/SLOWER
                              (default 0.03)
 
