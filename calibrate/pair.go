@@ -70,6 +70,10 @@ func GatePair(a, b *data.Run, opt GateOptions) (*GateResult, error) {
 	if len(pair.Measurements) == 0 {
 		return nil, inputErrorf("runs %s and %s have no benchmark in common", a.ID, b.ID)
 	}
+	// The pair is what a rerun verdict asked for: it is judged against the
+	// floor by its mean, with no band (STATS.md 2.14), never sent back for
+	// a third run.
+	opt.RerunBand = 0
 	res, err := Gate(pair, opt)
 	if err != nil {
 		return nil, err

@@ -133,6 +133,16 @@ func TestGatePair(t *testing.T) {
 	if _, err := GatePair(&runs[0], &runs[0], opt); err == nil {
 		t.Error("a pair of one run twice was judged")
 	}
+	// The pair is the rerun: it is judged against the floor with no band
+	// (STATS.md 2.14), so a mean just below the floor fails; it is never
+	// sent back for another rerun.
+	opt.RerunBand = 0.05 // rerun from 1.425 up
+	if res, err := GatePair(&runs[0], &runs[4], opt); err != nil || res.Verdict != VerdictFail {
+		t.Errorf("pair with a rerun band: %v, %v; want fail (1.494 below 1.5, no band for a pair)", res.Verdict, err)
+	}
+	if a, _ := Gate(&runs[4], opt); a.Verdict != VerdictRerun {
+		t.Errorf("one run 1.44 with a 5%% band under 1.5: %s, want rerun", a.Verdict)
+	}
 }
 
 // TestNoSpreadRounding: runs whose scores are equal up to the rounding of

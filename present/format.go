@@ -89,7 +89,8 @@ func Time(sec float64) string {
 	return fmt.Sprintf("%.3g ns", sec*1e9)
 }
 
-// Rate formats a small probability readably: 0.84%, 0.0012%, 3.2e-09.
+// Rate formats a small probability readably, always in percent: 0.84%,
+// 0.0012%, 3.2e-07%.
 func Rate(p float64) string {
 	switch {
 	case math.IsNaN(p):
@@ -101,7 +102,9 @@ func Rate(p float64) string {
 	case p >= 1e-6:
 		return fmt.Sprintf("%.4f%%", p*100)
 	}
-	return fmt.Sprintf("%.1e", p)
+	// Tiny rates in percent too, so that a column or a line never mixes
+	// percentages with bare probabilities: 8.6e-07 is "8.6e-05%".
+	return fmt.Sprintf("%.1e%%", p*100)
 }
 
 // OneIn renders a rate as "1 in N" (N rounded), "never" for 0, or a

@@ -18,7 +18,7 @@ func TestNumberFormats(t *testing.T) {
 		{OneIn(0.008373), "1 in 119", "the worked example"},
 		{Rate(0.008373223), "0.84%", "percent with two decimals"},
 		{Rate(7.4e-6), "0.0007%", "small rates"},
-		{Rate(3.2e-9), "3.2e-09", "tiny rates"},
+		{Rate(3.2e-9), "3.2e-07%", "tiny rates, in percent like the others"},
 		{OneIn(1.6e-17), "less than 1 in 1,000,000,000", "no false precision in a rate of a far floor (review)"},
 		{HowOften(1.6e-17), "less than once in 1,000,000,000 runs", "no false precision in a rate of a far floor (review)"},
 		{PerRun(8.7e-13), "less than 1 in 1,000,000,000 runs", "the unit after the cap"},

@@ -323,12 +323,14 @@ func (v *Recommend) outlierNote() string {
 	if len(out) == 0 || v.Rec.WithoutOutliers == 0 {
 		return ""
 	}
-	verb := "is an outlier"
+	// "run" first, so that a sentence-initial capital never changes a run
+	// id ("Run run-04 is ...", not "Run-04 is ...").
+	subject, verb := "run", "is an outlier"
 	if len(out) > 1 {
-		verb = "are outliers"
+		subject, verb = "runs", "are outliers"
 	}
-	return fmt.Sprintf("%s %s (robust z beyond %.1f), kept in the calibration; without %s the floor would be %sx",
-		strings.Join(out, ", "), verb, calibrate.OutlierZ, map[bool]string{true: "it", false: "them"}[len(out) == 1], v.Rec.FormatFloor(v.Rec.WithoutOutliers))
+	return fmt.Sprintf("%s %s %s (robust z beyond %.1f), kept in the calibration; without %s the floor would be %sx",
+		subject, strings.Join(out, ", "), verb, calibrate.OutlierZ, map[bool]string{true: "it", false: "them"}[len(out) == 1], v.Rec.FormatFloor(v.Rec.WithoutOutliers))
 }
 
 // catchAllNote says, when backtest runs pass the floor, which floor would
