@@ -331,7 +331,7 @@ func TestActionSteps(t *testing.T) {
 			inputs:  map[string]string{"floor": "1.25", "candidate": "hoard=missing.txt"},
 			os:      "Linux",
 			exit:    2,
-			outputs: map[string]string{"verdict": ""},
+			outputs: map[string]string{"verdict": "", "exit-code": "2"},
 			summary: []string{"### qoscal gate: error (exit 2)"},
 			log:     []string{`(?m)^::error title=qoscal gate%3A error::missing.txt: no such file or folder`},
 		},

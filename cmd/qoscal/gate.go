@@ -86,6 +86,7 @@ CI:
                              With $GITHUB_OUTPUT set (under Actions), the
                              step outputs verdict, score, floor,
                              floor-source, run and exit-code are written
+                             (after an error, exit-code=2 alone)
     --record                 also store the run (--db, --run ID, --label)
     --emit-meta              write qoscal.json beside the candidate's
                              result file: the Actions run id and attempt,

@@ -55,6 +55,9 @@ type ui struct {
 	github bool
 	// summary is the step summary file an error is noted in ("": none).
 	summary string
+	// outputsSet is set once the step outputs were written (or tried), so
+	// that an error after them does not write exit-code a second time.
+	outputsSet bool
 }
 
 func newUI(stdout, stderr io.Writer, getenv func(string) string) *ui {
@@ -246,6 +249,7 @@ func (u *ui) exitCode(err error) int {
 		u.prefixed("error: ", err.Error())
 	}
 	u.noteError(err, code, hints)
+	u.outputError(code)
 	if u.json && u.out.n == 0 {
 		b, _ := json.MarshalIndent(struct {
 			Error    string `json:"error"`
