@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -491,23 +490,11 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	if _, err := data.ParseMeta(p, b); err != nil {
 		return fmt.Errorf("--emit-meta: %v", err)
 	}
-	if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
+	if err := writeFile(p, append(b, '\n')); err != nil {
 		return fmt.Errorf("--emit-meta: %v", err)
 	}
 	u.notef("wrote %s", p)
 	return nil
-}
-
-func appendFile(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // gateView is the gate's verdict as the command shows it: the view of
