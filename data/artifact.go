@@ -78,9 +78,18 @@ func unzip(p string) (dir string, err error) {
 			return "", fmt.Errorf("%s: entry %q %v: refused", p, f.Name, err)
 		}
 		mode := f.Mode()
+		// A folder that cannot be made is one an earlier entry holds as a
+		// file ("a", then "a/b"): said of the entry and the zip, not of
+		// the temporary folder.
+		mkdir := func(d string) error {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return fmt.Errorf("%s: entry %q cannot be unpacked (%v): refused", p, f.Name, strings.ReplaceAll(err.Error(), dir, p))
+			}
+			return nil
+		}
 		switch {
 		case mode.IsDir():
-			if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+			if err := mkdir(filepath.Join(dir, name)); err != nil {
 				return "", err
 			}
 			continue
@@ -88,7 +97,7 @@ func unzip(p string) (dir string, err error) {
 			return "", fmt.Errorf("%s: entry %q is a %s, not a file: refused", p, f.Name, kindOf(mode))
 		}
 		dst := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		if err := mkdir(filepath.Dir(dst)); err != nil {
 			return "", err
 		}
 		n, err := unzipFile(f, dst, budget)
@@ -170,6 +179,7 @@ func loadZip(p string, opt *LoadOptions, yield func(Run) error) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
+	defer opt.namedByZip(dir, p)()
 	if present, _ := presentFiles(dir, opt); present == len(opt.variants()) {
 		id := opt.RunID
 		if id == "" {
@@ -205,6 +215,7 @@ func loadZipRun(p string, opt *LoadOptions) (run Run, missing []string, ok bool,
 		return Run{}, nil, false, err
 	}
 	defer os.RemoveAll(dir)
+	defer opt.namedByZip(dir, p)()
 	present, missing := presentFiles(dir, opt)
 	if present == 0 || len(missing) > 0 {
 		return Run{}, missing, present > 0, nil
@@ -215,6 +226,33 @@ func loadZipRun(p string, opt *LoadOptions) (run Run, missing []string, ok bool,
 	}
 	r.Source = p
 	return r, nil, true, nil
+}
+
+// namedByZip makes the warnings said while the zip artifact zipFile is
+// read from its temporary folder dir name the zip instead: those said at
+// once (Warn), and the parsers' notes gathered until the load ends, which
+// the returned function rewrites when the zip is read (the folder is gone
+// by the time they are said).
+func (o *LoadOptions) namedByZip(dir, zipFile string) func() {
+	warn := o.Warn
+	if warn != nil {
+		o.Warn = func(s string) { warn(strings.ReplaceAll(s, dir, zipFile)) }
+	}
+	return func() {
+		o.Warn = warn
+		if o.notes == nil {
+			return
+		}
+		files := make(map[string][]string, len(o.notes.files))
+		for i, rest := range o.notes.order {
+			named := strings.ReplaceAll(rest, dir, zipFile)
+			for _, f := range o.notes.files[rest] {
+				files[named] = append(files[named], zipPath(f, dir, zipFile))
+			}
+			o.notes.order[i] = named
+		}
+		o.notes.files = files
+	}
 }
 
 // zipPath names a file of an unpacked artifact by the zip it came from:
