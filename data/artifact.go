@@ -26,6 +26,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -320,6 +321,9 @@ func ParseMeta(file string, b []byte) (*Meta, error) {
 		return nil, bad("%d bytes: a %s holds a few short fields (at most %d bytes)", len(b), MetaFile, metaMaxBytes)
 	}
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	if err := metaKeys(b); err != nil {
+		return nil, bad("%v", err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var m Meta
@@ -348,6 +352,41 @@ func ParseMeta(file string, b []byte) (*Meta, error) {
 	return &m, nil
 }
 
+// metaFields are the keys of qoscal.json, as Meta's JSON tags spell them.
+var metaFields = []string{"version", "run_id", "attempt", "commit", "runner_os", "runner_name", "time"}
+
+// metaKeys checks the keys of qoscal.json's object as they are written:
+// each one of metaFields, exactly, and once. Go's decoder alone would take
+// "Commit" for "commit" and the last of two for both, so a file could say
+// two commits and be read as the one another JSON reader would not pick.
+// A document that is not an object is left to the decoder to refuse.
+func metaKeys(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		k, _ := tok.(string)
+		switch {
+		case !slices.Contains(metaFields, k):
+			return fmt.Errorf("unknown field %q: a %s holds %s", clip(k), MetaFile, strings.Join(metaFields, ", "))
+		case seen[k]:
+			return fmt.Errorf("field %q appears twice", k)
+		}
+		seen[k] = true
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil
+		}
+	}
+	return nil
+}
+
 // Labels are the run labels the metadata gives: os (lower case), runner,
 // commit, attempt, github_run; empty fields give none.
 func (m *Meta) Labels() map[string]string {
@@ -369,8 +408,18 @@ func (m *Meta) Labels() map[string]string {
 func readMeta(dir string, run *Run) error {
 	p := filepath.Join(dir, MetaFile)
 	st, err := os.Stat(p)
-	if err != nil || !st.Mode().IsRegular() {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		return nil
+	case err != nil:
+		return pathError(p, err)
+	case !st.Mode().IsRegular():
+		// Said rather than passed over: the run would lose its labels.
+		kind := FileKind(st.Mode())
+		if st.IsDir() {
+			kind = "a folder"
+		}
+		return &SyntaxError{File: p, Msg: fmt.Sprintf("not a regular file but %s: expected the JSON file that 'qoscal gate --emit-meta' writes", kind)}
 	}
 	if st.Size() > metaMaxBytes {
 		return &SyntaxError{File: p, Msg: fmt.Sprintf("%d bytes: a %s holds a few short fields (at most %d bytes)", st.Size(), MetaFile, metaMaxBytes)}

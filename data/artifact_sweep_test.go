@@ -58,3 +58,39 @@ func TestZipMessagesNameTheZip(t *testing.T) {
 		warned(t, opt, p, "skipped incomplete run folder "+p+"/run-2")
 	})
 }
+
+// TestParseMetaKeys: a qoscal.json that gives a field twice, or under
+// another case, is refused: Go's decoder took the last of two and read
+// "Commit" as "commit", so a file could carry two commits and be read as
+// the one another JSON reader would not pick.
+func TestParseMetaKeys(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"version": 1, "commit": "aaa", "commit": "bbb"}`, `field "commit" appears twice`},
+		{`{"version": 1, "commit": "aaa", "Commit": "bbb"}`, `unknown field "Commit"`},
+		{`{"VERSION": 1}`, `unknown field "VERSION"`},
+		{`{"version": 1, "version": 1}`, `field "version" appears twice`},
+		{`{"version": 1, "runner_os": {"commit": 1, "commit": 2}}`, `runner_os`},
+		{`{"version": 1, "attempt": 2}`, `attempt`},
+		{`{"version": 1, "commit": "aaa", "runner_os": "Linux"}`, ""},
+	} {
+		_, err := ParseMeta("q.json", []byte(c.in))
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.in, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "q.json: ")):
+			t.Errorf("%s: error %v, want q.json: ...%s", c.in, err, c.want)
+		}
+	}
+}
+
+// TestMetaNotAFile: a qoscal.json beside the result files that is not a
+// regular file (a folder, which a zip entry "qoscal.json/x" makes, or a
+// named pipe) is an error naming it, not a run read without its labels.
+func TestMetaNotAFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "run-1.zip")
+	writeZip(t, p, [2]string{"baseline.txt", artBase}, [2]string{"hoard.txt", artCand}, [2]string{MetaFile + "/x", "{}"})
+	_, err := Load([]string{p}, artOptions())
+	if err == nil || !strings.Contains(err.Error(), p+"/"+MetaFile) || !strings.Contains(err.Error(), "not a regular file") {
+		t.Fatalf("error %v: want one naming %s/%s, not a regular file", err, p, MetaFile)
+	}
+}
