@@ -28,6 +28,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -48,8 +49,45 @@ func zipStem(p string) string {
 	return b[:len(b)-len(filepath.Ext(b))]
 }
 
+// zipLimits is what is left of a zip artifact's limits as it is read.
+type zipLimits struct {
+	entries int
+	bytes   int64
+}
+
+// unpacked maps the temporary folder of each zip artifact being read to
+// its limits. A zip found inside one (a zip of downloaded artifact zips)
+// draws on the limits of the zip it came in, not on limits of its own:
+// otherwise a small zip of many small bombs would write the byte limit
+// once for each.
+var unpacked = struct {
+	sync.Mutex
+	limits map[string]*zipLimits
+}{limits: map[string]*zipLimits{}}
+
+// limitsOf returns the limits a zip at p unpacks under: those of the
+// unpacked artifact it is in, else fresh ones; nested tells which.
+func limitsOf(p string) (lim *zipLimits, nested bool) {
+	unpacked.Lock()
+	defer unpacked.Unlock()
+	for dir, l := range unpacked.limits {
+		if strings.HasPrefix(p, dir+string(filepath.Separator)) {
+			return l, true
+		}
+	}
+	return &zipLimits{entries: ZipMaxEntries, bytes: ZipMaxBytes}, false
+}
+
+// release removes a folder unzip made.
+func release(dir string) {
+	unpacked.Lock()
+	delete(unpacked.limits, dir)
+	unpacked.Unlock()
+	os.RemoveAll(dir)
+}
+
 // unzip unpacks the zip artifact p into a new temporary folder and
-// returns it; the caller removes it.
+// returns it; the caller releases it.
 func unzip(p string) (dir string, err error) {
 	zr, err := zip.OpenReader(p)
 	if err != nil {
@@ -59,20 +97,28 @@ func unzip(p string) (dir string, err error) {
 		return "", fmt.Errorf("%s: not a readable zip archive (%v)", p, err)
 	}
 	defer zr.Close()
-	if len(zr.File) > ZipMaxEntries {
-		return "", fmt.Errorf("%s: %d entries, more than the %d a result artifact may hold: refused", p, len(zr.File), ZipMaxEntries)
+	lim, nested := limitsOf(p)
+	if len(zr.File) > lim.entries {
+		within := ""
+		if nested {
+			within = " with the archive it is in"
+		}
+		return "", fmt.Errorf("%s: %d entries, more than the %d a result artifact may hold%s: refused", p, len(zr.File), ZipMaxEntries, within)
 	}
+	lim.entries -= len(zr.File)
 	tmp, err := os.MkdirTemp("", "qoscal-artifact-")
 	if err != nil {
 		return "", err
 	}
+	unpacked.Lock()
+	unpacked.limits[tmp] = lim
+	unpacked.Unlock()
 	defer func() {
 		if err != nil {
-			os.RemoveAll(tmp)
+			release(tmp)
 		}
 	}()
 	dir = tmp
-	budget := ZipMaxBytes
 	for _, f := range zr.File {
 		name, err := zipEntryName(f.Name)
 		if err != nil {
@@ -101,11 +147,11 @@ func unzip(p string) (dir string, err error) {
 		if err := mkdir(filepath.Dir(dst)); err != nil {
 			return "", err
 		}
-		n, err := unzipFile(f, dst, budget)
+		n, err := unzipFile(f, dst, lim.bytes)
 		if err != nil {
 			return "", fmt.Errorf("%s: entry %q: %v", p, f.Name, err)
 		}
-		budget -= n
+		lim.bytes -= n
 	}
 	return dir, nil
 }
@@ -179,7 +225,7 @@ func loadZip(p string, opt *LoadOptions, yield func(Run) error) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer release(dir)
 	defer opt.namedByZip(dir, p)()
 	if present, _ := presentFiles(dir, opt); present == len(opt.variants()) {
 		id := opt.RunID
@@ -215,7 +261,7 @@ func loadZipRun(p string, opt *LoadOptions) (run Run, missing []string, ok bool,
 	if err != nil {
 		return Run{}, nil, false, err
 	}
-	defer os.RemoveAll(dir)
+	defer release(dir)
 	defer opt.namedByZip(dir, p)()
 	present, missing := presentFiles(dir, opt)
 	if present == 0 || len(missing) > 0 {

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,5 +93,50 @@ func TestMetaNotAFile(t *testing.T) {
 	_, err := Load([]string{p}, artOptions())
 	if err == nil || !strings.Contains(err.Error(), p+"/"+MetaFile) || !strings.Contains(err.Error(), "not a regular file") {
 		t.Fatalf("error %v: want one naming %s/%s, not a regular file", err, p, MetaFile)
+	}
+}
+
+// TestNestedZipShareLimits: zips inside a zip artifact (a zip of
+// downloaded artifact zips) unpack under the outer zip's limits, not each
+// under limits of its own: otherwise a small zip of many small zip bombs
+// writes the byte limit once per inner zip.
+func TestNestedZipShareLimits(t *testing.T) {
+	oldBytes, oldEntries := ZipMaxBytes, ZipMaxEntries
+	ZipMaxBytes, ZipMaxEntries = 1<<20, 20
+	defer func() { ZipMaxBytes, ZipMaxEntries = oldBytes, oldEntries }()
+	dir := t.TempDir()
+	pad := strings.Repeat("\n", 400<<10) // 400 KiB of blank lines, each inner zip under the limit
+	inner := func(name string, entries ...[2]string) [2]string {
+		p := filepath.Join(dir, name)
+		writeZip(t, p, entries...)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return [2]string{name, string(b)}
+	}
+	var runs [][2]string
+	for _, n := range []string{"run-1.zip", "run-2.zip", "run-3.zip"} {
+		runs = append(runs, inner(n, [2]string{"baseline.txt", artBase + pad}, [2]string{"hoard.txt", artCand}))
+	}
+	outer := filepath.Join(dir, "runs.zip")
+	writeZip(t, outer, runs...)
+	_, err := Load([]string{outer}, artOptions())
+	if err == nil || !strings.Contains(err.Error(), "unpacks to more than the 1048576 bytes") || !strings.HasPrefix(err.Error(), outer+"/run-") || strings.Contains(err.Error(), tempArtifact) {
+		t.Fatalf("error %v: want the outer zip's byte limit, shared by the zips inside it", err)
+	}
+
+	var many [][2]string
+	for i := range 8 {
+		many = append(many, [2]string{fmt.Sprintf("f%d", i), ""})
+	}
+	runs = runs[:0]
+	for _, n := range []string{"run-1.zip", "run-2.zip", "run-3.zip"} {
+		runs = append(runs, inner(n, append([][2]string{{"baseline.txt", artBase}, {"hoard.txt", artCand}}, many...)...))
+	}
+	writeZip(t, outer, runs...)
+	_, err = Load([]string{outer}, artOptions())
+	if err == nil || !strings.Contains(err.Error(), "more than the 20") {
+		t.Fatalf("error %v: want the outer zip's entry limit, shared by the zips inside it", err)
 	}
 }
