@@ -368,7 +368,7 @@ func ParseMeta(file string, b []byte) (*Meta, error) {
 	}
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 	if err := metaKeys(b); err != nil {
-		return nil, bad("%v", err)
+		return nil, bad("expected the JSON object that 'qoscal gate --emit-meta' writes: %v", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
@@ -420,7 +420,7 @@ func metaKeys(b []byte) error {
 		k, _ := tok.(string)
 		switch {
 		case !slices.Contains(metaFields, k):
-			return fmt.Errorf("unknown field %q: a %s holds %s", clip(k), MetaFile, strings.Join(metaFields, ", "))
+			return fmt.Errorf("unknown field %q (the fields are %s)", clip(k), strings.Join(metaFields, ", "))
 		case seen[k]:
 			return fmt.Errorf("field %q appears twice", k)
 		}
