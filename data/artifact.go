@@ -254,8 +254,9 @@ func loadZip(p string, opt *LoadOptions, yield func(Run) error) error {
 }
 
 // loadZipRun reads a zip artifact found in a folder of run folders as the
-// run it holds, named after the zip. ok is false when the zip holds none
-// of the result files (not a run).
+// run it holds, named after the zip: its result files at its top, or in
+// its one folder (a zip of a run folder). ok is false when the zip holds
+// none of the result files there (not a run).
 func loadZipRun(p string, opt *LoadOptions) (run Run, missing []string, ok bool, err error) {
 	dir, err := unzip(p)
 	if err != nil {
@@ -263,16 +264,58 @@ func loadZipRun(p string, opt *LoadOptions) (run Run, missing []string, ok bool,
 	}
 	defer release(dir)
 	defer opt.namedByZip(dir, p)()
-	present, missing := presentFiles(dir, opt)
-	if present == 0 || len(missing) > 0 {
-		return Run{}, missing, present > 0, nil
+	root := dir
+	present, missing := presentFiles(root, opt)
+	if sub, ok := onlyFolder(dir); present == 0 && ok {
+		// A zip of its run folder (zip -r run-2.zip run-2): the result
+		// files are one folder down.
+		root = sub
+		present, missing = presentFiles(root, opt)
 	}
-	r, err := loadRunFolder(dir, zipStem(p), opt)
+	if present == 0 {
+		// Not a run; but one holding a result file deeper down is said,
+		// not passed over: the runs read would be one fewer than given.
+		if where := findResultFile(dir, opt); where != "" {
+			opt.warn("skipped artifact %s: it holds %s, but a run artifact holds its result files at its top or in its one folder", p, zipPath(where, dir, p))
+		}
+		return Run{}, nil, false, nil
+	}
+	if len(missing) > 0 {
+		return Run{}, missing, true, nil
+	}
+	r, err := loadRunFolder(root, zipStem(p), opt)
 	if err != nil {
 		return Run{}, nil, true, unzipPaths(err, dir, p)
 	}
 	r.Source = p
 	return r, nil, true, nil
+}
+
+// onlyFolder returns the one entry of dir when it is a folder.
+func onlyFolder(dir string) (string, bool) {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) != 1 || !entries[0].IsDir() {
+		return "", false
+	}
+	return filepath.Join(dir, entries[0].Name()), true
+}
+
+// findResultFile returns the first file under dir, in walk order, named
+// like one of the variants' result files, or "".
+func findResultFile(dir string, opt *LoadOptions) string {
+	names := map[string]bool{}
+	for _, v := range opt.variants() {
+		names[filepath.Base(v.File)] = true
+	}
+	found := ""
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && names[d.Name()] {
+			found = p
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
 }
 
 // namedByZip makes the warnings said while the zip artifact zipFile is

@@ -140,3 +140,35 @@ func TestNestedZipShareLimits(t *testing.T) {
 		t.Fatalf("error %v: want the outer zip's entry limit, shared by the zips inside it", err)
 	}
 }
+
+// TestZipOfAFolderAmongRuns: a zip made of its run folder (zip -r run-2.zip
+// run-2, the result files one folder down) among other run folders is read
+// as the run it holds, as the same zip given as a PATH is; it was skipped
+// without a word, and the runs read were one fewer than given. A zip that
+// holds a result file deeper still is skipped with a warning saying where.
+func TestZipOfAFolderAmongRuns(t *testing.T) {
+	dir := t.TempDir()
+	writeZip(t, filepath.Join(dir, "run-1.zip"), [2]string{"baseline.txt", artBase}, [2]string{"hoard.txt", artCand})
+	writeZip(t, filepath.Join(dir, "run-2.zip"), [2]string{"run-2/", ""}, [2]string{"run-2/baseline.txt", artBase}, [2]string{"run-2/hoard.txt", artCand})
+	writeZip(t, filepath.Join(dir, "run-3.zip"), [2]string{"out/bench/baseline.txt", artBase}, [2]string{"out/bench/hoard.txt", artCand})
+	writeZip(t, filepath.Join(dir, "logs.zip"), [2]string{"build.log", "ok\n"})
+	opt := artOptions()
+	var warnings []string
+	opt.Warn = func(s string) { warnings = append(warnings, s) }
+	runs, err := Load([]string{dir}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, r := range runs {
+		ids = append(ids, r.ID)
+	}
+	if strings.Join(ids, " ") != "run-1 run-2" {
+		t.Errorf("runs %v, want run-1 run-2", ids)
+	}
+	all := strings.Join(warnings, "\n")
+	want := "skipped artifact " + filepath.Join(dir, "run-3.zip") + ": it holds " + filepath.Join(dir, "run-3.zip") + "/out/bench/baseline.txt"
+	if !strings.Contains(all, want) || strings.Contains(all, "logs.zip") || strings.Contains(all, tempArtifact) {
+		t.Errorf("warnings:\n%s\nwant one saying %q, none of logs.zip or the temporary folder", all, want)
+	}
+}
