@@ -142,6 +142,10 @@ func unzip(p string) (dir string, err error) {
 			continue
 		case !mode.IsRegular():
 			return "", fmt.Errorf("%s: entry %q is a %s, not a file: refused", p, f.Name, kindOf(mode))
+		case f.Flags&0x1 != 0:
+			// Go's reader does not decrypt: the entry would read as
+			// damaged, or, stored, as its ciphertext.
+			return "", fmt.Errorf("%s: entry %q is encrypted (a password-protected zip): refused; upload-artifact and the Actions API give plain zips", p, f.Name)
 		}
 		dst := filepath.Join(dir, name)
 		if err := mkdir(filepath.Dir(dst)); err != nil {

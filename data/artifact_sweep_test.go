@@ -1,6 +1,8 @@
 package data
 
 import (
+	"archive/zip"
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -170,5 +172,31 @@ func TestZipOfAFolderAmongRuns(t *testing.T) {
 	want := "skipped artifact " + filepath.Join(dir, "run-3.zip") + ": it holds " + filepath.Join(dir, "run-3.zip") + "/out/bench/baseline.txt"
 	if !strings.Contains(all, want) || strings.Contains(all, "logs.zip") || strings.Contains(all, tempArtifact) {
 		t.Errorf("warnings:\n%s\nwant one saying %q, none of logs.zip or the temporary folder", all, want)
+	}
+}
+
+// TestZipEncrypted: an entry of a password-protected zip is refused as
+// such; it was read as damaged ("flate: corrupt input"), or, with its
+// content stored, read as it is.
+func TestZipEncrypted(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "run-1.zip")
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, e := range [][2]string{{"baseline.txt", artBase}, {"hoard.txt", artCand}} {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: e[0], Method: zip.Store, Flags: 0x1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(e[1]))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load([]string{p}, artOptions())
+	if err == nil || !strings.Contains(err.Error(), p+`: entry "baseline.txt" is encrypted`) {
+		t.Fatalf("error %v: want the entry named as encrypted", err)
 	}
 }
