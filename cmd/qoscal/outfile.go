@@ -29,9 +29,34 @@ func openOut(path string, flag int) (*os.File, error) {
 	return f, nil
 }
 
-// appendFile appends b to path, creating it if needed.
+// appendFile appends b to path, creating it if needed, on a line of its
+// own: when the file's last line is not ended (echo -n name=value >>
+// "$GITHUB_OUTPUT" earlier in the step), a line break comes first, or
+// b's first line would be read as the end of that one.
 func appendFile(path string, b []byte) error {
+	if unendedLine(path) {
+		b = append([]byte{'\n'}, b...)
+	}
 	return writeOut(path, b, os.O_APPEND|os.O_CREATE)
+}
+
+// unendedLine reports whether path is a regular file whose last byte is
+// not a line break. (Only a regular file is read: a pipe is not.)
+func unendedLine(path string) bool {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() || st.Size() == 0 {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, st.Size()-1); err != nil {
+		return false
+	}
+	return last[0] != '\n'
 }
 
 // writeFile writes b to path, replacing what it held, as os.WriteFile
