@@ -26,7 +26,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -47,8 +49,45 @@ func zipStem(p string) string {
 	return b[:len(b)-len(filepath.Ext(b))]
 }
 
+// zipLimits is what is left of a zip artifact's limits as it is read.
+type zipLimits struct {
+	entries int
+	bytes   int64
+}
+
+// unpacked maps the temporary folder of each zip artifact being read to
+// its limits. A zip found inside one (a zip of downloaded artifact zips)
+// draws on the limits of the zip it came in, not on limits of its own:
+// otherwise a small zip of many small bombs would write the byte limit
+// once for each.
+var unpacked = struct {
+	sync.Mutex
+	limits map[string]*zipLimits
+}{limits: map[string]*zipLimits{}}
+
+// limitsOf returns the limits a zip at p unpacks under: those of the
+// unpacked artifact it is in, else fresh ones; nested tells which.
+func limitsOf(p string) (lim *zipLimits, nested bool) {
+	unpacked.Lock()
+	defer unpacked.Unlock()
+	for dir, l := range unpacked.limits {
+		if strings.HasPrefix(p, dir+string(filepath.Separator)) {
+			return l, true
+		}
+	}
+	return &zipLimits{entries: ZipMaxEntries, bytes: ZipMaxBytes}, false
+}
+
+// release removes a folder unzip made.
+func release(dir string) {
+	unpacked.Lock()
+	delete(unpacked.limits, dir)
+	unpacked.Unlock()
+	os.RemoveAll(dir)
+}
+
 // unzip unpacks the zip artifact p into a new temporary folder and
-// returns it; the caller removes it.
+// returns it; the caller releases it.
 func unzip(p string) (dir string, err error) {
 	zr, err := zip.OpenReader(p)
 	if err != nil {
@@ -58,44 +97,65 @@ func unzip(p string) (dir string, err error) {
 		return "", fmt.Errorf("%s: not a readable zip archive (%v)", p, err)
 	}
 	defer zr.Close()
-	if len(zr.File) > ZipMaxEntries {
-		return "", fmt.Errorf("%s: %d entries, more than the %d a result artifact may hold: refused", p, len(zr.File), ZipMaxEntries)
+	lim, nested := limitsOf(p)
+	if len(zr.File) > lim.entries {
+		within := ""
+		if nested {
+			within = " with the archive it is in"
+		}
+		return "", fmt.Errorf("%s: %d entries, more than the %d a result artifact may hold%s: refused", p, len(zr.File), ZipMaxEntries, within)
 	}
+	lim.entries -= len(zr.File)
 	tmp, err := os.MkdirTemp("", "qoscal-artifact-")
 	if err != nil {
 		return "", err
 	}
+	unpacked.Lock()
+	unpacked.limits[tmp] = lim
+	unpacked.Unlock()
 	defer func() {
 		if err != nil {
-			os.RemoveAll(tmp)
+			release(tmp)
 		}
 	}()
 	dir = tmp
-	budget := ZipMaxBytes
 	for _, f := range zr.File {
 		name, err := zipEntryName(f.Name)
 		if err != nil {
 			return "", fmt.Errorf("%s: entry %q %v: refused", p, f.Name, err)
 		}
 		mode := f.Mode()
+		// A folder that cannot be made is one an earlier entry holds as a
+		// file ("a", then "a/b"): said of the entry and the zip, not of
+		// the temporary folder.
+		mkdir := func(d string) error {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return fmt.Errorf("%s: entry %q cannot be unpacked (%v): refused", p, f.Name, strings.ReplaceAll(err.Error(), dir, p))
+			}
+			return nil
+		}
 		switch {
 		case mode.IsDir():
-			if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+			if err := mkdir(filepath.Join(dir, name)); err != nil {
 				return "", err
 			}
 			continue
 		case !mode.IsRegular():
 			return "", fmt.Errorf("%s: entry %q is a %s, not a file: refused", p, f.Name, kindOf(mode))
+		case f.Flags&0x1 != 0:
+			// Go's reader does not decrypt: the entry would read as
+			// damaged, or, stored, as its ciphertext.
+			return "", fmt.Errorf("%s: entry %q is encrypted (a password-protected zip): refused; upload-artifact and the Actions API give plain zips", p, f.Name)
 		}
 		dst := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		if err := mkdir(filepath.Dir(dst)); err != nil {
 			return "", err
 		}
-		n, err := unzipFile(f, dst, budget)
+		n, err := unzipFile(f, dst, lim.bytes)
 		if err != nil {
 			return "", fmt.Errorf("%s: entry %q: %v", p, f.Name, err)
 		}
-		budget -= n
+		lim.bytes -= n
 	}
 	return dir, nil
 }
@@ -169,7 +229,8 @@ func loadZip(p string, opt *LoadOptions, yield func(Run) error) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(dir)
+	defer release(dir)
+	defer opt.namedByZip(dir, p)()
 	if present, _ := presentFiles(dir, opt); present == len(opt.variants()) {
 		id := opt.RunID
 		if id == "" {
@@ -197,24 +258,95 @@ func loadZip(p string, opt *LoadOptions, yield func(Run) error) error {
 }
 
 // loadZipRun reads a zip artifact found in a folder of run folders as the
-// run it holds, named after the zip. ok is false when the zip holds none
-// of the result files (not a run).
+// run it holds, named after the zip: its result files at its top, or in
+// its one folder (a zip of a run folder). ok is false when the zip holds
+// none of the result files there (not a run).
 func loadZipRun(p string, opt *LoadOptions) (run Run, missing []string, ok bool, err error) {
 	dir, err := unzip(p)
 	if err != nil {
 		return Run{}, nil, false, err
 	}
-	defer os.RemoveAll(dir)
-	present, missing := presentFiles(dir, opt)
-	if present == 0 || len(missing) > 0 {
-		return Run{}, missing, present > 0, nil
+	defer release(dir)
+	defer opt.namedByZip(dir, p)()
+	root := dir
+	present, missing := presentFiles(root, opt)
+	if sub, ok := onlyFolder(dir); present == 0 && ok {
+		// A zip of its run folder (zip -r run-2.zip run-2): the result
+		// files are one folder down.
+		root = sub
+		present, missing = presentFiles(root, opt)
 	}
-	r, err := loadRunFolder(dir, zipStem(p), opt)
+	if present == 0 {
+		// Not a run; but one holding a result file deeper down is said,
+		// not passed over: the runs read would be one fewer than given.
+		if where := findResultFile(dir, opt); where != "" {
+			opt.warn("skipped artifact %s: it holds %s, but a run artifact holds its result files at its top or in its one folder", p, zipPath(where, dir, p))
+		}
+		return Run{}, nil, false, nil
+	}
+	if len(missing) > 0 {
+		return Run{}, missing, true, nil
+	}
+	r, err := loadRunFolder(root, zipStem(p), opt)
 	if err != nil {
 		return Run{}, nil, true, unzipPaths(err, dir, p)
 	}
 	r.Source = p
 	return r, nil, true, nil
+}
+
+// onlyFolder returns the one entry of dir when it is a folder.
+func onlyFolder(dir string) (string, bool) {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) != 1 || !entries[0].IsDir() {
+		return "", false
+	}
+	return filepath.Join(dir, entries[0].Name()), true
+}
+
+// findResultFile returns the first file under dir, in walk order, named
+// like one of the variants' result files, or "".
+func findResultFile(dir string, opt *LoadOptions) string {
+	names := map[string]bool{}
+	for _, v := range opt.variants() {
+		names[filepath.Base(v.File)] = true
+	}
+	found := ""
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && names[d.Name()] {
+			found = p
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
+// namedByZip makes the warnings said while the zip artifact zipFile is
+// read from its temporary folder dir name the zip instead: those said at
+// once (Warn), and the parsers' notes gathered until the load ends, which
+// the returned function rewrites when the zip is read (the folder is gone
+// by the time they are said).
+func (o *LoadOptions) namedByZip(dir, zipFile string) func() {
+	warn := o.Warn
+	if warn != nil {
+		o.Warn = func(s string) { warn(strings.ReplaceAll(s, dir, zipFile)) }
+	}
+	return func() {
+		o.Warn = warn
+		if o.notes == nil {
+			return
+		}
+		files := make(map[string][]string, len(o.notes.files))
+		for i, rest := range o.notes.order {
+			named := strings.ReplaceAll(rest, dir, zipFile)
+			for _, f := range o.notes.files[rest] {
+				files[named] = append(files[named], zipPath(f, dir, zipFile))
+			}
+			o.notes.order[i] = named
+		}
+		o.notes.files = files
+	}
 }
 
 // zipPath names a file of an unpacked artifact by the zip it came from:
@@ -282,6 +414,9 @@ func ParseMeta(file string, b []byte) (*Meta, error) {
 		return nil, bad("%d bytes: a %s holds a few short fields (at most %d bytes)", len(b), MetaFile, metaMaxBytes)
 	}
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
+	if err := metaKeys(b); err != nil {
+		return nil, bad("expected the JSON object that 'qoscal gate --emit-meta' writes: %v", err)
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	var m Meta
@@ -310,6 +445,41 @@ func ParseMeta(file string, b []byte) (*Meta, error) {
 	return &m, nil
 }
 
+// metaFields are the keys of qoscal.json, as Meta's JSON tags spell them.
+var metaFields = []string{"version", "run_id", "attempt", "commit", "runner_os", "runner_name", "time"}
+
+// metaKeys checks the keys of qoscal.json's object as they are written:
+// each one of metaFields, exactly, and once. Go's decoder alone would take
+// "Commit" for "commit" and the last of two for both, so a file could say
+// two commits and be read as the one another JSON reader would not pick.
+// A document that is not an object is left to the decoder to refuse.
+func metaKeys(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		k, _ := tok.(string)
+		switch {
+		case !slices.Contains(metaFields, k):
+			return fmt.Errorf("unknown field %q (the fields are %s)", clip(k), strings.Join(metaFields, ", "))
+		case seen[k]:
+			return fmt.Errorf("field %q appears twice", k)
+		}
+		seen[k] = true
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil
+		}
+	}
+	return nil
+}
+
 // Labels are the run labels the metadata gives: os (lower case), runner,
 // commit, attempt, github_run; empty fields give none.
 func (m *Meta) Labels() map[string]string {
@@ -331,8 +501,18 @@ func (m *Meta) Labels() map[string]string {
 func readMeta(dir string, run *Run) error {
 	p := filepath.Join(dir, MetaFile)
 	st, err := os.Stat(p)
-	if err != nil || !st.Mode().IsRegular() {
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		return nil
+	case err != nil:
+		return pathError(p, err)
+	case !st.Mode().IsRegular():
+		// Said rather than passed over: the run would lose its labels.
+		kind := FileKind(st.Mode())
+		if st.IsDir() {
+			kind = "a folder"
+		}
+		return &SyntaxError{File: p, Msg: fmt.Sprintf("not a regular file but %s: expected the JSON file that 'qoscal gate --emit-meta' writes", kind)}
 	}
 	if st.Size() > metaMaxBytes {
 		return &SyntaxError{File: p, Msg: fmt.Sprintf("%d bytes: a %s holds a few short fields (at most %d bytes)", st.Size(), MetaFile, metaMaxBytes)}

@@ -78,11 +78,13 @@ func (t *Table) WriteMarkdown(w io.Writer) {
 
 // MDEscape escapes text from inputs for Markdown (a paragraph or a table
 // cell): markup characters get a backslash, line breaks become spaces.
+// GitHub's own markup counts: $ (math: a benchmark named
+// "$\Huge\text{PASS}$" would draw a large PASS) and ~ (struck-out text).
 func MDEscape(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch r {
-		case '|', '\\', '`', '*', '_', '[', ']', '<', '>', '#', '&':
+		case '|', '\\', '`', '*', '_', '[', ']', '<', '>', '#', '&', '$', '~':
 			b.WriteByte('\\')
 		case '\n', '\r':
 			r = ' '

@@ -71,9 +71,10 @@ func flat(v float64, n int) []float64 {
 
 // writeXY writes one fenced xychart-beta block.
 func writeXY(w io.Writer, title, xLabel, yLabel string, yMin, yMax float64, cats []string, bars, lines [][]float64) {
-	q := make([]string, len(cats))
-	for i, c := range cats {
-		q[i] = `"` + mermaidText(c) + `"`
+	labels := distinctLabels(cats)
+	q := make([]string, len(labels))
+	for i, l := range labels {
+		q[i] = `"` + l + `"`
 	}
 	fmt.Fprintln(w, "```mermaid")
 	fmt.Fprintln(w, "xychart-beta")
@@ -91,6 +92,41 @@ func writeXY(w io.Writer, title, xLabel, yLabel string, yMin, yMax float64, cats
 		fmt.Fprintf(w, "    line [%s]\n", mermaidNums(l))
 	}
 	fmt.Fprintln(w, "```")
+}
+
+// distinctLabels reduces the categories to the safe alphabet and keeps
+// them distinct: Mermaid's band axis has one band per distinct label, so
+// two names the alphabet makes equal ("a<b", "a>b"; two long names alike
+// in their first 120 characters) would have their bars drawn on top of
+// each other. A label seen before gets " (2)", " (3)", ..., a number no
+// other label holds, within the 120 characters.
+func distinctLabels(cats []string) []string {
+	labels := make([]string, len(cats))
+	used := map[string]bool{}
+	for i, c := range cats {
+		labels[i] = mermaidText(c)
+		used[labels[i]] = true
+	}
+	first := map[string]bool{}
+	for i, l := range labels {
+		if !first[l] {
+			first[l] = true
+			continue
+		}
+		for k := 2; ; k++ {
+			suffix := fmt.Sprintf(" (%d)", k)
+			base := []rune(l)
+			if len(base)+len(suffix) > 120 {
+				base = base[:120-len(suffix)]
+			}
+			if cand := strings.TrimRight(string(base), " ") + suffix; !used[cand] {
+				labels[i] = cand
+				used[cand] = true
+				break
+			}
+		}
+	}
+	return labels
 }
 
 func mermaidNums(vs []float64) string {

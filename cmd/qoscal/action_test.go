@@ -309,6 +309,16 @@ func TestActionSteps(t *testing.T) {
 			log:     []string{`(?m)^::error title=qoscal gate%3A FAIL::FAIL: hoard is 1.55x system`, `(?m), run pr-42: ops/sec`},
 		},
 		{
+			// A YAML block scalar (args: |) gives the args input with line
+			// breaks: the flags of every line count, not the first line's.
+			name:    "args on several lines",
+			inputs:  map[string]string{"floor": "1.6", "args": "--tag-threshold 0.05\n--run pr-43\n"},
+			os:      "Linux",
+			exit:    1,
+			outputs: map[string]string{"verdict": "fail", "exit-code": "1"},
+			log:     []string{`(?m), run pr-43: ops/sec`},
+		},
+		{
 			name:    "report-only, on the Windows runner's branch",
 			inputs:  map[string]string{"floor": "1.6", "report-only": "true"},
 			os:      "Windows",
@@ -321,7 +331,7 @@ func TestActionSteps(t *testing.T) {
 			inputs:  map[string]string{"floor": "1.25", "candidate": "hoard=missing.txt"},
 			os:      "Linux",
 			exit:    2,
-			outputs: map[string]string{"verdict": ""},
+			outputs: map[string]string{"verdict": "", "exit-code": "2"},
 			summary: []string{"### qoscal gate: error (exit 2)"},
 			log:     []string{`(?m)^::error title=qoscal gate%3A error::missing.txt: no such file or folder`},
 		},

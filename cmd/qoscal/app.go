@@ -183,6 +183,7 @@ func (u *ui) now() (time.Time, error) {
 // notes whether the command prints JSON (for the error document).
 func (u *ui) outputFormat(cmd, f string) error {
 	u.json = f == "json"
+	u.markdown = f == "markdown"
 	return checkFormat(cmd, f)
 }
 

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"qoscal/data"
@@ -164,8 +165,25 @@ func (u *ui) setOutputs(outs []output) error {
 		}
 		fmt.Fprintf(&b, "%s=%s\n", o.name, o.value)
 	}
+	// Tried once: a file that cannot be written is said once, by the
+	// error this returns.
+	u.outputsSet = true
 	if err := appendFile(path, []byte(b.String())); err != nil {
 		return fmt.Errorf("step outputs $GITHUB_OUTPUT %s: %v", path, err)
 	}
 	return nil
+}
+
+// outputError writes the gate's exit-code output for an error that
+// stopped it before its outputs were written (exit 2), as the action
+// promises an exit code for every outcome; there is no verdict. Only the
+// gate writes step outputs. A $GITHUB_OUTPUT that cannot be written is
+// said on stderr: the exit code is the error's.
+func (u *ui) outputError(code int) {
+	if u.cmd != "gate" || u.outputsSet {
+		return
+	}
+	if err := u.setOutputs([]output{{"exit-code", strconv.Itoa(code)}}); err != nil {
+		u.prefixed("warning: ", err.Error())
+	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -101,7 +100,8 @@ CI:
     --format FORMAT          text (default), markdown or json
 
 Under Actions ($GITHUB_OUTPUT set), gate also writes the step outputs
-verdict, score, floor, floor-source, run and exit-code.
+verdict, score, floor, floor-source, run and exit-code (after an
+error, exit-code=2 alone).
 
 Example: the Windows runner's first measurement against a 1.25 floor:
 
@@ -494,23 +494,11 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	if _, err := data.ParseMeta(p, b); err != nil {
 		return fmt.Errorf("--emit-meta: %v", err)
 	}
-	if err := os.WriteFile(p, append(b, '\n'), 0o644); err != nil {
+	if err := writeFile(p, append(b, '\n')); err != nil {
 		return fmt.Errorf("--emit-meta: %v", err)
 	}
 	u.notef("wrote %s", p)
 	return nil
-}
-
-func appendFile(path string, b []byte) error {
-	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(b); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // gateView is the gate's verdict as the command shows it: the view of

@@ -223,7 +223,7 @@ func writeCharts(dir, prefix string, ds []drawn, format plots.Format) ([]string,
 			continue
 		}
 		path := filepath.Join(dir, prefix+d.name+"."+string(format))
-		if err := os.WriteFile(path, d.image, 0o644); err != nil {
+		if err := writeFile(path, d.image); err != nil {
 			return nil, err
 		}
 		paths[i] = path

@@ -138,7 +138,7 @@ func runReport(u *ui, args []string) error {
 		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 			return err
 		}
-		if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+		if err := writeFile(out, buf.Bytes()); err != nil {
 			return err
 		}
 		fmt.Fprintln(u.stdout, out)
@@ -151,7 +151,7 @@ func runReport(u *ui, args []string) error {
 		}
 		var buf bytes.Buffer
 		rep.markdown(&buf, paths)
-		if err := os.WriteFile(md, buf.Bytes(), 0o644); err != nil {
+		if err := writeFile(md, buf.Bytes()); err != nil {
 			return err
 		}
 		fmt.Fprintln(u.stdout, md)

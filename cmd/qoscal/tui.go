@@ -45,6 +45,9 @@ type ui struct {
 	out *safeWriter
 	// json is set by outputFormat when the command prints JSON.
 	json bool
+	// markdown is set by outputFormat when the command prints Markdown,
+	// a document for a step summary or a comment.
+	markdown bool
 	// ctx is the context of the command's work (store access).
 	ctx context.Context
 	// cmd is the command being run ("" before dispatch), for annotation
@@ -55,6 +58,9 @@ type ui struct {
 	github bool
 	// summary is the step summary file an error is noted in ("": none).
 	summary string
+	// outputsSet is set once the step outputs were written (or tried), so
+	// that an error after them does not write exit-code a second time.
+	outputsSet bool
 }
 
 func newUI(stdout, stderr io.Writer, getenv func(string) string) *ui {
@@ -68,10 +74,13 @@ func newUI(stdout, stderr io.Writer, getenv func(string) string) *ui {
 func (u *ui) flush() { u.out.Flush() }
 
 // annotations returns where qoscal's own workflow commands go: stdout past
-// the guard, or stderr when stdout holds a JSON document. (stderr needs no
-// guard: every line qoscal writes there starts with "qoscal: ".)
+// the guard, or stderr when stdout holds a document, JSON or Markdown (a
+// Markdown document goes into a step summary or a comment: an annotation
+// there would be a line of text, and missing from the log). The runner
+// reads workflow commands on both. (stderr needs no guard: every line
+// qoscal writes there starts with "qoscal: ".)
 func (u *ui) annotations() io.Writer {
-	if u.json {
+	if u.json || u.markdown {
 		return u.stderr
 	}
 	return rawWriter{u.out}
@@ -246,6 +255,7 @@ func (u *ui) exitCode(err error) int {
 		u.prefixed("error: ", err.Error())
 	}
 	u.noteError(err, code, hints)
+	u.outputError(code)
 	if u.json && u.out.n == 0 {
 		b, _ := json.MarshalIndent(struct {
 			Error    string `json:"error"`

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package main
+
+// openNonblock is 0 where opening a file for writing does not wait on a
+// reader the way a Unix named pipe does.
+const openNonblock = 0

@@ -1,0 +1,41 @@
+package data
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// TestRedactLocationWhatPgxReads: whatever pgx reads as a password (or the
+// client key's password, sslpassword) appears nowhere in the redacted
+// location. Go's url.Parse and pgx read some URLs differently: pgx takes
+// "1234#5678" as the password of postgres://u:1234#5678@host/db, where
+// url.Parse sees user u at port 1234 and a fragment, and redactURL showed
+// the URL whole.
+//
+// This fails until redactURL (data/store.go, the stream helper's file) is
+// fixed: found by the sweep, left for the file's owner.
+func TestRedactLocationWhatPgxReads(t *testing.T) {
+	for _, loc := range []string{
+		"postgres://u:1234#5678@127.0.0.1:1/db",
+		"postgres://u:12?34@127.0.0.1:1/db",
+		"postgres://u@db.example/q?sslpassword=TOPSECRET1",
+		"postgres://ci:s3cret@db.example:5432/qoscal",
+	} {
+		cfg, err := pgconn.ParseConfig(loc)
+		if err != nil {
+			continue // pgx refuses it: nothing connects with it
+		}
+		got := RedactLocation(loc)
+		secrets := []string{cfg.Password}
+		if _, q, ok := strings.Cut(loc, "sslpassword="); ok {
+			secrets = append(secrets, q) // the client key's password, which pgx takes from the URL too
+		}
+		for _, s := range secrets {
+			if s != "" && strings.Contains(got, s) {
+				t.Errorf("RedactLocation(%q) = %q, which shows the password pgx reads, %q", loc, got, s)
+			}
+		}
+	}
+}

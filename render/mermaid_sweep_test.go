@@ -1,0 +1,47 @@
+package render
+
+import (
+	"bytes"
+	"regexp"
+	"strings"
+	"testing"
+
+	"qoscal/chartdata"
+)
+
+// TestMermaidCategoriesDistinct: names that the safe alphabet makes equal
+// ("a<b" and "a>b", "~~~" and "```", two long names alike in their first
+// 120 characters) are still distinct categories: Mermaid's band axis keeps
+// one band per distinct label, so two bars of one label were drawn on top
+// of each other and the last band left empty.
+func TestMermaidCategoriesDistinct(t *testing.T) {
+	long := strings.Repeat("x", 130)
+	names := []string{"a<b", "a>b", "~~~", "```", long + "1", long + "2", "a_b (2)", "a_b"}
+	c := &chartdata.RatioSpread{Head: chartdata.Head{Title: "t", X: chartdata.Axis{Min: 0.5, Max: 2}}}
+	for _, n := range names {
+		c.Rows = append(c.Rows, chartdata.RatioRow{Benchmark: n, Box: chartdata.Box{Min: 1, Median: 1, Max: 1}})
+	}
+	var b bytes.Buffer
+	MermaidRatioSpread(&b, c)
+	m := regexp.MustCompile(`(?m)^    x-axis "benchmark" \[(.*)\]$`).FindStringSubmatch(b.String())
+	if m == nil {
+		t.Fatalf("no x-axis line in\n%s", b.String())
+	}
+	cats := regexp.MustCompile(`"([^"]*)"`).FindAllStringSubmatch(m[1], -1)
+	if len(cats) != len(names) {
+		t.Fatalf("%d categories for %d benchmarks: %s", len(cats), len(names), m[1])
+	}
+	seen := map[string]bool{}
+	for i, c := range cats {
+		if seen[c[1]] {
+			t.Errorf("category %q (of %q) given twice: %s", c[1], names[i], m[1])
+		}
+		seen[c[1]] = true
+		if n := len([]rune(c[1])); n > 120 {
+			t.Errorf("category %q is %d characters, more than 120", c[1], n)
+		}
+		if c[1] != mermaidText(c[1]) {
+			t.Errorf("category %q is not in the safe alphabet", c[1])
+		}
+	}
+}
