@@ -89,18 +89,54 @@ func RedactLocation(location string) string {
 	return redactURL(location)
 }
 
-// redactURL hides the password of a database URL in messages.
+// redactURL hides the password of a database URL in messages. It reads
+// the URL by plain string cuts, not url.Parse, because the two parsers
+// that matter disagree: pgx takes everything up to the first '@' as the
+// user information and reads "1234#5678" as the password of
+// postgres://u:1234#5678@host/db, where url.Parse sees a port and a
+// fragment and would redact nothing. So: everything between the user
+// name and the last '@' is hidden (a raw '@' in a password cannot leak
+// either), and so is the value of every query parameter whose name holds
+// "password" (password, sslpassword), up to the next '&'.
 func redactURL(location string) string {
-	u, err := url.Parse(location)
-	if err != nil {
+	scheme, rest, ok := strings.Cut(location, "://")
+	if _, err := url.Parse(location); err != nil || !ok {
 		return "(a database URL that does not parse)"
 	}
-	q := u.Query()
-	if q.Has("password") {
-		q.Set("password", "xxxxx")
-		u.RawQuery = q.Encode()
+	var b strings.Builder
+	b.WriteString(strings.ToLower(scheme) + "://")
+	if at := strings.LastIndex(rest, "@"); at >= 0 {
+		userinfo := rest[:at]
+		user, _, hasPassword := strings.Cut(userinfo, ":")
+		if hasPassword || strings.ContainsAny(userinfo, "#?/") {
+			// A password, or text a parser may take for one: only the
+			// name before it is shown.
+			user, _, _ = strings.Cut(user, "#")
+			user, _, _ = strings.Cut(user, "?")
+			user, _, _ = strings.Cut(user, "/")
+			b.WriteString(user + ":xxxxx@")
+		} else {
+			b.WriteString(userinfo + "@")
+		}
+		rest = rest[at+1:]
 	}
-	return u.Redacted()
+	head, query, hasQuery := strings.Cut(rest, "?")
+	b.WriteString(head)
+	if !hasQuery {
+		return b.String()
+	}
+	b.WriteByte('?')
+	for i, kv := range strings.Split(query, "&") {
+		if i > 0 {
+			b.WriteByte('&')
+		}
+		k, _, hasValue := strings.Cut(kv, "=")
+		if hasValue && strings.Contains(strings.ToLower(k), "password") {
+			kv = k + "=xxxxx"
+		}
+		b.WriteString(kv)
+	}
+	return b.String()
 }
 
 // IngestOptions say how Ingest treats runs already stored.
