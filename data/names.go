@@ -19,8 +19,11 @@ const MaxNameLen = 200
 // a name must be valid UTF-8 without control characters (C0, DEL, C1: tab,
 // CR, LF, ESC among them) and without Unicode line or paragraph separators
 // (U+2028, U+2029), and at most MaxNameLen bytes long. kind says what the
-// name is ("benchmark name", "run id", ...), for the message. An empty
-// name passes: whether one may be empty is for the caller to say.
+// name is ("benchmark name", "run id", ...), for the message.
+// Bidirectional controls (which reverse the rest of a log line) and
+// zero-width characters (which make two names print alike) are refused
+// too. An empty name passes: whether one may be empty is for the caller
+// to say.
 func CheckName(kind, s string) error {
 	if len(s) > MaxNameLen {
 		return fmt.Errorf("%s %q is %d bytes long: names are limited to %d bytes", kind, clip(s), len(s), MaxNameLen)
@@ -40,6 +43,13 @@ func CheckName(kind, s string) error {
 			what = fmt.Sprintf("the line separator %U", r)
 		case unicode.Is(unicode.Zp, r):
 			what = fmt.Sprintf("the paragraph separator %U", r)
+		case unicode.Is(unicode.Bidi_Control, r):
+			// U+202A–U+202E, U+2066–U+2069, U+061C, U+200E/F: they
+			// reorder the rest of a CI log line or a Markdown paragraph.
+			what = fmt.Sprintf("the bidirectional control %U", r)
+		case r == 0x200B || r == 0x200C || r == 0x200D || r == 0x2060 || r == 0xFEFF:
+			// Invisible: two names that print alike would differ.
+			what = fmt.Sprintf("the invisible character %U", r)
 		default:
 			i += size
 			continue

@@ -30,6 +30,10 @@ func TestCheckName(t *testing.T) {
 		{"line separator", "a\u2028b", `benchmark name "a\u2028b" holds the line separator U+2028 at byte 1` + tail, ""},
 		{"paragraph separator", "a\u2029b", `benchmark name "a\u2029b" holds the paragraph separator U+2029 at byte 1` + tail, ""},
 		{"not UTF-8", "a\xffb", `benchmark name "a\xffb" holds a byte that is not UTF-8 at byte 1` + tail, ""},
+		{"right-to-left override", "a\u202eb", `benchmark name "a\u202eb" holds the bidirectional control U+202E at byte 1` + tail, "reverses the rest of a log line"},
+		{"isolate", "a\u2067b", `benchmark name "a\u2067b" holds the bidirectional control U+2067 at byte 1` + tail, ""},
+		{"zero-width space", "a\u200bb", `benchmark name "a\u200bb" holds the invisible character U+200B at byte 1` + tail, "prints like ab"},
+		{"BOM inside", "a\ufeffb", `benchmark name "a\ufeffb" holds the invisible character U+FEFF at byte 1` + tail, ""},
 	}
 	for _, tt := range tests {
 		err := CheckName("benchmark name", tt.input)
