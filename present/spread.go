@@ -188,7 +188,7 @@ func (v *Spread) Summary() string {
 		scores = append(scores, X(r.Score))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Calibrated across %d runs of unchanged code: geomean(%s) = %s.", s.N, Metric(a), strings.Join(scores, ", "))
+	fmt.Fprintf(&b, "Measured across %d runs of unchanged code: geomean(%s) = %s.", s.N, Metric(a), strings.Join(scores, ", "))
 	rd := a.Reading()
 	var noisy []string
 	for _, x := range rd.Widest {
