@@ -137,8 +137,16 @@ type Chart interface {
 // regimes) the sequence chart shows; nil means a, when the floor was
 // calibrated on all of them.
 func All(a, runs *calibrate.Analysis, rec *calibrate.Recommendation, floor Floor) []Chart {
+	from := "these runs"
 	if runs == nil {
 		runs = a
+	} else if w := rec.Window; w.N > 0 && w.N < len(runs.Runs) {
+		// The bands come from the calibration window, which is not every
+		// run the history shows: say which runs.
+		from = fmt.Sprintf("from %s..%s", w.First, w.Last)
+		if w.First == w.Last {
+			from = "from " + w.First
+		}
 	}
 	return []Chart{
 		NewRatioSpread(a),
@@ -146,7 +154,7 @@ func All(a, runs *calibrate.Analysis, rec *calibrate.Recommendation, floor Floor
 		NewScoreDistribution(a, floor, rec.PredictionBound, rec.Options.Alpha),
 		NewNoise(a),
 		NewFloorTradeoff(a, rec),
-		NewHistory(runs, rec.Bands, "these runs"),
+		NewHistory(runs, rec.Bands, from),
 	}
 }
 

@@ -76,6 +76,29 @@ func TestAllOrder(t *testing.T) {
 	}
 }
 
+// TestAllHistoryBandSource: when the floor was calibrated on a window of
+// the runs shown, the history's band legend names that window, since the
+// bands are the window's, not those of every run drawn.
+func TestAllHistoryBandSource(t *testing.T) {
+	a, rec := workedExample(t)
+	floor := chartdata.Floor{Value: rec.Floor, Label: "recommended"}
+	window := *rec
+	window.Window.N, window.Window.First, window.Window.Last = 4, a.Runs[1].ID, a.Runs[4].ID
+	for _, c := range []struct {
+		rec  *calibrate.Recommendation
+		runs *calibrate.Analysis
+		want string
+	}{
+		{rec, nil, "band: the ratios the gate accepts (these runs)"},
+		{&window, a, "band: the ratios the gate accepts (from " + a.Runs[1].ID + ".." + a.Runs[4].ID + ")"},
+	} {
+		charts := chartdata.All(a, c.runs, c.rec, floor)
+		if got := charts[len(charts)-1].(*chartdata.History).BandLegend; got != c.want {
+			t.Errorf("band legend %q, want %q", got, c.want)
+		}
+	}
+}
+
 // TestScoreSequence: a point per run at X 1..5 with the published score
 // and the run id; runs under a floor of 1.56 (three of the five) are
 // Below; the reference lines sit at the floor and the lowest score, and
