@@ -323,7 +323,7 @@ footer { font-size: 0.85rem; color: #555; margin-top: 2rem; }
 <h2 id="distribution">Score distribution</h2>
 {{template "table" .Distribution}}
 <h2 id="benchmarks">Benchmarks, noisiest first</h2>
-<p>Ratio across runs: min, median, max; range as % of the median; CV; CV in log space; IQR (type 7 quartiles); scaled MAD; share of the variance of ln(score); LOO, the median score with the benchmark left out.</p>
+<p>Ratio across runs: min, median, max; range as % of the median; CV; CV in log space; IQR (type 7 quartiles); scaled MAD; share of the variance of ln(score); LOO, the median score with the benchmark left out; shifts, the runs where the benchmark's ratio changed regime.</p>
 {{template "table" .Benchmarks}}
 <h2 id="inputs">Inputs</h2>
 {{template "table" .Inputs}}
