@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -217,6 +218,28 @@ func LoadEach(paths []string, opt LoadOptions, fn func(Run) error) error {
 	}
 	return nil
 }
+
+// LoadSeq yields the runs that LoadEach reads, one at a time, for
+// Store.IngestEach (through Incoming); a failure to read is yielded as
+// the sequence's last error.
+func LoadSeq(paths []string, opt LoadOptions) iter.Seq2[Run, error] {
+	return func(yield func(Run, error) bool) {
+		stopped := false
+		err := LoadEach(paths, opt, func(r Run) error {
+			if !yield(r, nil) {
+				stopped = true
+				return errStopped
+			}
+			return nil
+		})
+		if err != nil && !stopped {
+			yield(Run{}, err)
+		}
+	}
+}
+
+// errStopped ends LoadEach when LoadSeq's consumer stops taking runs.
+var errStopped = errors.New("stopped")
 
 // loadPath reads the runs at p, passing each to yield as it is read.
 func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
