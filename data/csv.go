@@ -216,7 +216,19 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 		}
 		return ""
 	}
-	r := Record{Line: line, Run: p.intern(get("run")), Role: strings.ToLower(get("role"))}
+	r := Record{Line: line, Role: strings.ToLower(get("role"))}
+	if run := get("run"); p.opt.groupedRuns {
+		// The run's id is held while its rows last, not interned for the
+		// whole file (which held up to maxInterned of them).
+		if run != p.run {
+			clear(p.first)
+			clear(p.ids)
+			p.run = strings.Clone(run)
+		}
+		r.Run = p.run
+	} else {
+		r.Run = p.intern(run)
+	}
 	r.Benchmark, r.Variant, r.Unit = p.intern(get("benchmark")), p.intern(get("variant")), p.intern(get("unit"))
 	for _, c := range []string{"run", "benchmark", "variant"} {
 		if get(c) == "" {
@@ -233,11 +245,6 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 	r.Value = v
 	if r.Role != "" && r.Role != RoleBaseline && r.Role != RoleCandidate {
 		return bad("role %q: expected baseline, candidate or empty", get("role"))
-	}
-	if p.opt.groupedRuns && r.Run != p.run {
-		clear(p.first)
-		clear(p.ids)
-		p.run = r.Run
 	}
 	key := csvKey{p.ids.id(r.Run), p.ids.id(r.Variant), p.ids.id(r.Benchmark), p.ids.id(r.Unit)}
 	if s := get("sample"); s != "" {

@@ -211,17 +211,27 @@ func LoadEach(paths []string, opt LoadOptions, fn func(Run) error) (err error) {
 			opt.flushNotes()
 		}
 	}()
-	where := map[string]string{}
+	// A run id seen before is found by a 64-bit hash of each id, not by a
+	// map of ids and sources, which grew with every run: only when a
+	// hash comes again are the paths read once more, to name where the
+	// id was first (or to find that two ids shared a hash).
+	seed := maphash.MakeSeed()
+	seen := map[uint64]struct{}{}
+	n := 0
 	for _, p := range paths {
 		err := loadPath(p, &opt, func(r Run) error {
 			r.ID = opt.IDPrefix + r.ID
 			if err := CheckName("run id", r.ID); err != nil {
 				return fmt.Errorf("%s: %w", r.Source, err)
 			}
-			if prev, dup := where[r.ID]; dup {
-				return fmt.Errorf("run id %q appears twice: in %s and in %s", r.ID, prev, r.Source)
+			h := maphash.String(seed, r.ID)
+			if _, again := seen[h]; again {
+				if prev, ok := firstSource(paths, opt, r.ID, n); ok {
+					return fmt.Errorf("run id %q appears twice: in %s and in %s", r.ID, prev, r.Source)
+				}
 			}
-			where[r.ID] = r.Source
+			seen[h] = struct{}{}
+			n++
 			return fn(r)
 		})
 		if err != nil {
@@ -229,6 +239,32 @@ func LoadEach(paths []string, opt LoadOptions, fn func(Run) error) (err error) {
 		}
 	}
 	return nil
+}
+
+// firstSource reads paths again, as LoadEach does, and returns the source
+// of the first run with the given id among the first n runs.
+func firstSource(paths []string, opt LoadOptions, id string, n int) (string, bool) {
+	opt.Warn, opt.notes = nil, nil
+	found := errors.New("found")
+	var source string
+	i := 0
+	for _, p := range paths {
+		err := loadPath(p, &opt, func(r Run) error {
+			if i >= n {
+				return errStopped
+			}
+			i++
+			if opt.IDPrefix+r.ID == id {
+				source = r.Source
+				return found
+			}
+			return nil
+		})
+		if err != nil {
+			return source, err == found
+		}
+	}
+	return "", false
 }
 
 // LoadSeq yields the runs that LoadEach reads, one at a time, for

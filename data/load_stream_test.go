@@ -112,9 +112,17 @@ func TestCSVStreamsGroupedRuns(t *testing.T) {
 		}
 	}
 
+	// A run id seen before names both places, found by reading again.
+	other := csvRows(t, t.TempDir(), "other.csv", false, "")
+	n := 0
+	err = LoadEach([]string{grouped, other}, LoadOptions{}, func(Run) error { n++; return nil })
+	if want := fmt.Sprintf("run id %q appears twice: in %s and in %s", "a", grouped, other); err == nil || err.Error() != want || n != 3 {
+		t.Errorf("a run id in two files: %v after %d runs, want %q after 3", err, n, want)
+	}
+
 	// The consumer stops the reading at the first run.
 	stop := errors.New("stop")
-	n := 0
+	n = 0
 	if err := LoadEach([]string{grouped}, LoadOptions{}, func(Run) error { n++; return stop }); err != stop || n != 1 {
 		t.Errorf("fn's error: %v after %d runs, want stop after 1", err, n)
 	}
