@@ -50,3 +50,18 @@ func TestDigestPinned(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDigest hashes a run of 20 measurements (10 benchmarks × 2
+// variants, as scripts/benchgen makes), as every ingested run is.
+func BenchmarkDigest(b *testing.B) {
+	r := Run{ID: "run-000001", Labels: map[string]string{"os": "linux"}, Baseline: "system", Candidate: "hoard"}
+	for i := range 10 {
+		for _, v := range []string{"hoard", "system"} {
+			r.Measurements = append(r.Measurements, Measurement{Benchmark: "bench-" + strconv.Itoa(i), Variant: v, Value: 1e6 + float64(i), Unit: "ops/sec"})
+		}
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Digest(&r)
+	}
+}
