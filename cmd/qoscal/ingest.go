@@ -94,6 +94,17 @@ func runIngest(u *ui, args []string) error {
 		return usagef(c.name, "--id-prefix: %v", err)
 	}
 	opt.IDPrefix = prefix
+	// The loader's warnings are said once the ingest is over: with the
+	// runs when they were stored or the input failed, not when the store
+	// refused them (a conflict), since how much of the input was read by
+	// then depends on the store's backend.
+	var warnings []string
+	opt.Warn = func(msg string) { warnings = append(warnings, msg) }
+	warn := func() {
+		for _, w := range warnings {
+			u.warnf("%s", w)
+		}
+	}
 	runs, err := in.each(c.name, opt, fs.Args())
 	if err != nil {
 		return err
@@ -105,6 +116,7 @@ func runIngest(u *ui, args []string) error {
 	defer stop()
 	first, err, ok := next()
 	if ok && err != nil {
+		warn()
 		return err
 	}
 	now, err := u.now()
@@ -126,12 +138,16 @@ func runIngest(u *ui, args []string) error {
 			}
 		}
 	}
+	var inputErr error
 	all := func(yield func(data.Run, error) bool) {
 		if !ok || !yield(first, nil) {
 			return
 		}
 		for {
 			r, err, more := next()
+			if err != nil {
+				inputErr = err
+			}
 			if !more || !yield(r, err) {
 				return
 			}
@@ -140,6 +156,9 @@ func runIngest(u *ui, args []string) error {
 	res, err := st.IngestEach(u.ctx, data.Incoming(all), data.IngestOptions{Replace: replace, Progress: progress, Now: now})
 	if shown {
 		fmt.Fprint(u.stderr, "\r\033[K")
+	}
+	if err == nil || err == inputErr {
+		warn()
 	}
 	if err != nil {
 		return err
