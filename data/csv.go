@@ -22,7 +22,9 @@ import (
 //	time       optional  when the run was measured, RFC 3339
 //	label.KEY  optional  any number of them: the run's label KEY
 //
-// One file can hold many runs; rows of one run need not be adjacent.
+// One file can hold many runs; rows of one run need not be adjacent, but
+// a file whose runs' rows are is ingested a run at a time, in memory that
+// does not grow with the file (see eachMultiRunFile).
 // Column names are matched without regard to case. Any other column is an
 // error (it may be what tells runs apart, a "set" say, and would be lost),
 // unless ParseOptions.IgnoreColumns (--ignore-columns). Without a sample
@@ -84,6 +86,10 @@ type csvParser struct {
 	// labels of the last record, which the next one shares when its
 	// labels are the same (a run's rows repeat them)
 	lastLabels map[string]string
+	// run is the run of the last record, when the file's runs are
+	// grouped (ParseOptions.groupedRuns): first and ids then hold that
+	// run's names only, and are cleared when the next run begins.
+	run string
 }
 
 // csvKey names a run, variant, benchmark and unit by their ids: a key of
@@ -210,7 +216,19 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 		}
 		return ""
 	}
-	r := Record{Line: line, Run: p.intern(get("run")), Role: strings.ToLower(get("role"))}
+	r := Record{Line: line, Role: strings.ToLower(get("role"))}
+	if run := get("run"); p.opt.groupedRuns {
+		// The run's id is held while its rows last, not interned for the
+		// whole file (which held up to maxInterned of them).
+		if run != p.run {
+			clear(p.first)
+			clear(p.ids)
+			p.run = strings.Clone(run)
+		}
+		r.Run = p.run
+	} else {
+		r.Run = p.intern(run)
+	}
 	r.Benchmark, r.Variant, r.Unit = p.intern(get("benchmark")), p.intern(get("variant")), p.intern(get("unit"))
 	for _, c := range []string{"run", "benchmark", "variant"} {
 		if get(c) == "" {

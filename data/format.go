@@ -123,6 +123,11 @@ type ParseOptions struct {
 	// MaxJSONBytes bounds the size of a JSON result file, which is decoded
 	// whole; 0 means DefaultMaxJSONBytes.
 	MaxJSONBytes int64
+
+	// groupedRuns tells a multi-run parser (CSV) that each run's rows are
+	// adjacent (see runsGrouped), so that what it keeps to check a run's
+	// rows can be dropped when the next run begins.
+	groupedRuns bool
 }
 
 // File is an open result file: its decoded text, its detected encoding and
@@ -226,6 +231,12 @@ func ReadAll(f *File) ([]Record, []string, error) {
 // returns the parser's notes. Errors are as ReadAll's; fn may have seen records of a file that
 // turns out to have errors.
 func eachRecord(f *File, fn func(Record)) ([]string, error) {
+	return eachRecordUntil(f, func(r Record) error { fn(r); return nil })
+}
+
+// eachRecordUntil is eachRecord with an fn that may stop the reading: its
+// error is returned as it is.
+func eachRecordUntil(f *File, fn func(Record) error) ([]string, error) {
 	p := f.Parser()
 	if h, ok := p.(interface{ remaining() int }); ok {
 		f.sizeHint = h.remaining()
@@ -249,7 +260,9 @@ func eachRecord(f *File, fn func(Record)) ([]string, error) {
 			continue
 		}
 		n++
-		fn(r)
+		if err := fn(r); err != nil {
+			return nil, err
+		}
 	}
 	if err := bad.err(); err != nil {
 		return nil, err

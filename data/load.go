@@ -1,9 +1,13 @@
 package data
 
 import (
+	"encoding/csv"
 	"errors"
 	"fmt"
+	"hash/maphash"
+	"io"
 	"io/fs"
+	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -191,24 +195,43 @@ func Load(paths []string, opt LoadOptions) ([]Run, error) {
 
 // LoadEach reads runs from paths as Load does, passing each run to fn as
 // soon as it is read instead of returning them all: a folder of run
-// folders is then never held whole (a CSV file still is, until it is
-// read to its end, since a run's rows may be anywhere in it). Each run's
+// folders is then never held whole, nor a CSV file whose runs' rows are
+// grouped (see eachMultiRunFile; any other CSV file is, until it is read
+// to its end, since a run's rows may be anywhere in it). Each run's
 // id is checked (prefixed, valid, not seen before) before fn sees it. An
 // error from fn stops reading and is returned; after any error, fn may
 // have seen runs of a path that then failed.
-func LoadEach(paths []string, opt LoadOptions, fn func(Run) error) error {
-	defer opt.flushNotes()
-	where := map[string]string{}
+func LoadEach(paths []string, opt LoadOptions, fn func(Run) error) (err error) {
+	// The parsers' notes are said at the end, unless LoadSeq's consumer
+	// stopped taking runs: an ingest that failed (a conflict, say) stops
+	// after a number of runs that depends on the store, and the notes of
+	// the files read by then would differ with it.
+	defer func() {
+		if !errors.Is(err, errStopped) {
+			opt.flushNotes()
+		}
+	}()
+	// A run id seen before is found by a 64-bit hash of each id, not by a
+	// map of ids and sources, which grew with every run: only when a
+	// hash comes again are the paths read once more, to name where the
+	// id was first (or to find that two ids shared a hash).
+	seed := maphash.MakeSeed()
+	seen := map[uint64]struct{}{}
+	n := 0
 	for _, p := range paths {
 		err := loadPath(p, &opt, func(r Run) error {
 			r.ID = opt.IDPrefix + r.ID
 			if err := CheckName("run id", r.ID); err != nil {
 				return fmt.Errorf("%s: %w", r.Source, err)
 			}
-			if prev, dup := where[r.ID]; dup {
-				return fmt.Errorf("run id %q appears twice: in %s and in %s", r.ID, prev, r.Source)
+			h := maphash.String(seed, r.ID)
+			if _, again := seen[h]; again {
+				if prev, ok := firstSource(paths, opt, r.ID, n); ok {
+					return fmt.Errorf("run id %q appears twice: in %s and in %s", r.ID, prev, r.Source)
+				}
 			}
-			where[r.ID] = r.Source
+			seen[h] = struct{}{}
+			n++
 			return fn(r)
 		})
 		if err != nil {
@@ -217,6 +240,55 @@ func LoadEach(paths []string, opt LoadOptions, fn func(Run) error) error {
 	}
 	return nil
 }
+
+// firstSource reads paths again, as LoadEach does, and returns the source
+// of the first run with the given id among the first n runs.
+func firstSource(paths []string, opt LoadOptions, id string, n int) (string, bool) {
+	opt.Warn, opt.notes = nil, nil
+	found := errors.New("found")
+	var source string
+	i := 0
+	for _, p := range paths {
+		err := loadPath(p, &opt, func(r Run) error {
+			if i >= n {
+				return errStopped
+			}
+			i++
+			if opt.IDPrefix+r.ID == id {
+				source = r.Source
+				return found
+			}
+			return nil
+		})
+		if err != nil {
+			return source, err == found
+		}
+	}
+	return "", false
+}
+
+// LoadSeq yields the runs that LoadEach reads, one at a time, for
+// Store.IngestEach (through Incoming); a failure to read is yielded as
+// the sequence's last error.
+func LoadSeq(paths []string, opt LoadOptions) iter.Seq2[Run, error] {
+	return func(yield func(Run, error) bool) {
+		stopped := false
+		err := LoadEach(paths, opt, func(r Run) error {
+			if !yield(r, nil) {
+				stopped = true
+				return errStopped
+			}
+			return nil
+		})
+		if err != nil && !stopped {
+			yield(Run{}, err)
+		}
+	}
+}
+
+// errStopped ends LoadEach when LoadSeq's consumer stops taking runs (an
+// ingest that failed).
+var errStopped = errors.New("stopped")
 
 // loadPath reads the runs at p, passing each to yield as it is read.
 func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
@@ -228,16 +300,7 @@ func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 		if isZip(p) {
 			return loadZip(p, opt, yield)
 		}
-		runs, err := loadMultiRunFile(p, opt)
-		if err != nil {
-			return err
-		}
-		for _, r := range runs {
-			if err := yield(r); err != nil {
-				return err
-			}
-		}
-		return nil
+		return eachMultiRunFile(p, opt, yield)
 	}
 	if err := opt.checkVariants(true); err != nil {
 		return err
@@ -484,6 +547,141 @@ func loadMultiRunFile(p string, opt *LoadOptions) ([]Run, error) {
 	return g.runs()
 }
 
+// eachMultiRunFile reads a file that holds whole runs (CSV), passing each
+// run to yield. A run's rows may be anywhere in such a file, so in
+// general no run is whole until the file is read to its end; but most
+// files hold each run's rows together, and then a run is whole when the
+// next begins. A first, light pass over the file (runsGrouped) tells
+// which: a grouped file is read once more, passing each run on as soon as
+// it is whole, holding one run at a time; any other file is held whole, as
+// loadMultiRunFile does. Either way the runs, the checks and the errors
+// are the same: after any error in the file no further run is passed on,
+// and the errors of the whole file are returned together.
+func eachMultiRunFile(p string, opt *LoadOptions, yield func(Run) error) error {
+	if !runsGrouped(p, opt) {
+		runs, err := loadMultiRunFile(p, opt)
+		if err != nil {
+			return err
+		}
+		for _, r := range runs {
+			if err := yield(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	f, err := OpenFile(p, opt.Format)
+	if err != nil {
+		return pathError(p, err)
+	}
+	defer f.Close()
+	f.Options.IgnoreColumns = opt.IgnoreColumns
+	f.Options.MaxJSONBytes = opt.MaxJSONBytes
+	f.Options.groupedRuns = true
+	g := newRunGrouper(p, opt)
+	// pass hands on the run gathered so far, unless an error was found
+	// (the file's errors are then reported together at its end), and
+	// starts afresh.
+	pass := func() error {
+		if g.bad.err() != nil {
+			g.reset()
+			return nil
+		}
+		runs, err := g.runs()
+		g.reset()
+		if err != nil {
+			return err
+		}
+		for _, r := range runs {
+			if err := yield(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	notes, err := eachRecordUntil(f, func(rec Record) error {
+		if len(g.order) > 0 && g.order[0] != rec.Run {
+			if err := pass(); err != nil {
+				return err
+			}
+		}
+		g.add(rec)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := g.bad.err(); err != nil {
+		return err
+	}
+	for _, n := range notes {
+		opt.note(p, n)
+	}
+	return pass()
+}
+
+// runsGrouped reports whether the rows of each run of the CSV file p are
+// adjacent, reading only its run column; false when unsure (a file that
+// does not read, or is not CSV: loadMultiRunFile then reads it whole and
+// says what is wrong). It keeps a 64-bit hash of each run id seen; two ids
+// of one hash make it answer false, which is safe.
+func runsGrouped(p string, opt *LoadOptions) bool {
+	f, err := OpenFile(p, opt.Format)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if f.Format != csvFormat {
+		return false
+	}
+	cr := csv.NewReader(f.Text)
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = true
+	col := -1
+	seed := maphash.MakeSeed()
+	done := map[uint64]struct{}{}
+	var cur string
+	started := false
+	for {
+		row, err := cr.Read()
+		if err == io.EOF {
+			return col >= 0
+		}
+		if err != nil {
+			return false
+		}
+		if len(row) == 1 && strings.TrimSpace(row[0]) == "" {
+			continue
+		}
+		if col < 0 {
+			for i, name := range row {
+				if strings.ToLower(strings.TrimSpace(name)) == "run" {
+					col = i
+				}
+			}
+			if col < 0 {
+				return false
+			}
+			continue
+		}
+		if col >= len(row) {
+			return false
+		}
+		id := strings.TrimSpace(row[col])
+		if started && id == cur {
+			continue
+		}
+		if started {
+			done[maphash.String(seed, cur)] = struct{}{}
+		}
+		h := maphash.String(seed, id)
+		if _, seen := done[h]; seen {
+			return false
+		}
+		cur, started = id, true
+	}
+}
+
 // runsFromRecords groups a multi-run file's records into runs, in order of
 // first appearance, checking that each run's labels and roles agree.
 func runsFromRecords(file string, recs []Record, opt *LoadOptions) ([]Run, error) {
@@ -515,6 +713,16 @@ type mkey struct {
 
 func newRunGrouper(file string, opt *LoadOptions) *runGrouper {
 	return &runGrouper{file: file, opt: opt, byID: map[string]*Run{}, labelLine: map[string]int{}, seen: map[mkey]int{}, ids: nameIDs{}}
+}
+
+// reset forgets the runs gathered (not the errors found), for the next
+// run of a grouped file.
+func (g *runGrouper) reset() {
+	clear(g.byID)
+	clear(g.labelLine)
+	clear(g.seen)
+	clear(g.ids)
+	g.order = g.order[:0]
 }
 
 func (g *runGrouper) badf(line int, format string, args ...any) {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
+	"iter"
 	"strconv"
 	"strings"
 	"time"
@@ -241,199 +241,228 @@ func (s *Postgres) checkReadable(ctx context.Context) error {
 // serialisation conflict to a concurrent ingest is tried in all.
 const pgRetries = 5
 
-// Ingest implements Store: one transaction, runs and their labels and
-// measurements written with COPY.
+// Ingest implements Store: IngestEach over the slice.
 func (s *Postgres) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (IngestResult, error) {
+	return s.IngestEach(ctx, Each(runs), progressOf(opt, len(runs)))
+}
+
+// pgBatchRuns is how many runs an ingest stages with one COPY per table:
+// what it holds of its runs at once.
+var pgBatchRuns = 500
+
+// IngestEach implements Store, in one transaction of two steps.
+//
+// First the runs are staged as they come, a batch at a time, by COPY into
+// temporary tables that only this transaction sees: the call holds a
+// batch, never all its runs, and takes no lock another ingest waits on.
+//
+// Then one statement inserts every new id into runs, in id order, so that
+// two ingests of overlapping runs take their locks on ids in one order,
+// as when all runs were held (a stream of runs cannot be sorted, its
+// staged copy can); the rest (counting, conflicts, replacing, labels and
+// measurements) is done by statements over the staged tables. An ingest
+// that loses a deadlock or serialisation conflict to a concurrent one in
+// this step rolls back to a savepoint taken after staging, which releases
+// the locks it took, and tries the step again: the runs, which a stream
+// cannot yield twice, stay staged.
+func (s *Postgres) IngestEach(ctx context.Context, runs iter.Seq2[StoredRun, error], opt IngestOptions) (IngestResult, error) {
 	if s.readOnly {
 		return IngestResult{}, fmt.Errorf("store %s is open read-only", s.location)
 	}
-	plan := planIngest(runs)
-	for try := 1; ; try++ {
-		res, err := s.ingest(ctx, runs, plan, opt)
-		var pe *pgconn.PgError
-		if try < pgRetries && errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001") && ctx.Err() == nil {
-			continue
-		}
-		return res, err
-	}
-}
-
-// ingestPlan is what an ingest call knows of its runs before it looks at
-// the store.
-type ingestPlan struct {
-	digests []string
-	// unique lists, in call order, the first run given with each id.
-	unique []int
-	// last maps an id to the last run given with it: the content the id
-	// gets when it is written (under Replace a later run of the same id
-	// replaces an earlier one, as it would in two calls).
-	last map[string]int
-}
-
-func planIngest(runs []Run) *ingestPlan {
-	p := &ingestPlan{digests: make([]string, len(runs)), last: make(map[string]int, len(runs))}
-	for i := range runs {
-		p.digests[i] = Digest(&runs[i])
-		if _, seen := p.last[runs[i].ID]; !seen {
-			p.unique = append(p.unique, i)
-		}
-		p.last[runs[i].ID] = i
-	}
-	return p
-}
-
-// ingest is one try of Ingest.
-func (s *Postgres) ingest(ctx context.Context, runs []Run, p *ingestPlan, opt IngestOptions) (IngestResult, error) {
-	var res IngestResult
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
 	if err != nil {
-		return res, s.wrap(err)
+		return IngestResult{}, s.wrap(err)
 	}
 	defer tx.Rollback(ctx)
-
-	last := p.last
-	// Sequence numbers in call order keep ingest order; inserting in id
-	// order keeps lock order.
-	seqs := make([]int64, 0, len(p.unique))
-	rows, err := tx.Query(ctx, `SELECT nextval(pg_get_serial_sequence('runs', 'seq')) FROM generate_series(1, $1)`, len(p.unique))
+	n, err := s.stage(ctx, tx, runs, opt)
 	if err != nil {
-		return res, s.wrap(err)
+		return IngestResult{}, err
 	}
-	for rows.Next() {
-		var v int64
-		if err := rows.Scan(&v); err != nil {
-			rows.Close()
-			return res, s.wrap(err)
+	var res IngestResult
+	if n > 0 {
+		if _, err := tx.Exec(ctx, `SAVEPOINT qoscal_staged`); err != nil {
+			return IngestResult{}, s.wrap(err)
 		}
-		seqs = append(seqs, v)
+		for try := 1; ; try++ {
+			res, err = s.store(ctx, tx, opt)
+			var pe *pgconn.PgError
+			if try < pgRetries && errors.As(err, &pe) && (pe.Code == "40P01" || pe.Code == "40001") && ctx.Err() == nil {
+				if _, err := tx.Exec(ctx, `ROLLBACK TO SAVEPOINT qoscal_staged`); err != nil {
+					return IngestResult{}, s.wrap(err)
+				}
+				continue
+			}
+			if err != nil {
+				return IngestResult{}, err
+			}
+			break
+		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return res, s.wrap(err)
+	if err := tx.Commit(ctx); err != nil {
+		return IngestResult{}, s.wrap(err)
 	}
-	sort.Slice(seqs, func(i, j int) bool { return seqs[i] < seqs[j] })
+	return res, nil
+}
 
-	if _, err := tx.Exec(ctx, `CREATE TEMPORARY TABLE qoscal_incoming (
-		seq bigint, id text COLLATE "C", source text, measured_at text, baseline text,
-		candidate text, digest text, ingested_at text) ON COMMIT DROP`); err != nil {
+// stage copies the runs into the transaction's temporary tables, a batch
+// at a time, numbering them in call order (ord), and returns how many
+// there were.
+func (s *Postgres) stage(ctx context.Context, tx pgx.Tx, runs iter.Seq2[StoredRun, error], opt IngestOptions) (int, error) {
+	if _, err := tx.Exec(ctx, `
+		CREATE TEMPORARY TABLE qoscal_incoming (ord bigint, id text COLLATE "C", source text, measured_at text,
+			baseline text, candidate text, digest text, ingested_at text) ON COMMIT DROP;
+		CREATE TEMPORARY TABLE qoscal_incoming_labels (ord bigint, key text, value text) ON COMMIT DROP;
+		CREATE TEMPORARY TABLE qoscal_incoming_measurements (ord bigint, variant text, benchmark text,
+			sample integer, value double precision, unit text) ON COMMIT DROP`); err != nil {
+		return 0, s.wrap(err)
+	}
+	var batch []StoredRun
+	first := 0 // the ord of batch[0]
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		rows := make([][]any, len(batch))
+		var labels [][]any
+		for i := range batch {
+			r := &batch[i]
+			ord := int64(first + i)
+			rows[i] = []any{ord, r.ID, r.Source, pgNullable(timeText(r.Time).String), pgNullable(r.Baseline),
+				pgNullable(r.Candidate), Digest(&r.Run), ingestText(opt.ingested(r))}
+			for _, k := range sortedKeys(r.Labels) {
+				labels = append(labels, []any{ord, k, r.Labels[k]})
+			}
+		}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"qoscal_incoming"},
+			[]string{"ord", "id", "source", "measured_at", "baseline", "candidate", "digest", "ingested_at"},
+			pgx.CopyFromRows(rows)); err != nil {
+			return s.wrap(err)
+		}
+		if len(labels) > 0 {
+			if _, err := tx.CopyFrom(ctx, pgx.Identifier{"qoscal_incoming_labels"}, []string{"ord", "key", "value"}, pgx.CopyFromRows(labels)); err != nil {
+				return s.wrap(err)
+			}
+		}
+		src := &measurementRows{runs: batch, first: first, progress: opt.Progress}
+		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"qoscal_incoming_measurements"},
+			[]string{"ord", "variant", "benchmark", "sample", "value", "unit"}, src); err != nil {
+			return s.wrap(err)
+		}
+		first += len(batch)
+		clear(batch)
+		batch = batch[:0]
+		return nil
+	}
+	for r, err := range runs {
+		if err != nil {
+			return 0, err
+		}
+		batch = append(batch, r)
+		if len(batch) >= pgBatchRuns {
+			if err := flush(); err != nil {
+				return 0, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return 0, err
+	}
+	return first, nil
+}
+
+// store moves the staged runs into the store's tables (see IngestEach).
+// Each id is counted as storing the runs one by one would (as the SQLite
+// store does): a run is added, unchanged, a conflict or replaced against
+// what the store holds, or what an earlier run of this call with its id
+// left; the content an id ends with is its last run's.
+func (s *Postgres) store(ctx context.Context, tx pgx.Tx, opt IngestOptions) (IngestResult, error) {
+	var res IngestResult
+	// qoscal_ids: each id, its first and last run, and the seq it is
+	// stored under if it is new. Sequence numbers in order of first
+	// appearance keep ingest order.
+	if _, err := tx.Exec(ctx, `CREATE TEMPORARY TABLE qoscal_ids ON COMMIT DROP AS
+		WITH ids AS (SELECT id, min(ord) AS first, max(ord) AS last FROM qoscal_incoming GROUP BY id),
+		seqs AS (SELECT nextval(pg_get_serial_sequence('runs', 'seq')) AS seq FROM generate_series(1, (SELECT count(*) FROM ids)))
+		SELECT i.id, i.first, i.last, q.seq
+		FROM (SELECT *, row_number() OVER (ORDER BY first) AS n FROM ids) i
+		JOIN (SELECT seq, row_number() OVER (ORDER BY seq) AS n FROM seqs) q USING (n)`); err != nil {
 		return res, s.wrap(err)
 	}
-	incoming := make([][]any, len(p.unique))
-	for k, i := range p.unique {
-		r := &runs[last[runs[i].ID]]
-		incoming[k] = []any{seqs[k], r.ID, r.Source, pgNullable(timeText(r.Time).String), pgNullable(r.Baseline),
-			pgNullable(r.Candidate), p.digests[last[r.ID]], ingestText(opt.ingested(last[r.ID]))}
-	}
-	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"qoscal_incoming"},
-		[]string{"seq", "id", "source", "measured_at", "baseline", "candidate", "digest", "ingested_at"},
-		pgx.CopyFromRows(incoming)); err != nil {
-		return res, s.wrap(err)
-	}
+	// Inserting in id order keeps lock order.
 	if _, err := tx.Exec(ctx, `INSERT INTO runs (seq, id, source, measured_at, baseline, candidate, digest, ingested_at)
-		SELECT seq, id, source, measured_at, baseline, candidate, digest, ingested_at
-		FROM qoscal_incoming ORDER BY id ON CONFLICT (id) DO NOTHING`); err != nil {
+		SELECT i.seq, n.id, n.source, n.measured_at, n.baseline, n.candidate, n.digest, n.ingested_at
+		FROM qoscal_ids i JOIN qoscal_incoming n ON n.ord = i.last ORDER BY i.id ON CONFLICT (id) DO NOTHING`); err != nil {
 		return res, s.wrap(err)
 	}
-	// The ids that were already stored (by an earlier ingest, or by a
-	// concurrent one that committed while this one waited on its key).
-	stored := map[string]struct {
-		seq    int64
-		digest string
-	}{}
-	rows, err = tx.Query(ctx, `SELECT r.id, r.seq, r.digest FROM qoscal_incoming i JOIN runs r ON r.id = i.id WHERE r.seq <> i.seq`)
+	// stored: the ids that were already stored (by an earlier ingest, or
+	// by a concurrent one that committed while this one waited on its
+	// key), under their seq. cur is the digest each run meets: the
+	// previous run of its id in this call, else the stored one.
+	if _, err := tx.Exec(ctx, `CREATE TEMPORARY TABLE qoscal_class ON COMMIT DROP AS
+		SELECT n.ord, n.id, n.source, n.digest,
+			coalesce(lag(n.digest) OVER (PARTITION BY n.id ORDER BY n.ord), r.digest) AS cur,
+			r.seq AS stored
+		FROM qoscal_incoming n JOIN qoscal_ids i ON i.id = n.id
+		LEFT JOIN runs r ON r.id = n.id AND r.seq <> i.seq`); err != nil {
+		return res, s.wrap(err)
+	}
+	if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE cur IS NULL), count(*) FILTER (WHERE cur <> digest) FROM qoscal_class`).Scan(&res.Added, &res.Replaced); err != nil {
+		return res, s.wrap(err)
+	}
+	rows, err := tx.Query(ctx, `SELECT id, source, cur = digest FROM qoscal_class WHERE cur IS NOT NULL ORDER BY ord`)
 	if err != nil {
 		return res, s.wrap(err)
 	}
 	for rows.Next() {
-		var id, digest string
-		var seq int64
-		if err := rows.Scan(&id, &seq, &digest); err != nil {
+		var id, source string
+		var same bool
+		if err := rows.Scan(&id, &source, &same); err != nil {
 			rows.Close()
-			return res, s.wrap(err)
+			return IngestResult{}, s.wrap(err)
 		}
-		stored[id] = struct {
-			seq    int64
-			digest string
-		}{seq, digest}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return res, s.wrap(err)
-	}
-
-	// Count as storing the runs one by one would (as the SQLite store
-	// does): an id is added, unchanged, a conflict or replaced against
-	// what the store holds, or an earlier run of this call left it.
-	cur := make(map[string]string, len(stored))
-	for id, old := range stored {
-		cur[id] = old.digest
-	}
-	changed := map[string]bool{}
-	for i := range runs {
-		id, d := runs[i].ID, p.digests[i]
-		c, ok := cur[id]
-		switch {
-		case !ok:
-			res.Added++
-		case c == d:
+		if !same && !opt.Replace {
+			rows.Close()
+			return IngestResult{}, &ConflictError{Store: s.location, ID: id, Source: source}
+		}
+		if same {
 			res.Unchanged++
 			res.AlreadyStored = append(res.AlreadyStored, id)
-			continue
-		case !opt.Replace:
-			return IngestResult{}, &ConflictError{Store: s.location, ID: id, Source: runs[i].Source}
-		default:
-			res.Replaced++
-		}
-		cur[id] = d
-		changed[id] = true
-	}
-	// write[i] is the seq under which runs[i]'s labels and measurements
-	// are written; 0 for a run not written.
-	write := make([]int64, len(runs))
-	var replaced []int64
-	for k, i := range p.unique {
-		id := runs[i].ID
-		if !changed[id] {
-			continue
-		}
-		if old, ok := stored[id]; ok {
-			write[last[id]] = old.seq
-			replaced = append(replaced, old.seq)
-		} else {
-			write[last[id]] = seqs[k]
 		}
 	}
-	if len(replaced) > 0 {
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return IngestResult{}, s.wrap(err)
+	}
+	// qoscal_written: the ids whose content changes, the run whose content
+	// they take (their last) and the seq it is written under.
+	if _, err := tx.Exec(ctx, `CREATE TEMPORARY TABLE qoscal_written ON COMMIT DROP AS
+		SELECT i.last, coalesce(c.stored, i.seq) AS seq, c.stored IS NOT NULL AS replaced
+		FROM qoscal_ids i JOIN qoscal_class c ON c.ord = i.first
+		WHERE EXISTS (SELECT 1 FROM qoscal_class d WHERE d.id = i.id AND d.cur IS DISTINCT FROM d.digest)`); err != nil {
+		return IngestResult{}, s.wrap(err)
+	}
+	if res.Replaced > 0 {
 		// Keep each replaced run's place (seq) in ingest order; replace
 		// the rest.
-		for _, del := range []string{`DELETE FROM labels WHERE run_seq = ANY($1)`, `DELETE FROM measurements WHERE run_seq = ANY($1)`} {
-			if _, err := tx.Exec(ctx, del, replaced); err != nil {
+		for _, q := range []string{
+			`DELETE FROM labels WHERE run_seq IN (SELECT seq FROM qoscal_written WHERE replaced)`,
+			`DELETE FROM measurements WHERE run_seq IN (SELECT seq FROM qoscal_written WHERE replaced)`,
+			`UPDATE runs r SET source = n.source, measured_at = n.measured_at, baseline = n.baseline,
+				candidate = n.candidate, digest = n.digest, ingested_at = n.ingested_at
+				FROM qoscal_written w JOIN qoscal_incoming n ON n.ord = w.last WHERE w.replaced AND r.seq = w.seq`,
+		} {
+			if _, err := tx.Exec(ctx, q); err != nil {
 				return IngestResult{}, s.wrap(err)
 			}
 		}
-		if _, err := tx.Exec(ctx, `UPDATE runs r SET source = i.source, measured_at = i.measured_at, baseline = i.baseline,
-			candidate = i.candidate, digest = i.digest, ingested_at = i.ingested_at
-			FROM qoscal_incoming i WHERE r.id = i.id AND r.seq = ANY($1)`, replaced); err != nil {
-			return IngestResult{}, s.wrap(err)
-		}
 	}
-
-	var labels [][]any
-	for i := range runs {
-		if write[i] == 0 {
-			continue
-		}
-		for _, k := range sortedKeys(runs[i].Labels) {
-			labels = append(labels, []any{write[i], k, runs[i].Labels[k]})
-		}
+	if _, err := tx.Exec(ctx, `INSERT INTO labels (run_seq, key, value)
+		SELECT w.seq, l.key, l.value FROM qoscal_written w JOIN qoscal_incoming_labels l ON l.ord = w.last`); err != nil {
+		return IngestResult{}, s.wrap(err)
 	}
-	if len(labels) > 0 {
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"labels"}, []string{"run_seq", "key", "value"}, pgx.CopyFromRows(labels)); err != nil {
-			return IngestResult{}, s.wrap(err)
-		}
-	}
-	src := &measurementRows{runs: runs, write: write, progress: opt.Progress}
-	n, err := tx.CopyFrom(ctx, pgx.Identifier{"measurements"}, []string{"run_seq", "variant", "benchmark", "sample", "value", "unit"}, src)
+	tag, err := tx.Exec(ctx, `INSERT INTO measurements (run_seq, variant, benchmark, sample, value, unit)
+		SELECT w.seq, m.variant, m.benchmark, m.sample, m.value, m.unit
+		FROM qoscal_written w JOIN qoscal_incoming_measurements m ON m.ord = w.last`)
 	if err != nil {
 		var pe *pgconn.PgError
 		if errors.As(err, &pe) && pe.Code == "23505" {
@@ -441,10 +470,7 @@ func (s *Postgres) ingest(ctx context.Context, runs []Run, p *ingestPlan, opt In
 		}
 		return IngestResult{}, s.wrap(err)
 	}
-	res.Measurements = int(n)
-	if err := tx.Commit(ctx); err != nil {
-		return IngestResult{}, s.wrap(err)
-	}
+	res.Measurements = int(tag.RowsAffected())
 	return res, nil
 }
 
@@ -456,11 +482,11 @@ func pgNullable(s string) any {
 	return s
 }
 
-// measurementRows streams the measurements of the runs an ingest writes to
-// COPY, without building the rows first, and reports progress run by run.
+// measurementRows streams the measurements of a batch of runs to COPY,
+// without building the rows first, and reports progress run by run.
 type measurementRows struct {
-	runs     []Run
-	write    []int64
+	runs     []StoredRun
+	first    int // the ord of runs[0]
 	progress func(done, total int)
 	run, m   int // the next measurement: runs[run].Measurements[m]
 	row      [6]any
@@ -469,16 +495,16 @@ type measurementRows struct {
 func (c *measurementRows) Next() bool {
 	for c.run < len(c.runs) {
 		r := &c.runs[c.run]
-		if c.write[c.run] != 0 && c.m < len(r.Measurements) {
+		if c.m < len(r.Measurements) {
 			m := &r.Measurements[c.m]
-			c.row = [6]any{c.write[c.run], m.Variant, m.Benchmark, int32(m.Sample), m.Value, m.Unit}
+			c.row = [6]any{int64(c.first + c.run), m.Variant, m.Benchmark, int32(m.Sample), m.Value, m.Unit}
 			c.m++
 			return true
 		}
 		c.run++
 		c.m = 0
 		if c.progress != nil {
-			c.progress(c.run, len(c.runs))
+			c.progress(c.first+c.run, 0)
 		}
 	}
 	return false
@@ -534,11 +560,55 @@ func (s *Postgres) query(ctx context.Context, where string, args []any) ([]Store
 		return nil, s.wrap(err)
 	}
 	defer tx.Rollback(ctx)
+	runs, _, err := s.queryTx(ctx, tx, where, args)
+	return runs, err
+}
+
+// EachRun implements Store: the runs are read a page at a time, in one
+// repeatable-read transaction (one snapshot: a concurrent ingest is seen
+// whole or not at all).
+func (s *Postgres) EachRun(ctx context.Context, q Query) iter.Seq2[StoredRun, error] {
+	return func(yield func(StoredRun, error) bool) {
+		if q.Order != IngestOrder {
+			yieldAll(s.Runs(ctx, q))(yield)
+			return
+		}
+		tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+		if err != nil {
+			yield(StoredRun{}, s.wrap(err))
+			return
+		}
+		defer tx.Rollback(ctx)
+		where, args := pgLabelFilter(q.Labels)
+		page := fmt.Sprintf(`r.seq IN (SELECT r.seq FROM runs r WHERE %s AND r.seq > $%d ORDER BY r.seq LIMIT $%d)`, where, len(args)+1, len(args)+2)
+		var last int64
+		for {
+			runs, seqs, err := s.queryTx(ctx, tx, page, append(args[:len(args):len(args)], last, readPage))
+			if err != nil {
+				yield(StoredRun{}, err)
+				return
+			}
+			for i := range runs {
+				if !yield(runs[i], nil) {
+					return
+				}
+			}
+			if len(runs) < readPage {
+				return
+			}
+			last = seqs[len(seqs)-1]
+		}
+	}
+}
+
+// queryTx is query in the transaction tx; it returns the runs' seqs too.
+func (s *Postgres) queryTx(ctx context.Context, tx pgx.Tx, where string, args []any) ([]StoredRun, []int64, error) {
 	rows, err := tx.Query(ctx, `SELECT seq, id, source, measured_at, baseline, candidate, ingested_at FROM runs r WHERE `+where+` ORDER BY seq`, args...)
 	if err != nil {
-		return nil, s.wrap(err)
+		return nil, nil, s.wrap(err)
 	}
 	var runs []StoredRun
+	var seqs []int64
 	index := map[int64]int{}
 	for rows.Next() {
 		var seq int64
@@ -547,7 +617,7 @@ func (s *Postgres) query(ctx context.Context, where string, args []any) ([]Store
 		var ingested string
 		if err := rows.Scan(&seq, &r.ID, &r.Source, &measured, &base, &cand, &ingested); err != nil {
 			rows.Close()
-			return nil, s.wrap(err)
+			return nil, nil, s.wrap(err)
 		}
 		if base != nil {
 			r.Baseline = *base
@@ -558,23 +628,24 @@ func (s *Postgres) query(ctx context.Context, where string, args []any) ([]Store
 		if measured != nil {
 			if r.Time, err = time.Parse(time.RFC3339Nano, *measured); err != nil {
 				rows.Close()
-				return nil, fmt.Errorf("store %s: run %s: measured time %q is not an RFC 3339 time", s.location, r.ID, *measured)
+				return nil, nil, fmt.Errorf("store %s: run %s: measured time %q is not an RFC 3339 time", s.location, r.ID, *measured)
 			}
 		}
 		if r.Ingested, err = time.Parse(time.RFC3339, ingested); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("store %s: run %s: ingest time %q is not an RFC 3339 time", s.location, r.ID, ingested)
+			return nil, nil, fmt.Errorf("store %s: run %s: ingest time %q is not an RFC 3339 time", s.location, r.ID, ingested)
 		}
 		r.Labels = map[string]string{}
 		index[seq] = len(runs)
 		runs = append(runs, r)
+		seqs = append(seqs, seq)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, s.wrap(err)
+		return nil, nil, s.wrap(err)
 	}
 	if len(runs) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	find := func(seq int64) (*StoredRun, error) {
 		i, ok := index[seq]
@@ -586,29 +657,29 @@ func (s *Postgres) query(ctx context.Context, where string, args []any) ([]Store
 	sub := `SELECT seq FROM runs r WHERE ` + where
 	rows, err = tx.Query(ctx, `SELECT run_seq, key, value FROM labels WHERE run_seq IN (`+sub+`)`, args...)
 	if err != nil {
-		return nil, s.wrap(err)
+		return nil, nil, s.wrap(err)
 	}
 	for rows.Next() {
 		var seq int64
 		var k, v string
 		if err := rows.Scan(&seq, &k, &v); err != nil {
 			rows.Close()
-			return nil, s.wrap(err)
+			return nil, nil, s.wrap(err)
 		}
 		r, err := find(seq)
 		if err != nil {
 			rows.Close()
-			return nil, err
+			return nil, nil, err
 		}
 		r.Labels[k] = v
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, s.wrap(err)
+		return nil, nil, s.wrap(err)
 	}
 	rows, err = tx.Query(ctx, `SELECT run_seq, variant, benchmark, sample, value, unit FROM measurements WHERE run_seq IN (`+sub+`) ORDER BY run_seq, variant, benchmark, unit, sample`, args...)
 	if err != nil {
-		return nil, s.wrap(err)
+		return nil, nil, s.wrap(err)
 	}
 	defer rows.Close()
 	var seq int64
@@ -616,14 +687,14 @@ func (s *Postgres) query(ctx context.Context, where string, args []any) ([]Store
 	var m Measurement
 	for rows.Next() {
 		if err := rows.Scan(&seq, &m.Variant, &m.Benchmark, &sample, &m.Value, &m.Unit); err != nil {
-			return nil, s.wrap(err)
+			return nil, nil, s.wrap(err)
 		}
 		m.Sample = int(sample)
 		r, err := find(seq)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		r.Measurements = append(r.Measurements, m)
 	}
-	return runs, s.wrap(rows.Err())
+	return runs, seqs, s.wrap(rows.Err())
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"iter"
 	"os"
 	"strconv"
 	"strings"
@@ -317,9 +318,15 @@ func (s *SQLite) Close() error { return s.db.Close() }
 // Location returns the store's file name.
 func (s *SQLite) Location() string { return s.path }
 
-// Ingest implements Store. It takes the file's write lock for the whole
-// transaction (BEGIN IMMEDIATE), so concurrent ingests queue.
+// Ingest implements Store: IngestEach over the slice.
 func (s *SQLite) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (IngestResult, error) {
+	return s.IngestEach(ctx, Each(runs), progressOf(opt, len(runs)))
+}
+
+// IngestEach implements Store. It takes the file's write lock for the
+// whole transaction (BEGIN IMMEDIATE), so concurrent ingests queue, and
+// writes each run as it comes.
+func (s *SQLite) IngestEach(ctx context.Context, runs iter.Seq2[StoredRun, error], opt IngestOptions) (IngestResult, error) {
 	var res IngestResult
 	if s.readOnly {
 		return res, fmt.Errorf("store %s is open read-only", s.path)
@@ -330,7 +337,9 @@ func (s *SQLite) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (Ing
 		return res, s.wrap(err)
 	}
 	defer tx.Rollback()
-	insRun, err := tx.PrepareContext(ctx, `INSERT INTO runs (id, source, measured_at, baseline, candidate, digest, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING seq`)
+	// A new id is inserted by one statement; only an id stored already
+	// (the insert does nothing and returns no row) is looked up.
+	insRun, err := tx.PrepareContext(ctx, `INSERT INTO runs (id, source, measured_at, baseline, candidate, digest, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING seq`)
 	if err != nil {
 		return res, s.wrap(err)
 	}
@@ -347,65 +356,52 @@ func (s *SQLite) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (Ing
 		return res, s.wrap(err)
 	}
 	defer findRun.Close()
-	// Into a store that held no run when the transaction began (which
-	// holds the write lock: nobody else writes until it ends), a run id
-	// is stored only if this call stored it: written tells, without a
-	// query per run.
-	var empty bool
-	if err := tx.QueryRowContext(ctx, `SELECT NOT EXISTS (SELECT 1 FROM runs)`).Scan(&empty); err != nil {
-		return res, s.wrap(err)
-	}
-	type storedRun struct {
-		seq    int64
-		digest string
-	}
-	written := map[string]storedRun{}
-	for i := range runs {
-		r := &runs[i]
-		now := ingestText(opt.ingested(i))
+	done := 0
+	for sr, err := range runs {
+		if err != nil {
+			return IngestResult{}, err
+		}
+		if err := ctx.Err(); err != nil {
+			return IngestResult{}, err
+		}
+		done++
+		r := &sr.Run
+		now := ingestText(opt.ingested(&sr))
 		digest := Digest(r)
 		var seq int64
 		var old string
-		var err error
-		if w, ok := written[r.ID]; !empty {
+		err = insRun.QueryRowContext(ctx, r.ID, r.Source, timeText(r.Time), nullable(r.Baseline), nullable(r.Candidate), digest, now).Scan(&seq)
+		if errors.Is(err, sql.ErrNoRows) {
 			err = findRun.QueryRowContext(ctx, r.ID).Scan(&seq, &old)
-		} else if ok {
-			seq, old = w.seq, w.digest
-		} else {
-			err = sql.ErrNoRows
-		}
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			res.Added++
-			if err := insRun.QueryRowContext(ctx, r.ID, r.Source, timeText(r.Time), nullable(r.Baseline), nullable(r.Candidate), digest, now).Scan(&seq); err != nil {
-				return IngestResult{}, s.wrap(err)
+			if err == nil && old == digest {
+				res.Unchanged++
+				res.AlreadyStored = append(res.AlreadyStored, r.ID)
+				if progress != nil {
+					progress(done, 0)
+				}
+				continue
 			}
-		case err != nil:
-			return IngestResult{}, s.wrap(err)
-		case old == digest:
-			res.Unchanged++
-			res.AlreadyStored = append(res.AlreadyStored, r.ID)
-			if progress != nil {
-				progress(i+1, len(runs))
+			if err == nil && !replace {
+				return IngestResult{}, &ConflictError{Store: s.path, ID: r.ID, Source: r.Source}
 			}
-			continue
-		case !replace:
-			return IngestResult{}, &ConflictError{Store: s.path, ID: r.ID, Source: r.Source}
-		default:
-			res.Replaced++
-			// Keep the run's place (seq) in ingest order; replace the rest.
-			for _, del := range []string{`DELETE FROM labels WHERE run_seq = ?`, `DELETE FROM measurements WHERE run_seq = ?`} {
-				if _, err := tx.ExecContext(ctx, del, seq); err != nil {
+			if err == nil {
+				res.Replaced++
+				// Keep the run's place (seq) in ingest order; replace the rest.
+				for _, del := range []string{`DELETE FROM labels WHERE run_seq = ?`, `DELETE FROM measurements WHERE run_seq = ?`} {
+					if _, err := tx.ExecContext(ctx, del, seq); err != nil {
+						return IngestResult{}, s.wrap(err)
+					}
+				}
+				if _, err := tx.ExecContext(ctx, `UPDATE runs SET source = ?, measured_at = ?, baseline = ?, candidate = ?, digest = ?, ingested_at = ? WHERE seq = ?`,
+					r.Source, timeText(r.Time), nullable(r.Baseline), nullable(r.Candidate), digest, now, seq); err != nil {
 					return IngestResult{}, s.wrap(err)
 				}
 			}
-			if _, err := tx.ExecContext(ctx, `UPDATE runs SET source = ?, measured_at = ?, baseline = ?, candidate = ?, digest = ?, ingested_at = ? WHERE seq = ?`,
-				r.Source, timeText(r.Time), nullable(r.Baseline), nullable(r.Candidate), digest, now, seq); err != nil {
-				return IngestResult{}, s.wrap(err)
-			}
+		} else if err == nil {
+			res.Added++
 		}
-		if empty {
-			written[r.ID] = storedRun{seq, digest}
+		if err != nil {
+			return IngestResult{}, s.wrap(err)
 		}
 		for _, k := range sortedKeys(r.Labels) {
 			if _, err := insLabel.ExecContext(ctx, seq, k, r.Labels[k]); err != nil {
@@ -421,7 +417,7 @@ func (s *SQLite) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (Ing
 		}
 		res.Measurements += len(r.Measurements)
 		if progress != nil {
-			progress(i+1, len(runs))
+			progress(done, 0)
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -518,6 +514,45 @@ func (s *SQLite) Runs(ctx context.Context, q Query) ([]StoredRun, error) {
 	return runs, nil
 }
 
+// EachRun implements Store: the runs are read a page at a time, in one
+// read transaction (a concurrent ingest is seen whole or not at all).
+func (s *SQLite) EachRun(ctx context.Context, q Query) iter.Seq2[StoredRun, error] {
+	return func(yield func(StoredRun, error) bool) {
+		if q.Order != IngestOrder {
+			yieldAll(s.Runs(ctx, q))(yield)
+			return
+		}
+		tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+		if err != nil {
+			yield(StoredRun{}, s.wrap(err))
+			return
+		}
+		defer tx.Rollback()
+		where, args := labelFilter(q.Labels)
+		page := `r.seq IN (SELECT r.seq FROM runs r WHERE ` + where + ` AND r.seq > ? ORDER BY r.seq LIMIT ?)`
+		var last int64
+		for {
+			runs, seqs, err := s.queryTx(ctx, tx, page, append(args[:len(args):len(args)], last, readPage))
+			if err == nil {
+				err = s.checkUnchanged()
+			}
+			if err != nil {
+				yield(StoredRun{}, err)
+				return
+			}
+			for i := range runs {
+				if !yield(runs[i], nil) {
+					return
+				}
+			}
+			if len(runs) < readPage {
+				return
+			}
+			last = seqs[len(seqs)-1]
+		}
+	}
+}
+
 // query loads the runs that match a condition on runs r, with their labels
 // and measurements, in ingest order. It reads in one transaction, so that
 // a concurrent ingest is seen whole or not at all.
@@ -527,7 +562,7 @@ func (s *SQLite) query(ctx context.Context, where string, args []any) ([]StoredR
 		return nil, s.wrap(err)
 	}
 	defer tx.Rollback()
-	runs, err := s.queryTx(ctx, tx, where, args)
+	runs, _, err := s.queryTx(ctx, tx, where, args)
 	if err != nil {
 		return nil, err
 	}
@@ -537,12 +572,14 @@ func (s *SQLite) query(ctx context.Context, where string, args []any) ([]StoredR
 	return runs, nil
 }
 
-func (s *SQLite) queryTx(ctx context.Context, tx *sql.Tx, where string, args []any) ([]StoredRun, error) {
+// queryTx is query in the transaction tx; it returns the runs' seqs too.
+func (s *SQLite) queryTx(ctx context.Context, tx *sql.Tx, where string, args []any) ([]StoredRun, []int64, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT seq, id, source, measured_at, baseline, candidate, ingested_at FROM runs r WHERE `+where+` ORDER BY seq`, args...)
 	if err != nil {
-		return nil, s.wrap(err)
+		return nil, nil, s.wrap(err)
 	}
 	var runs []StoredRun
+	var seqs []int64
 	index := map[int64]int{}
 	for rows.Next() {
 		var seq int64
@@ -551,29 +588,30 @@ func (s *SQLite) queryTx(ctx context.Context, tx *sql.Tx, where string, args []a
 		var ingested string
 		if err := rows.Scan(&seq, &r.ID, &r.Source, &measured, &base, &cand, &ingested); err != nil {
 			rows.Close()
-			return nil, s.wrap(err)
+			return nil, nil, s.wrap(err)
 		}
 		r.Baseline, r.Candidate = base.String, cand.String
 		if measured.Valid {
 			if r.Time, err = time.Parse(time.RFC3339Nano, measured.String); err != nil {
 				rows.Close()
-				return nil, fmt.Errorf("store %s: run %s: measured time %q is not an RFC 3339 time", s.path, r.ID, measured.String)
+				return nil, nil, fmt.Errorf("store %s: run %s: measured time %q is not an RFC 3339 time", s.path, r.ID, measured.String)
 			}
 		}
 		if r.Ingested, err = time.Parse(time.RFC3339, ingested); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("store %s: run %s: ingest time %q is not an RFC 3339 time", s.path, r.ID, ingested)
+			return nil, nil, fmt.Errorf("store %s: run %s: ingest time %q is not an RFC 3339 time", s.path, r.ID, ingested)
 		}
 		r.Labels = map[string]string{}
 		index[seq] = len(runs)
 		runs = append(runs, r)
+		seqs = append(seqs, seq)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, s.wrap(err)
+		return nil, nil, s.wrap(err)
 	}
 	if len(runs) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	// find returns the run a row of labels or measurements belongs to; in a
 	// sound store (one transaction, foreign keys) it is always there.
@@ -590,37 +628,37 @@ func (s *SQLite) queryTx(ctx context.Context, tx *sql.Tx, where string, args []a
 	sub := `SELECT seq FROM runs r WHERE ` + where
 	lrows, err := tx.QueryContext(ctx, `SELECT run_seq, key, value FROM labels WHERE run_seq IN (`+sub+`)`, args...)
 	if err != nil {
-		return nil, s.wrap(err)
+		return nil, nil, s.wrap(err)
 	}
 	for lrows.Next() {
 		var seq int64
 		var k, v string
 		if err := lrows.Scan(&seq, &k, &v); err != nil {
 			lrows.Close()
-			return nil, s.wrap(err)
+			return nil, nil, s.wrap(err)
 		}
 		r, err := find(seq)
 		if err != nil {
 			lrows.Close()
-			return nil, err
+			return nil, nil, err
 		}
 		r.Labels[k] = v
 	}
 	lrows.Close()
 	if err := lrows.Err(); err != nil {
-		return nil, s.wrap(err)
+		return nil, nil, s.wrap(err)
 	}
 	// The measurements of all runs go into one slice, cut into each run's
 	// part: one allocation of the exact size instead of a growing slice
 	// per run.
 	var total int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM measurements WHERE run_seq IN (`+sub+`)`, args...).Scan(&total); err != nil {
-		return nil, s.wrap(err)
+		return nil, nil, s.wrap(err)
 	}
 	all := make([]Measurement, 0, total)
 	mrows, err := tx.QueryContext(ctx, `SELECT run_seq, variant, benchmark, sample, value, unit FROM measurements WHERE run_seq IN (`+sub+`) ORDER BY run_seq, variant, benchmark, unit, sample`, args...)
 	if err != nil {
-		return nil, s.wrap(err)
+		return nil, nil, s.wrap(err)
 	}
 	defer mrows.Close()
 	// Variant, benchmark and unit names repeat in every run: each is held
@@ -643,31 +681,31 @@ func (s *SQLite) queryTx(ctx context.Context, tx *sql.Tx, where string, args []a
 		var seq int64
 		var m Measurement
 		if err := mrows.Scan(&seq, &variant, &bench, &m.Sample, &m.Value, &unit); err != nil {
-			return nil, s.wrap(err)
+			return nil, nil, s.wrap(err)
 		}
 		if cur < 0 || seq != curSeq {
 			i, ok := index[seq]
 			if !ok {
-				return nil, damaged(seq)
+				return nil, nil, damaged(seq)
 			}
 			if cur >= 0 {
 				runs[cur].Measurements = all[start:len(all):len(all)]
 			}
 			cur, curSeq, start = i, seq, len(all)
 			if runs[cur].Measurements != nil {
-				return nil, fmt.Errorf("store %s: the measurements of run %s did not come in run order", s.path, runs[cur].ID)
+				return nil, nil, fmt.Errorf("store %s: the measurements of run %s did not come in run order", s.path, runs[cur].ID)
 			}
 		}
 		m.Variant, m.Benchmark, m.Unit = intern(variant), intern(bench), intern(unit)
 		all = append(all, m)
 	}
 	if err := mrows.Err(); err != nil {
-		return nil, s.wrap(err)
+		return nil, nil, s.wrap(err)
 	}
 	if cur >= 0 {
 		runs[cur].Measurements = all[start:len(all):len(all)]
 	}
-	return runs, nil
+	return runs, seqs, nil
 }
 
 // RunByID implements Store; it reads only that run.

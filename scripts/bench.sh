@@ -6,11 +6,15 @@
 #
 #   ingest of the run folders, and of the same runs as one CSV file,
 #     against sqlite3 .import of the same rows (as CSV, into a plain table);
+#   store copy of the CSV's store into a new SQLite store;
 #   spread and recommend from the store, and from the CSV file,
 #     against sqlite3 reading the same measurements out of the store
 #     (select ... from measurements);
 #   the gate on the seed's pair (data/samples/windows-hoard-first-measurement),
 #     the median of 21 runs.
+#
+# and last, the peak memory of ingest and store copy at each size against
+# the smallest (streamed, it should not grow with the runs).
 #
 # Absolute times vary with the machine and its load; the ratios (of CPU
 # time) are what to compare. Every command runs once per size (single
@@ -61,6 +65,7 @@ row() { # runs what cpu measurements rss ratio (wall time from $secs)
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1fx", (b > 0 ? a / b : 0)}'; }
 
+mem_folders=() mem_csv=() mem_copy=()
 for n in "${sizes[@]}"; do
   d="$work/d$n"
   "$work/benchgen" -runs "$n" -out "$d"
@@ -74,8 +79,13 @@ for n in "${sizes[@]}"; do
 
   measure "ingest folders" "$q" ingest --db "$d/folders.db" --baseline system=system.txt --candidate hoard=hoard.txt "$d/folders"
   row "$n" "qoscal ingest (run folders)" "$cpu" "$m" "$rss" "$(ratio "$cpu" "$ref_ingest")"
+  mem_folders+=("$n $rss")
   measure "ingest csv" "$q" ingest --db "$d/csv.db" "$d/runs.csv"
   row "$n" "qoscal ingest (one CSV)" "$cpu" "$m" "$rss" "$(ratio "$cpu" "$ref_ingest")"
+  mem_csv+=("$n $rss")
+  measure "store copy" "$q" store copy --from "$d/csv.db" --to "$d/copy.db"
+  row "$n" "qoscal store copy (SQLite to SQLite)" "$cpu" "$m" "$rss" "$(ratio "$cpu" "$ref_ingest")"
+  mem_copy+=("$n $rss")
 
   measure "sqlite3 select" sqlite3 "$d/csv.db" 'SELECT run_seq, variant, benchmark, sample, value, unit FROM measurements;'
   ref_read=$cpu
@@ -101,3 +111,20 @@ for i in $(seq 21); do
   measure gate "$q" gate --floor 1.25 --annotations none --baseline "system=$seed/baseline.txt" --candidate "hoard=$seed/hoard.txt"
   echo "$secs $cpu $rss"
 done | sort -n | awk 'NR == 11 {printf "%-8s %-38s %8.3f %8.2f %12s %9s %7s\n", 1, "qoscal gate (seed pair, median of 21)", $1, $2, "-", $3, "-"}'
+
+# Peak memory of ingest and store copy against the smallest size: flat in
+# the number of runs means a ratio near 1 (issue 19: within 2x).
+echo
+printf '%-38s %8s %9s %7s\n' "peak memory against ${sizes[0]} runs" runs RSS-MiB ratio
+memrows() { # what "runs rss"...
+  local what=$1 first=""
+  shift
+  for e in "$@"; do
+    set -- $e
+    [ -n "$first" ] || first=$2
+    printf '%-38s %8s %9s %7s\n' "$what" "$1" "$2" "$(ratio "$2" "$first")"
+  done
+}
+memrows "qoscal ingest (run folders)" "${mem_folders[@]}"
+memrows "qoscal ingest (one CSV)" "${mem_csv[@]}"
+memrows "qoscal store copy" "${mem_copy[@]}"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"iter"
 
 	"qoscal/data"
 	"qoscal/present"
@@ -93,8 +94,29 @@ func runIngest(u *ui, args []string) error {
 		return usagef(c.name, "--id-prefix: %v", err)
 	}
 	opt.IDPrefix = prefix
-	runs, err := in.load(c.name, opt, fs.Args())
+	// The loader's warnings are said once the ingest is over: with the
+	// runs when they were stored or the input failed, not when the store
+	// refused them (a conflict), since how much of the input was read by
+	// then depends on the store's backend.
+	var warnings []string
+	opt.Warn = func(msg string) { warnings = append(warnings, msg) }
+	warn := func() {
+		for _, w := range warnings {
+			u.warnf("%s", w)
+		}
+	}
+	runs, err := in.each(c.name, opt, fs.Args())
 	if err != nil {
+		return err
+	}
+	// The runs are read as they are stored, never all held. The first is
+	// read before the store is opened, so that input that fails at once
+	// (a file that does not parse, a bad CSV) does not make a store.
+	next, stop := iter.Pull2(runs)
+	defer stop()
+	first, err, ok := next()
+	if ok && err != nil {
+		warn()
 		return err
 	}
 	now, err := u.now()
@@ -107,15 +129,37 @@ func runIngest(u *ui, args []string) error {
 	}
 	defer st.Close()
 	var progress func(done, total int)
-	if len(runs) >= progressMin && isTerminal(u.stderr) {
-		progress = func(done, total int) {
-			fmt.Fprintf(u.stderr, "\rqoscal: storing runs %d/%d", done, total)
-			if done == total {
-				fmt.Fprint(u.stderr, "\r\033[K")
+	shown := false
+	if isTerminal(u.stderr) {
+		progress = func(done, _ int) {
+			if done >= progressMin {
+				fmt.Fprintf(u.stderr, "\rqoscal: storing runs %d", done)
+				shown = true
 			}
 		}
 	}
-	res, err := st.Ingest(u.ctx, runs, data.IngestOptions{Replace: replace, Progress: progress, Now: now})
+	var inputErr error
+	all := func(yield func(data.Run, error) bool) {
+		if !ok || !yield(first, nil) {
+			return
+		}
+		for {
+			r, err, more := next()
+			if err != nil {
+				inputErr = err
+			}
+			if !more || !yield(r, err) {
+				return
+			}
+		}
+	}
+	res, err := st.IngestEach(u.ctx, data.Incoming(all), data.IngestOptions{Replace: replace, Progress: progress, Now: now})
+	if shown {
+		fmt.Fprint(u.stderr, "\r\033[K")
+	}
+	if err == nil || err == inputErr {
+		warn()
+	}
 	if err != nil {
 		return err
 	}
@@ -135,3 +179,22 @@ func runIngest(u *ui, args []string) error {
 // progressMin is the number of runs from which ingest shows progress on a
 // terminal.
 const progressMin = 50
+
+// each yields the runs of PATHs as they are read (data.LoadSeq), or, with
+// no PATH, the single run whose files --baseline and --candidate name.
+func (f *runFlags) each(cmd string, opt data.LoadOptions, paths []string) (iter.Seq2[data.Run, error], error) {
+	if len(paths) > 0 {
+		return data.LoadSeq(paths, opt), nil
+	}
+	runs, err := f.load(cmd, opt, nil)
+	if err != nil {
+		return nil, err
+	}
+	return func(yield func(data.Run, error) bool) {
+		for _, r := range runs {
+			if !yield(r, nil) {
+				return
+			}
+		}
+	}, nil
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"time"
 
 	"qoscal/data"
 	"qoscal/present"
@@ -82,15 +81,6 @@ func runStoreCopy(u *ui, args []string) error {
 		return err
 	}
 	defer src.Close()
-	stored, err := src.Runs(u.ctx, data.Query{Order: data.IngestOrder})
-	if err != nil {
-		return err
-	}
-	runs := make([]data.Run, len(stored))
-	ingested := make([]time.Time, len(stored))
-	for i := range stored {
-		runs[i], ingested[i] = stored[i].Run, stored[i].Ingested
-	}
 	dst, err := data.Open(u.ctx, to, data.ReadWrite)
 	if err != nil {
 		return err
@@ -100,7 +90,9 @@ func runStoreCopy(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := dst.Ingest(u.ctx, runs, data.IngestOptions{Now: now, Ingested: ingested})
+	// The runs stream from one store into the other, a page at a time,
+	// keeping their ingest times.
+	res, err := dst.IngestEach(u.ctx, src.EachRun(u.ctx, data.Query{Order: data.IngestOrder}), data.IngestOptions{Now: now})
 	if err != nil {
 		return err
 	}

@@ -8,7 +8,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"math"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -42,6 +44,9 @@ func Run(t *testing.T, open Opener) {
 		{"RepeatInOneCall", testRepeatInOneCall},
 		{"KeepIngestTimes", testKeepIngestTimes},
 		{"Canceled", testCanceled},
+		{"Stream", testStream},
+		{"StreamFails", testStreamFails},
+		{"ConcurrentOverlap", testConcurrentOverlap},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := open(t)
@@ -406,12 +411,169 @@ func testRepeatInOneCall(t *testing.T, s data.Store) {
 // ingest time (a copy between stores keeps them); a zero time means Now.
 func testKeepIngestTimes(t *testing.T, s data.Store) {
 	first := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	ingest(t, s, data.IngestOptions{Ingested: []time.Time{first, {}}}, run("r1", 1, nil), run("r2", 1, nil))
+	in := []data.StoredRun{{Run: run("r1", 1, nil), Ingested: first}, {Run: run("r2", 1, nil)}}
+	if _, err := s.IngestEach(ctx, allStored(in), data.IngestOptions{Now: now}); err != nil {
+		t.Fatal(err)
+	}
 	got := runs(t, s, data.Query{})
 	if len(got) != 2 {
 		t.Fatalf("%d runs, want 2", len(got))
 	}
 	if !got[0].Ingested.Equal(first) || !got[1].Ingested.Equal(now) {
 		t.Errorf("ingest times %v and %v, want %v and %v", got[0].Ingested, got[1].Ingested, first, now)
+	}
+}
+
+// streamRuns is how many runs the stream cases ingest: more than a
+// PostgreSQL ingest stages at once, so that they span batches.
+const streamRuns = 1100
+
+// stream yields a run for each of ids, in order (run(id, 1, …) labelled
+// with its id); at index stop (when stop >= 0) it yields fail instead and
+// ends.
+func stream(ids []string, stop int, fail error) iter.Seq2[data.StoredRun, error] {
+	return func(yield func(data.StoredRun, error) bool) {
+		for i, id := range ids {
+			if i == stop {
+				yield(data.StoredRun{}, fail)
+				return
+			}
+			if !yield(data.StoredRun{Run: run(id, 1, map[string]string{"id": id})}, nil) {
+				return
+			}
+		}
+	}
+}
+
+// streamIDs names streamRuns runs: PREFIX0000, PREFIX0001, ...
+func streamIDs(prefix string) []string {
+	var out []string
+	for i := range streamRuns {
+		out = append(out, fmt.Sprintf("%s%04d", prefix, i))
+	}
+	return out
+}
+
+// testStream: runs taken one at a time land whole, in the order given,
+// with progress told run by run (of an unknown total); a run given again
+// later in the stream is unchanged.
+func testStream(t *testing.T, s data.Store) {
+	want := streamIDs("s")
+	var progress []int
+	in := append(slices.Clone(want), want[3])
+	res, err := s.IngestEach(ctx, stream(in, -1, nil), data.IngestOptions{Now: now,
+		Progress: func(done, total int) {
+			if total != 0 {
+				t.Errorf("progress of a stream gave total %d, want 0 (unknown)", total)
+			}
+			progress = append(progress, done)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Added != streamRuns || res.Unchanged != 1 || !cmp.Equal(res.AlreadyStored, []string{want[3]}) || res.Measurements != 12*streamRuns {
+		t.Errorf("ingest result %+v, want %d added, %s unchanged, %d measurements", res, streamRuns, want[3], 12*streamRuns)
+	}
+	if len(progress) != len(in) || progress[len(progress)-1] != len(in) {
+		t.Errorf("progress told %d times, last %v; want %d times, last %d", len(progress), progress[len(progress)-1:], len(in), len(in))
+	}
+	got := runs(t, s, data.Query{})
+	if !cmp.Equal(ids(got), want) {
+		t.Fatalf("stored %d runs, not the %d given in their order", len(got), len(want))
+	}
+	if diff := cmp.Diff(canonical(run(want[1000], 1, map[string]string{"id": want[1000]})), got[1000].Run); diff != "" {
+		t.Errorf("run %s (-want +got):\n%s", want[1000], diff)
+	}
+	// EachRun reads, a page at a time, what Runs reads at once.
+	for _, q := range []data.Query{{}, {Labels: map[string]string{"id": want[1050]}}, {Order: data.TimeOrder}, {Labels: map[string]string{"id": "none"}}} {
+		all := runs(t, s, q)
+		var each []data.StoredRun
+		for r, err := range s.EachRun(ctx, q) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			each = append(each, r)
+		}
+		if diff := cmp.Diff(all, each); diff != "" {
+			t.Errorf("EachRun(%+v) differs from Runs (-Runs +EachRun):\n%s", q, diff)
+		}
+	}
+	// A reader may stop early.
+	n := 0
+	for _, err := range s.EachRun(ctx, data.Query{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; n == 3 {
+			break
+		}
+	}
+}
+
+// testStreamFails: a stream of runs that fails part-way, after more runs
+// than one batch, stores none of them and the error comes back as the
+// stream gave it.
+func testStreamFails(t *testing.T, s data.Store) {
+	ingest(t, s, data.IngestOptions{}, run("r1", 1, nil))
+	fail := errors.New("result file 1050 does not parse")
+	for _, stop := range []int{0, 1050} {
+		_, err := s.IngestEach(ctx, stream(streamIDs("f"), stop, fail), data.IngestOptions{Now: now})
+		if !errors.Is(err, fail) {
+			t.Errorf("a stream failing at run %d: %v, want its error", stop, err)
+		}
+		if got := ids(runs(t, s, data.Query{})); !cmp.Equal(got, []string{"r1"}) {
+			t.Errorf("after a stream failing at run %d the store holds %d runs, want only [r1]", stop, len(got))
+		}
+	}
+}
+
+// testConcurrentOverlap: CI jobs that stream overlapping runs at once, in
+// different orders and more than one batch each, all succeed (no
+// deadlock), and every run is stored once, whole.
+func testConcurrentOverlap(t *testing.T, s data.Store) {
+	const writers = 4
+	all := streamIDs("o")
+	var wg sync.WaitGroup
+	errs := make([]error, writers)
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Writer i takes the runs from a different start, half of
+			// them backwards.
+			in := append(slices.Clone(all[i*streamRuns/writers:]), all[:i*streamRuns/writers]...)
+			if i%2 == 1 {
+				slices.Reverse(in)
+			}
+			_, errs[i] = s.IngestEach(ctx, stream(in, -1, nil), data.IngestOptions{Now: now})
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Errorf("writer %d: %v", i, err)
+		}
+	}
+	got := runs(t, s, data.Query{})
+	if len(got) != streamRuns {
+		t.Fatalf("%d runs stored, want %d", len(got), streamRuns)
+	}
+	seen := map[string]bool{}
+	for _, r := range got {
+		if len(r.Measurements) != 12 || seen[r.ID] {
+			t.Errorf("run %s: %d measurements (want 12), stored before: %v", r.ID, len(r.Measurements), seen[r.ID])
+		}
+		seen[r.ID] = true
+	}
+}
+
+// allStored yields the runs of a slice.
+func allStored(runs []data.StoredRun) iter.Seq2[data.StoredRun, error] {
+	return func(yield func(data.StoredRun, error) bool) {
+		for _, r := range runs {
+			if !yield(r, nil) {
+				return
+			}
+		}
 	}
 }
