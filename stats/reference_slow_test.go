@@ -165,3 +165,46 @@ func refTwoStagePower(m, s float64, e Effective, floor, band, r float64, draws i
 	p, _ := refTwoStageFPR(m+math.Log(r), s, e, floor, band, draws, seed)
 	return p
 }
+
+func refBootstrapFloorFPR(y []float64, floor float64, b int, seed uint64) BootstrapFPR {
+	rng := NewSplitMix64(seed)
+	n := len(y)
+	lf := math.Log(floor)
+	vals := make([]float64, b)
+	samp := make([]float64, n)
+	out := BootstrapFPR{B: b, Seed: seed}
+	for i := range vals {
+		for j := range samp {
+			samp[j] = y[rng.Below(uint64(n))]
+		}
+		m, s := refSeqMeanSD(samp)
+		switch {
+		case s == 0 && lf > m:
+			vals[i] = 1
+			out.DegenerateSample++
+		case s == 0:
+			out.DegenerateSample++
+		default:
+			vals[i] = NormalCDF((lf - m) / s)
+		}
+	}
+	var sum float64
+	for _, v := range vals {
+		sum += v
+	}
+	out.Mean = sum / float64(b)
+	s := sorted(vals)
+	out.Q05, out.Q50, out.Q95 = quantileSorted(s, 0.05), quantileSorted(s, 0.5), quantileSorted(s, 0.95)
+	return out
+}
+
+func refSeqMeanSD(x []float64) (m, s float64) {
+	for _, v := range x {
+		m += v
+	}
+	m /= float64(len(x))
+	for _, v := range x {
+		s += (v - m) * (v - m)
+	}
+	return m, math.Sqrt(s / float64(len(x)-1))
+}
