@@ -142,21 +142,28 @@ func integrateOverW(f func(float64) float64, nu, tol float64) float64 {
 // [0, 1] ((x + 1)/2 and w/2: both exact), computed once: gl20 over [a, b]
 // is then quad.Fixed(f, a, b, 20, quad.Legendre{}, 0) bit for bit, without
 // recomputing the nodes on every call.
-var gl20X, gl20W = func() (x, w []float64) {
-	const n = 20
+var gl20X, gl20W = legendreOn01(20)
+
+func legendreOn01(n int) (x, w []float64) {
 	x, w = make([]float64, n), make([]float64, n)
 	for k := range n {
 		x[k], w[k] = quad.Legendre{}.FixedLocationSingle(n, k, 0, 1)
 	}
 	return x, w
-}()
+}
 
 // gl20 integrates f over [a, b] (a < b) by the 20-point Gauss–Legendre rule.
 func gl20(f func(float64) float64, a, b float64) float64 {
+	return glFixed(gl20X, gl20W, f, a, b)
+}
+
+// glFixed integrates f over [a, b] by the rule with nodes x and weights w
+// on [0, 1].
+func glFixed(x, w []float64, f func(float64) float64, a, b float64) float64 {
 	d := b - a
 	var sum float64
-	for k, x := range gl20X {
-		sum += gl20W[k] * d * f(x*d+a)
+	for k, xk := range x {
+		sum += w[k] * d * f(xk*d+a)
 	}
 	return sum
 }

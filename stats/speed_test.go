@@ -177,3 +177,30 @@ func BenchmarkBootstrapFloorFPR(b *testing.B) {
 		})
 	}
 }
+
+// TestTwoStageMatchesReference: the two-stage rates and power from one
+// pass within 1e−9 relative of the reference's two passes (the same
+// posterior draws and rule: bit for bit, in fact), over sizes,
+// floors 2–4 SDs below the mean and bands of 1–10%.
+func TestTwoStageMatchesReference(t *testing.T) {
+	for _, n := range []int{2, 5, 30, 1000, 100000} {
+		for _, kObs := range []float64{2, 3.1, 4} {
+			for _, band := range []float64{0.01, 0.03, 0.1} {
+				const s = 0.01
+				floor, r := math.Exp(-kObs*s), math.Exp(-1.3*s)
+				e := AR1(n, 0.3)
+				fpr, rerun, power := TwoStage(0, s, e, floor, band, r, 500, 9)
+				wantFPR, wantRerun := refTwoStageFPR(0, s, e, floor, band, 500, 9)
+				wantPower := refTwoStagePower(0, s, e, floor, band, r, 500, 9)
+				for _, f := range []struct {
+					name      string
+					got, want float64
+				}{{"fpr", fpr, wantFPR}, {"rerun", rerun, wantRerun}, {"power", power, wantPower}} {
+					if !relClose(f.got, f.want, 1e-9) {
+						t.Errorf("n %d, k_obs %v, band %v: %s %.17g, reference %.17g", n, kObs, band, f.name, f.got, f.want)
+					}
+				}
+			}
+		}
+	}
+}
