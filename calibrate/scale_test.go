@@ -48,3 +48,28 @@ func benchRecommend(b *testing.B, n int) {
 func BenchmarkRecommend1000(b *testing.B)   { benchRecommend(b, 1000) }
 func BenchmarkRecommend10000(b *testing.B)  { benchRecommend(b, 10000) }
 func BenchmarkRecommend100000(b *testing.B) { benchRecommend(b, 100000) }
+
+// TestRegimesAllRuns: a 10% slide of every benchmark from run 1,200 of
+// 2,000 is a change of regime of the score at run 1,200 (index 1200);
+// before, only the latest 300 runs were searched and it went unseen.
+func TestRegimesAllRuns(t *testing.T) {
+	runs := noiseRuns(2000)
+	for i := 1200; i < len(runs); i++ {
+		for j := range runs[i].Measurements {
+			if m := &runs[i].Measurements[j]; m.Variant == "hoard" {
+				m.Value *= 0.9
+			}
+		}
+	}
+	a, err := Analyze(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts := map[int]bool{}
+	for _, r := range a.Regimes {
+		starts[r.Start] = true
+	}
+	if !starts[1200] {
+		t.Errorf("score regimes %+v: none starts at run 1200", a.Regimes)
+	}
+}
