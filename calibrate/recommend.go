@@ -287,9 +287,11 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 	}
 	rec.TwoStageFPR, rec.TwoStageRerun, rec.TwoStagePower = math.NaN(), math.NaN(), math.NaN()
 	if opt.RerunBand > 0 && s.SDLog > 0 {
-		rec.TwoStageFPR, rec.TwoStageRerun = stats.TwoStageFPR(s.MeanLog, s.SDLog, s.Effective, rec.Floor, opt.RerunBand, 20000, opt.Seed)
+		// The rates and the power share their posterior draws: one pass.
 		if r := rec.Cost.R90; r > 0 && !math.IsInf(r, 0) {
-			rec.TwoStagePower = stats.TwoStagePower(s.MeanLog, s.SDLog, s.Effective, rec.Floor, opt.RerunBand, r, 20000, opt.Seed)
+			rec.TwoStageFPR, rec.TwoStageRerun, rec.TwoStagePower = stats.TwoStage(s.MeanLog, s.SDLog, s.Effective, rec.Floor, opt.RerunBand, r, 20000, opt.Seed)
+		} else {
+			rec.TwoStageFPR, rec.TwoStageRerun = stats.TwoStageFPR(s.MeanLog, s.SDLog, s.Effective, rec.Floor, opt.RerunBand, 20000, opt.Seed)
 		}
 	}
 	if p := rec.Cost.Predictive; p > 0 && p < 0.5 && s.SDLog > 0 {

@@ -8,9 +8,12 @@ import (
 	"qoscal/stats"
 )
 
-// MaxChangeRuns bounds the runs the change-point search examines: the
-// latest ones (E-Divisive's permutation test costs O(n²) per permutation).
-// Earlier runs belong to the first regime found.
+// MaxChangeRuns is how many values the change-point search examines at
+// full resolution (E-Divisive's permutation test costs O(n²) per
+// permutation): a longer sequence is searched on the medians of at most
+// this many bins of consecutive runs, and each change found placed
+// exactly among the runs near it (stats.EDivisiveLong), so every run is
+// searched at a cost that does not grow with the square of their number.
 const MaxChangeRuns = 300
 
 // Regime is a stretch of consecutive calibration runs between change
@@ -32,10 +35,9 @@ func (a *Analysis) regimesOf(values []float64, seed uint64) []Regime {
 	for i, v := range values {
 		logs[i] = math.Log(v)
 	}
-	off := max(0, n-MaxChangeRuns)
 	var cuts []int
-	for _, c := range stats.EDivisive(logs[off:], stats.EDivisiveOptions{Seed: seed}) {
-		cuts = append(cuts, off+c.Index)
+	for _, c := range stats.EDivisiveLong(logs, stats.EDivisiveOptions{Seed: seed}, MaxChangeRuns) {
+		cuts = append(cuts, c.Index)
 	}
 	cuts = append(cuts, n)
 	var out []Regime

@@ -179,3 +179,55 @@ func permutationP(z []float64, m int, q float64, b int, seed uint64, alpha float
 	}
 	return float64(1+exceed) / float64(b+1)
 }
+
+// EDivisiveLong is EDivisive for series of any length, at a cost that
+// does not grow with the square of it: a series of at most maxPoints
+// values is searched as it is (EDivisive, bit for bit); a longer one is
+// cut into b = ⌈n/maxPoints⌉-value bins of consecutive values, E-Divisive
+// (with its permutation test) searches the series of bin medians, and each
+// change it finds between bins j−1 and j is then placed at full
+// resolution: at the best split (largest Q̂) of the values within
+// max(2b, maxPoints/2) of the bin boundary, and no more than halfway to
+// the neighbouring changes. The medians keep a single odd run
+// from moving a bin; a change within a bin shows as a bin between the two
+// levels, which the refinement resolves. Q and P of a change are those of
+// the binned search. Cost: O(n log b) for the medians, E-Divisive on
+// maxPoints values, and O((b + maxPoints)²) per change; maxPoints must be ≥ 2·MinSegment.
+func EDivisiveLong(z []float64, opt EDivisiveOptions, maxPoints int) []ChangePoint {
+	n := len(z)
+	if n <= maxPoints {
+		return EDivisive(z, opt)
+	}
+	m := opt.withDefaults().MinSegment
+	b := (n + maxPoints - 1) / maxPoints
+	nb := (n + b - 1) / b
+	medians := make([]float64, nb)
+	buf := make([]float64, 0, b)
+	for j := range medians {
+		buf = append(buf[:0], z[j*b:min(n, (j+1)*b)]...)
+		medians[j] = Median(buf)
+	}
+	coarse := EDivisive(medians, opt)
+	out := make([]ChangePoint, len(coarse))
+	// A noisy bin median can put the coarse change a bin or two off, so
+	// the refinement looks at least two bins, and at least maxPoints/2
+	// values, either side, but not past halfway to the next change.
+	half := max(2*b, maxPoints/2)
+	for i, c := range coarse {
+		at := c.Index * b
+		lo, hi := max(0, at-half), min(n, at+half)
+		if i > 0 {
+			lo = max(lo, (coarse[i-1].Index*b+at)/2)
+		}
+		if i+1 < len(coarse) {
+			hi = min(hi, (coarse[i+1].Index*b+at)/2)
+		}
+		if hi-lo >= 2*m {
+			if tau, _ := bestSplit(z[lo:hi], m); tau > 0 {
+				at = lo + tau
+			}
+		}
+		out[i] = ChangePoint{Index: at, Q: c.Q, P: c.P}
+	}
+	return out
+}

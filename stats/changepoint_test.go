@@ -209,3 +209,96 @@ func TestEnergyQWorkedVector(t *testing.T) {
 		t.Errorf("best split %d (%v), want %d (%v)", tau, m, v.Expected.ArgMax, v.Expected.Max)
 	}
 }
+
+// TestEDivisiveLongStep: a 10% step at run 1,200 of 2,000 (noise sd
+// 0.025, the bundled samples' run-to-run noise) is found at run 1,200
+// exactly, as E-Divisive over all 2,000 values finds it (checked once: it
+// takes seconds); the search over the latest 300 runs alone, as regimes
+// were found before, saw no change at all (the charts helper's report,
+// issue 18). With a second step of 8% at run 500, both are placed exactly.
+func TestEDivisiveLongStep(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 1200))
+	z := make([]float64, 2000)
+	for i := range z {
+		z[i] = 0.025 * rng.NormFloat64()
+		if i >= 1200 {
+			z[i] -= 0.1
+		}
+	}
+	if cps := EDivisive(z[len(z)-300:], EDivisiveOptions{}); len(cps) != 0 {
+		t.Errorf("the latest 300 runs: %+v, want none", cps)
+	}
+	cps := EDivisiveLong(z, EDivisiveOptions{}, 300)
+	if len(cps) != 1 || cps[0].Index != 1200 || !(cps[0].P <= 0.05) {
+		t.Errorf("one step at 1200: %+v", cps)
+	}
+	for i := 500; i < 2000; i++ {
+		z[i] += 0.08
+	}
+	cps = EDivisiveLong(z, EDivisiveOptions{}, 300)
+	found := map[int]bool{}
+	for _, c := range cps {
+		found[c.Index] = true
+	}
+	if !found[500] || !found[1200] {
+		t.Errorf("steps at 500 and 1200: %+v", cps)
+	}
+}
+
+// TestEDivisiveLongShort: a series no longer than maxPoints is searched
+// by EDivisive itself, bit for bit.
+func TestEDivisiveLongShort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	z := make([]float64, 120)
+	for i := range z {
+		z[i] = rng.NormFloat64()
+		if i >= 70 {
+			z[i] += 2
+		}
+	}
+	want := EDivisive(z, EDivisiveOptions{})
+	if got := EDivisiveLong(z, EDivisiveOptions{}, 120); fmt.Sprint(got) != fmt.Sprint(want) || len(want) != 1 {
+		t.Errorf("EDivisiveLong %+v, EDivisive %+v", got, want)
+	}
+}
+
+// TestEDivisiveLongStationary: on stationary series of 3,000 values the
+// bin medians are independent and identically distributed, so the binned
+// permutation test keeps its level: false changes in at most the level
+// plus binomial error of 40 series.
+func TestEDivisiveLongStationary(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 3000))
+	const reps = 40
+	false := 0
+	z := make([]float64, 3000)
+	for r := range reps {
+		for i := range z {
+			z[i] = 0.025 * rng.NormFloat64()
+		}
+		if len(EDivisiveLong(z, EDivisiveOptions{Seed: uint64(r + 1)}, 300)) > 0 {
+			false++
+		}
+	}
+	// Binomial(40, 0.05): P(X ≥ 7) ≈ 0.005.
+	if false >= 7 {
+		t.Errorf("%d of %d stationary series had a change", false, reps)
+	}
+}
+
+func BenchmarkEDivisiveLong(b *testing.B) {
+	for _, n := range []int{10000, 100000} {
+		rng := rand.New(rand.NewPCG(1, uint64(n)))
+		z := make([]float64, n)
+		for i := range z {
+			z[i] = 0.025 * rng.NormFloat64()
+			if i >= n*3/5 {
+				z[i] -= 0.05
+			}
+		}
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for b.Loop() {
+				EDivisiveLong(z, EDivisiveOptions{}, 300)
+			}
+		})
+	}
+}

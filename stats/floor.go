@@ -55,19 +55,66 @@ func ToleranceConfidence(k float64, n int, zp float64) float64 {
 // nu = n − 1 and the AR(1) model does not (docs/STATS.md 5b).
 func toleranceConfidence(k, n, nu, zp float64) float64 {
 	sn := math.Sqrt(n)
-	// ln of the density of w = sqrt(V/ν), V ~ χ²_ν:
-	// f(w) = 2ν w f_χ²(νw²), f_χ²(v) = v^{ν/2−1} e^{−v/2} / (2^{ν/2} Γ(ν/2)).
-	lg, _ := math.Lgamma(nu / 2)
-	logc := math.Log(2*nu) - nu/2*math.Ln2 - lg
-	density := func(w float64) float64 {
-		if w <= 0 {
-			return 0
-		}
-		v := nu * w * w
-		return math.Exp(logc + math.Log(w) + (nu/2-1)*math.Log(v) - v/2)
-	}
-	f := func(w float64) float64 { return NormalCDF(sn*(k*w-zp)) * density(w) }
+	d := newWDensity(nu)
+	f := func(w float64) float64 { return NormalCDF(sn*(k*w-zp)) * d.at(w) }
 	return integrateOverW(f, nu, 1e-15)
+}
+
+// wDensity is the density of w = sqrt(V/ν), V ~ χ²_ν:
+//
+//	f(w) = 2ν w f_χ²(νw²),  f_χ²(v) = v^{ν/2−1} e^{−v/2} / (2^{ν/2} Γ(ν/2)),
+//
+// written as ln f(w) = c + (ν−1)·ln w − ν(w² − 1)/2 with every term small
+// where f has its mass (w near 1). The direct form sums terms of the size
+// of ν·ln ν (2.7e5 at ν = 10⁵) to a result of a few units, and its
+// rounding made the density noisy to 3e−11 relative at ν = 10⁵: more
+// than the quadrature's tolerance, so the adaptive rule split panels a
+// million times over chasing the noise (issue 19).
+type wDensity struct{ nu, c float64 }
+
+func newWDensity(nu float64) wDensity {
+	var c float64
+	if x := nu / 2; x >= 20 {
+		// c = ln(2ν) − (ν/2)·ln 2 − lnΓ(ν/2) + (ν/2 − 1)·ln ν − ν/2, which with
+		// Stirling's series lnΓ(x) = (x − ½)·ln x − x + ½·ln 2π + R(x) is
+		// exactly ½·ln(ν/π) − R(ν/2); R's series, to x⁻⁹, is within 1e−17
+		// of it for x ≥ 20 (the next term is 691/(360360·x¹¹)).
+		x2 := 1 / (x * x)
+		r := (1.0/12 - x2*(1.0/360-x2*(1.0/1260-x2*(1.0/1680-x2/1188)))) / x
+		c = 0.5*math.Log(nu/math.Pi) - r
+	} else {
+		lg, _ := math.Lgamma(x)
+		c = math.Log(2*nu) - x*math.Ln2 - lg + (x-1)*math.Log(nu) - x
+	}
+	return wDensity{nu: nu, c: c}
+}
+
+// at returns f(w): with d = w − 1, (ν−1)·ln w − ν(w² − 1)/2 is
+// ν·(ln(1+d) − d − d²/2) − ln(1+d), whose first part log1pMinus keeps
+// free of cancellation.
+func (p wDensity) at(w float64) float64 {
+	if w <= 0 {
+		return 0
+	}
+	d := w - 1
+	return math.Exp(p.c + p.nu*(log1pMinus(d)-d*d/2) - math.Log1p(d))
+}
+
+// log1pMinus returns ln(1 + d) − d without the cancellation of the two
+// for small d: with t = d/(2 + d), ln(1 + d) = 2·atanh t and d = 2t/(1 − t),
+// so ln(1 + d) − d = −t·d + 2t³·(1/3 + t²/5 + t⁴/7 + …); for |d| ≤ ½,
+// |t| ≤ ⅓ and 16 terms of the series reach 1e−17 of the result.
+func log1pMinus(d float64) float64 {
+	if math.Abs(d) > 0.5 {
+		return math.Log1p(d) - d
+	}
+	t := d / (2 + d)
+	t2 := t * t
+	var s float64
+	for j := 33; j >= 3; j -= 2 {
+		s = s*t2 + 1/float64(j)
+	}
+	return -t*d + 2*t*t2*s
 }
 
 // integrateOverW integrates f over the range of w = sqrt(χ²_ν/ν) that
@@ -91,16 +138,45 @@ func integrateOverW(f func(float64) float64, nu, tol float64) float64 {
 	return sum
 }
 
+// gl20X and gl20W are gonum's 20-point Gauss–Legendre rule mapped to
+// [0, 1] ((x + 1)/2 and w/2: both exact), computed once: gl20 over [a, b]
+// is then quad.Fixed(f, a, b, 20, quad.Legendre{}, 0) bit for bit, without
+// recomputing the nodes on every call.
+var gl20X, gl20W = legendreOn01(20)
+
+func legendreOn01(n int) (x, w []float64) {
+	x, w = make([]float64, n), make([]float64, n)
+	for k := range n {
+		x[k], w[k] = quad.Legendre{}.FixedLocationSingle(n, k, 0, 1)
+	}
+	return x, w
+}
+
+// gl20 integrates f over [a, b] (a < b) by the 20-point Gauss–Legendre rule.
+func gl20(f func(float64) float64, a, b float64) float64 {
+	return glFixed(gl20X, gl20W, f, a, b)
+}
+
+// glFixed integrates f over [a, b] by the rule with nodes x and weights w
+// on [0, 1].
+func glFixed(x, w []float64, f func(float64) float64, a, b float64) float64 {
+	d := b - a
+	var sum float64
+	for k, xk := range x {
+		sum += w[k] * d * f(xk*d+a)
+	}
+	return sum
+}
+
 // adaptiveGL integrates f over [a, b] by 20-point Gauss–Legendre, halving
 // the interval until the whole-panel rule and the sum over the halves
 // agree to tol (absolute, for every panel: the halves' sum is far more
 // accurate than the estimate says), and returns the halves' sum.
 func adaptiveGL(f func(float64) float64, a, b, tol float64, depth int) float64 {
-	const nodes = 20
-	whole := quad.Fixed(f, a, b, nodes, quad.Legendre{}, 0)
+	whole := gl20(f, a, b)
 	m := a + (b-a)/2
-	left := quad.Fixed(f, a, m, nodes, quad.Legendre{}, 0)
-	right := quad.Fixed(f, m, b, nodes, quad.Legendre{}, 0)
+	left := gl20(f, a, m)
+	right := gl20(f, m, b)
 	if d := math.Abs(left + right - whole); d <= tol || depth >= 30 || math.IsNaN(d) {
 		// A NaN integrand (an undefined k) is returned as NaN at once,
 		// never split down to the depth limit.
@@ -207,13 +283,75 @@ func upperFromK(k float64, g func(float64) float64) float64 {
 		return math.NaN()
 	}
 	lo, hi := -40.0, 40.0
-	if g(lo) > 0 {
+	glo, ghi := g(lo), g(hi)
+	if glo > 0 {
 		return 1
 	}
-	if g(hi) < 0 {
+	if ghi < 0 {
 		return 0
 	}
-	return NormalCDF(-bisect(g, lo, hi))
+	return NormalCDF(-brent(g, lo, hi, glo, ghi))
+}
+
+// brent finds a root of g in [a, b], where g(a) = ga and g(b) = gb have
+// opposite signs (or one is 0), by Brent's method (Brent 1973, Algorithms
+// for Minimization without Derivatives, ch. 4): inverse quadratic or
+// secant steps, and bisection whenever they would not shrink the bracket
+// fast enough, to within 1e−14 relative (1e−14 absolute near 0). It takes
+// about 15 evaluations of g where bisection to the resolution of float64
+// took 60 or more: each is a quadrature (issue 19); z is then exact far
+// beyond the digits a rate Φ(−z) is printed with (relative error of the
+// rate about z·1e−14).
+func brent(g func(float64) float64, a, b, ga, gb float64) float64 {
+	if ga == 0 {
+		return a
+	}
+	if gb == 0 {
+		return b
+	}
+	if math.Abs(ga) < math.Abs(gb) {
+		a, b, ga, gb = b, a, gb, ga
+	}
+	c, gc := a, ga
+	d := c
+	bisected := true
+	for range 200 {
+		tol := 1e-14 * math.Max(1, math.Abs(b))
+		if gb == 0 || math.Abs(b-a) < tol {
+			return b
+		}
+		var s float64
+		if ga != gc && gb != gc {
+			s = a*gb*gc/((ga-gb)*(ga-gc)) + b*ga*gc/((gb-ga)*(gb-gc)) + c*ga*gb/((gc-ga)*(gc-gb))
+		} else {
+			s = b - gb*(b-a)/(gb-ga)
+		}
+		lo, hi := (3*a+b)/4, b
+		if lo > hi {
+			lo, hi = hi, lo
+		}
+		if !(s > lo && s < hi) ||
+			(bisected && math.Abs(s-b) >= math.Abs(b-c)/2) ||
+			(!bisected && math.Abs(s-b) >= math.Abs(c-d)/2) ||
+			(bisected && math.Abs(b-c) < tol) ||
+			(!bisected && math.Abs(c-d) < tol) {
+			s = a + (b-a)/2
+			bisected = true
+		} else {
+			bisected = false
+		}
+		gs := g(s)
+		d, c, gc = c, b, gb
+		if (ga < 0) != (gs < 0) {
+			b, gb = s, gs
+		} else {
+			a, ga = s, gs
+		}
+		if math.Abs(ga) < math.Abs(gb) {
+			a, b, ga, gb = b, a, gb, ga
+		}
+	}
+	return b
 }
 
 // PowerPredictive returns the predictive probability that a run regressed
@@ -320,21 +458,35 @@ func FalseAlarmHorizonEff(m, s float64, e Effective, floor float64, runs int) fl
 	nu := e.DF
 	sn := math.Sqrt(e.N)
 	mf := float64(runs)
-	lg, _ := math.Lgamma(nu / 2)
-	logc := math.Log(2*nu) - nu/2*math.Ln2 - lg
+	d := newWDensity(nu)
 	f := func(w float64) float64 {
-		if w <= 0 {
+		dens := d.at(w)
+		if dens < 1e-20 {
+			// The chance of an alarm is at most 1, so where w has no
+			// density to speak of (beyond about 10 of its SDs) the
+			// integrand is below 1e−20, and the 64-node sum is skipped:
+			// over a range of w narrower than 12 it changes the horizon
+			// by less than 1e−18, far inside the 1e−15 tolerance.
 			return 0
 		}
-		v := nu * w * w
-		dens := math.Exp(logc + math.Log(w) + (nu/2-1)*math.Log(v) - v/2)
-		// E_Z[(1 − p)^runs], p = Φ(u·w − Z/√n); 1 − p = Φ(Z/√n − u·w).
+		// E_Z[1 − (1 − p)^runs], p = Φ(u·w − Z/√n); 1 − p = Φ(Z/√n − u·w).
+		// The chance of an alarm is integrated, not the chance of none
+		// subtracted from 1 at the end, which lost the small horizons'
+		// digits to cancellation (1e−11 absolute at 1e−12 tolerance).
 		var e float64
 		for i, z := range hermiteX {
-			e += hermiteW[i] * math.Exp(mf*math.Log(NormalCDF(z/sn-u*w)))
+			e += hermiteW[i] * -math.Expm1(mf*logNormalCDF(z/sn-u*w))
 		}
 		return e * dens
 	}
-	none := integrateOverW(f, nu, 1e-12)
-	return math.Max(0, math.Min(1, 1-none))
+	return math.Max(0, math.Min(1, integrateOverW(f, nu, 1e-15)))
+}
+
+// logNormalCDF returns ln Φ(x), through log1p(−Φ(−x)) where Φ(x) is near
+// 1 (the log of a rounded Φ(x) would keep none of 1 − Φ(x)'s digits).
+func logNormalCDF(x float64) float64 {
+	if x > 0 {
+		return math.Log1p(-NormalCDF(-x))
+	}
+	return math.Log(NormalCDF(x))
 }

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"sync"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -137,6 +138,23 @@ func sorted(x []float64) []float64 {
 	return s
 }
 
+// scratch lends the order statistics below a sorted copy of their input
+// from a pool, so that the medians and quantiles of a large analysis (two
+// dozen over 100,000 runs) do not each leave an n-value copy for the
+// collector (issue 19: 130 MB of garbage at 100,000 runs).
+var scratch = sync.Pool{New: func() any { return new([]float64) }}
+
+// withSorted calls f with a sorted copy of x, which f must not keep.
+func withSorted(x []float64, f func(s []float64) float64) float64 {
+	p := scratch.Get().(*[]float64)
+	s := append((*p)[:0], x...)
+	sort.Float64s(s)
+	v := f(s)
+	*p = s
+	scratch.Put(p)
+	return v
+}
+
 // Quantile returns the Hyndman–Fan type 7 p-quantile of x (R's default
 // quantile, numpy's "linear"): for x sorted into x[0..n−1],
 //
@@ -149,7 +167,7 @@ func Quantile(x []float64, p float64) float64 {
 	if len(x) == 0 || !(p >= 0 && p <= 1) {
 		return math.NaN()
 	}
-	return quantileSorted(sorted(x), p)
+	return withSorted(x, func(s []float64) float64 { return quantileSorted(s, p) })
 }
 
 func quantileSorted(s []float64, p float64) float64 {
@@ -172,8 +190,7 @@ func IQR(x []float64) float64 {
 	if len(x) == 0 {
 		return math.NaN()
 	}
-	s := sorted(x)
-	return quantileSorted(s, 0.75) - quantileSorted(s, 0.25)
+	return withSorted(x, func(s []float64) float64 { return quantileSorted(s, 0.75) - quantileSorted(s, 0.25) })
 }
 
 // MADScale is 1/Φ⁻¹(3/4), which makes the MAD a consistent estimator of σ
@@ -190,11 +207,16 @@ func RawMAD(x []float64) float64 {
 		return math.NaN()
 	}
 	m := Median(x)
-	d := make([]float64, len(x))
-	for i, v := range x {
-		d[i] = math.Abs(v - m)
+	p := scratch.Get().(*[]float64)
+	d := (*p)[:0]
+	for _, v := range x {
+		d = append(d, math.Abs(v-m))
 	}
-	return Median(d)
+	sort.Float64s(d)
+	mad := quantileSorted(d, 0.5)
+	*p = d
+	scratch.Put(p)
+	return mad
 }
 
 // RangePct returns the range as a percentage of the median:

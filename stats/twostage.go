@@ -20,19 +20,8 @@ import (
 // average over the parameters. draws posterior draws, seeded: the same
 // inputs give the same figures.
 func TwoStageFPR(m, s float64, e Effective, floor, band float64, draws int, seed uint64) (fpr, rerun float64) {
-	lnF := math.Log(floor)
-	lnA := math.Log(floor * (1 - band))
-	rng := rand.New(rand.NewPCG(seed, 2014))
-	chi := distuv.Gamma{Alpha: e.DF / 2, Beta: 0.5, Src: rng} // χ²_df
-	sd := s * e.SDScale
-	for range draws {
-		sigma := sd * math.Sqrt(e.DF/chi.Rand())
-		mu := m + sigma/math.Sqrt(e.N)*rng.NormFloat64()
-		f, r := TwoStageGiven(mu, sigma, lnA, lnF)
-		fpr += f
-		rerun += r
-	}
-	return fpr / float64(draws), rerun / float64(draws)
+	fpr, rerun, _ = TwoStage(m, s, e, floor, band, 1, draws, seed)
+	return fpr, rerun
 }
 
 // TwoStagePower is the predictive probability that the rule with a rerun
@@ -42,8 +31,37 @@ func TwoStageFPR(m, s float64, e Effective, floor, band float64, draws int, seed
 // (docs/STATS.md 2.14). The same seed gives the same posterior draws as
 // TwoStageFPR, so the two figures are computed on one sample.
 func TwoStagePower(m, s float64, e Effective, floor, band, r float64, draws int, seed uint64) float64 {
-	p, _ := TwoStageFPR(m+math.Log(r), s, e, floor, band, draws, seed)
+	_, _, p := TwoStage(m, s, e, floor, band, r, draws, seed)
 	return p
+}
+
+// TwoStage is TwoStageFPR and TwoStagePower in one pass over the
+// posterior draws, which the two share: the false-positive and rerun
+// rates of healthy jobs, and the rate at which a job slid by r fails
+// (with r = 1 the slid job is a healthy one: the power is the false-
+// positive rate).
+func TwoStage(m, s float64, e Effective, floor, band, r float64, draws int, seed uint64) (fpr, rerun, power float64) {
+	lnF := math.Log(floor)
+	lnA := math.Log(floor * (1 - band))
+	mSlid := m + math.Log(r)
+	rng := rand.New(rand.NewPCG(seed, 2014))
+	chi := distuv.Gamma{Alpha: e.DF / 2, Beta: 0.5, Src: rng} // χ²_df
+	sd := s * e.SDScale
+	for range draws {
+		sigma := sd * math.Sqrt(e.DF/chi.Rand())
+		z := rng.NormFloat64()
+		f, rr := TwoStageGiven(m+sigma/math.Sqrt(e.N)*z, sigma, lnA, lnF)
+		fpr += f
+		rerun += rr
+		if r != 1 {
+			p, _ := TwoStageGiven(mSlid+sigma/math.Sqrt(e.N)*z, sigma, lnA, lnF)
+			power += p
+		}
+	}
+	if r == 1 {
+		power = fpr
+	}
+	return fpr / float64(draws), rerun / float64(draws), power / float64(draws)
 }
 
 // TwoStageGiven is the two-stage rule's false-positive and rerun rates

@@ -1,0 +1,206 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// relClose reports whether got is within rel of want, relatively (and
+// exactly equal for zeros, infinities and NaNs).
+func relClose(got, want, rel float64) bool {
+	if got == want || (math.IsNaN(got) && math.IsNaN(want)) {
+		return true
+	}
+	return math.Abs(got-want) <= rel*math.Abs(want)
+}
+
+// The sizes the fast predictive integrals are checked at against the
+// slow reference (reference_slow_test.go), from the smallest calibration
+// to the largest the engine is measured on.
+var speedSizes = []int{2, 3, 5, 10, 30, 100, 300, 1000, 3000, 10000, 30000, 100000}
+
+// TestToleranceConfidenceMatchesReference: γ(k) within 1e−9 relative of
+// the reference, or within 1e−14 absolute where γ is so near 0 that the
+// reference's own absolute tolerance (1e−15 per panel) is all it has.
+func TestToleranceConfidenceMatchesReference(t *testing.T) {
+	for _, n := range speedSizes {
+		zps := []float64{1.2816, 1.6449, 2.3263, 3.0902}
+		if n >= 10000 {
+			zps = []float64{1.6449, 3.0902} // the reference takes 0.1 s per γ here
+		}
+		for _, zp := range zps {
+			for _, k := range []float64{0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4, 5, 8, 20} {
+				nf := float64(n)
+				got, want := toleranceConfidence(k, nf, nf-1, zp), refToleranceConfidence(k, nf, nf-1, zp)
+				if !relClose(got, want, 1e-9) && math.Abs(got-want) > 1e-14 {
+					t.Errorf("n %d, z_p %v, k %v: γ %.17g, reference %.17g", n, zp, k, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestFPRUpperMatchesReference: the 95% upper bound on the rate within
+// 1e−9 relative of the reference, for floors 1 to 6 SDs below the mean,
+// independent and autocorrelated.
+func TestFPRUpperMatchesReference(t *testing.T) {
+	for _, n := range speedSizes {
+		kObss := []float64{1, 2, 3, 4, 6}
+		switch {
+		case n > 10000:
+			continue // the reference takes many seconds per bound here; TestToleranceConfidenceMatchesReference covers γ
+		case n > 1000:
+			kObss = []float64{3.2} // where the default target puts the floor
+		}
+		for _, kObs := range kObss {
+			floor := math.Exp(-kObs * 0.02)
+			for _, e := range []Effective{Independent(n), AR1(n, 0.4)} {
+				got, want := FPRUpperEff(0, 0.02, e, floor, 0.95), refFPRUpperEff(0, 0.02, e, floor, 0.95)
+				if !relClose(got, want, 1e-9) {
+					t.Errorf("n %d, k_obs %v, %+v: upper %.17g, reference %.17g (%.2g relative)", n, kObs, e, got, want, (got-want)/want)
+				}
+			}
+		}
+	}
+}
+
+// TestFalseAlarmHorizonMatchesReference: the chance of a false alarm in
+// 100 runs within 1e−9 relative of the reference, or within 5e−11
+// absolute: the reference integrated the chance of no alarm, near 1, to
+// 1e−12 per panel (16 panels) with a density noisy to 3e−11 relative at
+// large n, and subtracted it from 1, so that is all the digits it has
+// (TestFalseAlarmHorizonOneRun shows the fast version is the exact one).
+// Rates print with 2–3 significant digits, 1e−5 at the finest.
+func TestFalseAlarmHorizonMatchesReference(t *testing.T) {
+	for _, n := range speedSizes {
+		for _, kObs := range []float64{1, 2.5, 3.5, 5} {
+			floor := math.Exp(-kObs * 0.02)
+			for _, e := range []Effective{Independent(n), AR1(n, 0.4)} {
+				got, want := FalseAlarmHorizonEff(0, 0.02, e, floor, 100), refFalseAlarmHorizonEff(0, 0.02, e, floor, 100)
+				if !relClose(got, want, 1e-9) && math.Abs(got-want) > 5e-11 {
+					t.Errorf("n %d, k_obs %v, %+v: horizon %.17g, reference %.17g", n, kObs, e, got, want)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkFPRUpper(b *testing.B) {
+	for _, n := range []int{10, 1000, 100000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for b.Loop() {
+				FPRUpper(0, 0.02, n, math.Exp(-3.2*0.02), 0.95)
+			}
+		})
+	}
+}
+
+func BenchmarkFalseAlarmHorizon(b *testing.B) {
+	for _, n := range []int{10, 1000, 100000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for b.Loop() {
+				FalseAlarmHorizon(0, 0.02, n, math.Exp(-3.2*0.02), 100)
+			}
+		})
+	}
+}
+
+// TestFalseAlarmHorizonOneRun: over one run the horizon is the
+// predictive rate, T_ν(u/sqrt(1 + 1/n)) in closed form; the fast
+// integral matches it to 2e−10 relative at every size, which is about
+// how exact TCDF is at 10⁴–10⁵ degrees of freedom (the reference, which
+// subtracted the chance of no alarm from 1 at a 1e−12 tolerance, is off
+// by up to 3e−11 absolute: 1e−4 relative on a rate of 3e−7).
+func TestFalseAlarmHorizonOneRun(t *testing.T) {
+	for _, n := range speedSizes {
+		for _, kObs := range []float64{1, 2.5, 3.5, 5} {
+			floor := math.Exp(-kObs * 0.02)
+			for _, e := range []Effective{Independent(n), AR1(n, 0.4)} {
+				got, want := FalseAlarmHorizonEff(0, 0.02, e, floor, 1), FPRPredictiveEff(0, 0.02, e, floor)
+				ref := refFalseAlarmHorizonEff(0, 0.02, e, floor, 1)
+				if !relClose(got, want, 2e-10) {
+					t.Errorf("n %d, k_obs %v, %+v: one-run horizon %.17g, predictive rate %.17g (%.2g relative; reference %.2g)", n, kObs, e, got, want, (got-want)/want, (ref-want)/want)
+				}
+			}
+		}
+	}
+}
+
+// TestBootstrapMatchesReference: the one-pass bootstrap gives the
+// two-pass reference's figures to 1e−12 relative, and the same count of
+// degenerate resamples, from 2 to 20,000 log scores (the same resamples:
+// the same generator, drawn in the same order).
+func TestBootstrapMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 19))
+	for _, n := range []int{2, 3, 10, 100, 1000, 20000} {
+		y := make([]float64, n)
+		for i := range y {
+			y[i] = 0.25 + 0.02*rng.NormFloat64()
+		}
+		for _, floor := range []float64{1.15, 1.2, 1.26, 1.3} {
+			got, want := BootstrapFloorFPR(y, floor, 200, 7), refBootstrapFloorFPR(y, floor, 200, 7)
+			for _, f := range []struct {
+				name      string
+				got, want float64
+			}{{"mean", got.Mean, want.Mean}, {"q05", got.Q05, want.Q05}, {"q50", got.Q50, want.Q50}, {"q95", got.Q95, want.Q95}} {
+				if !relClose(f.got, f.want, 1e-12) {
+					t.Errorf("n %d, floor %v: %s %.17g, reference %.17g", n, floor, f.name, f.got, f.want)
+				}
+			}
+			if got.DegenerateSample != want.DegenerateSample {
+				t.Errorf("n %d, floor %v: %d degenerate resamples, reference %d", n, floor, got.DegenerateSample, want.DegenerateSample)
+			}
+		}
+	}
+}
+
+// BenchmarkBootstrapFloorFPR: the one-pass bootstrap (new) against the
+// two-pass reference (ref), 200 resamples.
+func BenchmarkBootstrapFloorFPR(b *testing.B) {
+	for _, n := range []int{1000, 100000} {
+		y := make([]float64, n)
+		rng := rand.New(rand.NewPCG(3, 19))
+		for i := range y {
+			y[i] = 0.25 + 0.02*rng.NormFloat64()
+		}
+		b.Run(fmt.Sprint("new/", n), func(b *testing.B) {
+			for b.Loop() {
+				BootstrapFloorFPR(y, 1.2, 200, 1)
+			}
+		})
+		b.Run(fmt.Sprint("ref/", n), func(b *testing.B) {
+			for b.Loop() {
+				refBootstrapFloorFPR(y, 1.2, 200, 1)
+			}
+		})
+	}
+}
+
+// TestTwoStageMatchesReference: the two-stage rates and power from one
+// pass within 1e−9 relative of the reference's two passes (the same
+// posterior draws and rule: bit for bit, in fact), over sizes,
+// floors 2–4 SDs below the mean and bands of 1–10%.
+func TestTwoStageMatchesReference(t *testing.T) {
+	for _, n := range []int{2, 5, 30, 1000, 100000} {
+		for _, kObs := range []float64{2, 3.1, 4} {
+			for _, band := range []float64{0.01, 0.03, 0.1} {
+				const s = 0.01
+				floor, r := math.Exp(-kObs*s), math.Exp(-1.3*s)
+				e := AR1(n, 0.3)
+				fpr, rerun, power := TwoStage(0, s, e, floor, band, r, 500, 9)
+				wantFPR, wantRerun := refTwoStageFPR(0, s, e, floor, band, 500, 9)
+				wantPower := refTwoStagePower(0, s, e, floor, band, r, 500, 9)
+				for _, f := range []struct {
+					name      string
+					got, want float64
+				}{{"fpr", fpr, wantFPR}, {"rerun", rerun, wantRerun}, {"power", power, wantPower}} {
+					if !relClose(f.got, f.want, 1e-9) {
+						t.Errorf("n %d, k_obs %v, band %v: %s %.17g, reference %.17g", n, kObs, band, f.name, f.got, f.want)
+					}
+				}
+			}
+		}
+	}
+}
