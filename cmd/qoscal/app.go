@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -145,10 +146,19 @@ func parseFlags(u *ui, c *command, fs *pflag.FlagSet, args []string) error {
 		return errHelp
 	}
 	if err != nil {
+		// An empty value for a number flag is most often an unset
+		// variable in a workflow: say so, as nonEmpty does for the others.
+		if m := emptyArgument.FindStringSubmatch(err.Error()); m != nil {
+			return usagef(c.name, "--%s is empty: expected a value (an unset variable in the workflow?)", m[1])
+		}
 		return usagef(c.name, "%v", err)
 	}
 	return nil
 }
+
+// emptyArgument matches pflag's error for a flag given an empty (or
+// blank) value it cannot parse.
+var emptyArgument = regexp.MustCompile(`^invalid argument "\s*" for "(?:-\w, )?--([\w-]+)" flag`)
 
 // errHelp ends a command after its usage was printed on request.
 var errHelp = &exitError{code: exitOK}
