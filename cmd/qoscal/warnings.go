@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"qoscal/calibrate"
+	"qoscal/present"
 )
 
 // warningText is a library warning in the command line's words: where a
@@ -52,16 +53,16 @@ var warningTitle = map[calibrate.WarningKind]string{
 	calibrate.WarnFloorOverride:   "floor override",
 }
 
-// maxRunWarnings is how many warnings of one kind about single runs (an
-// outlier run, a run left out) are said each on a line of their own.
-const maxRunWarnings = 3
+// namedRuns is how many more runs a grouped warning names before it says
+// how many more there are.
+const namedRuns = 3
 
-// groupRunWarnings renders warnings in order. Up to maxRunWarnings
-// warnings of one kind about single runs each keep their line; more are
-// one line, where the first of them was: its text, then how many more runs
-// the same is said of, naming the next few ("(likewise 38 more runs:
-// run-07, run-12, run-31 and 35 more)"). Clean noise over 100,000 runs
-// has dozens of outlier runs, which one line per run buried (issue 19).
+// groupRunWarnings renders warnings in order, with at most one line per
+// kind of warning about single runs (an outlier run, a run left out): the
+// first such warning's text, where it stood, then how many more runs the
+// same is said of, naming the next few ("(likewise 38 more runs: run-07,
+// run-12, run-31 and 35 more)"). Clean noise over 100,000 runs has dozens
+// of outlier runs, which one line per run buried (issue 19).
 func groupRunWarnings(ws []calibrate.Warning) []string {
 	gs := groupWarnings(ws)
 	out := make([]string, len(gs))
@@ -84,7 +85,7 @@ func groupWarnings(ws []calibrate.Warning) []calibrate.Warning {
 	said := map[calibrate.WarningKind]bool{}
 	for _, w := range ws {
 		ids := runs[w.Kind]
-		if w.Run == "" || len(ids) <= maxRunWarnings {
+		if w.Run == "" || len(ids) == 1 {
 			out = append(out, calibrate.Warning{Kind: w.Kind, Run: w.Run, Msg: warningText(w)})
 			continue
 		}
@@ -93,12 +94,12 @@ func groupWarnings(ws []calibrate.Warning) []calibrate.Warning {
 		}
 		said[w.Kind] = true
 		rest := ids[1:]
-		named := rest[:maxRunWarnings]
+		named := rest[:min(namedRuns, len(rest))]
 		list := strings.Join(named, ", ")
 		if more := len(rest) - len(named); more > 0 {
 			list += fmt.Sprintf(" and %d more", more)
 		}
-		out = append(out, calibrate.Warning{Kind: w.Kind, Msg: fmt.Sprintf("%s (likewise %d more runs: %s)", warningText(w), len(rest), list)})
+		out = append(out, calibrate.Warning{Kind: w.Kind, Msg: fmt.Sprintf("%s (likewise %s: %s)", warningText(w), present.Plural(len(rest), "more run"), list)})
 	}
 	return out
 }

@@ -13,14 +13,23 @@ func outlierWarning(id string) calibrate.Warning {
 	return calibrate.Warning{Kind: calibrate.WarnOutlierRun, Run: id, Msg: "run " + id + " is an outlier"}
 }
 
-// TestGroupRunWarnings: up to three warnings of a kind about single runs
-// keep a line each; more become one line, where the first was, naming the
-// next three runs and the count (issue 19: 39 outlier lines at 100,000
-// runs); warnings about no run are never grouped.
+// TestGroupRunWarnings: warnings of a kind about single runs are one
+// line, where the first was, naming the next three runs and the count
+// (issue 19: 39 outlier lines at 100,000 runs; at most one line per
+// kind); a lone one keeps its line; warnings about no run are never
+// grouped.
 func TestGroupRunWarnings(t *testing.T) {
 	few := []calibrate.Warning{outlierWarning("r1"), {Kind: calibrate.WarnFewRuns, Msg: "few"}, outlierWarning("r2"), outlierWarning("r3")}
-	if diff := cmp.Diff([]string{"run r1 is an outlier", "few", "run r2 is an outlier", "run r3 is an outlier"}, groupRunWarnings(few)); diff != "" {
+	if diff := cmp.Diff([]string{"run r1 is an outlier (likewise 2 more runs: r2, r3)", "few"}, groupRunWarnings(few)); diff != "" {
 		t.Errorf("three outliers (-want +got):\n%s", diff)
+	}
+	two := []calibrate.Warning{outlierWarning("r1"), outlierWarning("r2")}
+	if diff := cmp.Diff([]string{"run r1 is an outlier (likewise 1 more run: r2)"}, groupRunWarnings(two)); diff != "" {
+		t.Errorf("two outliers (-want +got):\n%s", diff)
+	}
+	one := []calibrate.Warning{outlierWarning("r1")}
+	if diff := cmp.Diff([]string{"run r1 is an outlier"}, groupRunWarnings(one)); diff != "" {
+		t.Errorf("one outlier (-want +got):\n%s", diff)
 	}
 	var many []calibrate.Warning
 	many = append(many, calibrate.Warning{Kind: calibrate.WarnNotNormal, Msg: "not normal"})
