@@ -160,82 +160,79 @@ const (
 )
 
 // Analyze computes the score distribution and per-benchmark spread of
-// calibration runs. It needs at least 2 runs with the whole suite.
+// calibration runs. It needs at least 2 runs with the whole suite. It is
+// Collect and Collected.Analyze of every run: a caller that reads its
+// runs one at a time (from a store, say) calls those instead, so as never
+// to hold every run's measurements.
 func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
-	if len(runs) == 0 {
-		return nil, errors.New("no runs to analyse")
-	}
-	base, cand, err := roles(runs, opt)
+	c, err := Collect(each(runs), opt)
 	if err != nil {
 		return nil, err
 	}
-	a := &Analysis{Baseline: base, Candidate: cand, Units: map[string]string{}, Directions: map[string]Direction{}}
-	// Each run's ratios, kept until the suite is known, as rows of 32
-	// bytes naming their benchmark by an id (names): not a map per run,
-	// nor a BenchmarkRatio (80 bytes) per benchmark and run.
-	all := make([][]ratioRow, len(runs))
-	count := map[string]int{}
-	ids := map[string]int32{}
-	var names []string
-	var scratch ratioScratch
-	for i := range runs {
-		list, err := scratch.ratios(&runs[i], base, cand, opt.Direction, opt.Metric)
-		if err != nil {
-			return nil, err
-		}
-		rows := make([]ratioRow, len(list))
-		for j := range list {
-			br := &list[j]
-			name := br.Name
-			count[name]++
-			if u, ok := a.Units[name]; ok && u != br.Unit {
-				return nil, fmt.Errorf("benchmark %s is in %q in some runs and %q in run %s", name, u, br.Unit, runs[i].ID)
+	return c.Analyze(nil)
+}
+
+// Analyze analyses the collected runs for which keep is true (every run
+// when keep is nil), in the order they were collected, as the package's
+// Analyze analyses a slice of those runs: the suite, the warnings and
+// every statistic are of these runs alone. It can be called again, on
+// another selection (a window of the runs).
+func (c *Collected) Analyze(keep func(id string) bool) (*Analysis, error) {
+	runs := c.runs
+	if keep != nil {
+		runs = nil
+		for i := range c.runs {
+			if keep(c.runs[i].id) {
+				runs = append(runs, c.runs[i])
 			}
-			a.Units[name] = br.Unit
-			a.Directions[name] = br.Direction
-			id, ok := ids[name]
-			if !ok {
-				id = int32(len(names))
-				ids[name] = id
-				names = append(names, name)
-			}
-			rows[j] = ratioRow{id: id, ratio: br.Ratio, base: br.Baseline, cand: br.Candidate}
 		}
-		all[i] = rows
 	}
-	a.Suite, a.Dropped = suite(count, len(runs), opt.AllowPartial)
+	if len(runs) == 0 {
+		return nil, errors.New("no runs to analyse")
+	}
+	base, cand := c.base, c.cand
+	a := &Analysis{Baseline: base, Candidate: cand, Units: map[string]string{}, Directions: map[string]Direction{}}
+	count := map[string]int{}
+	for i := range runs {
+		for _, r := range runs[i].rows {
+			name := c.names[r.id]
+			count[name]++
+			a.Units[name] = c.units[r.id]
+			a.Directions[name] = Direction(r.dir)
+		}
+	}
+	a.Suite, a.Dropped = suite(count, len(runs), c.opt.AllowPartial)
 	if len(a.Suite) == 0 {
 		return nil, fmt.Errorf("no benchmark is measured by both %s and %s in every run", base, cand)
 	}
 	if len(a.Dropped) > 0 {
-		if opt.AllowPartial {
+		if c.opt.AllowPartial {
 			a.warn(Warning{Kind: WarnCommonSuite, Benchmarks: a.Dropped}, "the suite is the %d benchmarks common to all runs; left out: %s", len(a.Suite), strings.Join(a.Dropped, ", "))
 		} else {
 			a.warn(Warning{Kind: WarnDroppedBench, Benchmarks: a.Dropped}, "left out of the suite, being in half the runs or fewer: %s", strings.Join(dropNotes(a.Dropped, count, len(runs)), ", "))
 		}
 	}
 	k := len(a.Suite)
-	pos := make([]int, len(names)) // benchmark id -> its place in the suite, or -1
+	pos := make([]int, len(c.names)) // benchmark id -> its place in the suite, or -1
 	for id := range pos {
 		pos[id] = -1
 	}
 	for j, name := range a.Suite {
-		pos[ids[name]] = j
+		pos[c.ids[name]] = j
 	}
 	a.Runs = make([]RunScore, 0, len(runs))
 	inSuite := make([]ratioRow, k)
 	has := make([]bool, k)
 	ratio := func(j int) (float64, bool) { return inSuite[j].ratio, has[j] }
 	var logs []float64
-	for i := range all {
-		id := runs[i].ID
+	for i := range runs {
+		id := runs[i].id
 		clear(has)
-		for _, r := range all[i] {
+		for _, r := range runs[i].rows {
 			if j := pos[r.id]; j >= 0 {
 				inSuite[j], has[j] = r, true
 			}
 		}
-		all[i] = nil // done with: let the collector have it
 		var sc SuiteScore
 		sc, logs = scoreOver(id, a.Suite, ratio, logs)
 		if missing := sc.Missing; len(missing) > 0 {
@@ -243,7 +240,7 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 			a.warn(Warning{Kind: WarnRunExcluded, Run: id, Benchmarks: missing}, "run %s lacks %s: left out of the score distribution", id, strings.Join(missing, ", "))
 			continue
 		}
-		rs := RunScore{ID: id, Labels: runs[i].Labels, LogScore: sc.LogScore, Score: sc.Score}
+		rs := RunScore{ID: id, Labels: runs[i].labels, LogScore: sc.LogScore, Score: sc.Score}
 		// One array holds the run's ratios, baseline and candidate values.
 		vals := make([]float64, 3*k)
 		rs.Ratios, rs.Baseline, rs.Candidate = vals[:k:k], vals[k:2*k:2*k], vals[2*k:]
@@ -258,11 +255,11 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 	}
 	a.scoreStats()
 	a.benchmarkSpread()
-	seed := opt.Seed
+	seed := c.opt.Seed
 	if seed == 0 {
 		seed = 1
 	}
-	if opt.NoRegimes {
+	if c.opt.NoRegimes {
 		a.Regimes = []Regime{{First: a.Runs[0].ID, Last: a.Runs[len(a.Runs)-1].ID, N: len(a.Runs), Median: a.Score.Median}}
 	} else {
 		a.findRegimes(seed)
@@ -272,59 +269,18 @@ func Analyze(runs []data.Run, opt Options) (*Analysis, error) {
 	return a, nil
 }
 
-// ratioRow is one benchmark of one run while Analyze waits for the suite:
-// the benchmark's id (see Analyze), its ratio and the variants' values.
+// ratioRow is one benchmark of one collected run: the benchmark's id
+// (Collected.names), its direction, its ratio and the variants' values, in
+// 32 bytes: not a map per run, nor a BenchmarkRatio (80 bytes).
 type ratioRow struct {
 	id                int32
+	dir               int8 // the Direction of the benchmark in the run
 	ratio, base, cand float64
 }
 
 func (a *Analysis) warn(w Warning, format string, args ...any) {
 	w.Msg = fmt.Sprintf(format, args...)
 	a.Warnings = append(a.Warnings, w)
-}
-
-// roles settles the baseline and candidate names: the options', else those
-// every run records.
-func roles(runs []data.Run, opt Options) (base, cand string, err error) {
-	pick := func(role, given string, get func(*data.Run) string) (string, error) {
-		if given != "" {
-			return given, nil
-		}
-		// The first run to name each variant (a list of every run's id
-		// per name was 17 MB at 100,000 runs, for the first alone).
-		seen := map[string]string{}
-		for i := range runs {
-			if _, ok := seen[get(&runs[i])]; !ok {
-				seen[get(&runs[i])] = runs[i].ID
-			}
-		}
-		if id, ok := seen[""]; ok {
-			return "", fmt.Errorf("run %s does not say which variant is the %s: name it with --%s NAME", id, role, role)
-		}
-		if len(seen) > 1 {
-			var parts []string
-			for name, id := range seen {
-				parts = append(parts, fmt.Sprintf("%s in %s", name, id))
-			}
-			sort.Strings(parts)
-			return "", fmt.Errorf("the runs disagree on the %s (%s): name it with --%s NAME", role, strings.Join(parts, ", "), role)
-		}
-		for name := range seen {
-			return name, nil
-		}
-		return "", nil
-	}
-	if base, err = pick("baseline", opt.Baseline, func(r *data.Run) string { return r.Baseline }); err != nil {
-		return "", "", err
-	}
-	if cand, err = pick("candidate", opt.Candidate, func(r *data.Run) string { return r.Candidate }); err != nil {
-		return "", "", err
-	}
-	if base == cand {
-		return "", "", fmt.Errorf("%s is both the baseline and the candidate", base)
-	}
-	return base, cand, nil
 }
 
 // suite chooses the suite from how many of n runs measured each benchmark

@@ -3,6 +3,7 @@ package data
 import (
 	"context"
 	"fmt"
+	"iter"
 )
 
 // Source says where a command's runs come from: result files at paths
@@ -57,6 +58,49 @@ func (s *Source) Runs(ctx context.Context) ([]Run, error) {
 		runs[i] = stored[i].Run
 	}
 	return runs, nil
+}
+
+// Each yields the source's runs one at a time, as Runs returns them and
+// with its errors (yielded last), reading a store a page at a time and
+// PATHs as LoadSeq does: so that a command that needs each run once (an
+// analysis, which keeps their ratios) never holds every run's
+// measurements.
+func (s *Source) Each(ctx context.Context) iter.Seq2[Run, error] {
+	return func(yield func(Run, error) bool) {
+		if !s.FromStore() {
+			for r, err := range LoadSeq(s.Paths, s.Load) {
+				if !yield(r, err) || err != nil {
+					return
+				}
+			}
+			return
+		}
+		st, err := Open(ctx, s.Store, ReadOnly)
+		if err != nil {
+			yield(Run{}, &OpenError{Err: err})
+			return
+		}
+		defer st.Close()
+		if s.ID != "" {
+			r, err := st.RunByID(ctx, s.ID)
+			yield(r.Run, err)
+			return
+		}
+		n := 0
+		for r, err := range st.EachRun(ctx, Query{Labels: s.Labels, Order: s.Order}) {
+			if err != nil {
+				yield(Run{}, err)
+				return
+			}
+			n++
+			if !yield(r.Run, nil) {
+				return
+			}
+		}
+		if n == 0 {
+			yield(Run{}, &NoRunsError{Location: st.Location(), Labels: s.Labels})
+		}
+	}
 }
 
 // OpenError is a store that could not be opened.

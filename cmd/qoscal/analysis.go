@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"maps"
 
 	"github.com/spf13/pflag"
 
@@ -82,12 +83,14 @@ const analysisInputHelp = `Input (runs of unchanged code, from PATHs or from the
 // input is what an analysis command read: the runs, where from, and the
 // analysis of them.
 type input struct {
-	// options are the analysis options, to analyse a subset again.
-	options calibrate.Options
+	// collected are the runs' ratios, to analyse a window of them again.
+	collected *calibrate.Collected
 	// all is the analysis of every run read, when the analysis is of a
 	// window of them (the latest regime); nil otherwise.
-	all      *calibrate.Analysis
-	runs     []data.Run
+	all *calibrate.Analysis
+	// runs are the runs analysed, without their measurements: the
+	// analysis holds their ratios, and only those (see runInfo).
+	runs     []runInfo
 	source   string            // "paths" or the store file
 	filter   map[string]string // label filter (store)
 	analysis *calibrate.Analysis
@@ -120,7 +123,35 @@ func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, erro
 	} else {
 		in.source = "paths"
 	}
-	if in.runs, err = src.Runs(u.ctx); err != nil {
+	// The runs are taken one at a time: the analysis keeps their ratios
+	// and in.runs their ids, labels and sources, not their measurements
+	// (at 100,000 runs, most of the memory of holding them all).
+	runs := func(yield func(data.Run, error) bool) {
+		var prev runInfo
+		for r, err := range src.Each(u.ctx) {
+			if err == nil {
+				// A run whose labels or source are the previous run's
+				// shares them: runs of one CI job mostly do, and a map per
+				// run was a quarter of the memory at 100,000 runs. No one
+				// changes a run's labels once read.
+				// (A nil map is not shared for an empty one: JSON tells
+				// them apart.)
+				if (r.Labels == nil) == (prev.Labels == nil) && maps.Equal(r.Labels, prev.Labels) {
+					r.Labels = prev.Labels
+				}
+				if r.Source == prev.Source {
+					r.Source = prev.Source
+				}
+				prev = runInfo{ID: r.ID, Source: r.Source, Labels: r.Labels}
+				in.runs = append(in.runs, prev)
+			}
+			if !yield(r, err) {
+				return
+			}
+		}
+	}
+	c, err := calibrate.Collect(runs, opt)
+	if err != nil {
 		var oe *data.OpenError
 		var ne *data.NoRunsError
 		switch {
@@ -131,10 +162,18 @@ func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, erro
 		}
 		return nil, err
 	}
-	a, err := calibrate.Analyze(in.runs, opt)
+	a, err := c.Analyze(nil)
 	if err != nil {
 		return nil, err
 	}
-	in.analysis, in.options = a, opt
+	in.analysis, in.collected = a, c
 	return in, nil
+}
+
+// runInfo is what the commands use of a run besides its ratios: its id,
+// its labels (the calibration file's common labels) and its source (the
+// report's table of inputs).
+type runInfo struct {
+	ID, Source string
+	Labels     map[string]string
 }

@@ -214,14 +214,14 @@ func recommendFor(u *ui, cmd string, af *analysisFlags, rf *recFlags, paths []st
 	if w.Rule == calibrate.WindowLatest {
 		// Calibrate on the latest regime: analyse its runs alone.
 		ids := w.IDs(all)
-		var sub []data.Run
+		var sub []runInfo
 		for _, r := range in.runs {
 			if ids[r.ID] {
 				sub = append(sub, r)
 			}
 		}
 		in.all = all
-		if in.analysis, err = calibrate.Analyze(sub, in.options); err != nil {
+		if in.analysis, err = in.collected.Analyze(func(id string) bool { return ids[id] }); err != nil {
 			return nil, nil, err
 		}
 		in.runs = sub
@@ -318,7 +318,7 @@ func runBacktest(u *ui, cmd string, af *analysisFlags, a *calibrate.Analysis, re
 }
 
 // commonLabels are the labels every run carries with the same value.
-func commonLabels(runs []data.Run) map[string]string {
+func commonLabels(runs []runInfo) map[string]string {
 	out := map[string]string{}
 	if len(runs) == 0 {
 		return out

@@ -207,7 +207,7 @@ func (r *report) figures() *render.Table {
 
 func (r *report) inputs() *render.Table {
 	t := &render.Table{Head: []string{"run", "labels", "score", "source"}, Align: []render.Align{render.Left, render.Left, render.Right, render.Left}}
-	byID := map[string]*data.Run{}
+	byID := map[string]*runInfo{}
 	for i := range r.in.runs {
 		byID[r.in.runs[i].ID] = &r.in.runs[i]
 	}

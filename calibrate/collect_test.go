@@ -1,0 +1,115 @@
+package calibrate
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"strings"
+	"testing"
+
+	"qoscal/data"
+)
+
+// seqOf yields runs, then err if it is not nil.
+func seqOf(runs []data.Run, err error) iter.Seq2[data.Run, error] {
+	return func(yield func(data.Run, error) bool) {
+		for _, r := range runs {
+			if !yield(r, nil) {
+				return
+			}
+		}
+		if err != nil {
+			yield(data.Run{}, err)
+		}
+	}
+}
+
+// TestCollectedWindow: analysing a selection of collected runs is
+// analysing a slice of those runs, with the selection's own suite (here a
+// benchmark the latest runs added, left out of the whole), exclusions and
+// warnings; and the whole collection again is Analyze of every run.
+func TestCollectedWindow(t *testing.T) {
+	var runs []data.Run
+	for i := range 30 {
+		names := []string{"a", "b"}
+		base := []float64{100, 200}
+		cand := []float64{100 * (1.2 + 0.01*float64(i%7)), 200 * (0.9 + 0.005*float64(i%5))}
+		if i >= 20 {
+			names = append(names, "c")
+			base, cand = append(base, 50), append(cand, 50*(1+0.02*float64(i%3)))
+		}
+		r := makeRun(fmt.Sprintf("r%02d", i), names, base, cand)
+		r.Labels = map[string]string{"i": fmt.Sprint(i % 2)}
+		runs = append(runs, r)
+	}
+	runs[25].Measurements = runs[25].Measurements[:2] // r25 lacks b and c: excluded
+	c, err := Collect(seqOf(runs, nil), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	show := func(a *Analysis, err error) string {
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		return fmt.Sprintf("%+v", *a)
+	}
+	if got, want := show(c.Analyze(nil)), show(Analyze(runs, Options{})); got != want {
+		t.Errorf("every run:\n got %s\nwant %s", got, want)
+	}
+	latest := func(id string) bool { return id >= "r20" }
+	var sub []data.Run
+	for _, r := range runs {
+		if latest(r.ID) {
+			sub = append(sub, r)
+		}
+	}
+	got, want := show(c.Analyze(latest)), show(Analyze(sub, Options{}))
+	if got != want {
+		t.Errorf("the latest runs:\n got %s\nwant %s", got, want)
+	}
+	if w, err := c.Analyze(latest); err != nil || strings.Join(w.Suite, ",") != "a,b,c" || len(w.Excluded) != 1 {
+		t.Errorf("the latest runs: %v, want the suite a,b,c and r25 excluded", err)
+	}
+	if _, err := c.Analyze(func(string) bool { return false }); err == nil || err.Error() != "no runs to analyse" {
+		t.Errorf("no run kept: %v", err)
+	}
+}
+
+// TestCollectErrors: the errors of runs taken one at a time are those of
+// Analyze of them all, in the same precedence.
+func TestCollectErrors(t *testing.T) {
+	names := []string{"a"}
+	good := makeRun("r1", names, []float64{1}, []float64{2})
+	noGlibc := makeRun("r2", names, []float64{1}, []float64{2})
+	other := makeRun("r3", names, []float64{1}, []float64{2})
+	other.Baseline = "glibc"
+	other.Measurements[0].Variant = "glibc"
+	widgets := makeRun("r4", names, []float64{1}, []float64{2})
+	widgets.Measurements[0].Unit, widgets.Measurements[1].Unit = "B/s", "B/s"
+	readErr := errors.New("reading: broken")
+	tests := []struct {
+		name string
+		runs []data.Run
+		err  error
+		opt  Options
+		want string
+	}{
+		{"nothing", nil, nil, Options{}, "no runs to analyse"},
+		// r2 lacks glibc, but the roles fail first, found at the last run.
+		{"roles after a bad run", []data.Run{good, good, other}, nil, Options{}, "the runs disagree on the baseline (glibc in r3, system in r1): name it with --baseline NAME"},
+		{"a bad run before a sound one", []data.Run{other, noGlibc, other}, nil, Options{Baseline: "glibc"}, `run r2 has no measurements of variant "glibc" (it has hoard, system)`},
+		{"units", []data.Run{good, widgets, good}, nil, Options{}, `benchmark a is in "ops/sec" in some runs and "B/s" in run r4`},
+		{"reading fails after a bad run", []data.Run{good, widgets}, readErr, Options{}, "reading: broken"},
+	}
+	for _, tt := range tests {
+		_, err := Collect(seqOf(tt.runs, tt.err), tt.opt)
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s: got %v\nwant %s", tt.name, err, tt.want)
+		}
+		if tt.err == nil && tt.runs != nil {
+			if _, err := Analyze(tt.runs, tt.opt); err == nil || err.Error() != tt.want {
+				t.Errorf("%s: Analyze says %v\nwant %s", tt.name, err, tt.want)
+			}
+		}
+	}
+}
