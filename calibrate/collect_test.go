@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -112,4 +113,39 @@ func TestCollectErrors(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkCollect10000 collects 10,000 runs of 10 benchmarks × 2 variants
+// and reports the heap the collection keeps, and it with the analysis of
+// it, per measurement: what an analysis command holds besides the page of
+// runs being read (issue 19's goal is ~100 bytes a measurement).
+func BenchmarkCollect10000(b *testing.B) {
+	runs := noiseRuns(10000)
+	heap := func() int64 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		return int64(ms.HeapAlloc)
+	}
+	before := heap()
+	var c *Collected
+	b.ReportAllocs()
+	for b.Loop() {
+		var err error
+		if c, err = Collect(each(runs), Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	measurements := float64(20 * len(runs))
+	collected := heap()
+	b.ReportMetric(float64(collected-before)/measurements, "kept-B/measurement")
+	a, err := c.Analyze(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(float64(heap()-before)/measurements, "kept+analysis-B/measurement")
+	runtime.KeepAlive(a)
+	runtime.KeepAlive(c)
+	runtime.KeepAlive(runs)
 }
