@@ -141,7 +141,7 @@ func unzip(p string) (dir string, err error) {
 			}
 			continue
 		case !mode.IsRegular():
-			return "", fmt.Errorf("%s: entry %q is a %s, not a file: refused", p, f.Name, kindOf(mode))
+			return "", fmt.Errorf("%s: entry %q is %s, not a file: refused", p, f.Name, FileKind(mode))
 		case f.Flags&0x1 != 0:
 			// Go's reader does not decrypt: the entry would read as
 			// damaged, or, stored, as its ciphertext.
@@ -178,18 +178,6 @@ func zipEntryName(name string) (string, error) {
 		return "", errors.New("would be written outside the artifact's folder")
 	}
 	return local, nil
-}
-
-func kindOf(m os.FileMode) string {
-	switch {
-	case m&os.ModeSymlink != 0:
-		return "symbolic link"
-	case m&os.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&os.ModeDevice != 0:
-		return "device"
-	}
-	return "special file"
 }
 
 // unzipFile writes one entry to dst, at most budget bytes, and returns how
@@ -508,11 +496,7 @@ func readMeta(dir string, run *Run) error {
 		return pathError(p, err)
 	case !st.Mode().IsRegular():
 		// Said rather than passed over: the run would lose its labels.
-		kind := FileKind(st.Mode())
-		if st.IsDir() {
-			kind = "a folder"
-		}
-		return &SyntaxError{File: p, Msg: fmt.Sprintf("not a regular file but %s: expected the JSON file that 'qoscal gate --emit-meta' writes", kind)}
+		return &SyntaxError{File: p, Msg: fmt.Sprintf("not a regular file but %s: expected the JSON file that 'qoscal gate --emit-meta' writes", FileKind(st.Mode()))}
 	}
 	if st.Size() > metaMaxBytes {
 		return &SyntaxError{File: p, Msg: fmt.Sprintf("%d bytes: a %s holds a few short fields (at most %d bytes)", st.Size(), MetaFile, metaMaxBytes)}

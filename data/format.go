@@ -281,6 +281,10 @@ func eachRecordUntil(f *File, fn func(Record) error) ([]string, error) {
 // errors that refuse one.
 func FileKind(m fs.FileMode) string {
 	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe (FIFO)"
 	case m&fs.ModeSocket != 0:
