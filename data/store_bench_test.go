@@ -52,25 +52,7 @@ func BenchmarkIngest(b *testing.B) {
 		n = v
 	}
 	runs := benchRuns(n)
-	for _, backend := range []struct {
-		name string
-		open func(b *testing.B) data.Store
-	}{
-		{"SQLite", func(b *testing.B) data.Store {
-			s, err := data.OpenSQLite(filepath.Join(b.TempDir(), "q.db"), data.ReadWrite)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return s
-		}},
-		{"PostgreSQL", func(b *testing.B) data.Store {
-			s, err := data.OpenPostgres(context.Background(), storetest.PostgresURL(b), data.ReadWrite)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return s
-		}},
-	} {
+	for _, backend := range benchBackends {
 		b.Run(fmt.Sprintf("%s/runs=%d", backend.name, n), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
@@ -92,29 +74,33 @@ func BenchmarkIngest(b *testing.B) {
 	}
 }
 
+// benchBackends opens a fresh store of each backend for a benchmark
+// (PostgreSQL on the server of $QOSCAL_TEST_PG, else skipped).
+var benchBackends = []struct {
+	name string
+	open func(b *testing.B) data.Store
+}{
+	{"SQLite", func(b *testing.B) data.Store {
+		s, err := data.OpenSQLite(filepath.Join(b.TempDir(), "q.db"), data.ReadWrite)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	}},
+	{"PostgreSQL", func(b *testing.B) data.Store {
+		s, err := data.OpenPostgres(context.Background(), storetest.PostgresURL(b), data.ReadWrite)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return s
+	}},
+}
+
 // BenchmarkRunsByLabel reads half of a store's runs, selected by label,
 // from each backend: the read an analysis command does with --label.
 func BenchmarkRunsByLabel(b *testing.B) {
 	runs := benchRuns(1000)
-	for _, backend := range []struct {
-		name string
-		open func(b *testing.B) data.Store
-	}{
-		{"SQLite", func(b *testing.B) data.Store {
-			s, err := data.OpenSQLite(filepath.Join(b.TempDir(), "q.db"), data.ReadWrite)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return s
-		}},
-		{"PostgreSQL", func(b *testing.B) data.Store {
-			s, err := data.OpenPostgres(context.Background(), storetest.PostgresURL(b), data.ReadWrite)
-			if err != nil {
-				b.Fatal(err)
-			}
-			return s
-		}},
-	} {
+	for _, backend := range benchBackends {
 		b.Run(backend.name, func(b *testing.B) {
 			s := backend.open(b)
 			defer s.Close()
