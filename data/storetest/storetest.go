@@ -280,16 +280,10 @@ func testRunByID(t *testing.T, s data.Store) {
 // copy and no error.
 func testConcurrentSameRun(t *testing.T, s data.Store) {
 	const writers = 4
-	var wg sync.WaitGroup
-	errs := make([]error, writers)
-	for i := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = s.Ingest(ctx, []data.Run{run("same", 1, nil)}, data.IngestOptions{Now: now})
-		}()
-	}
-	wg.Wait()
+	errs := concurrently(writers, func(i int) error {
+		_, err := s.Ingest(ctx, []data.Run{run("same", 1, nil)}, data.IngestOptions{Now: now})
+		return err
+	})
 	for i, err := range errs {
 		if err != nil {
 			t.Errorf("writer %d: %v", i, err)
@@ -317,16 +311,10 @@ func testCanceled(t *testing.T, s data.Store) {
 // *data.ConflictError.
 func testConcurrentConflict(t *testing.T, s data.Store) {
 	const writers = 4
-	var wg sync.WaitGroup
-	errs := make([]error, writers)
-	for i := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = s.Ingest(ctx, []data.Run{run("same", float64(i+1), nil)}, data.IngestOptions{Now: now})
-		}()
-	}
-	wg.Wait()
+	errs := concurrently(writers, func(i int) error {
+		_, err := s.Ingest(ctx, []data.Run{run("same", float64(i+1), nil)}, data.IngestOptions{Now: now})
+		return err
+	})
 	winner := -1
 	for i, err := range errs {
 		var ce *data.ConflictError
@@ -354,20 +342,14 @@ func testConcurrentConflict(t *testing.T, s data.Store) {
 // testConcurrentDistinct: CI jobs storing different runs at once lose none.
 func testConcurrentDistinct(t *testing.T, s data.Store) {
 	const writers, each = 4, 10
-	var wg sync.WaitGroup
-	errs := make([]error, writers)
-	for i := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var rs []data.Run
-			for j := range each {
-				rs = append(rs, run(fmt.Sprintf("w%d-%02d", i, j), 1, map[string]string{"writer": fmt.Sprint(i)}))
-			}
-			_, errs[i] = s.Ingest(ctx, rs, data.IngestOptions{Now: now})
-		}()
-	}
-	wg.Wait()
+	errs := concurrently(writers, func(i int) error {
+		var rs []data.Run
+		for j := range each {
+			rs = append(rs, run(fmt.Sprintf("w%d-%02d", i, j), 1, map[string]string{"writer": fmt.Sprint(i)}))
+		}
+		_, err := s.Ingest(ctx, rs, data.IngestOptions{Now: now})
+		return err
+	})
 	for i, err := range errs {
 		if err != nil {
 			t.Errorf("writer %d: %v", i, err)
@@ -533,22 +515,16 @@ func testStreamFails(t *testing.T, s data.Store) {
 func testConcurrentOverlap(t *testing.T, s data.Store) {
 	const writers = 4
 	all := streamIDs("o")
-	var wg sync.WaitGroup
-	errs := make([]error, writers)
-	for i := range writers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// Writer i takes the runs from a different start, half of
-			// them backwards.
-			in := append(slices.Clone(all[i*streamRuns/writers:]), all[:i*streamRuns/writers]...)
-			if i%2 == 1 {
-				slices.Reverse(in)
-			}
-			_, errs[i] = s.IngestEach(ctx, stream(in, -1, nil), data.IngestOptions{Now: now})
-		}()
-	}
-	wg.Wait()
+	errs := concurrently(writers, func(i int) error {
+		// Writer i takes the runs from a different start, half of
+		// them backwards.
+		in := append(slices.Clone(all[i*streamRuns/writers:]), all[:i*streamRuns/writers]...)
+		if i%2 == 1 {
+			slices.Reverse(in)
+		}
+		_, err := s.IngestEach(ctx, stream(in, -1, nil), data.IngestOptions{Now: now})
+		return err
+	})
 	for i, err := range errs {
 		if err != nil {
 			t.Errorf("writer %d: %v", i, err)
@@ -576,4 +552,20 @@ func allStored(runs []data.StoredRun) iter.Seq2[data.StoredRun, error] {
 			}
 		}
 	}
+}
+
+// concurrently runs write(i) for i in 0..writers−1 at once, as that many
+// CI jobs would, and returns each one's error.
+func concurrently(writers int, write func(i int) error) []error {
+	var wg sync.WaitGroup
+	errs := make([]error, writers)
+	for i := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = write(i)
+		}()
+	}
+	wg.Wait()
+	return errs
 }
