@@ -290,20 +290,7 @@ func BenchmarkIngest1000Runs(b *testing.B) {
 	for i := range runs {
 		runs[i] = testRun(fmt.Sprintf("run-%04d", i), 1, map[string]string{"os": "linux"})
 	}
-	for b.Loop() {
-		b.StopTimer()
-		s, err := OpenSQLite(filepath.Join(b.TempDir(), "b.db"), ReadWrite)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		if _, err := s.Ingest(context.Background(), runs, IngestOptions{}); err != nil {
-			b.Fatal(err)
-		}
-		b.StopTimer()
-		s.Close()
-		b.StartTimer()
-	}
+	ingestIntoNew(b, runs)
 }
 
 // TestStoreOddFileName: the store's file name goes into a SQLite URI
