@@ -547,6 +547,16 @@ func loadMultiRunFile(p string, opt *LoadOptions) ([]Run, error) {
 	return g.runs()
 }
 
+// yieldRuns passes runs to yield in order, stopping at its first error.
+func yieldRuns(runs []Run, yield func(Run) error) error {
+	for _, r := range runs {
+		if err := yield(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // eachMultiRunFile reads a file that holds whole runs (CSV), passing each
 // run to yield. A run's rows may be anywhere in such a file, so in
 // general no run is whole until the file is read to its end; but most
@@ -563,12 +573,7 @@ func eachMultiRunFile(p string, opt *LoadOptions, yield func(Run) error) error {
 		if err != nil {
 			return err
 		}
-		for _, r := range runs {
-			if err := yield(r); err != nil {
-				return err
-			}
-		}
-		return nil
+		return yieldRuns(runs, yield)
 	}
 	f, err := OpenFile(p, opt.Format)
 	if err != nil {
@@ -592,12 +597,7 @@ func eachMultiRunFile(p string, opt *LoadOptions, yield func(Run) error) error {
 		if err != nil {
 			return err
 		}
-		for _, r := range runs {
-			if err := yield(r); err != nil {
-				return err
-			}
-		}
-		return nil
+		return yieldRuns(runs, yield)
 	}
 	notes, err := eachRecordUntil(f, func(rec Record) error {
 		if len(g.order) > 0 && g.order[0] != rec.Run {
