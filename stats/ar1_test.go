@@ -33,6 +33,18 @@ func TestAR1Independent(t *testing.T) {
 	}
 }
 
+// drawAR1 fills x with a stationary AR(1) series of lag-1
+// autocorrelation rho and marginal SD sigma, started from its stationary
+// distribution.
+func drawAR1(rng *rand.Rand, x []float64, rho, sigma float64) {
+	innov := sigma * math.Sqrt(1-rho*rho)
+	prev := sigma * rng.NormFloat64()
+	for i := range x {
+		prev = rho*prev + innov*rng.NormFloat64()
+		x[i] = prev
+	}
+}
+
 // TestAR1MonteCarlo (issue 15): on AR(1) calibrations (ρ = 0.5, σ of the
 // stationary log score 0.10, n = 30), a floor at the predictive rate p
 // (the prediction bound at p) has a true marginal rate
@@ -44,15 +56,10 @@ func TestAR1MonteCarlo(t *testing.T) {
 	const reps, n, sigma, p = 4000, 30, 0.10, 0.01
 	run := func(rho float64, allow bool, seed uint64) float64 {
 		rng := rand.New(rand.NewPCG(seed, 15))
-		innov := sigma * math.Sqrt(1-rho*rho)
 		var sum float64
 		x := make([]float64, n)
 		for range reps {
-			prev := sigma * rng.NormFloat64()
-			for i := range x {
-				prev = rho*prev + innov*rng.NormFloat64()
-				x[i] = prev
-			}
+			drawAR1(rng, x, rho, sigma)
 			m, s := Mean(x), SD(x)
 			e := Independent(n)
 			if allow {

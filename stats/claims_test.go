@@ -48,14 +48,9 @@ func TestFPRUpperAR1MonteCarlo(t *testing.T) {
 // its true rate: with the allowance (AR1Upper) and without.
 func upperMisses(reps, n int, sigma, rho, p float64) (missEff, missIndep int) {
 	rng := rand.New(rand.NewPCG(30, 5))
-	innov := sigma * math.Sqrt(1-rho*rho)
 	x := make([]float64, n)
 	for range reps {
-		prev := sigma * rng.NormFloat64()
-		for i := range x {
-			prev = rho*prev + innov*rng.NormFloat64()
-			x[i] = prev
-		}
+		drawAR1(rng, x, rho, sigma)
 		m, s := Mean(x), SD(x)
 		r, se := Lag1Autocorrelation(x)
 		e := AR1(n, ShrinkRho(r, se, n))
