@@ -262,12 +262,10 @@ func FPRUpper(m, s float64, n int, floor, c float64) float64 {
 // (docs/STATS.md 5b): the mean worth e.N runs, the variance e.DF degrees
 // of freedom, and s·e.SDScale the estimate of σ, so that the confidence
 // is γ(k/SDScale) with √N and DF in place of √n and n − 1. For
-// independent runs it is FPRUpper bit for bit.
+// independent runs (N = n, DF = n − 1, SDScale 1) that is FPRUpper's
+// computation, bit for bit.
 func FPRUpperEff(m, s float64, e Effective, floor, c float64) float64 {
 	k := KObs(m, s, floor)
-	if e.SDScale == 1 && e.DF == e.N-1 && e.N == math.Round(e.N) {
-		return FPRUpper(m, s, int(e.N), floor, c)
-	}
 	ks := k / e.SDScale
 	return upperFromK(k, func(z float64) float64 { return c - toleranceConfidence(ks, e.N, e.DF, z) })
 }
