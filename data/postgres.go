@@ -48,11 +48,35 @@ var pgMigrations = []string{
 		unit      text COLLATE "C" NOT NULL,
 		PRIMARY KEY (run_seq, variant, benchmark, unit, sample)
 	);`,
+	// Version 2: each series (variant, benchmark, unit) once, in the series
+	// table, and a measurement refers to it by number, as in SQLite.
+	`CREATE TABLE series (
+		id        bigserial PRIMARY KEY,
+		variant   text COLLATE "C" NOT NULL,
+		benchmark text COLLATE "C" NOT NULL,
+		unit      text COLLATE "C" NOT NULL,
+		UNIQUE (variant, benchmark, unit)
+	);
+	INSERT INTO series (variant, benchmark, unit)
+		SELECT DISTINCT variant, benchmark, unit FROM measurements ORDER BY variant, benchmark, unit;
+	CREATE TABLE measurements_v2 (
+		run_seq bigint NOT NULL REFERENCES runs(seq) ON DELETE CASCADE,
+		series  bigint NOT NULL REFERENCES series(id),
+		sample  integer NOT NULL,
+		value   double precision NOT NULL,
+		PRIMARY KEY (run_seq, series, sample)
+	);
+	INSERT INTO measurements_v2 (run_seq, series, sample, value)
+		SELECT m.run_seq, s.id, m.sample, m.value FROM measurements m
+		JOIN series s ON s.variant = m.variant AND s.benchmark = m.benchmark AND s.unit = m.unit;
+	DROP TABLE measurements;
+	ALTER TABLE measurements_v2 RENAME TO measurements;
+	ALTER INDEX measurements_v2_pkey RENAME TO measurements_pkey;`,
 }
 
 // pgTables are the tables of the schema, which a database must not hold
 // already when qoscal makes its store there.
-var pgTables = []string{"runs", "labels", "measurements"}
+var pgTables = []string{"runs", "labels", "measurements", "series"}
 
 // pgConnectTimeout bounds how long opening a connection may take, unless
 // the URL or PGCONNECT_TIMEOUT says otherwise.
@@ -312,8 +336,8 @@ func (s *Postgres) stage(ctx context.Context, tx pgx.Tx, runs iter.Seq2[StoredRu
 		CREATE TEMPORARY TABLE qoscal_incoming (ord bigint, id text COLLATE "C", source text, measured_at text,
 			baseline text, candidate text, digest text, ingested_at text) ON COMMIT DROP;
 		CREATE TEMPORARY TABLE qoscal_incoming_labels (ord bigint, key text, value text) ON COMMIT DROP;
-		CREATE TEMPORARY TABLE qoscal_incoming_measurements (ord bigint, variant text, benchmark text,
-			sample integer, value double precision, unit text) ON COMMIT DROP`); err != nil {
+		CREATE TEMPORARY TABLE qoscal_incoming_measurements (ord bigint, variant text COLLATE "C", benchmark text COLLATE "C",
+			sample integer, value double precision, unit text COLLATE "C") ON COMMIT DROP`); err != nil {
 		return 0, s.wrap(err)
 	}
 	var batch []StoredRun
@@ -460,9 +484,21 @@ func (s *Postgres) store(ctx context.Context, tx pgx.Tx, opt IngestOptions) (Ing
 		SELECT w.seq, l.key, l.value FROM qoscal_written w JOIN qoscal_incoming_labels l ON l.ord = w.last`); err != nil {
 		return IngestResult{}, s.wrap(err)
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO measurements (run_seq, variant, benchmark, sample, value, unit)
-		SELECT w.seq, m.variant, m.benchmark, m.sample, m.value, m.unit
-		FROM qoscal_written w JOIN qoscal_incoming_measurements m ON m.ord = w.last`)
+	// Series not stored yet are added first, in name order, so that two
+	// ingests adding the same series take their locks in one order; one
+	// that waits for another's series skips it (ON CONFLICT) and, reading
+	// committed rows, finds it in the next statement.
+	if _, err := tx.Exec(ctx, `INSERT INTO series (variant, benchmark, unit)
+		SELECT DISTINCT m.variant, m.benchmark, m.unit
+		FROM qoscal_written w JOIN qoscal_incoming_measurements m ON m.ord = w.last
+		ORDER BY m.variant, m.benchmark, m.unit
+		ON CONFLICT DO NOTHING`); err != nil {
+		return IngestResult{}, s.wrap(err)
+	}
+	tag, err := tx.Exec(ctx, `INSERT INTO measurements (run_seq, series, sample, value)
+		SELECT w.seq, s.id, m.sample, m.value
+		FROM qoscal_written w JOIN qoscal_incoming_measurements m ON m.ord = w.last
+		JOIN series s ON s.variant = m.variant AND s.benchmark = m.benchmark AND s.unit = m.unit`)
 	if err != nil {
 		var pe *pgconn.PgError
 		if errors.As(err, &pe) && pe.Code == "23505" {
@@ -677,7 +713,7 @@ func (s *Postgres) queryTx(ctx context.Context, tx pgx.Tx, where string, args []
 	if err := rows.Err(); err != nil {
 		return nil, nil, s.wrap(err)
 	}
-	rows, err = tx.Query(ctx, `SELECT run_seq, variant, benchmark, sample, value, unit FROM measurements WHERE run_seq IN (`+sub+`) ORDER BY run_seq, variant, benchmark, unit, sample`, args...)
+	rows, err = tx.Query(ctx, `SELECT m.run_seq, s.variant, s.benchmark, m.sample, m.value, s.unit FROM measurements m JOIN series s ON s.id = m.series WHERE m.run_seq IN (`+sub+`) ORDER BY m.run_seq, s.variant, s.benchmark, s.unit, m.sample`, args...)
 	if err != nil {
 		return nil, nil, s.wrap(err)
 	}

@@ -100,8 +100,8 @@ func TestPostgresReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	if got := strings.Join(tables(t, url), " "); got != "labels measurements qoscal_meta runs" {
-		t.Errorf("tables %s, want labels measurements qoscal_meta runs", got)
+	if got := strings.Join(tables(t, url), " "); got != "labels measurements qoscal_meta runs series" {
+		t.Errorf("tables %s, want labels measurements qoscal_meta runs series", got)
 	}
 	s, err = data.Open(bg, url, data.ReadOnly)
 	if err != nil {
