@@ -9,7 +9,9 @@
 package data
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -73,21 +75,17 @@ func (r *Run) BenchmarkCount() map[string]int {
 }
 
 // Sort puts the run's measurements in a canonical order: variant,
-// benchmark, unit, sample.
+// benchmark, unit, sample (a stable sort: measurements equal in all four
+// keep their order).
 func (r *Run) Sort() {
-	sort.SliceStable(r.Measurements, func(i, j int) bool {
-		a, b := &r.Measurements[i], &r.Measurements[j]
-		if a.Variant != b.Variant {
-			return a.Variant < b.Variant
-		}
-		if a.Benchmark != b.Benchmark {
-			return a.Benchmark < b.Benchmark
-		}
-		if a.Unit != b.Unit {
-			return a.Unit < b.Unit
-		}
-		return a.Sample < b.Sample
-	})
+	slices.SortStableFunc(r.Measurements, compareMeasurements)
+}
+
+// compareMeasurements orders measurements by variant, benchmark, unit and
+// sample.
+func compareMeasurements(a, b Measurement) int {
+	return cmp.Or(strings.Compare(a.Variant, b.Variant), strings.Compare(a.Benchmark, b.Benchmark),
+		strings.Compare(a.Unit, b.Unit), cmp.Compare(a.Sample, b.Sample))
 }
 
 // HasLabels reports whether the run carries every label in want.

@@ -109,13 +109,16 @@ func runIngest(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
-	// The runs are read as they are stored, never all held. The first is
-	// read before the store is opened, so that input that fails at once
-	// (a file that does not parse, a bad CSV) does not make a store.
-	next, stop := iter.Pull2(runs)
+	// The runs are read as they are stored, never all held: read ahead by
+	// a goroutine of their own (up to prefetchRuns), so that parsing and
+	// storing use a core each. The first is read before the store is
+	// opened, so that input that fails at once (a file that does not
+	// parse, a bad CSV) does not make a store.
+	next, stop := data.Prefetch(runs, prefetchRuns)
 	defer stop()
 	first, err, ok := next()
 	if ok && err != nil {
+		stop()
 		warn()
 		return err
 	}
@@ -154,6 +157,9 @@ func runIngest(u *ui, args []string) error {
 		}
 	}
 	res, err := st.IngestEach(u.ctx, data.Incoming(all), data.IngestOptions{Replace: replace, Progress: progress, Now: now})
+	// The reading stops (and with it the loader's warnings) before they
+	// are said.
+	stop()
 	if shown {
 		fmt.Fprint(u.stderr, "\r\033[K")
 	}
@@ -179,6 +185,10 @@ func runIngest(u *ui, args []string) error {
 // progressMin is the number of runs from which ingest shows progress on a
 // terminal.
 const progressMin = 50
+
+// prefetchRuns is how many runs ingest reads ahead of the store: enough to
+// keep both busy, few enough that memory does not grow with the input.
+const prefetchRuns = 64
 
 // each yields the runs of PATHs as they are read (data.LoadSeq), or, with
 // no PATH, the single run whose files --baseline and --candidate name.
