@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -615,4 +616,32 @@ func FuzzCSV(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, b []byte) { fuzzParse(t, "csv", b) })
+}
+
+// opsLineRE is the regular expression matchOpsLine writes out by hand.
+var opsLineRE = regexp.MustCompile(`^([^:]*):(.*)\(\s*([^()\s]*)\s+ops/sec\s*\)\s*$`)
+
+// FuzzMatchOpsLine: matchOpsLine agrees with the regular expression it
+// replaces, on whether a line matches and on the name and value it finds.
+func FuzzMatchOpsLine(f *testing.F) {
+	for _, s := range []string{
+		"larson: threads=4 ops=400000 time=0.072 sec (5514093 ops/sec)",
+		"a: (1 ops/sec)", "a:( ops/sec)", "a:(ops/sec)", "a:(  ops/sec )  ", "a:(1ops/sec)",
+		"x (y): z (2 ops/sec)", "a: (1 ops/sec) (2 ops/sec)", "a: (1 (2) ops/sec)", "(1 ops/sec): a",
+		"a:\n(1 ops/sec)", "a\n:(1 ops/sec)", "a: (1\n ops/sec\r)\n", "a: (\t1\fops/sec)", "a: (1 ops/sec)x",
+		"a: (1 ops/secs)", "a: (1 ops/sec))", ":(1 ops/sec)", "a:b:c (1e3 ops/sec)", "a: (1\v ops/sec)",
+		"\xff: (\xfe ops/sec)", "a: (1 ops/sec ops/sec)", "a: (ops/sec ops/sec)",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		name, value, ok := matchOpsLine(line)
+		m := opsLineRE.FindStringSubmatch(line)
+		if ok != (m != nil) {
+			t.Fatalf("matchOpsLine(%q) = %v, the regular expression %v", line, ok, m != nil)
+		}
+		if ok && (name != m[1] || value != m[3]) {
+			t.Fatalf("matchOpsLine(%q) = %q, %q; the regular expression %q, %q", line, name, value, m[1], m[3])
+		}
+	})
 }
