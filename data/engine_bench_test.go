@@ -166,4 +166,3 @@ func BenchmarkEngineSelect10000(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n*20), "ns/measurement")
 }
-
