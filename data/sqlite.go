@@ -569,11 +569,19 @@ func (e *measurementError) Error() string { return e.err.Error() }
 // are inserted one at a time, so that the error names the first row that
 // fails, as a statement per row would.
 func (mi *measurementInserter) insert(ctx context.Context, seq int64, ms []Measurement) error {
+	// Series new to the store are numbered in name order, so that a run
+	// whose series came in together reads back in order with no sort.
+	var added []int
 	for i := range ms {
 		k := seriesOf(&ms[i])
-		if _, ok := mi.series[k]; ok {
-			continue
+		if _, ok := mi.series[k]; !ok {
+			mi.series[k] = nil
+			added = append(added, i)
 		}
+	}
+	slices.SortFunc(added, func(a, b int) int { return compareMeasurements(ms[a], ms[b]) })
+	for _, i := range added {
+		k := seriesOf(&ms[i])
 		res, err := mi.addSeries.ExecContext(ctx, k.variant, k.benchmark, k.unit)
 		if err != nil {
 			return &measurementError{m: ms[i], err: err}
