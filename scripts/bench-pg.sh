@@ -77,10 +77,10 @@ awk -v n="$runs" -v f="$work" 'BEGIN {
       v = 1000 * (b + 1)
       printf "run-%07d,bench-%02d,glibc,%.4f,ops/sec,baseline\n", i, b, v * (1 + 0.03 * (rand() - 0.5)) > out
       printf "run-%07d,bench-%02d,mimalloc,%.4f,ops/sec,candidate\n", i, b, 1.2 * v * (1 + 0.03 * (rand() - 0.5)) > out
-      # seq, variant, benchmark, sample, value, unit: the measurements
-      # table rows themselves, for psql \copy.
-      printf "%d,glibc,bench-%02d,0,%.4f,ops/sec\n", i + 1, b, v > (f "/rows.csv")
-      printf "%d,mimalloc,bench-%02d,0,%.4f,ops/sec\n", i + 1, b, 1.2 * v > (f "/rows.csv")
+      # seq, series, sample, value: the measurements table rows
+      # themselves, for psql \copy (series 100 + 2 × benchmark + variant).
+      printf "%d,%d,0,%.4f\n", i + 1, 100 + 2 * b, v > (f "/rows.csv")
+      printf "%d,%d,0,%.4f\n", i + 1, 101 + 2 * b, 1.2 * v > (f "/rows.csv")
     }
   }
 }'
@@ -89,9 +89,10 @@ echo "-- 2. psql \\copy of the $m measurement rows as CSV (the engine's limit)"
 copy_url=$(url bench_copy)
 printf 'run,benchmark,variant,value,unit,role\nr,b,v,1,ops/sec,baseline\nr,b,w,1,ops/sec,candidate\n' >"$work/one.csv"
 "$q" ingest --db "$copy_url" "$work/one.csv" >/dev/null 2>&1
-psql -q "$copy_url" -c "TRUNCATE runs CASCADE; INSERT INTO runs (seq, id, source, digest, ingested_at) SELECT g, 'run-' || g, 'x', 'd', 't' FROM generate_series(1, $runs) g" >/dev/null
+psql -q "$copy_url" -c "TRUNCATE runs CASCADE; INSERT INTO runs (seq, id, source, digest, ingested_at) SELECT g, 'run-' || g, 'x', 'd', 't' FROM generate_series(1, $runs) g;
+  INSERT INTO series (id, variant, benchmark, unit) SELECT 100 + 2 * b + v, (ARRAY['glibc', 'mimalloc'])[v + 1], 'bench-' || lpad(b::text, 2, '0'), 'ops/sec' FROM generate_series(0, 9) b, generate_series(0, 1) v" >/dev/null
 start=$(date +%s.%N)
-psql -q "$copy_url" -c "\\copy measurements (run_seq, variant, benchmark, sample, value, unit) FROM '$work/rows.csv' CSV"
+psql -q "$copy_url" -c "\\copy measurements (run_seq, series, sample, value) FROM '$work/rows.csv' CSV"
 end=$(date +%s.%N)
 awk -v s="$start" -v e="$end" -v m="$m" 'BEGIN {printf "%-58s %8.2f s  %9.0f measurements/s\n", "psql \\copy into measurements", e - s, m / (e - s)}'
 psql -q "$base" -c "DROP SCHEMA bench_copy CASCADE" >/dev/null
