@@ -111,8 +111,8 @@ func TestMigrateFromV1(t *testing.T) {
 			if s, err := data.Open(ctx, loc, data.ReadOnly); err == nil {
 				s.Close()
 				t.Errorf("read-only open of a version 1 store succeeded")
-			} else if !strings.Contains(err.Error(), "schema version 1, older") || !strings.Contains(err.Error(), "qoscal ingest") {
-				t.Errorf("read-only open of a version 1 store: %v, want schema version 1, older … run qoscal ingest", err)
+			} else if !strings.Contains(err.Error(), "schema version 1, older") || !strings.Contains(err.Error(), "qoscal store upgrade --db") {
+				t.Errorf("read-only open of a version 1 store: %v, want schema version 1, older … qoscal store upgrade --db", err)
 			}
 			s, err := data.Open(ctx, loc, data.ReadWrite)
 			if err != nil {

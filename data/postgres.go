@@ -256,7 +256,7 @@ func (s *Postgres) checkReadable(ctx context.Context) error {
 	case version == 0:
 		return fmt.Errorf("no store at %s: ingest runs first (qoscal ingest), or name the store with --db", s.location)
 	case version < len(pgMigrations):
-		return fmt.Errorf("store %s has schema version %d, older than this qoscal's %d: run qoscal ingest on it once to upgrade it", s.location, version, len(pgMigrations))
+		return &OlderSchemaError{Store: s.location, Version: version, Current: len(pgMigrations)}
 	}
 	return nil
 }

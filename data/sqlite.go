@@ -340,7 +340,7 @@ func (s *SQLite) checkReadable() error {
 	case version == 0:
 		return fmt.Errorf("store %s is an empty SQLite database, not a qoscal store: ingest runs into it first (qoscal ingest), or name a qoscal store with --db", s.path)
 	case version < len(migrations):
-		return fmt.Errorf("store %s has schema version %d, older than this qoscal's %d: run qoscal ingest on it once to upgrade it", s.path, version, len(migrations))
+		return &OlderSchemaError{Store: s.path, Version: version, Current: len(migrations)}
 	}
 	return nil
 }

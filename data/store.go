@@ -209,6 +209,18 @@ func progressOf(opt IngestOptions, n int) IngestOptions {
 	return opt
 }
 
+// OlderSchemaError is a store written by an older qoscal (an older schema
+// version), opened read-only: it is upgraded in place by the first
+// command that writes to it, and cannot be read before.
+type OlderSchemaError struct {
+	Store            string // the store's location (a URL without its password)
+	Version, Current int    // its schema version, and this build's
+}
+
+func (e *OlderSchemaError) Error() string {
+	return fmt.Sprintf("store %s has schema version %d, older than this qoscal's %d: upgrade it once with `qoscal store upgrade --db %s` (ingest and gate --record upgrade it too)", e.Store, e.Version, e.Current, e.Store)
+}
+
 // ingestText is how both backends store an ingest time: RFC 3339 in UTC,
 // to the second.
 func ingestText(t time.Time) string { return t.UTC().Format(time.RFC3339) }

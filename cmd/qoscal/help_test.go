@@ -10,12 +10,17 @@ import (
 // TestHelpExamples runs the worked example in every command's usage text,
 // so that the help cannot drift from the binary (as benchstat's doc_test.go does). The examples
 // run in command order in one temporary folder holding the samples, the
-// worked example's runs as runs.csv and the Windows first measurement as
-// baseline.txt and hoard.txt. An example's output is matched line by line;
+// worked example's runs as runs.csv, the Windows first measurement as
+// baseline.txt and hoard.txt, and a store an older qoscal wrote as old.db. An example's output is matched line by line;
 // a line "..." stands for any number of lines, and a line ending in "..."
 // for any line that starts like it.
 func TestHelpExamples(t *testing.T) {
 	root, _ := filepath.Abs(filepath.Join("..", ".."))
+	// old.db: a store an older qoscal wrote, for store upgrade's example.
+	old, err := os.ReadFile(filepath.Join("testdata", "store-v1.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	work := sampleWorkdir(t, root)
 	samples := filepath.Join(work, "data", "samples")
 	for dst, src := range map[string]string{
@@ -30,6 +35,9 @@ func TestHelpExamples(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(work, dst), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if err := os.WriteFile(filepath.Join(work, "old.db"), old, 0o644); err != nil {
+		t.Fatal(err)
 	}
 	examples := 0
 	for _, name := range commandNames() {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"qoscal/data"
@@ -9,9 +10,10 @@ import (
 
 var storeCmd = &command{
 	name:    "store",
-	summary: "copy runs between stores (SQLite files, PostgreSQL)",
+	summary: "copy runs between stores (SQLite files, PostgreSQL); upgrade a store",
 	usage: `Usage:
     qoscal store copy --from STORE --to STORE
+    qoscal store upgrade [--db STORE]
 
 Copies every run of one store into another. A STORE is a SQLite file or a
 PostgreSQL URL (postgres://USER@HOST/DATABASE; the password comes from the
@@ -25,9 +27,16 @@ already with the same content is left alone, so copying again changes
 nothing; a run it holds with other content is an error (exit 2), and nothing
 is copied. The source is only read; the target is made when it is missing.
 
+Upgrade brings a store written by an older qoscal to this qoscal's schema,
+in place and in one transaction, keeping every run. Read-only commands
+(spread, recommend, runs, gate --db) refuse an older store until then; ingest
+and gate --record upgrade it as they write. A store already up to date is
+left alone.
+
 Flags:
     --from STORE    the store to read
     --to STORE      the store to write into
+    --db STORE      the store to upgrade (default $QOSCAL_DB, else qoscal.db)
 
 Example: take a store offline, then copy again:
 
@@ -35,6 +44,13 @@ Example: take a store offline, then copy again:
     calib.db -> offline.db: 12 runs copied, 0 already stored
     $ qoscal store copy --from calib.db --to offline.db
     calib.db -> offline.db: 0 runs copied, 12 already stored
+
+Example: upgrade a store an older qoscal wrote, then again:
+
+    $ qoscal store upgrade --db old.db
+    old.db: upgraded from schema version 1 to 2
+    $ qoscal store upgrade --db old.db
+    old.db: schema version 2, up to date
 `,
 }
 
@@ -46,16 +62,18 @@ func init() {
 func runStore(u *ui, args []string) error {
 	c := storeCmd
 	if len(args) == 0 {
-		return usagef(c.name, "expected a subcommand: qoscal store copy --from STORE --to STORE")
+		return usagef(c.name, "expected a subcommand: qoscal store copy --from STORE --to STORE, or qoscal store upgrade --db STORE")
 	}
 	switch args[0] {
 	case "copy":
 		return runStoreCopy(u, args[1:])
+	case "upgrade":
+		return runStoreUpgrade(u, args[1:])
 	case "-h", "--help":
 		fmt.Fprint(u.stdout, c.usage)
 		return nil
 	}
-	return usagef(c.name, "unknown subcommand %q: expected copy", args[0])
+	return usagef(c.name, "unknown subcommand %q: expected copy or upgrade", args[0])
 }
 
 func runStoreCopy(u *ui, args []string) error {
@@ -98,4 +116,39 @@ func runStoreCopy(u *ui, args []string) error {
 	}
 	fmt.Fprintf(u.stdout, "%s -> %s: %s copied, %d already stored\n", src.Location(), dst.Location(), present.Plural(res.Added, "run"), res.Unchanged)
 	return nil
+}
+
+// runStoreUpgrade upgrades a store an older qoscal wrote. It first opens
+// the store read-only, so that a store that is missing, or is not a qoscal
+// store, is an error and is never made, and one up to date is not written.
+func runStoreUpgrade(u *ui, args []string) error {
+	c := storeCmd
+	fs := newFlags(c)
+	var db string
+	fs.StringVar(&db, "db", "", "the `STORE` to upgrade")
+	if err := parseFlags(u, c, fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef(c.name, "unexpected argument %q: name the store with --db", fs.Arg(0))
+	}
+	if err := nonEmpty(c.name, fs, "db"); err != nil {
+		return err
+	}
+	loc := storePath(u, db)
+	st, err := data.Open(u.ctx, loc, data.ReadOnly)
+	if err == nil {
+		fmt.Fprintf(u.stdout, "%s: schema version %d, up to date\n", st.Location(), data.SchemaVersion)
+		return st.Close()
+	}
+	var older *data.OlderSchemaError
+	if !errors.As(err, &older) {
+		return err
+	}
+	st, err = data.Open(u.ctx, loc, data.ReadWrite)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(u.stdout, "%s: upgraded from schema version %d to %d\n", st.Location(), older.Version, data.SchemaVersion)
+	return st.Close()
 }

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// testdata/store-v1.db is a store that qoscal wrote at schema version 1
+// (commit 1334c8f, before series were held once): the twelve healthy runs
+// of data/samples/linux-glibc-vs-mimalloc, ingested with
+//
+//	SOURCE_DATE_EPOCH=1796112000 qoscal ingest --db store-v1.db \
+//	    --baseline glibc=baseline.txt --candidate mimalloc=mimalloc.txt \
+//	    --label os=linux data/samples/linux-glibc-vs-mimalloc/healthy
+//
+// then checkpointed and vacuumed (sqlite3), so that it is one file.
+
+// TestStoreUpgrade: a read-only command refuses the old store, says how
+// to upgrade it, and leaves the file as it was; store upgrade upgrades it
+// and says from which version, and a second upgrade says it is up to date;
+// the upgraded store then reads as a store this qoscal makes from the same
+// files does (the same runs, labels and measurements; the same spread and
+// recommendation, byte for byte). A missing store is an error, and is not
+// made.
+func TestStoreUpgrade(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1796112000")
+	t.Setenv("QOSCAL_DB", "")
+	dir := t.TempDir()
+	old := filepath.Join(dir, "old.db")
+	fixture, err := os.ReadFile("testdata/store-v1.db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(old, fixture, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qoscal := func(args ...string) (string, string, int) {
+		t.Helper()
+		var out, errs bytes.Buffer
+		code := run(args, nil, &out, &errs)
+		return out.String(), errs.String(), code
+	}
+
+	_, stderr, code := qoscal("spread", "--db", old)
+	if code != 2 || !strings.Contains(stderr, "has schema version 1, older than this qoscal's 2") || !strings.Contains(stderr, "qoscal store upgrade --db "+old) {
+		t.Errorf("spread on a version 1 store: exit %d, %s; want exit 2 and how to upgrade", code, stderr)
+	}
+	if now, _ := os.ReadFile(old); !bytes.Equal(now, fixture) {
+		t.Error("a read-only command changed the version 1 store")
+	}
+
+	stdout, stderr, code := qoscal("store", "upgrade", "--db", old)
+	if code != 0 || stdout != old+": upgraded from schema version 1 to 2\n" {
+		t.Fatalf("store upgrade: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	}
+	stdout, _, code = qoscal("store", "upgrade", "--db", old)
+	if code != 0 || stdout != old+": schema version 2, up to date\n" {
+		t.Errorf("store upgrade again: exit %d, stdout %q", code, stdout)
+	}
+
+	fresh := filepath.Join(dir, "fresh.db")
+	if _, stderr, code := qoscal("ingest", "--db", fresh, "--baseline", "glibc=baseline.txt", "--candidate", "mimalloc=mimalloc.txt",
+		"--label", "os=linux", "../../data/samples/linux-glibc-vs-mimalloc/healthy"); code != 0 {
+		t.Fatalf("ingest: exit %d: %s", code, stderr)
+	}
+	for _, args := range [][]string{{"spread", "--format", "json"}, {"recommend", "--format", "json"}} {
+		a, _, ca := qoscal(append(args, "--db", old)...)
+		b, _, cb := qoscal(append(args, "--db", fresh)...)
+		if ca != 0 || cb != 0 || a != b {
+			t.Errorf("%s: the upgraded store (exit %d) and a new one (exit %d) differ:\n%s\n---\n%s", args[0], ca, cb, a, b)
+		}
+	}
+	// runs: the same, but for where each run was read from (the fixture
+	// was made from the repository's root, this test runs in cmd/qoscal).
+	runsOf := func(db string) []map[string]any {
+		t.Helper()
+		out, stderr, code := qoscal("runs", "--db", db, "--format", "json")
+		if code != 0 {
+			t.Fatalf("runs --db %s: exit %d: %s", db, code, stderr)
+		}
+		var doc []map[string]any
+		dec := json.NewDecoder(strings.NewReader(out))
+		if err := dec.Decode(&doc); err != nil || dec.More() {
+			t.Fatalf("runs --db %s: not one JSON array (%v): %s", db, err, out)
+		}
+		for _, r := range doc {
+			delete(r, "source")
+		}
+		return doc
+	}
+	if a, b := runsOf(old), runsOf(fresh); len(a) != 12 || !reflect.DeepEqual(a, b) {
+		t.Errorf("runs: the upgraded store (%d runs) and a new one (%d runs) differ:\n%v\n---\n%v", len(a), len(b), a, b)
+	}
+
+	missing := filepath.Join(dir, "missing.db")
+	if _, stderr, code := qoscal("store", "upgrade", "--db", missing); code != 2 || !strings.Contains(stderr, "no store at "+missing) {
+		t.Errorf("store upgrade of a missing store: exit %d, %s", code, stderr)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("store upgrade made a missing store")
+	}
+}
