@@ -374,6 +374,33 @@ func (s *SQLite) wrap(err error) error {
 // Close closes the store.
 func (s *SQLite) Close() error { return s.db.Close() }
 
+// Compact rewrites the store file without its free pages (VACUUM), and
+// returns its size before and after. An upgrade from schema version 1
+// leaves the old measurements' pages free, more than half the file; SQLite
+// reuses free pages but does not give them back.
+func (s *SQLite) Compact(ctx context.Context) (before, after int64, err error) {
+	size := func() (int64, error) {
+		var pages, pageSize int64
+		if err := s.db.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
+			return 0, err
+		}
+		if err := s.db.QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize); err != nil {
+			return 0, err
+		}
+		return pages * pageSize, nil
+	}
+	if before, err = size(); err != nil {
+		return 0, 0, s.wrap(err)
+	}
+	if _, err := s.db.ExecContext(ctx, "VACUUM"); err != nil {
+		return 0, 0, s.wrap(err)
+	}
+	if after, err = size(); err != nil {
+		return 0, 0, s.wrap(err)
+	}
+	return before, after, nil
+}
+
 // Location returns the store's file name.
 func (s *SQLite) Location() string { return s.path }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -28,7 +29,8 @@ nothing; a run it holds with other content is an error (exit 2), and nothing
 is copied. The source is only read; the target is made when it is missing.
 
 Upgrade brings a store written by an older qoscal to this qoscal's schema,
-in place and in one transaction, keeping every run. Read-only commands
+in place and in one transaction, keeping every run; a SQLite file is then
+compacted (the old tables' space given back). Read-only commands
 (spread, recommend, runs, gate --db) refuse an older store until then; ingest
 and gate --record upgrade it as they write. A store already up to date is
 left alone.
@@ -49,6 +51,7 @@ Example: upgrade a store an older qoscal wrote, then again:
 
     $ qoscal store upgrade --db old.db
     old.db: upgraded from schema version 1 to 2
+    old.db: compacted, 57 kB -> 41 kB
     $ qoscal store upgrade --db old.db
     old.db: schema version 2, up to date
 `,
@@ -150,5 +153,25 @@ func runStoreUpgrade(u *ui, args []string) error {
 		return err
 	}
 	fmt.Fprintf(u.stdout, "%s: upgraded from schema version %d to %d\n", st.Location(), older.Version, data.SchemaVersion)
+	// A SQLite file keeps the pages the upgrade freed: give them back.
+	if c, ok := st.(interface {
+		Compact(context.Context) (int64, int64, error)
+	}); ok {
+		before, after, err := c.Compact(u.ctx)
+		if err != nil {
+			st.Close()
+			return err
+		}
+		fmt.Fprintf(u.stdout, "%s: compacted, %s -> %s\n", st.Location(), sizeText(before), sizeText(after))
+	}
 	return st.Close()
+}
+
+// sizeText says a size in bytes in kB (10³ bytes) below a megabyte, else
+// in MB (10⁶ bytes) to one decimal.
+func sizeText(n int64) string {
+	if n < 1e6 {
+		return fmt.Sprintf("%.0f kB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1f MB", float64(n)/1e6)
 }

@@ -21,8 +21,9 @@ import (
 // then checkpointed and vacuumed (sqlite3), so that it is one file.
 
 // TestStoreUpgrade: a read-only command refuses the old store, says how
-// to upgrade it, and leaves the file as it was; store upgrade upgrades it
-// and says from which version, and a second upgrade says it is up to date;
+// to upgrade it, and leaves the file as it was; store upgrade upgrades it,
+// says from which version, and compacts the file (to the size it says); a
+// second upgrade says it is up to date;
 // the upgraded store then reads as a store this qoscal makes from the same
 // files does (the same runs, labels and measurements; the same spread and
 // recommendation, byte for byte). A missing store is an error, and is not
@@ -55,8 +56,11 @@ func TestStoreUpgrade(t *testing.T) {
 	}
 
 	stdout, stderr, code := qoscal("store", "upgrade", "--db", old)
-	if code != 0 || stdout != old+": upgraded from schema version 1 to 2\n" {
-		t.Fatalf("store upgrade: exit %d, stdout %q, stderr %s", code, stdout, stderr)
+	if want := old + ": upgraded from schema version 1 to 2\n" + old + ": compacted, 57 kB -> 41 kB\n"; code != 0 || stdout != want {
+		t.Fatalf("store upgrade: exit %d, stdout %q, want %q; stderr %s", code, stdout, want, stderr)
+	}
+	if st, err := os.Stat(old); err != nil || st.Size() != 40960 {
+		t.Errorf("the upgraded store file: %v, %v; want the 41 kB (40,960 bytes) it was compacted to", st, err)
 	}
 	stdout, _, code = qoscal("store", "upgrade", "--db", old)
 	if code != 0 || stdout != old+": schema version 2, up to date\n" {
