@@ -161,7 +161,7 @@ func OpenFile(name string, format *Format) (*File, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("not a regular file but %s: expected a result file (save the output to a file first)", FileKind(st.Mode()))}
 	}
-	f, err := os.Open(name)
+	f, err := openRead(name)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,28 @@
+//go:build unix
+
+package data
+
+import (
+	"os"
+	"syscall"
+)
+
+// openRead opens the file name for reading, as os.Open does, but without
+// offering the file to Go's network poller: for a regular file os.Open
+// sets it non-blocking, asks epoll to watch it (which refuses), and sets
+// it blocking again, five system calls of the eleven that reading a small
+// result file took (issue 19: 20,000 files per 10,000 run folders).
+// Result files are regular files (OpenFile checks), which the poller
+// cannot wait on anyway.
+func openRead(name string) (*os.File, error) {
+	for {
+		fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "open", Path: name, Err: err}
+		}
+		return os.NewFile(uintptr(fd), name), nil
+	}
+}
