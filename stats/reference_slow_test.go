@@ -128,6 +128,32 @@ func refTwoStageFPR(m, s float64, e Effective, floor, band float64, draws int, s
 	return fpr / float64(draws), rerun / float64(draws)
 }
 
+// refTwoStage is TwoStage as it was before the closed form: one pass
+// over the same posterior draws, refTwoStageGiven for each.
+func refTwoStage(m, s float64, e Effective, floor, band, r float64, draws int, seed uint64) (fpr, rerun, power float64) {
+	lnF := math.Log(floor)
+	lnA := math.Log(floor * (1 - band))
+	mSlid := m + math.Log(r)
+	rng := rand.New(rand.NewPCG(seed, 2014))
+	chi := distuv.Gamma{Alpha: e.DF / 2, Beta: 0.5, Src: rng} // χ²_df
+	sd := s * e.SDScale
+	for range draws {
+		sigma := sd * math.Sqrt(e.DF/chi.Rand())
+		z := rng.NormFloat64()
+		f, rr := refTwoStageGiven(m+sigma/math.Sqrt(e.N)*z, sigma, lnA, lnF)
+		fpr += f
+		rerun += rr
+		if r != 1 {
+			p, _ := refTwoStageGiven(mSlid+sigma/math.Sqrt(e.N)*z, sigma, lnA, lnF)
+			power += p
+		}
+	}
+	if r == 1 {
+		power = fpr
+	}
+	return fpr / float64(draws), rerun / float64(draws), power / float64(draws)
+}
+
 func refTwoStageGiven(mu, sigma, a, l float64) (fpr, rerun float64) {
 	za, zl := (a-mu)/sigma, (l-mu)/sigma
 	first := NormalCDF(za)
