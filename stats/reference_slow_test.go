@@ -234,3 +234,24 @@ func refSeqMeanSD(x []float64) (m, s float64) {
 	}
 	return m, math.Sqrt(s / float64(len(x)-1))
 }
+
+// refPermutationP is permutationP as it was before issue 19: EnergyQ on
+// every shuffled copy of the values.
+func refPermutationP(z []float64, m int, q float64, b int, seed uint64, alpha float64) float64 {
+	rng := NewSplitMix64(seed)
+	perm := append([]float64(nil), z...)
+	exceed := 0
+	for k := range b {
+		if float64(1+exceed) > alpha*float64(b+1) {
+			return float64(1+exceed+(b-k)) / float64(b+1) // an upper bound, above alpha
+		}
+		for i := len(perm) - 1; i > 0; i-- {
+			j := int(rng.Below(uint64(i + 1)))
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		if _, qp := bestSplit(perm, m); qp >= q {
+			exceed++
+		}
+	}
+	return float64(1+exceed) / float64(b+1)
+}
