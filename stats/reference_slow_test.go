@@ -255,3 +255,26 @@ func refPermutationP(z []float64, m int, q float64, b int, seed uint64, alpha fl
 	}
 	return float64(1+exceed) / float64(b+1)
 }
+
+// refQuantile, refIQR and refRawMAD are the order statistics as they were
+// before issue 19 made them select instead of sort: each on a sorted copy.
+func refQuantile(x []float64, p float64) float64 {
+	if len(x) == 0 || !(p >= 0 && p <= 1) {
+		return math.NaN()
+	}
+	return quantileSorted(sorted(x), p)
+}
+
+func refIQR(x []float64) float64 {
+	s := sorted(x)
+	return quantileSorted(s, 0.75) - quantileSorted(s, 0.25)
+}
+
+func refRawMAD(x []float64) float64 {
+	m := refQuantile(x, 0.5)
+	d := make([]float64, len(x))
+	for i, v := range x {
+		d[i] = math.Abs(v - m)
+	}
+	return quantileSorted(sorted(d), 0.5)
+}
