@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 
@@ -371,11 +370,20 @@ func (a *Analysis) benchmarkSpread() {
 		}
 	}
 	// Var(ln S) = (1/k²) Σ_j Σ_i Σ_ij; contribution c_j = row sum / k².
+	// The covariance is symmetric bit for bit (stats.Covariance sums the
+	// same products either way round), so each pair is computed once.
+	cov := make([]float64, k*k)
+	for j := 0; j < k; j++ {
+		for i := j; i < k; i++ {
+			cov[j*k+i] = stats.Covariance(logCols[j], logCols[i])
+			cov[i*k+j] = cov[j*k+i]
+		}
+	}
 	contrib := make([]float64, k)
 	var total float64
 	for j := 0; j < k; j++ {
 		for i := 0; i < k; i++ {
-			contrib[j] += stats.Covariance(logCols[j], logCols[i])
+			contrib[j] += cov[j*k+i]
 		}
 		contrib[j] /= float64(k * k)
 		total += contrib[j]
@@ -385,22 +393,21 @@ func (a *Analysis) benchmarkSpread() {
 		sumLogs[i] = r.LogScore * float64(k)
 	}
 	a.Benchmarks = make([]BenchmarkSpread, k)
-	// One buffer for each benchmark's sorted column and one for its
-	// leave-one-out scores, reused: not two n-value copies per benchmark.
-	sorted, loo := make([]float64, n), make([]float64, n)
+	// One buffer for the leave-one-out scores, reused: not an n-value
+	// copy per benchmark.
+	loo := make([]float64, n)
 	for j, name := range a.Suite {
 		b := BenchmarkSpread{Name: name, Unit: a.Units[name], Direction: a.Directions[name]}
-		// The order statistics see the column sorted once (each sorts its
-		// own copy again, which costs little on sorted input); the mean and
-		// SD see it in run order, which their sums depend on.
-		copy(sorted, cols[j])
-		slices.Sort(sorted)
-		b.Min, b.Max = stats.MinMax(sorted)
-		b.Median = stats.Median(sorted)
-		b.RangePct, b.CV = stats.RangePct(sorted), stats.CV(cols[j])
+		// The order statistics select what they need from the column in
+		// run order (stats.Quantile), cheaper than sorting it; the mean
+		// and SD see it in run order too, which their sums depend on.
+		col := cols[j]
+		b.Min, b.Max = stats.MinMax(col)
+		b.Median = stats.Median(col)
+		b.RangePct, b.CV = stats.RangePct(col), stats.CV(col)
 		b.CVLog = stats.SD(logCols[j])
-		b.IQR, b.MAD = stats.IQR(sorted), stats.MAD(sorted)
-		b.Q1, b.Q3 = stats.Quantile(sorted, 0.25), stats.Quantile(sorted, 0.75)
+		b.IQR, b.MAD = stats.IQR(col), stats.MAD(col)
+		b.Q1, b.Q3 = stats.Quantile(col, 0.25), stats.Quantile(col, 0.75)
 		b.Contribution = contrib[j]
 		b.VarianceShare = math.NaN()
 		if total > 0 && a.Score.SDLog > 0 {
@@ -433,7 +440,6 @@ func (a *Analysis) baselineSpread() {
 		}
 		rs := RawSpread{Name: name, Unit: a.Units[name]}
 		rs.CV = stats.CV(col) // in run order, as its sums depend on it
-		slices.Sort(col)      // for the order statistics (see benchmarkSpread)
 		logs, _ := stats.Logs(col)
 		rs.Min, rs.Max = stats.MinMax(col)
 		rs.Median, rs.RangePct = stats.Median(col), stats.RangePct(col)
