@@ -278,3 +278,58 @@ func refRawMAD(x []float64) float64 {
 	}
 	return quantileSorted(sorted(d), 0.5)
 }
+
+// refBootstrapOnePass is BootstrapFloorFPR as it was before it drew four
+// resamples side by side: one resample after another from one generator.
+func refBootstrapOnePass(y []float64, floor float64, b int, seed uint64) BootstrapFPR {
+	rng := NewSplitMix64(seed)
+	n := len(y)
+	nf := float64(n)
+	lf := math.Log(floor)
+	vals := make([]float64, b)
+	c := Mean(y)
+	d := make([]float64, n)
+	for i, v := range y {
+		d[i] = v - c
+	}
+	out := BootstrapFPR{B: b, Seed: seed}
+	for i := range vals {
+		start := *rng
+		var s1, s2 float64
+		for range n {
+			v := d[rng.Below(uint64(n))]
+			s1 += v
+			s2 += v * v
+		}
+		m := c + s1/nf
+		ss := s2 - s1*s1/nf
+		var s float64
+		if ss > 1e-9*s2 {
+			s = math.Sqrt(ss / (nf - 1))
+		} else {
+			// Nearly no spread (with few runs, a resample that drew one
+			// score n times): the one-pass sum cannot tell none from
+			// little, so the resample is drawn again from the saved
+			// generator and summed in two passes, as the reference does,
+			// and counts as degenerate exactly when it did there.
+			m, s = replayMeanSD(y, start)
+		}
+		switch {
+		case s == 0 && lf > m:
+			vals[i] = 1
+			out.DegenerateSample++
+		case s == 0:
+			out.DegenerateSample++
+		default:
+			vals[i] = NormalCDF((lf - m) / s)
+		}
+	}
+	var sum float64
+	for _, v := range vals {
+		sum += v
+	}
+	out.Mean = sum / float64(b)
+	s := sorted(vals)
+	out.Q05, out.Q50, out.Q95 = quantileSorted(s, 0.05), quantileSorted(s, 0.5), quantileSorted(s, 0.95)
+	return out
+}

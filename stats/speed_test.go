@@ -333,3 +333,27 @@ func BenchmarkMedian(b *testing.B) {
 		}
 	})
 }
+
+// TestBootstrapInterleavedIsOnePass: drawing four resamples side by side
+// gives the one-at-a-time bootstrap's figures bit for bit (the same draws,
+// the same sums), for resample counts that are and are not multiples of
+// four, and with the degenerate resamples of two and three runs.
+func TestBootstrapInterleavedIsOnePass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 19))
+	for _, n := range []int{1, 2, 3, 10, 1000, 20000} {
+		y := make([]float64, n)
+		for i := range y {
+			y[i] = 0.25 + 0.02*rng.NormFloat64()
+		}
+		for _, b := range []int{1, 3, 4, 7, 200, 2001} {
+			for _, seed := range []uint64{1, 7, 1 << 63} {
+				got, want := BootstrapFloorFPR(y, 1.26, b, seed), refBootstrapOnePass(y, 1.26, b, seed)
+				if math.Float64bits(got.Mean) != math.Float64bits(want.Mean) || math.Float64bits(got.Q05) != math.Float64bits(want.Q05) ||
+					math.Float64bits(got.Q50) != math.Float64bits(want.Q50) || math.Float64bits(got.Q95) != math.Float64bits(want.Q95) ||
+					got.DegenerateSample != want.DegenerateSample || got.B != want.B || got.Seed != want.Seed {
+					t.Errorf("n %d, B %d, seed %d: %+v, one at a time %+v", n, b, seed, got, want)
+				}
+			}
+		}
+	}
+}
