@@ -76,10 +76,15 @@ func TwoStage(m, s float64, e Effective, floor, band, r float64, draws int, seed
 //
 //	fpr = Φ(z_a) + Φ₂(z_l, √2·z_l; 1/√2) − Φ₂(z_a, √2·z_l; 1/√2),
 //
-// z = (x − μ)/σ. Both Φ₂ terms are at most fpr, so the subtraction loses
-// no relative accuracy. Φ₂ is normal2CDF; the quadrature it replaces is
-// refTwoStageGiven in reference_slow_test.go, which the tests check it
-// against.
+// z = (x − μ)/σ. The first Φ₂ has a closed form: Z₁ and Z₂ are
+// exchangeable, so of the pairs whose sum is below 2z_l those with one
+// score above z_l split evenly between Z₁ and Z₂, and
+// Φ₂(z_l, √2·z_l; 1/√2) = P(Z₁ < z_l, Z₂ < z_l) + ½·P(one above, sum
+// below) = ½·(Φ(z_l)² + Φ(√2·z_l)) (Owen's T with a = 1 and 0 gives the
+// same: T(h, 1) = ½·Φ(h)·Φ(−h)). The second is normal2CDFHalf. Both Φ₂
+// terms are at most fpr, so the subtraction loses no relative accuracy.
+// The quadrature this replaces is refTwoStageGiven in
+// reference_slow_test.go, which the tests check it against.
 func TwoStageGiven(mu, sigma, a, l float64) (fpr, rerun float64) {
 	za, zl := (a-mu)/sigma, (l-mu)/sigma
 	first, phiL := NormalCDF(za), NormalCDF(zl)
@@ -89,7 +94,7 @@ func TwoStageGiven(mu, sigma, a, l float64) (fpr, rerun float64) {
 	}
 	k := math.Sqrt2 * zl
 	phiK := NormalCDF(k)
-	return first + (normal2CDFHalf(zl, k, phiL, phiK) - normal2CDFHalf(za, k, first, phiK)), rerun
+	return first + ((phiL*phiL+phiK)/2 - normal2CDFHalf(za, k, first, phiK)), rerun
 }
 
 // twoStageNodes are the nodes of the θ integral of normal2CDFHalf
