@@ -333,3 +333,15 @@ func refBootstrapOnePass(y []float64, floor float64, b int, seed uint64) Bootstr
 	out.Q05, out.Q50, out.Q95 = quantileSorted(s, 0.05), quantileSorted(s, 0.5), quantileSorted(s, 0.95)
 	return out
 }
+
+// refMinMax is MinMax as it was: math.Min and math.Max folded over x.
+func refMinMax(x []float64) (lo, hi float64) {
+	if len(x) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	lo, hi = x[0], x[0]
+	for _, v := range x[1:] {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	return lo, hi
+}

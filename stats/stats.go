@@ -325,13 +325,43 @@ func RangePct(x []float64) float64 {
 }
 
 // MinMax returns the smallest and largest of x; NaNs for no values.
+// They are math.Min and math.Max folded over x, with their special cases:
+// −Inf (for the smallest; +Inf for the largest) wins over everything,
+// then NaN, and −0 is below +0. The loop compares inline instead of
+// calling them per value (on amd64 they are assembly calls, which made
+// MinMax a quarter of the order statistics' time at 100,000 runs).
 func MinMax(x []float64) (lo, hi float64) {
 	if len(x) == 0 {
 		return math.NaN(), math.NaN()
 	}
-	lo, hi = x[0], x[0]
-	for _, v := range x[1:] {
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	lo, hi = math.Inf(1), math.Inf(-1)
+	nan := false
+	for _, v := range x {
+		if v < lo {
+			lo = v
+		}
+		if v > hi {
+			hi = v
+		}
+		switch {
+		case v != v:
+			nan = true
+		case v == 0:
+			if lo == 0 && math.Signbit(v) {
+				lo = v
+			}
+			if hi == 0 && !math.Signbit(v) {
+				hi = v
+			}
+		}
+	}
+	if nan {
+		if !math.IsInf(lo, -1) {
+			lo = math.NaN()
+		}
+		if !math.IsInf(hi, 1) {
+			hi = math.NaN()
+		}
 	}
 	return lo, hi
 }
