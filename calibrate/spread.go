@@ -402,12 +402,12 @@ func (a *Analysis) benchmarkSpread() {
 		// run order (stats.Quantile), cheaper than sorting it; the mean
 		// and SD see it in run order too, which their sums depend on.
 		col := cols[j]
-		b.Min, b.Max = stats.MinMax(col)
-		b.Median = stats.Median(col)
-		b.RangePct, b.CV = stats.RangePct(col), stats.CV(col)
+		o := stats.Order(col)
+		b.Min, b.Max, b.Median = o.Min, o.Max, o.Median
+		b.RangePct, b.CV = o.RangePct(), stats.CV(col)
 		b.CVLog = stats.SD(logCols[j])
-		b.IQR, b.MAD = stats.IQR(col), stats.MAD(col)
-		b.Q1, b.Q3 = stats.Quantile(col, 0.25), stats.Quantile(col, 0.75)
+		b.IQR, b.MAD = o.IQR(), stats.MADAbout(col, o.Median)
+		b.Q1, b.Q3 = o.Q1, o.Q3
 		b.Contribution = contrib[j]
 		b.VarianceShare = math.NaN()
 		if total > 0 && a.Score.SDLog > 0 {
@@ -441,9 +441,11 @@ func (a *Analysis) baselineSpread() {
 		rs := RawSpread{Name: name, Unit: a.Units[name]}
 		rs.CV = stats.CV(col) // in run order, as its sums depend on it
 		logs, _ := stats.Logs(col)
-		rs.Min, rs.Max = stats.MinMax(col)
-		rs.Median, rs.RangePct = stats.Median(col), stats.RangePct(col)
-		rs.MedianLog, rs.MADLog = stats.Median(logs), stats.MAD(logs)
+		o := stats.Order(col)
+		rs.Min, rs.Max = o.Min, o.Max
+		rs.Median, rs.RangePct = o.Median, o.RangePct()
+		rs.MedianLog = stats.Median(logs)
+		rs.MADLog = stats.MADAbout(logs, rs.MedianLog)
 		a.BaselineSpread[j] = rs
 	}
 }

@@ -302,7 +302,20 @@ func RawMAD(x []float64) float64 {
 	if len(x) == 0 {
 		return math.NaN()
 	}
-	m := Median(x)
+	return rawMADAbout(x, Median(x))
+}
+
+// MADAbout is MAD(x) for a caller that has m = Median(x) already: the
+// same value, without selecting the median again.
+func MADAbout(x []float64, m float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	return MADScale * rawMADAbout(x, m)
+}
+
+// rawMADAbout is median(|x_i − m|).
+func rawMADAbout(x []float64, m float64) float64 {
 	p := scratch.Get().(*[]float64)
 	d := (*p)[:0]
 	for _, v := range x {
@@ -323,6 +336,45 @@ func RangePct(x []float64) float64 {
 	lo, hi := MinMax(x)
 	return (hi - lo) / Median(x) * 100
 }
+
+// OrderStats are the order statistics a spread table prints: the
+// smallest and largest values and the type 7 quartiles.
+type OrderStats struct {
+	Min, Q1, Median, Q3, Max float64
+}
+
+// Order returns the order statistics of x: the values MinMax and
+// Quantile(x, 0.25), Quantile(x, 0.5) and Quantile(x, 0.75) return, bit
+// for bit, from one copy of x (none when x is sorted) instead of one per
+// statistic. NaNs for no values. x is not modified.
+func Order(x []float64) OrderStats {
+	if len(x) == 0 {
+		nan := math.NaN()
+		return OrderStats{nan, nan, nan, nan, nan}
+	}
+	var o OrderStats
+	o.Min, o.Max = MinMax(x)
+	if slices.IsSorted(x) {
+		o.Q1, o.Median, o.Q3 = quantileSorted(x, 0.25), quantileSorted(x, 0.5), quantileSorted(x, 0.75)
+		return o
+	}
+	p := scratch.Get().(*[]float64)
+	s := append((*p)[:0], x...)
+	// Each selection leaves s partly ordered, which the next one,
+	// selecting in the same slice, only profits from.
+	o.Median = quantileSelect(s, 0.5)
+	o.Q1 = quantileSelect(s, 0.25)
+	o.Q3 = quantileSelect(s, 0.75)
+	*p = s
+	scratch.Put(p)
+	return o
+}
+
+// RangePct is RangePct of the sample: (Max − Min)/Median · 100.
+func (o OrderStats) RangePct() float64 { return (o.Max - o.Min) / o.Median * 100 }
+
+// IQR is IQR of the sample: Q3 − Q1.
+func (o OrderStats) IQR() float64 { return o.Q3 - o.Q1 }
 
 // MinMax returns the smallest and largest of x; NaNs for no values.
 // They are math.Min and math.Max folded over x, with their special cases:
