@@ -149,3 +149,19 @@ func BenchmarkCollect10000(b *testing.B) {
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(runs)
 }
+
+// BenchmarkCollectedAnalyze10000: the analysis of 10,000 collected runs
+// of 10 benchmarks × 2 variants alone, without the collection: the part
+// of an analysis command that is not reading the runs.
+func BenchmarkCollectedAnalyze10000(b *testing.B) {
+	c, err := Collect(each(noiseRuns(10000)), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Analyze(nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

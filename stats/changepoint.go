@@ -1,6 +1,10 @@
 package stats
 
-import "math"
+import (
+	"cmp"
+	"math"
+	"slices"
+)
 
 // Change-point detection with E-Divisive means (Matteson and James 2014,
 // "A Nonparametric Approach for Multiple Change Point Analysis of
@@ -161,23 +165,175 @@ func EDivisive(z []float64, opt EDivisiveOptions) []ChangePoint {
 // a series without a change beat its best split, so the test of a
 // stationary series ends after about alpha·B exceedances instead of B
 // permutations); the value returned is then above alpha but not exact.
+//
+// Each permutation only asks whether its largest Q̂ reaches q, which
+// permutedQ answers in O(n log n) instead of EnergyQ's O(n²) whenever the
+// answer is certain, and by EnergyQ on the permuted values otherwise: the
+// count of exceedances, and so p, is the same as EnergyQ's for every
+// permutation. The shuffles draw the same random stream as before.
 func permutationP(z []float64, m int, q float64, b int, seed uint64, alpha float64) float64 {
 	rng := NewSplitMix64(seed)
-	perm := append([]float64(nil), z...)
+	pq := newPermutedQ(z, m)
 	exceed := 0
 	for k := range b {
 		if float64(1+exceed) > alpha*float64(b+1) {
 			return float64(1+exceed+(b-k)) / float64(b+1) // an upper bound, above alpha
 		}
-		for i := len(perm) - 1; i > 0; i-- {
+		// Fisher–Yates on the positions of the values (the same swaps as
+		// on the values themselves).
+		idx := pq.idx
+		for i := len(idx) - 1; i > 0; i-- {
 			j := int(rng.Below(uint64(i + 1)))
-			perm[i], perm[j] = perm[j], perm[i]
+			idx[i], idx[j] = idx[j], idx[i]
 		}
-		if _, qp := bestSplit(perm, m); qp >= q {
+		if pq.reaches(q) {
 			exceed++
 		}
 	}
 	return float64(1+exceed) / float64(b+1)
+}
+
+// permutedQ computes the largest Q̂ (EnergyQ) of permutations of one
+// sequence in O(n log n) each, from what does not change between them:
+// with the values centred at c (v = z − c) and sorted,
+//
+//	before(t) = Σ_{i<t} |v_i − v_t| = L·v_t − S_L + (S_t − S_L) − (t − L)·v_t,
+//
+// where L and S_L count and sum the earlier values not above v_t (a
+// Fenwick tree over the values' ranks) and S_t sums all earlier values;
+// after(t) = A(v_t) − before(t) with A(v) = Σ_j |v_j − v| from the sorted
+// prefix sums; and the total of all distances is Σ_t A(v_t)/2. EnergyQ's
+// recurrence over τ then gives Q̂.
+//
+// Its rounding differs from EnergyQ's, so reaches answers from it only
+// when the answer is certain: both computations add at most n² terms,
+// each partial sum at most n·S (S = Σ|v_i|, since |v_i − v_j| ≤ |v_i| +
+// |v_j|), so each of the sums in Q̂ is within n³·u·S of the exact value
+// (u = 2⁻⁵³, first order, Higham 2002, "Accuracy and Stability of
+// Numerical Algorithms", §4.2), and Q̂ = 2·between/n −
+// 2r·withinL/(n(l−1)) − 2l·withinR/(n(r−1)) weighs them by at most 1, 2
+// and 2; so each Q̂ is within 5·n³·u·S of the exact one, and the two
+// within 10·n³·u·S of each other. reaches takes a margin of 32·n³·u·S,
+// and computes EnergyQ itself inside it (and for any value that is not
+// finite).
+type permutedQ struct {
+	z    []float64 // the sequence as given
+	m    int       // the minimum segment length
+	idx  []int     // the current permutation: position i holds z[idx[i]]
+	v    []float64 // the centred values, v[i] = z[i] − c
+	rank []int     // rank[i]: 1-based position of v[i] in sorted order
+	a    []float64 // a[i] = Σ_j |v_j − v[i]|
+	// total is Σ_{i<j} |v_i − v_j|; margin the bound above.
+	total, margin float64
+	// Fenwick trees (1-based) of counts and sums over ranks, and the
+	// buffers of EnergyQ when it must decide.
+	cnt  []int
+	sum  []float64
+	perm []float64
+}
+
+func newPermutedQ(z []float64, m int) *permutedQ {
+	n := len(z)
+	p := &permutedQ{z: z, m: m, idx: make([]int, n), v: make([]float64, n), rank: make([]int, n),
+		a: make([]float64, n), cnt: make([]int, n+1), sum: make([]float64, n+1)}
+	order := make([]int, n)
+	for i := range order {
+		order[i] = i
+		p.idx[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return cmp.Compare(z[i], z[j]) })
+	c := z[order[n/2]]
+	var s float64
+	for i, x := range z {
+		p.v[i] = x - c
+		s += math.Abs(p.v[i])
+	}
+	// A(v) for each value from the sorted order: below it r values summing
+	// to lo, above it the rest.
+	var lo, all float64
+	for _, i := range order {
+		all += p.v[i]
+	}
+	for r, i := range order {
+		p.rank[i] = r + 1
+		x := p.v[i]
+		hi := all - lo - x
+		p.a[i] = (float64(r)*x - lo) + (hi - float64(n-1-r)*x)
+		lo += x
+		p.total += p.a[i]
+	}
+	p.total /= 2
+	nf := float64(n)
+	p.margin = 32 * nf * nf * nf * 0x1p-53 * s
+	return p
+}
+
+// reaches reports whether the largest Q̂ of the current permutation is at
+// least q, exactly as max(EnergyQ(permuted, m)) ≥ q would.
+func (p *permutedQ) reaches(q float64) bool {
+	approx := p.maxQ()
+	switch {
+	case approx+p.margin < q:
+		return false
+	case approx-p.margin >= q:
+		return true
+	}
+	// Too close to call, or not finite: EnergyQ decides.
+	if p.perm == nil {
+		p.perm = make([]float64, len(p.z))
+	}
+	for i, j := range p.idx {
+		p.perm[i] = p.z[j]
+	}
+	_, qp := bestSplit(p.perm, p.m)
+	return qp >= q
+}
+
+// maxQ is the largest Q̂ of the current permutation, in O(n log n).
+func (p *permutedQ) maxQ() float64 {
+	n := len(p.idx)
+	clear(p.cnt)
+	clear(p.sum)
+	var withinL, between, prefix float64
+	withinR := p.total
+	best := math.Inf(-1)
+	for t, j := range p.idx {
+		x, r := p.v[j], p.rank[j]
+		// Count and sum of the earlier values of lower rank.
+		var below int
+		var sBelow float64
+		for k := r; k > 0; k &= k - 1 {
+			below += p.cnt[k]
+			sBelow += p.sum[k]
+		}
+		before := (float64(below)*x - sBelow) + ((prefix - sBelow) - float64(t-below)*x)
+		after := p.a[j] - before
+		for k := r; k <= n; k += k & -k {
+			p.cnt[k]++
+			p.sum[k] += x
+		}
+		prefix += x
+		// Move the value from the second segment to the first.
+		withinL += before
+		withinR -= after
+		between += after - before
+		tau := t + 1
+		if tau < p.m {
+			continue
+		}
+		if tau > n-p.m {
+			break
+		}
+		l, rr := float64(tau), float64(n-tau)
+		e := 2*between/(l*rr) - withinL/(l*(l-1)/2) - withinR/(rr*(rr-1)/2)
+		if qv := l * rr / float64(n) * e; qv > best || math.IsNaN(qv) {
+			best = qv
+			if math.IsNaN(qv) {
+				return qv
+			}
+		}
+	}
+	return best
 }
 
 // EDivisiveLong is EDivisive for series of any length, at a cost that

@@ -302,3 +302,93 @@ func BenchmarkEDivisiveLong(b *testing.B) {
 		})
 	}
 }
+
+// TestPermutationPMatchesReference: the p-value from permutedQ is the
+// reference's (EnergyQ on every permutation) bit for bit, on series with
+// and without a change, with ties (quantized values), constant ones, a
+// large offset, and at thresholds q taken from the permutations
+// themselves, where the fast bound cannot decide and EnergyQ must.
+func TestPermutationPMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 5))
+	cases := 0
+	for _, n := range []int{6, 7, 10, 31, 100, 300} {
+		for shape := range 6 {
+			z := make([]float64, n)
+			for i := range z {
+				switch shape {
+				case 0: // stationary
+					z[i] = rng.NormFloat64()
+				case 1: // a shift
+					z[i] = 0.02 * rng.NormFloat64()
+					if i > n/3 {
+						z[i] += 0.03
+					}
+				case 2: // ties: a few distinct values
+					z[i] = float64(rng.IntN(3))
+				case 3: // constant
+					z[i] = 1.5
+				case 4: // a large offset and tiny spread
+					z[i] = 1000 + 1e-9*rng.NormFloat64()
+				case 5: // heavy tail
+					z[i] = 1 / (rng.Float64() - 0.5)
+				}
+			}
+			for _, m := range []int{2, 3} {
+				if n < 2*m {
+					continue
+				}
+				_, q := bestSplit(z, m)
+				qs := []float64{q, 0, q / 2}
+				// Thresholds equal to the largest Q̂ of permutations the
+				// test will draw: the fast path cannot decide them.
+				sm := NewSplitMix64(7)
+				perm := append([]float64(nil), z...)
+				for range 3 {
+					for i := len(perm) - 1; i > 0; i-- {
+						j := int(sm.Below(uint64(i + 1)))
+						perm[i], perm[j] = perm[j], perm[i]
+					}
+					_, qp := bestSplit(perm, m)
+					qs = append(qs, qp)
+				}
+				for _, qq := range qs {
+					for _, alpha := range []float64{0.05, 1} {
+						got := permutationP(z, m, qq, 199, 7, alpha)
+						want := refPermutationP(z, m, qq, 199, 7, alpha)
+						cases++
+						if got != want {
+							t.Errorf("n %d, shape %d, m %d, q %v, α %v: p %v, reference %v", n, shape, m, qq, alpha, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d cases", cases)
+}
+
+// TestPermutedQNearExact: permutedQ's largest Q̂ is within its margin of
+// EnergyQ's, and in practice a thousand times closer than that (the
+// margin is a worst-case bound; near it the exact path takes over).
+func TestPermutedQNearExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 19))
+	for _, n := range []int{6, 50, 300} {
+		z := make([]float64, n)
+		for i := range z {
+			z[i] = 0.01*rng.NormFloat64() - 0.4
+		}
+		p := newPermutedQ(z, 3)
+		for range 20 {
+			rng.Shuffle(n, func(i, j int) { p.idx[i], p.idx[j] = p.idx[j], p.idx[i] })
+			perm := make([]float64, n)
+			for i, j := range p.idx {
+				perm[i] = z[j]
+			}
+			_, exact := bestSplit(perm, 3)
+			got := p.maxQ()
+			if d := math.Abs(got - exact); !(d <= 1e-3*p.margin) {
+				t.Errorf("n %d: fast %.17g, EnergyQ %.17g, margin %.3g", n, got, exact, p.margin)
+			}
+		}
+	}
+}

@@ -128,6 +128,32 @@ func refTwoStageFPR(m, s float64, e Effective, floor, band float64, draws int, s
 	return fpr / float64(draws), rerun / float64(draws)
 }
 
+// refTwoStage is TwoStage as it was before the closed form: one pass
+// over the same posterior draws, refTwoStageGiven for each.
+func refTwoStage(m, s float64, e Effective, floor, band, r float64, draws int, seed uint64) (fpr, rerun, power float64) {
+	lnF := math.Log(floor)
+	lnA := math.Log(floor * (1 - band))
+	mSlid := m + math.Log(r)
+	rng := rand.New(rand.NewPCG(seed, 2014))
+	chi := distuv.Gamma{Alpha: e.DF / 2, Beta: 0.5, Src: rng} // χ²_df
+	sd := s * e.SDScale
+	for range draws {
+		sigma := sd * math.Sqrt(e.DF/chi.Rand())
+		z := rng.NormFloat64()
+		f, rr := refTwoStageGiven(m+sigma/math.Sqrt(e.N)*z, sigma, lnA, lnF)
+		fpr += f
+		rerun += rr
+		if r != 1 {
+			p, _ := refTwoStageGiven(mSlid+sigma/math.Sqrt(e.N)*z, sigma, lnA, lnF)
+			power += p
+		}
+	}
+	if r == 1 {
+		power = fpr
+	}
+	return fpr / float64(draws), rerun / float64(draws), power / float64(draws)
+}
+
 func refTwoStageGiven(mu, sigma, a, l float64) (fpr, rerun float64) {
 	za, zl := (a-mu)/sigma, (l-mu)/sigma
 	first := NormalCDF(za)
@@ -207,4 +233,115 @@ func refSeqMeanSD(x []float64) (m, s float64) {
 		s += (v - m) * (v - m)
 	}
 	return m, math.Sqrt(s / float64(len(x)-1))
+}
+
+// refPermutationP is permutationP as it was before issue 19: EnergyQ on
+// every shuffled copy of the values.
+func refPermutationP(z []float64, m int, q float64, b int, seed uint64, alpha float64) float64 {
+	rng := NewSplitMix64(seed)
+	perm := append([]float64(nil), z...)
+	exceed := 0
+	for k := range b {
+		if float64(1+exceed) > alpha*float64(b+1) {
+			return float64(1+exceed+(b-k)) / float64(b+1) // an upper bound, above alpha
+		}
+		for i := len(perm) - 1; i > 0; i-- {
+			j := int(rng.Below(uint64(i + 1)))
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		if _, qp := bestSplit(perm, m); qp >= q {
+			exceed++
+		}
+	}
+	return float64(1+exceed) / float64(b+1)
+}
+
+// refQuantile, refIQR and refRawMAD are the order statistics as they were
+// before issue 19 made them select instead of sort: each on a sorted copy.
+func refQuantile(x []float64, p float64) float64 {
+	if len(x) == 0 || !(p >= 0 && p <= 1) {
+		return math.NaN()
+	}
+	return quantileSorted(sorted(x), p)
+}
+
+func refIQR(x []float64) float64 {
+	s := sorted(x)
+	return quantileSorted(s, 0.75) - quantileSorted(s, 0.25)
+}
+
+func refRawMAD(x []float64) float64 {
+	m := refQuantile(x, 0.5)
+	d := make([]float64, len(x))
+	for i, v := range x {
+		d[i] = math.Abs(v - m)
+	}
+	return quantileSorted(sorted(d), 0.5)
+}
+
+// refBootstrapOnePass is BootstrapFloorFPR as it was before it drew four
+// resamples side by side: one resample after another from one generator.
+func refBootstrapOnePass(y []float64, floor float64, b int, seed uint64) BootstrapFPR {
+	rng := NewSplitMix64(seed)
+	n := len(y)
+	nf := float64(n)
+	lf := math.Log(floor)
+	vals := make([]float64, b)
+	c := Mean(y)
+	d := make([]float64, n)
+	for i, v := range y {
+		d[i] = v - c
+	}
+	out := BootstrapFPR{B: b, Seed: seed}
+	for i := range vals {
+		start := *rng
+		var s1, s2 float64
+		for range n {
+			v := d[rng.Below(uint64(n))]
+			s1 += v
+			s2 += v * v
+		}
+		m := c + s1/nf
+		ss := s2 - s1*s1/nf
+		var s float64
+		if ss > 1e-9*s2 {
+			s = math.Sqrt(ss / (nf - 1))
+		} else {
+			// Nearly no spread (with few runs, a resample that drew one
+			// score n times): the one-pass sum cannot tell none from
+			// little, so the resample is drawn again from the saved
+			// generator and summed in two passes, as the reference does,
+			// and counts as degenerate exactly when it did there.
+			m, s = replayMeanSD(y, start)
+		}
+		switch {
+		case s == 0 && lf > m:
+			vals[i] = 1
+			out.DegenerateSample++
+		case s == 0:
+			out.DegenerateSample++
+		default:
+			vals[i] = NormalCDF((lf - m) / s)
+		}
+	}
+	var sum float64
+	for _, v := range vals {
+		sum += v
+	}
+	out.Mean = sum / float64(b)
+	s := sorted(vals)
+	out.Q05, out.Q50, out.Q95 = quantileSorted(s, 0.05), quantileSorted(s, 0.5), quantileSorted(s, 0.95)
+	return out
+}
+
+// refMinMax is MinMax as it was: math.Min and math.Max folded over x.
+func refMinMax(x []float64) (lo, hi float64) {
+	if len(x) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	lo, hi = x[0], x[0]
+	for _, v := range x[1:] {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	return lo, hi
 }

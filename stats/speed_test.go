@@ -204,3 +204,243 @@ func TestTwoStageMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoStageGivenMatchesReference: the closed form through Φ₂ within
+// 1e−9 relative of the reference's adaptive quadrature over the first run
+// (refTwoStageGiven, tolerance 1e−14 absolute per panel), or within
+// 1e−14 absolute where the rate is so small that the reference's own
+// tolerance is all it has, on a grid of floors from 8 SDs below the
+// centre to 3 above and bands from 10⁻⁴ to 10 SDs wide.
+func TestTwoStageGivenMatchesReference(t *testing.T) {
+	worst := 0.0
+	for zl := -8.0; zl <= 3; zl += 0.25 {
+		for _, width := range []float64{1e-4, 1e-3, 0.01, 0.1, 0.3, 0.5, 1, 1.7, 2.5, 4, 10} {
+			for _, sigma := range []float64{0.01, 1} {
+				mu := 0.3
+				l := mu + zl*sigma
+				a := l - width*sigma
+				fpr, rerun := TwoStageGiven(mu, sigma, a, l)
+				wantFPR, wantRerun := refTwoStageGiven(mu, sigma, a, l)
+				if rerun != wantRerun {
+					t.Errorf("z_l %v, width %v: rerun %.17g, reference %.17g", zl, width, rerun, wantRerun)
+				}
+				if !relClose(fpr, wantFPR, 1e-9) && math.Abs(fpr-wantFPR) > 1e-14 {
+					t.Errorf("z_l %v, width %v, σ %v: fpr %.17g, reference %.17g (%.2g relative)", zl, width, sigma, fpr, wantFPR, (fpr-wantFPR)/wantFPR)
+				}
+				if wantFPR > 1e-300 {
+					worst = math.Max(worst, math.Abs(fpr-wantFPR)/wantFPR)
+				}
+			}
+		}
+	}
+	t.Logf("largest relative difference %.2g", worst)
+}
+
+// BenchmarkTwoStage: the rates and power of the rerun band over 20,000
+// posterior draws, as recommend computes them, by the closed form through
+// Φ₂ (TwoStage) and by the quadrature it replaced (refTwoStage).
+func BenchmarkTwoStage(b *testing.B) {
+	const s, band, draws = 0.01, 0.03, 20000
+	floor, r := math.Exp(-3.1*s), math.Exp(-1.3*s)
+	e := AR1(10000, 0.3)
+	b.Run("closed", func(b *testing.B) {
+		for b.Loop() {
+			TwoStage(0, s, e, floor, band, r, draws, 1)
+		}
+	})
+	b.Run("quadrature", func(b *testing.B) {
+		for b.Loop() {
+			refTwoStage(0, s, e, floor, band, r, draws, 1)
+		}
+	})
+}
+
+// TestOrderStatisticsMatchReference: Quantile, Median, IQR, RawMAD,
+// MADAbout and Order by selection (or on input already sorted), and
+// RangePct, give bit for bit the values of the reference's sorted copies,
+// on random, tied, sorted, reversed, NaN-holding and organ-pipe inputs of
+// 1 to 5,000 values, at quantiles across [0, 1]; and they leave the input
+// as it was.
+func TestOrderStatisticsMatchReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(19, 7))
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
+	}
+	for _, n := range []int{1, 2, 3, 4, 5, 7, 12, 13, 50, 101, 1000, 5000} {
+		for shape := range 6 {
+			x := make([]float64, n)
+			for i := range x {
+				switch shape {
+				case 0:
+					x[i] = rng.NormFloat64()
+				case 1: // ties
+					x[i] = float64(rng.IntN(4)) + 0.5
+				case 2: // sorted
+					x[i] = float64(i) * 0.25
+				case 3: // reversed
+					x[i] = float64(n - i)
+				case 4: // NaNs among the values
+					x[i] = rng.ExpFloat64()
+					if rng.IntN(5) == 0 {
+						x[i] = math.NaN()
+					}
+				case 5: // an organ pipe, quickselect's old enemy
+					x[i] = float64(min(i, n-i))
+				}
+			}
+			before := append([]float64(nil), x...)
+			for _, p := range []float64{0, 0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99, 1} {
+				if got, want := Quantile(x, p), refQuantile(x, p); !same(got, want) {
+					t.Errorf("n %d, shape %d: Quantile(%v) = %v, reference %v", n, shape, p, got, want)
+				}
+			}
+			if got, want := IQR(x), refIQR(x); !same(got, want) {
+				t.Errorf("n %d, shape %d: IQR %v, reference %v", n, shape, got, want)
+			}
+			if got, want := RawMAD(x), refRawMAD(x); !same(got, want) {
+				t.Errorf("n %d, shape %d: RawMAD %v, reference %v", n, shape, got, want)
+			}
+			if got, want := MADAbout(x, Median(x)), MADScale*refRawMAD(x); !same(got, want) {
+				t.Errorf("n %d, shape %d: MADAbout %v, reference %v", n, shape, got, want)
+			}
+			o := Order(x)
+			lo, hi := refMinMax(x)
+			for _, f := range []struct {
+				name      string
+				got, want float64
+			}{{"min", o.Min, lo}, {"max", o.Max, hi}, {"q1", o.Q1, refQuantile(x, 0.25)}, {"median", o.Median, refQuantile(x, 0.5)},
+				{"q3", o.Q3, refQuantile(x, 0.75)}, {"iqr", o.IQR(), refIQR(x)}, {"range%", o.RangePct(), (hi - lo) / refQuantile(x, 0.5) * 100},
+				{"RangePct", RangePct(x), (hi - lo) / refQuantile(x, 0.5) * 100}} {
+				if !same(f.got, f.want) {
+					t.Errorf("n %d, shape %d: Order %s %v, reference %v", n, shape, f.name, f.got, f.want)
+				}
+			}
+			for i := range x {
+				if !same(x[i], before[i]) {
+					t.Fatalf("n %d, shape %d: the input changed at %d", n, shape, i)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkMedian: the median of 10,000 values in random order (selected)
+// and sorted (read in place), against the reference's sorted copy.
+func BenchmarkMedian(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 19))
+	x := make([]float64, 10000)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	s := sorted(x)
+	b.Run("random", func(b *testing.B) {
+		for b.Loop() {
+			Median(x)
+		}
+	})
+	b.Run("sorted", func(b *testing.B) {
+		for b.Loop() {
+			Median(s)
+		}
+	})
+	b.Run("reference", func(b *testing.B) {
+		for b.Loop() {
+			refQuantile(x, 0.5)
+		}
+	})
+}
+
+// TestBootstrapInterleavedIsOnePass: drawing four resamples side by side
+// gives the one-at-a-time bootstrap's figures bit for bit (the same draws,
+// the same sums), for resample counts that are and are not multiples of
+// four, and with the degenerate resamples of two and three runs.
+func TestBootstrapInterleavedIsOnePass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 19))
+	for _, n := range []int{1, 2, 3, 10, 1000, 20000} {
+		y := make([]float64, n)
+		for i := range y {
+			y[i] = 0.25 + 0.02*rng.NormFloat64()
+		}
+		for _, b := range []int{1, 3, 4, 7, 200, 2001} {
+			for _, seed := range []uint64{1, 7, 1 << 63} {
+				got, want := BootstrapFloorFPR(y, 1.26, b, seed), refBootstrapOnePass(y, 1.26, b, seed)
+				if math.Float64bits(got.Mean) != math.Float64bits(want.Mean) || math.Float64bits(got.Q05) != math.Float64bits(want.Q05) ||
+					math.Float64bits(got.Q50) != math.Float64bits(want.Q50) || math.Float64bits(got.Q95) != math.Float64bits(want.Q95) ||
+					got.DegenerateSample != want.DegenerateSample || got.B != want.B || got.Seed != want.Seed {
+					t.Errorf("n %d, B %d, seed %d: %+v, one at a time %+v", n, b, seed, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestMinMaxMatchesReference: the inline MinMax gives math.Min's and
+// math.Max's fold bit for bit (NaN for NaN) on random mixes of ordinary
+// values with ±0, ±Inf and NaN, of 1 to 8 values, in many orders.
+func TestMinMaxMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 19))
+	special := []float64{0, math.Copysign(0, -1), math.Inf(1), math.Inf(-1), math.NaN(), 1.5, -2.25, 7}
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
+	}
+	for range 20000 {
+		x := make([]float64, 1+rng.IntN(8))
+		for i := range x {
+			x[i] = special[rng.IntN(len(special))]
+		}
+		lo, hi := MinMax(x)
+		wlo, whi := refMinMax(x)
+		if !same(lo, wlo) || !same(hi, whi) {
+			t.Fatalf("MinMax(%v) = %v, %v; math.Min/Max fold %v, %v", x, lo, hi, wlo, whi)
+		}
+	}
+}
+
+// BenchmarkMinMax: 100,000 values, inline (new) against math.Min/Max
+// (ref).
+func BenchmarkMinMax(b *testing.B) {
+	rng := rand.New(rand.NewPCG(2, 19))
+	x := make([]float64, 100000)
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	b.Run("new", func(b *testing.B) {
+		for b.Loop() {
+			MinMax(x)
+		}
+	})
+	b.Run("ref", func(b *testing.B) {
+		for b.Loop() {
+			refMinMax(x)
+		}
+	})
+}
+
+// BenchmarkSpreadColumn: what calibrate's spread table takes from one
+// column of 100,000 values in run order: Order and MADAbout (one copy,
+// three selections, one for the MAD), against a call per statistic.
+func BenchmarkSpreadColumn(b *testing.B) {
+	rng := rand.New(rand.NewPCG(4, 19))
+	x := make([]float64, 100000)
+	for i := range x {
+		x[i] = math.Exp(0.02 * rng.NormFloat64())
+	}
+	b.Run("order", func(b *testing.B) {
+		for b.Loop() {
+			o := Order(x)
+			_, _ = o.RangePct(), o.IQR()
+			MADAbout(x, o.Median)
+		}
+	})
+	b.Run("each", func(b *testing.B) {
+		for b.Loop() {
+			MinMax(x)
+			Median(x)
+			RangePct(x)
+			IQR(x)
+			MAD(x)
+			Quantile(x, 0.25)
+			Quantile(x, 0.75)
+		}
+	})
+}

@@ -70,3 +70,31 @@ func TestTwoStageMonteCarlo(t *testing.T) {
 		}
 	}
 }
+
+// TestNormal2CDFHalf: Φ₂ at the origin is 1/4 + asin(ρ)/(2π) = 3/8 for
+// ρ = 1/√2 (Sheppard's formula), Φ₂(h, ∞) = Φ(h), Φ₂(−∞, k) = 0,
+// Φ₂(h, √2·h) = ½(Φ(h)² + Φ(√2·h)), and Φ₂(h, k) = Φ₂(k, h) (the
+// integrand is symmetric in h and k).
+func TestNormal2CDFHalf(t *testing.T) {
+	if got := normal2CDFHalf(0, 0, 0.5, 0.5); math.Abs(got-0.375) > 1e-15 {
+		t.Errorf("Φ₂(0, 0; 1/√2) = %.17g, want 0.375", got)
+	}
+	for _, h := range []float64{-6, -2, -0.5, 0, 1, 3} {
+		if got := normal2CDFHalf(h, 40, NormalCDF(h), 1); math.Abs(got-NormalCDF(h)) > 1e-15 {
+			t.Errorf("Φ₂(%v, 40) = %.17g, want Φ(h) = %.17g", h, got, NormalCDF(h))
+		}
+		if got := normal2CDFHalf(-40, h, NormalCDF(-40), NormalCDF(h)); got != 0 {
+			t.Errorf("Φ₂(−40, %v) = %g, want 0", h, got)
+		}
+		// The closed form TwoStageGiven uses on the diagonal k = √2·h.
+		if got, want := normal2CDFHalf(h, math.Sqrt2*h, NormalCDF(h), NormalCDF(math.Sqrt2*h)), (NormalCDF(h)*NormalCDF(h)+NormalCDF(math.Sqrt2*h))/2; !relClose(got, want, 1e-12) {
+			t.Errorf("Φ₂(%v, √2·%v) = %.17g, closed form ½(Φ(h)² + Φ(√2h)) = %.17g", h, h, got, want)
+		}
+		for _, k := range []float64{-3, -1, 0.7, 2} {
+			hk, kh := normal2CDFHalf(h, k, NormalCDF(h), NormalCDF(k)), normal2CDFHalf(k, h, NormalCDF(k), NormalCDF(h))
+			if !relClose(hk, kh, 1e-13) {
+				t.Errorf("Φ₂(%v, %v) = %.17g, Φ₂(%v, %v) = %.17g", h, k, hk, k, h, kh)
+			}
+		}
+	}
+}
