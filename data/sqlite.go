@@ -448,7 +448,7 @@ func (s *SQLite) IngestEach(ctx context.Context, runs iter.Seq2[StoredRun, error
 	}
 	defer findRun.Close()
 	done := 0
-	for sr, err := range runs {
+	for d, err := range withDigests(runs) {
 		if err != nil {
 			return IngestResult{}, err
 		}
@@ -456,9 +456,9 @@ func (s *SQLite) IngestEach(ctx context.Context, runs iter.Seq2[StoredRun, error
 			return IngestResult{}, err
 		}
 		done++
+		sr, digest := &d.StoredRun, d.digest
 		r := &sr.Run
-		now := ingestText(opt.ingested(&sr))
-		digest := Digest(r)
+		now := ingestText(opt.ingested(sr))
 		var seq int64
 		var old string
 		added, err := insRun.ExecContext(ctx, r.ID, r.Source, timeText(r.Time), nullable(r.Baseline), nullable(r.Candidate), digest, now)
@@ -521,6 +521,44 @@ func (s *SQLite) IngestEach(ctx context.Context, runs iter.Seq2[StoredRun, error
 	}
 	return res, nil
 }
+
+// digestedRun is a run to store with its Digest.
+type digestedRun struct {
+	StoredRun
+	digest string
+}
+
+// withDigests yields the runs of seq with their digests, computed a few
+// runs ahead in a goroutine of their own (Prefetch), which also takes the
+// runs from seq: the store's writes, the digests, and whatever makes the
+// runs (a loader parsing files) then share the cores. The goroutine has
+// returned when the loop over the result ends.
+func withDigests(seq iter.Seq2[StoredRun, error]) iter.Seq2[digestedRun, error] {
+	digested := func(yield func(digestedRun, error) bool) {
+		for sr, err := range seq {
+			d := digestedRun{StoredRun: sr}
+			if err == nil {
+				d.digest = Digest(&d.Run)
+			}
+			if !yield(d, err) {
+				return
+			}
+		}
+	}
+	return func(yield func(digestedRun, error) bool) {
+		next, stop := Prefetch(digested, digestAhead)
+		defer stop()
+		for {
+			d, err, ok := next()
+			if !ok || !yield(d, err) {
+				return
+			}
+		}
+	}
+}
+
+// digestAhead is how many runs withDigests digests ahead of the writes.
+const digestAhead = 16
 
 // maxInsertRows is how many measurements one INSERT statement adds: 100
 // rows of 4 values, far below SQLite's limit of 32,766 parameters.
