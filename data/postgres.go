@@ -643,75 +643,24 @@ func (s *Postgres) queryTx(ctx context.Context, tx pgx.Tx, where string, args []
 	if err != nil {
 		return nil, nil, s.wrap(err)
 	}
-	var runs []StoredRun
-	var seqs []int64
-	index := map[int64]int{}
-	for rows.Next() {
-		var seq int64
-		var r StoredRun
-		var measured, base, cand *string
-		var ingested string
-		if err := rows.Scan(&seq, &r.ID, &r.Source, &measured, &base, &cand, &ingested); err != nil {
-			rows.Close()
-			return nil, nil, s.wrap(err)
-		}
-		if base != nil {
-			r.Baseline = *base
-		}
-		if cand != nil {
-			r.Candidate = *cand
-		}
-		if measured != nil {
-			if r.Time, err = time.Parse(time.RFC3339Nano, *measured); err != nil {
-				rows.Close()
-				return nil, nil, fmt.Errorf("store %s: run %s: measured time %q is not an RFC 3339 time", s.location, r.ID, *measured)
-			}
-		}
-		if r.Ingested, err = time.Parse(time.RFC3339, ingested); err != nil {
-			rows.Close()
-			return nil, nil, fmt.Errorf("store %s: run %s: ingest time %q is not an RFC 3339 time", s.location, r.ID, ingested)
-		}
-		r.Labels = map[string]string{}
-		index[seq] = len(runs)
-		runs = append(runs, r)
-		seqs = append(seqs, seq)
-	}
+	rr := newRunsRead(s.location)
+	err = rr.addRuns(rows)
 	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, nil, s.wrap(err)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(runs) == 0 {
+	if len(rr.runs) == 0 {
 		return nil, nil, nil
-	}
-	find := func(seq int64) (*StoredRun, error) {
-		i, ok := index[seq]
-		if !ok {
-			return nil, fmt.Errorf("store %s is damaged: a row refers to run %d, which the runs table lacks", s.location, seq)
-		}
-		return &runs[i], nil
 	}
 	sub := `SELECT seq FROM runs r WHERE ` + where
 	rows, err = tx.Query(ctx, `SELECT run_seq, key, value FROM labels WHERE run_seq IN (`+sub+`)`, args...)
 	if err != nil {
 		return nil, nil, s.wrap(err)
 	}
-	for rows.Next() {
-		var seq int64
-		var k, v string
-		if err := rows.Scan(&seq, &k, &v); err != nil {
-			rows.Close()
-			return nil, nil, s.wrap(err)
-		}
-		r, err := find(seq)
-		if err != nil {
-			rows.Close()
-			return nil, nil, err
-		}
-		r.Labels[k] = v
-	}
+	err = rr.addLabels(rows)
 	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, nil, s.wrap(err)
+	if err != nil {
+		return nil, nil, err
 	}
 	rows, err = tx.Query(ctx, `SELECT m.run_seq, s.variant, s.benchmark, m.sample, m.value, s.unit FROM measurements m JOIN series s ON s.id = m.series WHERE m.run_seq IN (`+sub+`) ORDER BY m.run_seq, s.variant, s.benchmark, s.unit, m.sample`, args...)
 	if err != nil {
@@ -726,11 +675,11 @@ func (s *Postgres) queryTx(ctx context.Context, tx pgx.Tx, where string, args []
 			return nil, nil, s.wrap(err)
 		}
 		m.Sample = int(sample)
-		r, err := find(seq)
+		r, err := rr.find(seq)
 		if err != nil {
 			return nil, nil, err
 		}
 		r.Measurements = append(r.Measurements, m)
 	}
-	return runs, seqs, s.wrap(rows.Err())
+	return rr.runs, rr.seqs, s.wrap(rows.Err())
 }

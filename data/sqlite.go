@@ -784,53 +784,16 @@ func (s *SQLite) queryTx(ctx context.Context, tx *sql.Tx, where string, args []a
 	if err != nil {
 		return nil, nil, s.wrap(err)
 	}
-	var runs []StoredRun
-	var seqs []int64
-	index := map[int64]int{}
-	for rows.Next() {
-		var seq int64
-		var r StoredRun
-		var measured, base, cand sql.NullString
-		var ingested string
-		if err := rows.Scan(&seq, &r.ID, &r.Source, &measured, &base, &cand, &ingested); err != nil {
-			rows.Close()
-			return nil, nil, s.wrap(err)
-		}
-		r.Baseline, r.Candidate = base.String, cand.String
-		if measured.Valid {
-			if r.Time, err = time.Parse(time.RFC3339Nano, measured.String); err != nil {
-				rows.Close()
-				return nil, nil, fmt.Errorf("store %s: run %s: measured time %q is not an RFC 3339 time", s.path, r.ID, measured.String)
-			}
-		}
-		if r.Ingested, err = time.Parse(time.RFC3339, ingested); err != nil {
-			rows.Close()
-			return nil, nil, fmt.Errorf("store %s: run %s: ingest time %q is not an RFC 3339 time", s.path, r.ID, ingested)
-		}
-		r.Labels = map[string]string{}
-		index[seq] = len(runs)
-		runs = append(runs, r)
-		seqs = append(seqs, seq)
-	}
+	rr := newRunsRead(s.path)
+	err = rr.addRuns(rows)
 	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, nil, s.wrap(err)
+	if err != nil {
+		return nil, nil, err
 	}
-	if len(runs) == 0 {
+	if len(rr.runs) == 0 {
 		return nil, nil, nil
 	}
-	// find returns the run a row of labels or measurements belongs to; in a
-	// sound store (one transaction, foreign keys) it is always there.
-	damaged := func(seq int64) error {
-		return fmt.Errorf("store %s is damaged: a row refers to run %d, which the runs table lacks", s.path, seq)
-	}
-	find := func(seq int64) (*StoredRun, error) {
-		i, ok := index[seq]
-		if !ok {
-			return nil, damaged(seq)
-		}
-		return &runs[i], nil
-	}
+	runs, seqs := rr.runs, rr.seqs
 	// The labels and measurements of the runs read: those of a range of
 	// seqs when the runs are every run in it (a page of an unfiltered
 	// read, one run), which SQLite finds by its key alone; else those of
@@ -844,23 +807,10 @@ func (s *SQLite) queryTx(ctx context.Context, tx *sql.Tx, where string, args []a
 	if err != nil {
 		return nil, nil, s.wrap(err)
 	}
-	for lrows.Next() {
-		var seq int64
-		var k, v string
-		if err := lrows.Scan(&seq, &k, &v); err != nil {
-			lrows.Close()
-			return nil, nil, s.wrap(err)
-		}
-		r, err := find(seq)
-		if err != nil {
-			lrows.Close()
-			return nil, nil, err
-		}
-		r.Labels[k] = v
-	}
+	err = rr.addLabels(lrows)
 	lrows.Close()
-	if err := lrows.Err(); err != nil {
-		return nil, nil, s.wrap(err)
+	if err != nil {
+		return nil, nil, err
 	}
 	// A row names its series by number (schema version 2): the series are
 	// read first, and ranked in name order, the order of a run's
@@ -901,9 +851,9 @@ func (s *SQLite) queryTx(ctx context.Context, tx *sql.Tx, where string, args []a
 		seq, id := int64(seqCol), int64(idCol)
 		m := Measurement{Sample: int(sample), Value: float64(value)}
 		if cur < 0 || seq != curSeq {
-			i, ok := index[seq]
+			i, ok := rr.index[seq]
 			if !ok {
-				return nil, nil, damaged(seq)
+				return nil, nil, rr.damaged(seq)
 			}
 			if cur >= 0 {
 				finish()
