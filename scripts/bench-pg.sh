@@ -135,16 +135,18 @@ parallel() {
   done
   echo "$failed"
 }
-distinct=$(url bench_distinct)
-start=$(date +%s.%N)
-errors=$(parallel "$distinct" "$work/job@.csv")
-end=$(date +%s.%N)
-stored=$("$q" runs --db "$distinct" --format json | grep -c '"id":')
-awk -v s="$start" -v e="$end" -v st="$stored" -v er="$errors" 'BEGIN {printf "%-58s %8.2f s  %d of 1600 stored, %d errors\n", "8 processes x 200 distinct runs into one store", e - s, st, er}'
-same=$(url bench_same)
-start=$(date +%s.%N)
-errors=$(parallel "$same" "$work/same.csv")
-end=$(date +%s.%N)
-stored=$("$q" runs --db "$same" --format json | grep -c '"id":')
-awk -v s="$start" -v e="$end" -v st="$stored" -v er="$errors" 'BEGIN {printf "%-58s %8.2f s  %d stored (want 200), %d errors\n", "8 processes x the same 200 runs into one store", e - s, st, er}'
+# concurrently SCHEMA PATTERN WHAT WANT: 8 ingests of PATTERN into a new
+# store in SCHEMA, then how many runs it holds against WANT.
+concurrently() {
+  local u start end errors stored
+  u=$(url "$1")
+  start=$(date +%s.%N)
+  errors=$(parallel "$u" "$2")
+  end=$(date +%s.%N)
+  stored=$("$q" runs --db "$u" --format json | grep -c '"id":')
+  awk -v s="$start" -v e="$end" -v w="$3" -v st="$stored" -v want="$4" -v er="$errors" \
+    'BEGIN {printf "%-58s %8.2f s  %d of %d stored, %d errors\n", w, e - s, st, want, er}'
+}
+concurrently bench_distinct "$work/job@.csv" "8 processes x 200 distinct runs into one store" 1600
+concurrently bench_same "$work/same.csv" "8 processes x the same 200 runs into one store" 200
 psql -q "$base" -c "DROP SCHEMA bench_distinct CASCADE; DROP SCHEMA bench_same CASCADE" >/dev/null
