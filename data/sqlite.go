@@ -581,6 +581,8 @@ type measurementInserter struct {
 	// series holds the store's series numbers, boxed once (an argument of
 	// every row).
 	series map[seriesKey]any
+	// ids is insert's buffer of a run's series numbers.
+	ids []any
 	// addSeries inserts a new series.
 	addSeries *sql.Stmt
 }
@@ -636,14 +638,19 @@ func (e *measurementError) Error() string { return e.err.Error() }
 func (mi *measurementInserter) insert(ctx context.Context, seq int64, ms []Measurement) error {
 	// Series new to the store are numbered in name order, so that a run
 	// whose series came in together reads back in order with no sort.
+	// ids holds each measurement's series number, looked up once.
 	var added []int
+	ids := mi.ids[:0]
 	for i := range ms {
 		k := seriesOf(&ms[i])
-		if _, ok := mi.series[k]; !ok {
+		id, ok := mi.series[k]
+		if !ok {
 			mi.series[k] = nil
 			added = append(added, i)
 		}
+		ids = append(ids, id)
 	}
+	mi.ids = ids
 	slices.SortFunc(added, func(a, b int) int { return compareMeasurements(ms[a], ms[b]) })
 	for _, i := range added {
 		k := seriesOf(&ms[i])
@@ -657,15 +664,23 @@ func (mi *measurementInserter) insert(ctx context.Context, seq int64, ms []Measu
 		}
 		mi.series[k] = id
 	}
+	if len(added) > 0 {
+		for i := range ids {
+			if ids[i] == nil {
+				ids[i] = mi.series[seriesOf(&ms[i])]
+			}
+		}
+	}
 	var run any = seq
 	for len(ms) > 0 {
-		chunk := ms[:min(len(ms), maxInsertRows)]
-		ms = ms[len(chunk):]
-		if err := mi.exec(ctx, run, chunk); err == nil {
+		n := min(len(ms), maxInsertRows)
+		chunk, chunkIDs := ms[:n], ids[:n]
+		ms, ids = ms[n:], ids[n:]
+		if err := mi.exec(ctx, run, chunk, chunkIDs); err == nil {
 			continue
 		}
 		for i := range chunk {
-			if err := mi.exec(ctx, run, chunk[i:i+1]); err != nil {
+			if err := mi.exec(ctx, run, chunk[i:i+1], chunkIDs[i:i+1]); err != nil {
 				return &measurementError{m: chunk[i], err: err}
 			}
 		}
@@ -673,7 +688,8 @@ func (mi *measurementInserter) insert(ctx context.Context, seq int64, ms []Measu
 	return nil
 }
 
-func (mi *measurementInserter) exec(ctx context.Context, run any, ms []Measurement) error {
+// exec inserts the measurements ms of the run, ids[i] the series of ms[i].
+func (mi *measurementInserter) exec(ctx context.Context, run any, ms []Measurement, ids []any) error {
 	stmt, ok := mi.stmts[len(ms)]
 	if !ok {
 		var q strings.Builder
@@ -693,7 +709,7 @@ func (mi *measurementInserter) exec(ctx context.Context, run any, ms []Measureme
 	args := mi.args[:0]
 	for i := range ms {
 		m := &ms[i]
-		args = append(args, run, mi.series[seriesOf(m)], int64(m.Sample), m.Value)
+		args = append(args, run, ids[i], int64(m.Sample), m.Value)
 	}
 	mi.args = args
 	_, err := stmt.ExecContext(ctx, args...)
