@@ -8,6 +8,7 @@ import (
 	"iter"
 	"math"
 	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -342,7 +343,9 @@ func Digest(r *Run) string {
 	part(timeText(r.Time).String)
 	line()
 	ms := r.Measurements
-	if !sortedMeasurements(ms) {
+	// A parsed or stored run's measurements are mostly in canonical order
+	// (Run.Sort) already: then no copy is sorted.
+	if !slices.IsSortedFunc(ms, compareMeasurements) {
 		c := Run{Measurements: append([]Measurement(nil), ms...)}
 		c.Sort()
 		ms = c.Measurements
@@ -360,32 +363,6 @@ func Digest(r *Run) string {
 	}
 	h.Write(buf)
 	return hex.EncodeToString(h.Sum(nil))
-}
-
-// sortedMeasurements reports whether ms is in canonical order (Run.Sort)
-// already, as a parsed or stored run's measurements mostly are: then
-// Digest need not sort a copy.
-func sortedMeasurements(ms []Measurement) bool {
-	for i := 1; i < len(ms); i++ {
-		a, b := &ms[i-1], &ms[i]
-		switch {
-		case a.Variant != b.Variant:
-			if a.Variant > b.Variant {
-				return false
-			}
-		case a.Benchmark != b.Benchmark:
-			if a.Benchmark > b.Benchmark {
-				return false
-			}
-		case a.Unit != b.Unit:
-			if a.Unit > b.Unit {
-				return false
-			}
-		case a.Sample > b.Sample:
-			return false
-		}
-	}
-	return true
 }
 
 // readPage is how many runs EachRun reads at once.
