@@ -159,10 +159,7 @@ func openWritable(path string) (*SQLite, error) {
 
 // isBusy reports whether err is SQLite's "database is locked"
 // (SQLITE_BUSY, or one of its extended codes).
-func isBusy(err error) bool {
-	var se interface{ Code() int }
-	return errors.As(err, &se) && se.Code()&0xff == 5
-}
+func isBusy(err error) bool { return primaryCode(err) == 5 }
 
 // openReadOnly opens an existing store read-only (SQLite mode=ro).
 //
@@ -226,15 +223,18 @@ func openReadOnly(path string) (*SQLite, error) {
 // WAL database's -shm file read-only (SQLITE_READONLY_* or
 // SQLITE_CANTOPEN, as a read-only folder gives).
 func cannotMakeSHM(err error) bool {
+	code := primaryCode(err)
+	return code == 8 || code == 14 // SQLITE_READONLY, SQLITE_CANTOPEN
+}
+
+// primaryCode returns the primary result code of a SQLite error (its
+// extended code less the extension), or -1 when err is not one.
+func primaryCode(err error) int {
 	var se interface{ Code() int }
 	if !errors.As(err, &se) {
-		return false
+		return -1
 	}
-	switch se.Code() & 0xff {
-	case 8, 14: // SQLITE_READONLY, SQLITE_CANTOPEN and their extended codes
-		return true
-	}
-	return false
+	return se.Code() & 0xff
 }
 
 // open opens the SQLite file at path with the URI parameters query.
