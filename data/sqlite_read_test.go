@@ -2,8 +2,11 @@ package data
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -77,4 +80,122 @@ func TestReadBackMany(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("Runs by label", third, thirds)
+}
+
+// TestReadSparseSeries: a store whose series numbers are far apart (never
+// written so by qoscal, but a valid store) reads back the same runs as
+// one numbered from 1, through the read's map of series rather than its
+// slice; and seriesTable finds no series it was not given, in either form.
+func TestReadSparseSeries(t *testing.T) {
+	ctx := context.Background()
+	s, path := openTestStore(t)
+	in := []Run{testRun("r1", 1, map[string]string{"os": "linux"}), testRun("r2", 1.1, nil)}
+	if _, err := s.Ingest(ctx, in, IngestOptions{Now: testNow}); err != nil {
+		t.Fatal(err)
+	}
+	before, err := s.Runs(ctx, Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range []string{
+		`UPDATE series SET id = id * 1000000000000 + 7`,
+		`UPDATE measurements SET series = series * 1000000000000 + 7`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after, err := s.Runs(ctx, Query{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(before, after) {
+		t.Errorf("renumbered series read back as\n%+v\nwant\n%+v", after, before)
+	}
+	keys := map[int64]seriesKey{1: {"b", "x", "ns"}, 2: {"a", "x", "ns"}, 1e12: {"a", "a", "ns"}}
+	for _, tc := range []struct {
+		name  string
+		keys  map[int64]seriesKey
+		dense bool
+	}{
+		{"dense", map[int64]seriesKey{1: keys[1], 2: keys[2]}, true},
+		{"sparse", keys, false},
+		{"negative", map[int64]seriesKey{-1: keys[1], 2: keys[2]}, false},
+	} {
+		table := newSeriesTable(tc.keys)
+		if got := table.dense != nil; got != tc.dense {
+			t.Errorf("%s: dense = %v, want %v", tc.name, got, tc.dense)
+		}
+		for _, id := range []int64{-1, 0, 1, 2, 3, 1e12, 1e12 + 1, -1 << 63} {
+			e, ok := table.get(id)
+			k, want := tc.keys[id]
+			if ok != want || ok && e.seriesKey != k {
+				t.Errorf("%s: get(%d) = %v, %v; want %v, %v", tc.name, id, e, ok, k, want)
+			}
+		}
+	}
+	// Ranks are in name order: variant, then benchmark, then unit.
+	table := newSeriesTable(keys)
+	for id, rank := range map[int64]int{1e12: 0, 2: 1, 1: 2} {
+		if e, _ := table.get(id); e.rank != rank {
+			t.Errorf("series %d ranks %d, want %d", id, e.rank, rank)
+		}
+	}
+}
+
+// TestReadDamagedTypes: a store whose rows hold values of another type
+// than their column's (text for a number, a blob for text) is reported
+// damaged, naming the store, instead of being read as zeros.
+func TestReadDamagedTypes(t *testing.T) {
+	for _, q := range []string{
+		`UPDATE measurements SET value = 'fast' WHERE sample = 0`,
+		`UPDATE measurements SET sample = 'one' || sample`,
+		`UPDATE runs SET id = CAST(id AS BLOB)`,
+		`UPDATE labels SET value = CAST(value AS BLOB)`,
+		`UPDATE series SET benchmark = CAST(benchmark AS BLOB)`,
+	} {
+		t.Run(q, func(t *testing.T) {
+			ctx := context.Background()
+			s, path := openTestStore(t)
+			if _, err := s.Ingest(ctx, []Run{testRun("r1", 1, map[string]string{"os": "linux"})}, IngestOptions{Now: testNow}); err != nil {
+				t.Fatal(err)
+			}
+			db, err := sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(0)")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.Exec(q); err != nil {
+				t.Fatal(err)
+			}
+			_, err = s.Runs(ctx, Query{})
+			if err == nil || !strings.Contains(err.Error(), "store "+path+" is damaged: column ") {
+				t.Errorf("read: %v, want the store named damaged", err)
+			}
+		})
+	}
+}
+
+// TestReadCancelled: a read whose context is cancelled stops with the
+// context's error.
+func TestReadCancelled(t *testing.T) {
+	s, _ := openTestStore(t)
+	if _, err := s.Ingest(context.Background(), []Run{testRun("r1", 1, nil)}, IngestOptions{Now: testNow}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := s.Runs(ctx, Query{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Runs: %v, want context.Canceled", err)
+	}
+	for _, err := range s.EachRun(ctx, Query{}) {
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("EachRun: %v, want context.Canceled", err)
+		}
+	}
 }

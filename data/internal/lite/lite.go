@@ -1,0 +1,246 @@
+// Package lite is a minimal binding to the SQLite engine that
+// modernc.org/sqlite transpiles to Go (its lib package), for the store's
+// bulk reads: one connection, prepared statements stepped row by row, and
+// each column read straight into an int64, a float64 or a string.
+//
+// The store reads its runs through this package rather than database/sql
+// because reading 200,000 measurement rows (10,000 runs) costs 36 ms here
+// and 120 ms through database/sql and the driver (issue 19,
+// BenchmarkReadMeasurements in this package's tests). The difference is
+// the work between the engine and the caller for every column of every
+// row: the driver asks each column's type and boxes its value into a
+// driver.Value, database/sql converts it into the destination, and the
+// driver opens every connection SQLITE_OPEN_FULLMUTEX, so that each call
+// takes the connection's mutex. A Conn is opened SQLITE_OPEN_NOMUTEX: it
+// must not be used by two goroutines at once.
+//
+// It does only what the store's reads need, and owns the C memory it
+// makes: a Conn's handle and scratch word, and a Stmt's handle, are freed
+// by Close.
+package lite
+
+import (
+	"fmt"
+	"time"
+
+	"modernc.org/libc"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// Conn is one connection to a SQLite database.
+type Conn struct {
+	tls *libc.TLS
+	db  uintptr
+	// out is a word of C memory that SQLite writes its out-parameters to
+	// (a new connection's or statement's handle).
+	out uintptr
+}
+
+// Error is an error SQLite returned: its result code (extended, as
+// sqlite3_extended_result_codes has them) and message.
+type Error struct {
+	code int
+	msg  string
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%s (%d)", e.msg, e.code) }
+
+// Code returns SQLite's result code; its low 8 bits are the primary code
+// (SQLITE_BUSY is 5).
+func (e *Error) Code() int { return e.code }
+
+// OpenReadOnly opens the database the SQLite URI names (file:PATH?...,
+// with SQLite's own URI parameters such as mode=ro and immutable=1)
+// read-only, waiting up to busy for a lock another connection holds.
+func OpenReadOnly(uri string, busy time.Duration) (*Conn, error) {
+	tls := libc.NewTLS()
+	c := &Conn{tls: tls, out: libc.Xmalloc(tls, 8)}
+	if c.out == 0 {
+		tls.Close()
+		return nil, &Error{code: sqlite3.SQLITE_NOMEM, msg: "out of memory"}
+	}
+	name, err := libc.CString(uri)
+	if err != nil {
+		c.free()
+		return nil, err
+	}
+	rc := sqlite3.Xsqlite3_open_v2(tls, name, c.out, sqlite3.SQLITE_OPEN_READONLY|sqlite3.SQLITE_OPEN_URI|sqlite3.SQLITE_OPEN_NOMUTEX, 0)
+	libc.Xfree(tls, name)
+	// SQLite makes a handle even when the open fails, to carry the
+	// error; it is closed either way.
+	c.db = libc.AtomicLoadPUintptr(c.out)
+	if rc != sqlite3.SQLITE_OK {
+		err := c.error(rc)
+		c.Close()
+		return nil, err
+	}
+	sqlite3.Xsqlite3_extended_result_codes(tls, c.db, 1)
+	sqlite3.Xsqlite3_busy_timeout(tls, c.db, int32(busy/time.Millisecond))
+	return c, nil
+}
+
+// error makes the Error for the result code rc of a call on c.
+func (c *Conn) error(rc int32) error {
+	msg := libc.GoString(sqlite3.Xsqlite3_errstr(c.tls, rc))
+	if c.db != 0 {
+		msg = libc.GoString(sqlite3.Xsqlite3_errmsg(c.tls, c.db))
+		rc = sqlite3.Xsqlite3_extended_errcode(c.tls, c.db)
+	}
+	return &Error{code: int(rc), msg: msg}
+}
+
+// Close closes the connection; its statements must be closed first.
+func (c *Conn) Close() error {
+	var err error
+	if c.db != 0 {
+		if rc := sqlite3.Xsqlite3_close_v2(c.tls, c.db); rc != sqlite3.SQLITE_OK {
+			err = c.error(rc)
+		}
+		c.db = 0
+	}
+	c.free()
+	return err
+}
+
+func (c *Conn) free() {
+	if c.out != 0 {
+		libc.Xfree(c.tls, c.out)
+		c.out = 0
+	}
+	c.tls.Close()
+}
+
+// Exec runs one SQL statement that returns no rows (BEGIN, ROLLBACK).
+func (c *Conn) Exec(sql string) error {
+	st, err := c.Prepare(sql)
+	if err != nil {
+		return err
+	}
+	for st.Step() {
+	}
+	return firstError(st.Err(), st.Close())
+}
+
+func firstError(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// Stmt is a prepared statement of a Conn.
+type Stmt struct {
+	c   *Conn
+	p   uintptr
+	err error
+}
+
+// Prepare compiles one SQL statement.
+func (c *Conn) Prepare(sql string) (*Stmt, error) {
+	z, err := libc.CString(sql)
+	if err != nil {
+		return nil, err
+	}
+	rc := sqlite3.Xsqlite3_prepare_v2(c.tls, c.db, z, -1, c.out, 0)
+	libc.Xfree(c.tls, z)
+	if rc != sqlite3.SQLITE_OK {
+		return nil, c.error(rc)
+	}
+	p := libc.AtomicLoadPUintptr(c.out)
+	if p == 0 {
+		return nil, fmt.Errorf("no SQL statement in %q", sql)
+	}
+	return &Stmt{c: c, p: p}, nil
+}
+
+// transient is SQLITE_TRANSIENT: SQLite copies a bound text at once.
+const transient = ^uintptr(0)
+
+// Bind binds the statement's parameters, in order, to args: each an
+// int64, an int or a string.
+func (s *Stmt) Bind(args ...any) error {
+	for i, a := range args {
+		var rc int32
+		switch v := a.(type) {
+		case int64:
+			rc = sqlite3.Xsqlite3_bind_int64(s.c.tls, s.p, int32(i+1), v)
+		case int:
+			rc = sqlite3.Xsqlite3_bind_int64(s.c.tls, s.p, int32(i+1), int64(v))
+		case string:
+			z, err := libc.CString(v)
+			if err != nil {
+				return err
+			}
+			rc = sqlite3.Xsqlite3_bind_text(s.c.tls, s.p, int32(i+1), z, int32(len(v)), transient)
+			libc.Xfree(s.c.tls, z)
+		default:
+			return fmt.Errorf("lite: cannot bind %T (parameter %d)", a, i+1)
+		}
+		if rc != sqlite3.SQLITE_OK {
+			return s.c.error(rc)
+		}
+	}
+	return nil
+}
+
+// Step moves to the statement's next row, and reports whether there is
+// one. When it returns false, Err tells whether the statement ran to its
+// end or failed.
+func (s *Stmt) Step() bool {
+	if s.err != nil {
+		return false
+	}
+	switch rc := sqlite3.Xsqlite3_step(s.c.tls, s.p); rc {
+	case sqlite3.SQLITE_ROW:
+		return true
+	case sqlite3.SQLITE_DONE:
+		return false
+	default:
+		s.err = s.c.error(rc)
+		return false
+	}
+}
+
+// Err returns the error that ended Step, if any.
+func (s *Stmt) Err() error { return s.err }
+
+// Column types, as Type returns them.
+const (
+	Integer = sqlite3.SQLITE_INTEGER
+	Float   = sqlite3.SQLITE_FLOAT
+	Text    = sqlite3.SQLITE_TEXT
+	Blob    = sqlite3.SQLITE_BLOB
+	Null    = sqlite3.SQLITE_NULL
+)
+
+// Type returns the type of column i (from 0) of the current row: Integer,
+// Float, Text, Blob or Null.
+func (s *Stmt) Type(i int) int { return int(sqlite3.Xsqlite3_column_type(s.c.tls, s.p, int32(i))) }
+
+// Int64 returns column i of the current row as an integer.
+func (s *Stmt) Int64(i int) int64 { return sqlite3.Xsqlite3_column_int64(s.c.tls, s.p, int32(i)) }
+
+// Float64 returns column i of the current row as a floating-point number.
+func (s *Stmt) Float64(i int) float64 {
+	return sqlite3.Xsqlite3_column_double(s.c.tls, s.p, int32(i))
+}
+
+// Text returns column i of the current row as text (a copy).
+func (s *Stmt) Text(i int) string {
+	z := sqlite3.Xsqlite3_column_text(s.c.tls, s.p, int32(i))
+	if z == 0 {
+		return ""
+	}
+	n := sqlite3.Xsqlite3_column_bytes(s.c.tls, s.p, int32(i))
+	return string(libc.GoBytes(z, int(n)))
+}
+
+// Close finalizes the statement.
+func (s *Stmt) Close() error {
+	if s.p == 0 {
+		return nil
+	}
+	sqlite3.Xsqlite3_finalize(s.c.tls, s.p)
+	s.p = 0
+	return nil
+}
