@@ -2,7 +2,10 @@ package data
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,7 +19,7 @@ func TestIngestRepeatedIDsInOneCall(t *testing.T) {
 	same := testRun("r1", 1, map[string]string{"os": "linux"})
 	changed := testRun("r1", 2, map[string]string{"os": "linux"})
 	for _, prefilled := range []bool{false, true} {
-		s, _ := openTestStore(t)
+		s, path := openTestStore(t)
 		if prefilled {
 			if _, err := s.Ingest(ctx, []Run{testRun("r0", 1, nil)}, IngestOptions{}); err != nil {
 				t.Fatal(err)
@@ -46,5 +49,100 @@ func TestIngestRepeatedIDsInOneCall(t *testing.T) {
 		if _, err := s.Ingest(ctx, []Run{changed}, IngestOptions{}); !errors.As(err, &ce) {
 			t.Errorf("prefilled %v: a stored id with other content in a later call: %v, want a conflict", prefilled, err)
 		}
+		checkForeignKeys(t, path)
+	}
+}
+
+// TestIngestDuplicateMeasurement: a run that holds one measurement twice
+// (same variant, benchmark, unit and sample; the loaders refuse such a
+// run, Ingest is handed it directly) fails the ingest with an error that
+// names the store, the run and the measurement, whether the duplicate is
+// in the first statement of 100 rows or a later one, and the runs of the
+// same call before it are not stored (one transaction); the store then
+// takes the next ingest.
+func TestIngestDuplicateMeasurement(t *testing.T) {
+	ctx := context.Background()
+	for _, at := range []int{1, 150} {
+		s, path := openTestStore(t)
+		bad := Run{ID: "bad", Source: "s"}
+		for i := range 200 {
+			bad.Measurements = append(bad.Measurements, Measurement{Variant: "b", Benchmark: fmt.Sprintf("bench-%03d", i), Value: 1, Unit: "ns/op"})
+		}
+		bad.Measurements[at].Benchmark = bad.Measurements[at-1].Benchmark
+		_, err := s.Ingest(ctx, []Run{testRun("good", 1, nil), bad}, IngestOptions{})
+		want := fmt.Sprintf("store %s: run bad: b bench-%03d sample 0: UNIQUE constraint failed: measurements.run_seq, measurements.series, measurements.sample", path, at-1)
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("duplicate at %d: %v\nwant %s", at, err, want)
+		}
+		runs, err := s.Runs(ctx, Query{})
+		if err != nil || len(runs) != 0 {
+			t.Errorf("duplicate at %d: the store holds %d runs (%v), want none", at, len(runs), err)
+		}
+		if res, err := s.Ingest(ctx, []Run{testRun("good", 1, nil)}, IngestOptions{}); err != nil || res.Added != 1 {
+			t.Errorf("duplicate at %d: the next ingest: %+v, %v", at, res, err)
+		}
+		checkForeignKeys(t, path)
+	}
+}
+
+// checkForeignKeys fails the test when a row of the store at path refers
+// to a run or series the store lacks: the ingest writes with SQLite's own
+// checks off, and must keep them itself.
+func checkForeignKeys(t *testing.T, path string) {
+	t.Helper()
+	problems, err := foreignKeyProblems(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Errorf("store %s: %s", path, p)
+	}
+}
+
+// foreignKeyProblems lists the rows of the store at path that refer to a
+// row the store lacks (PRAGMA foreign_key_check).
+func foreignKeyProblems(path string) ([]string, error) {
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	rows, err := db.Query(`PRAGMA foreign_key_check`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var table, parent string
+		var rowid sql.NullInt64
+		var fk int
+		if err := rows.Scan(&table, &rowid, &parent, &fk); err != nil {
+			return nil, err
+		}
+		problems = append(problems, fmt.Sprintf("a row of %s refers to a missing row of %s", table, parent))
+	}
+	return problems, rows.Err()
+}
+
+// TestCheckForeignKeys: foreignKeyProblems sees a measurement of a run
+// the store lacks.
+func TestCheckForeignKeys(t *testing.T) {
+	s, path := openTestStore(t)
+	if _, err := s.Ingest(context.Background(), []Run{testRun("r1", 1, nil)}, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	checkForeignKeys(t, path)
+	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(0)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`INSERT INTO measurements (run_seq, series, sample, value) VALUES (99, 1, 0, 1.5)`); err != nil {
+		t.Fatal(err)
+	}
+	problems, err := foreignKeyProblems(path)
+	if err != nil || len(problems) != 1 || problems[0] != "a row of measurements refers to a missing row of runs" {
+		t.Errorf("an orphan measurement: %q, %v", problems, err)
 	}
 }

@@ -17,7 +17,7 @@ import (
 // stored, with its measurements in name order.
 func TestReadBackMany(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTestStore(t)
+	s, path := openTestStore(t)
 	var runs []Run
 	for i := range 1000 {
 		r := Run{ID: fmt.Sprintf("run-%04d", i), Source: "s", Labels: map[string]string{"third": fmt.Sprint(i%3 == 0)}, Baseline: "b", Candidate: "c"}
@@ -80,6 +80,7 @@ func TestReadBackMany(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("Runs by label", third, thirds)
+	checkForeignKeys(t, path)
 }
 
 // TestReadSparseSeries: a store whose series numbers are far apart (never

@@ -1,6 +1,8 @@
 package data
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -21,6 +23,10 @@ func TestMain(m *testing.M) {
 	// Re-executed by TestConcurrentProcesses as an ingesting child process.
 	if db := os.Getenv("QOSCAL_TEST_CHILD_DB"); db != "" {
 		os.Exit(childIngest(db, os.Getenv("QOSCAL_TEST_CHILD_PREFIX")))
+	}
+	// Re-executed by TestKilledIngest as an ingesting child that is killed.
+	if db := os.Getenv("QOSCAL_TEST_KILLED_DB"); db != "" {
+		os.Exit(childEndlessIngest(db))
 	}
 	// Re-executed by TestStoreReadOnlyFolder as a reading child process.
 	if db := os.Getenv("QOSCAL_TEST_READ_DB"); db != "" {
@@ -139,6 +145,7 @@ func TestStoreIdempotentAndReplace(t *testing.T) {
 	if runs[0].ID != "r1" || Digest(&runs[0].Run) != Digest(&changed) {
 		t.Errorf("after replace: first run %s, digest match %v", runs[0].ID, Digest(&runs[0].Run) == Digest(&changed))
 	}
+	checkForeignKeys(t, path)
 }
 
 func TestStoreRefusesForeignFiles(t *testing.T) {
@@ -236,6 +243,104 @@ func childIngest(db, prefix string) int {
 		}
 	}
 	return 0
+}
+
+// childEndlessIngest ingests runs into db in one call without end, and
+// says "writing" on stdout once it has written 2,000 of them.
+func childEndlessIngest(db string) int {
+	s, err := OpenSQLite(db, ReadWrite)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	endless := func(yield func(StoredRun, error) bool) {
+		for i := 0; ; i++ {
+			if !yield(StoredRun{Run: testRun(fmt.Sprintf("killed-%07d", i), 1, map[string]string{"os": "linux"})}, nil) {
+				return
+			}
+		}
+	}
+	_, err = s.IngestEach(context.Background(), endless, IngestOptions{Progress: func(done, _ int) {
+		if done == 2000 {
+			fmt.Println("writing")
+		}
+	}})
+	fmt.Fprintln(os.Stderr, "the endless ingest ended:", err)
+	return 1
+}
+
+// TestKilledIngest kills (SIGKILL on unix, TerminateProcess on Windows) a
+// process in the middle of a long ingest, whose transaction has written
+// pages to the store's write-ahead log: the store then holds what it held
+// before, none of the killed ingest's runs, passes SQLite's integrity
+// check and the foreign key check, and takes the next ingest.
+func TestKilledIngest(t *testing.T) {
+	ctx := context.Background()
+	s, path := openTestStore(t)
+	if _, err := s.Ingest(ctx, []Run{testRun("before", 1, nil)}, IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "QOSCAL_TEST_KILLED_DB="+path)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if line != "writing\n" {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("child said %q (%v), stderr:\n%s", line, err, stderr.String())
+	}
+	// Wait for the transaction to spill pages into the write-ahead log
+	// (its page cache fills after some thousands of runs).
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
+		if wal, err := os.Stat(path + "-wal"); err == nil && wal.Size() > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the ingest wrote no pages to the log in a minute; stderr:\n%s", stderr.String())
+		}
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	r, err := OpenSQLite(path, ReadOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := r.Runs(ctx, Query{})
+	r.Close()
+	if err != nil || len(runs) != 1 || runs[0].ID != "before" {
+		t.Errorf("after the kill the store holds %d runs (%v), want only the run ingested before", len(runs), err)
+	}
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var check string
+	if err := db.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
+		t.Errorf("integrity_check: %q, %v", check, err)
+	}
+	db.Close()
+	checkForeignKeys(t, path)
+	w, err := OpenSQLite(path, ReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if res, err := w.Ingest(ctx, []Run{testRun("after", 1, nil)}, IngestOptions{}); err != nil || res.Added != 1 {
+		t.Errorf("the next ingest: %+v, %v", res, err)
+	}
 }
 
 // TestConcurrentProcesses runs three processes that ingest into one new

@@ -53,6 +53,17 @@ func (e *Error) Code() int { return e.code }
 // with SQLite's own URI parameters such as mode=ro and immutable=1)
 // read-only, waiting up to busy for a lock another connection holds.
 func OpenReadOnly(uri string, busy time.Duration) (*Conn, error) {
+	return open(uri, sqlite3.SQLITE_OPEN_READONLY, busy)
+}
+
+// OpenReadWrite opens the existing database the SQLite URI names for
+// reading and writing, waiting up to busy for a lock another connection
+// holds.
+func OpenReadWrite(uri string, busy time.Duration) (*Conn, error) {
+	return open(uri, sqlite3.SQLITE_OPEN_READWRITE, busy)
+}
+
+func open(uri string, mode int32, busy time.Duration) (*Conn, error) {
 	tls := libc.NewTLS()
 	c := &Conn{tls: tls, out: libc.Xmalloc(tls, 8)}
 	if c.out == 0 {
@@ -64,7 +75,7 @@ func OpenReadOnly(uri string, busy time.Duration) (*Conn, error) {
 		c.free()
 		return nil, err
 	}
-	rc := sqlite3.Xsqlite3_open_v2(tls, name, c.out, sqlite3.SQLITE_OPEN_READONLY|sqlite3.SQLITE_OPEN_URI|sqlite3.SQLITE_OPEN_NOMUTEX, 0)
+	rc := sqlite3.Xsqlite3_open_v2(tls, name, c.out, mode|sqlite3.SQLITE_OPEN_URI|sqlite3.SQLITE_OPEN_NOMUTEX, 0)
 	libc.Xfree(tls, name)
 	// SQLite makes a handle even when the open fails, to carry the
 	// error; it is closed either way.
@@ -157,11 +168,15 @@ func (c *Conn) Prepare(sql string) (*Stmt, error) {
 const transient = ^uintptr(0)
 
 // Bind binds the statement's parameters, in order, to args: each an
-// int64, an int or a string.
+// int64, an int, a float64, a string or nil (NULL).
 func (s *Stmt) Bind(args ...any) error {
 	for i, a := range args {
 		var rc int32
 		switch v := a.(type) {
+		case nil:
+			rc = sqlite3.Xsqlite3_bind_null(s.c.tls, s.p, int32(i+1))
+		case float64:
+			rc = sqlite3.Xsqlite3_bind_double(s.c.tls, s.p, int32(i+1), v)
 		case int64:
 			rc = sqlite3.Xsqlite3_bind_int64(s.c.tls, s.p, int32(i+1), v)
 		case int:
@@ -182,6 +197,51 @@ func (s *Stmt) Bind(args ...any) error {
 	}
 	return nil
 }
+
+// BindInt64 and BindFloat64 bind parameter i (from 1) of the statement,
+// without the interface of Bind: for the statements an ingest executes
+// for every row.
+func (s *Stmt) BindInt64(i int, v int64) error {
+	if rc := sqlite3.Xsqlite3_bind_int64(s.c.tls, s.p, int32(i), v); rc != sqlite3.SQLITE_OK {
+		return s.c.error(rc)
+	}
+	return nil
+}
+
+func (s *Stmt) BindFloat64(i int, v float64) error {
+	if rc := sqlite3.Xsqlite3_bind_double(s.c.tls, s.p, int32(i), v); rc != sqlite3.SQLITE_OK {
+		return s.c.error(rc)
+	}
+	return nil
+}
+
+// Exec runs the statement with its bound parameters to its end, and
+// resets it to run again (keeping the bindings).
+func (s *Stmt) Exec() error {
+	rc := sqlite3.Xsqlite3_step(s.c.tls, s.p)
+	for rc == sqlite3.SQLITE_ROW {
+		rc = sqlite3.Xsqlite3_step(s.c.tls, s.p)
+	}
+	var err error
+	if rc != sqlite3.SQLITE_DONE {
+		err = s.c.error(rc)
+	}
+	sqlite3.Xsqlite3_reset(s.c.tls, s.p)
+	return err
+}
+
+// Reset makes the statement ready to run again, keeping its bindings,
+// and forgets the error that ended its last run.
+func (s *Stmt) Reset() {
+	sqlite3.Xsqlite3_reset(s.c.tls, s.p)
+	s.err = nil
+}
+
+// Changes returns how many rows the last INSERT, UPDATE or DELETE
+// changed, and LastInsertRowid the rowid of the last row inserted.
+func (c *Conn) Changes() int64 { return sqlite3.Xsqlite3_changes64(c.tls, c.db) }
+
+func (c *Conn) LastInsertRowid() int64 { return sqlite3.Xsqlite3_last_insert_rowid(c.tls, c.db) }
 
 // Step moves to the statement's next row, and reports whether there is
 // one. When it returns false, Err tells whether the statement ran to its
