@@ -151,11 +151,12 @@ memrows "qoscal ingest (one CSV)" "${mem_csv[@]}"
 memrows "qoscal store copy" "${mem_copy[@]}"
 
 # qoscal's store against the pure-Go SQLite engine it is built on
-# (modernc.org/sqlite), 10,000 runs × 20 measurements, in one go test run:
-# Ingest10000 and StoreRuns10000 are the store's ingest and read;
-# EngineInsert10000 and EngineSelect10000 do only their SQL, with every
-# argument made beforehand. The ratio of each pair is qoscal's overhead
-# over its engine.
+# (modernc.org/sqlite's), 10,000 runs × 20 measurements, in one go test
+# run: Ingest10000 and StoreRuns10000 are the store's ingest and read;
+# EngineInsert10000 and EngineSelect10000 do only their SQL, through the
+# same binding (data/internal/lite), with every argument made beforehand.
+# The ratio of each pair is qoscal's overhead over its engine: the
+# ingest's digests and checks, the read's Go values of every run.
 echo
 go test -run '^$' -bench 'Ingest10000$|EngineInsert10000$|StoreRuns10000$|EngineSelect10000$' -benchmem -count 1 ./data |
   awk '/^Benchmark/ {name = $1; sub(/-[0-9]+$/, "", name); ns[name] = $3; print}
