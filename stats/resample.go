@@ -3,6 +3,8 @@ package stats
 import (
 	"math"
 	"math/bits"
+	"runtime"
+	"sync"
 )
 
 // SplitMix64 is the small portable generator behind every resampled figure
@@ -63,11 +65,10 @@ type BootstrapFPR struct {
 // reference's two-pass sums to about 1e−13 relative), and the resample is
 // never stored: at 100,000 runs the two passes over a stored resample were
 // two thirds of the time (issue 19). Resamples are drawn four at a time
-// from their own stretches of the stream, with the same draws and sums.
+// from their own stretches of the stream, with the same draws and sums,
+// and with many draws, on every core.
 func BootstrapFloorFPR(y []float64, floor float64, b int, seed uint64) BootstrapFPR {
-	rng := NewSplitMix64(seed)
 	n := len(y)
-	nf := float64(n)
 	lf := math.Log(floor)
 	vals := make([]float64, b)
 	c := Mean(y)
@@ -76,6 +77,65 @@ func BootstrapFloorFPR(y []float64, floor float64, b int, seed uint64) Bootstrap
 		d[i] = v - c
 	}
 	out := BootstrapFPR{B: b, Seed: seed}
+	// Resample i draws outputs i·n+1 … (i+1)·n of the generator, so
+	// stretches of resamples can be drawn apart: on several cores, each
+	// draws its own (in blocks of four, see drawResamples), with the
+	// figures of one drawing them all in turn, bit for bit.
+	parts := 1
+	if p := runtime.GOMAXPROCS(0); p > 1 && b*n >= parallelDraws {
+		parts = min(p, maxBootstrapParts, (b+3)/4)
+	}
+	// Part k draws resamples bounds[k] … bounds[k+1]−1; every part but
+	// the last a multiple of four.
+	bounds := make([]int, parts+1)
+	for k := 1; k < parts; k++ {
+		bounds[k] = (b * k / parts) &^ 3
+	}
+	bounds[parts] = b
+	degenerate := make([]int, parts)
+	var wg sync.WaitGroup
+	for k := range parts {
+		lo, hi := bounds[k], bounds[k+1]
+		draw := func() {
+			start := SplitMix64{seed + uint64(lo)*uint64(n)*splitMixGamma}
+			degenerate[k] = drawResamples(y, d, c, lf, vals[lo:hi], start)
+		}
+		if k == parts-1 {
+			draw()
+			continue
+		}
+		wg.Go(draw)
+	}
+	wg.Wait()
+	for _, dg := range degenerate {
+		out.DegenerateSample += dg
+	}
+	var sum float64
+	for _, v := range vals {
+		sum += v
+	}
+	out.Mean = sum / float64(b)
+	s := sorted(vals)
+	out.Q05, out.Q50, out.Q95 = quantileSorted(s, 0.05), quantileSorted(s, 0.5), quantileSorted(s, 0.95)
+	return out
+}
+
+// parallelDraws is the number of draws (resamples × scores) from which the
+// bootstrap is shared among the cores: below it, starting goroutines
+// costs about what they save. maxBootstrapParts caps the parts.
+const (
+	parallelDraws     = 1 << 18
+	maxBootstrapParts = 8
+)
+
+// drawResamples draws len(vals) resamples of the n log scores y, d = y − c
+// their deviations from their mean c, the first from the generator in
+// state rng, and sets vals[i] to resample i's plug-in rate of the floor
+// whose log is lf. It returns how many resamples were degenerate (s* = 0).
+func drawResamples(y, d []float64, c, lf float64, vals []float64, rng SplitMix64) (degenerate int) {
+	n := len(y)
+	nf := float64(n)
+	b := len(vals)
 	// plugIn turns resample i's sums (drawn from the generator in state
 	// start) into its plug-in rate.
 	plugIn := func(i int, s1, s2 float64, start SplitMix64) {
@@ -95,17 +155,16 @@ func BootstrapFloorFPR(y []float64, floor float64, b int, seed uint64) Bootstrap
 		switch {
 		case s == 0 && lf > m:
 			vals[i] = 1
-			out.DegenerateSample++
+			degenerate++
 		case s == 0:
-			out.DegenerateSample++
+			degenerate++
 		default:
 			vals[i] = NormalCDF((lf - m) / s)
 		}
 	}
-	// Resample i draws outputs i·n+1 … (i+1)·n of the generator. Four
-	// resamples are drawn side by side, each from its own stretch of the
-	// stream (the generator's state is a counter) and each summed in its
-	// own order, so every sum is the one a resample drawn alone would
+	// Four resamples are drawn side by side, each from its own stretch of
+	// the stream (the generator's state is a counter) and each summed in
+	// its own order, so every sum is the one a resample drawn alone would
 	// give, bit for bit; the four dependency chains of additions overlap
 	// instead of waiting on each other.
 	un := uint64(n)
@@ -142,7 +201,7 @@ func BootstrapFloorFPR(y []float64, floor float64, b int, seed uint64) Bootstrap
 		plugIn(i+3, e1, e2, start[3])
 	}
 	for ; i < b; i++ {
-		start := *rng
+		start := rng
 		var s1, s2 float64
 		for range n {
 			v := d[rng.Below(un)]
@@ -151,14 +210,7 @@ func BootstrapFloorFPR(y []float64, floor float64, b int, seed uint64) Bootstrap
 		}
 		plugIn(i, s1, s2, start)
 	}
-	var sum float64
-	for _, v := range vals {
-		sum += v
-	}
-	out.Mean = sum / float64(b)
-	s := sorted(vals)
-	out.Q05, out.Q50, out.Q95 = quantileSorted(s, 0.05), quantileSorted(s, 0.5), quantileSorted(s, 0.95)
-	return out
+	return degenerate
 }
 
 // replayMeanSD draws the resample of y that the generator in state

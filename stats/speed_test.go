@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
 
@@ -350,11 +351,19 @@ func BenchmarkMedian(b *testing.B) {
 	})
 }
 
-// TestBootstrapInterleavedIsOnePass: drawing four resamples side by side
-// gives the one-at-a-time bootstrap's figures bit for bit (the same draws,
-// the same sums), for resample counts that are and are not multiples of
-// four, and with the degenerate resamples of two and three runs.
+// TestBootstrapInterleavedIsOnePass: drawing four resamples side by side,
+// on one core and shared among three (parts of unequal size), gives the
+// one-at-a-time bootstrap's figures bit for bit (the same draws, the same
+// sums), for resample counts that are and are not multiples of four, and
+// with the degenerate resamples of two and three runs.
 func TestBootstrapInterleavedIsOnePass(t *testing.T) {
+	for _, procs := range []int{1, 3} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		bootstrapInterleavedIsOnePass(t)
+	}
+}
+
+func bootstrapInterleavedIsOnePass(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 19))
 	for _, n := range []int{1, 2, 3, 10, 1000, 20000} {
 		y := make([]float64, n)
@@ -367,7 +376,7 @@ func TestBootstrapInterleavedIsOnePass(t *testing.T) {
 				if math.Float64bits(got.Mean) != math.Float64bits(want.Mean) || math.Float64bits(got.Q05) != math.Float64bits(want.Q05) ||
 					math.Float64bits(got.Q50) != math.Float64bits(want.Q50) || math.Float64bits(got.Q95) != math.Float64bits(want.Q95) ||
 					got.DegenerateSample != want.DegenerateSample || got.B != want.B || got.Seed != want.Seed {
-					t.Errorf("n %d, B %d, seed %d: %+v, one at a time %+v", n, b, seed, got, want)
+					t.Errorf("GOMAXPROCS %d, n %d, B %d, seed %d: %+v, one at a time %+v", runtime.GOMAXPROCS(0), n, b, seed, got, want)
 				}
 			}
 		}
