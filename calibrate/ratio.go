@@ -150,6 +150,8 @@ func Ratios(run *data.Run, baseline, candidate string, dir Direction, metric str
 type ratioScratch struct {
 	list    []BenchmarkRatio
 	idx     []int32
+	bIdx    []int32
+	cIdx    []int32
 	samples []float64
 	unit    string // the unit whose direction dir holds
 	dir     Direction
@@ -167,24 +169,46 @@ func (sc *ratioScratch) ratioList(run *data.Run, baseline, candidate string, dir
 		return nil, nil, nil, false
 	}
 	ms := run.Measurements
-	idx := sc.idx[:0]
-	var nb, nc int
+	// The two variants' measurements, each in the run's order, and
+	// whether each is in benchmark order (as a run in Run.Sort's order,
+	// a stored one, has them).
+	bIdx, cIdx := sc.bIdx[:0], sc.cIdx[:0]
+	bSorted, cSorted := true, true
 	for i := range ms {
 		switch ms[i].Variant {
 		case baseline:
-			nb++
+			bSorted = bSorted && (len(bIdx) == 0 || ms[bIdx[len(bIdx)-1]].Benchmark <= ms[i].Benchmark)
+			bIdx = append(bIdx, int32(i))
 		case candidate:
-			nc++
-		default:
-			continue
+			cSorted = cSorted && (len(cIdx) == 0 || ms[cIdx[len(cIdx)-1]].Benchmark <= ms[i].Benchmark)
+			cIdx = append(cIdx, int32(i))
 		}
-		idx = append(idx, int32(i))
 	}
-	sc.idx = idx
-	if nb == 0 || nc == 0 {
+	sc.bIdx, sc.cIdx = bIdx, cIdx
+	if len(bIdx) == 0 || len(cIdx) == 0 {
 		return nil, nil, nil, false
 	}
-	slices.SortFunc(idx, func(x, y int32) int { return strings.Compare(ms[x].Benchmark, ms[y].Benchmark) })
+	// idx: both variants' measurements in benchmark order, merged when
+	// each is in order already (a tenth of the analysis of 10,000 stored
+	// runs went to sorting them), else sorted.
+	idx := sc.idx[:0]
+	if bSorted && cSorted {
+		i, j := 0, 0
+		for i < len(bIdx) && j < len(cIdx) {
+			if ms[cIdx[j]].Benchmark < ms[bIdx[i]].Benchmark {
+				idx = append(idx, cIdx[j])
+				j++
+			} else {
+				idx = append(idx, bIdx[i])
+				i++
+			}
+		}
+		idx = append(append(idx, bIdx[i:]...), cIdx[j:]...)
+	} else {
+		idx = append(append(idx, bIdx...), cIdx...)
+		slices.SortFunc(idx, func(x, y int32) int { return strings.Compare(ms[x].Benchmark, ms[y].Benchmark) })
+	}
+	sc.idx = idx
 	groups := 1
 	for g := 1; g < len(idx); g++ {
 		if ms[idx[g]].Benchmark != ms[idx[g-1]].Benchmark {

@@ -14,7 +14,8 @@ import (
 // same ratios, bit for bit, and the same lists of one-sided benchmarks as
 // the map-based computation (ratiosByMaps), over seeded random runs with
 // repeated samples, benchmarks that one variant lacks, other variants,
-// several units and unknown units; where the fast path declines, Ratios
+// several units and unknown units, in random order and in Run.Sort's;
+// where the fast path declines, Ratios
 // returns ratiosByMaps' result, error included.
 func TestRatiosFastPathAgrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 1))
@@ -34,6 +35,11 @@ func TestRatiosFastPathAgrees(t *testing.T) {
 				m.Unit = units[rng.IntN(len(units))]
 			}
 			run.Measurements = append(run.Measurements, m)
+		}
+		if trial%2 == 1 {
+			// In Run.Sort's order, as a stored run comes: each variant's
+			// measurements in benchmark order (the fast path merges them).
+			run.Sort()
 		}
 		for _, dir := range []Direction{Auto, HigherIsBetter, LowerIsBetter} {
 			want, wantErr := ratiosByMaps(&run, "base", "cand", dir, "")
@@ -63,5 +69,23 @@ func TestRatiosFastPathAgrees(t *testing.T) {
 	}
 	if fast < 1000 {
 		t.Errorf("the fast path took only %d of 9000 cases: the test does not exercise it", fast)
+	}
+}
+
+// BenchmarkRatioList: the fast path of Ratios on a run as the store gives
+// it (10 benchmarks × 2 variants, in Run.Sort's order).
+func BenchmarkRatioList(b *testing.B) {
+	run := data.Run{ID: "r"}
+	for _, v := range []string{"system", "hoard"} {
+		for k := range 10 {
+			run.Measurements = append(run.Measurements, data.Measurement{Benchmark: fmt.Sprintf("bench-%02d", k), Variant: v, Value: float64(100 + k), Unit: "ops/sec"})
+		}
+	}
+	run.Sort()
+	var sc ratioScratch
+	for b.Loop() {
+		if _, _, _, ok := sc.ratioList(&run, "system", "hoard", Auto, ""); !ok {
+			b.Fatal("the fast path declined")
+		}
 	}
 }
