@@ -151,9 +151,17 @@ type File struct {
 // for ever. (A file swapped for a FIFO between the stat and the open is
 // not guarded against.)
 func OpenFile(name string, format *Format) (*File, error) {
-	st, err := os.Stat(name)
-	if err != nil {
-		return nil, err
+	return openFileStat(name, nil, format)
+}
+
+// openFileStat is OpenFile for a file that a stat found to be st (nil:
+// not asked yet, OpenFile stats it).
+func openFileStat(name string, st fs.FileInfo, format *Format) (*File, error) {
+	if st == nil {
+		var err error
+		if st, err = os.Stat(name); err != nil {
+			return nil, err
+		}
 	}
 	if st.IsDir() {
 		return nil, fmt.Errorf("%s is a folder, expected a result file", name)

@@ -305,12 +305,12 @@ func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 	if err := opt.checkVariants(true); err != nil {
 		return err
 	}
-	if present, _ := presentFiles(p, opt); present == len(opt.variants()) {
+	if present, _, stats := statFiles(p, opt); present == len(opt.variants()) {
 		id := opt.RunID
 		if id == "" {
 			id = filepath.Base(filepath.Clean(p))
 		}
-		r, err := loadRunFolder(p, id, opt)
+		r, err := loadRunFolder(p, id, opt, stats)
 		if err != nil {
 			return err
 		}
@@ -358,7 +358,7 @@ func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 			}
 			continue
 		}
-		present, missing := presentFiles(dir, opt)
+		present, missing, stats := statFiles(dir, opt)
 		switch {
 		case present == 0:
 			continue // not a run folder
@@ -369,7 +369,7 @@ func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 			opt.warn("skipped incomplete run folder %s: it lacks %s", dir, strings.Join(missing, " and "))
 			continue
 		}
-		r, err := loadRunFolder(dir, name, opt)
+		r, err := loadRunFolder(dir, name, opt, stats)
 		if err != nil {
 			return err
 		}
@@ -395,23 +395,38 @@ func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 // presentFiles counts which of the named result files exist in dir and
 // lists the missing ones.
 func presentFiles(dir string, opt *LoadOptions) (present int, missing []string) {
-	for _, v := range opt.variants() {
+	present, missing, _ = statFiles(dir, opt)
+	return present, missing
+}
+
+// statFiles is presentFiles that also returns what it found of each
+// variant's file (in the order of opt.variants(); nil for a missing one),
+// so that reading the files need not ask again: a run folder took two
+// stats of each file, one here and one in OpenFile (issue 19).
+func statFiles(dir string, opt *LoadOptions) (present int, missing []string, stats []fs.FileInfo) {
+	vs := opt.variants()
+	stats = make([]fs.FileInfo, len(vs))
+	for i, v := range vs {
 		if st, err := os.Stat(filepath.Join(dir, v.File)); err == nil && !st.IsDir() {
 			present++
+			stats[i] = st
 		} else {
 			missing = append(missing, v.File)
 		}
 	}
-	return present, missing
+	return present, missing, stats
 }
 
-func loadRunFolder(dir, id string, opt *LoadOptions) (Run, error) {
+// loadRunFolder reads the run in dir; stats, when not nil, are what
+// statFiles found of its variants' files.
+func loadRunFolder(dir, id string, opt *LoadOptions, stats []fs.FileInfo) (Run, error) {
 	run := Run{ID: id, Source: dir}
-	files := map[string]string{}
-	for _, v := range opt.variants() {
-		files[v.Name] = filepath.Join(dir, v.File)
+	vs := opt.variants()
+	files := make([]string, len(vs))
+	for i, v := range vs {
+		files[i] = filepath.Join(dir, v.File)
 	}
-	if err := readVariants(&run, files, opt); err != nil {
+	if err := readVariants(&run, files, stats, opt); err != nil {
 		return Run{}, err
 	}
 	if err := readMeta(dir, &run); err != nil {
@@ -431,21 +446,22 @@ func LoadFiles(opt LoadOptions) (Run, error) {
 		return Run{}, err
 	}
 	run := Run{ID: opt.RunID}
-	files := map[string]string{}
-	var srcs []string
+	var files []string
 	for _, v := range opt.variants() {
-		files[v.Name] = v.File
-		srcs = append(srcs, v.File)
+		files = append(files, v.File)
 	}
-	run.Source = strings.Join(srcs, ",")
+	run.Source = strings.Join(files, ",")
 	defer opt.flushNotes()
-	if err := readVariants(&run, files, &opt); err != nil {
+	if err := readVariants(&run, files, nil, &opt); err != nil {
 		return Run{}, err
 	}
 	return run, nil
 }
 
-func readVariants(run *Run, files map[string]string, opt *LoadOptions) error {
+// readVariants reads each variant's result file, files[i] for the i-th of
+// opt.variants(), into run; stats[i], when stats is not nil, is what a
+// stat of that file found.
+func readVariants(run *Run, files []string, stats []fs.FileInfo, opt *LoadOptions) error {
 	run.Baseline, run.Candidate = opt.Baseline.Name, opt.Candidate.Name
 	run.Labels = copyLabels(opt.Labels)
 	fileLabels := map[string]*fileLabel{}
@@ -454,9 +470,13 @@ func readVariants(run *Run, files map[string]string, opt *LoadOptions) error {
 		name string
 		line int
 	}
-	for _, v := range opt.variants() {
-		path := files[v.Name]
-		f, err := OpenFile(path, opt.Format)
+	for i, v := range opt.variants() {
+		path := files[i]
+		var st fs.FileInfo
+		if stats != nil {
+			st = stats[i]
+		}
+		f, err := openFileStat(path, st, opt.Format)
 		if err != nil {
 			if se, ok := asSyntax(err); ok {
 				bad.Add(se)
