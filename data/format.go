@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -169,6 +170,13 @@ func openFileStat(name string, st fs.FileInfo, format *Format) (*File, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("not a regular file but %s: expected a result file (save the output to a file first)", FileKind(st.Mode()))}
 	}
+	if st.Size() <= wholeMax {
+		if buf, err := readWhole(name, st.Size()); err == nil {
+			return openBytes(name, buf, format)
+		}
+		// A file that cannot be read so is opened as any other, which
+		// fails in the same way and says so as it always has.
+	}
 	f, err := openRead(name)
 	if err != nil {
 		return nil, err
@@ -200,9 +208,46 @@ func openReaderSize(name string, r io.Reader, size int64, format *Format) (*File
 		}
 		if format == nil {
 			tr.release()
-			return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("no benchmark results found in the first %d bytes: cannot tell the format (known formats: %s); use --input-format", sniffLen, strings.Join(FormatNames(), ", "))}
+			return nil, noFormatError(name)
 		}
 	}
+	return &File{Name: name, Format: format, Text: tr}, nil
+}
+
+func noFormatError(name string) error {
+	return &SyntaxError{File: name, Msg: fmt.Sprintf("no benchmark results found in the first %d bytes: cannot tell the format (known formats: %s); use --input-format", sniffLen, strings.Join(FormatNames(), ", "))}
+}
+
+// openBytes settles the format of the named file, read whole into buf (a
+// buffer of wholeBufs, which it takes over). Plain text (see plainText)
+// is kept as one string that its parser reads from directly; any other
+// file is read as openReaderSize reads it, from buf, with the same
+// results and errors.
+func openBytes(name string, buf *[]byte, format *Format) (*File, error) {
+	text, ok := plainText(*buf)
+	if !ok {
+		f, err := openReaderSize(name, bytes.NewReader(*buf), int64(len(*buf)), format)
+		if err != nil {
+			putWholeBuf(buf)
+			return nil, err
+		}
+		f.Text.raw = buf
+		return f, nil
+	}
+	if format == nil {
+		// What a TextReader's Peek(sniffLen) would show.
+		head := text[:min(len(text), sniffLen)]
+		format = detect(head)
+		if format == nil {
+			format = byExt(name)
+		}
+		if format == nil {
+			putWholeBuf(buf)
+			return nil, noFormatError(name)
+		}
+	}
+	tr := &TextReader{Encoding: EncUTF8, file: name, whole: string(text), isWhole: true}
+	putWholeBuf(buf)
 	return &File{Name: name, Format: format, Text: tr}, nil
 }
 

@@ -26,3 +26,35 @@ func openRead(name string) (*os.File, error) {
 		return os.NewFile(uintptr(fd), name), nil
 	}
 }
+
+// readWhole reads the regular file name, which a stat found to hold size
+// bytes, whole into a buffer of wholeBufs (see readAll): with an open, as
+// a rule one read, and a close, straight on the file descriptor (os.File
+// adds an fcntl, and reading through bufio two more reads).
+func readWhole(name string, size int64) (*[]byte, error) {
+	var fd int
+	for {
+		var err error
+		fd, err = syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "open", Path: name, Err: err}
+		}
+		break
+	}
+	defer syscall.Close(fd)
+	return readAll(size, func(p []byte) (int, error) {
+		for {
+			n, err := syscall.Read(fd, p)
+			if err == syscall.EINTR {
+				continue
+			}
+			if err != nil {
+				return 0, &os.PathError{Op: "read", Path: name, Err: err}
+			}
+			return n, nil
+		}
+	})
+}

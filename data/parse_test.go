@@ -645,3 +645,57 @@ func FuzzMatchOpsLine(f *testing.F) {
 		}
 	})
 }
+
+// TestReadWhole: a file read whole (OpenFile of a small file: openBytes,
+// with its plain-text path) reads as it does streamed, for the inputs at
+// the edges of plainText; and plainText takes the ones it should.
+func TestReadWhole(t *testing.T) {
+	for _, in := range wholeTextSeeds {
+		full, sized, whole := readThreeWays([]byte(in))
+		if full != whole || full != sized {
+			t.Errorf("%q:\nstreamed: %s\nread whole: %s", in, full, whole)
+		}
+	}
+	for in, want := range map[string]string{
+		"a\r\nb\rc\r\r\nd\n": "a\nb\nc\n\nd\n",
+		"ä\x1b\f\t\x7f":      "ä\x1b\f\t\x7f",
+	} {
+		if got, ok := plainText([]byte(in)); !ok || string(got) != want {
+			t.Errorf("plainText(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "\xEF\xBB\xBFa", "a\x00", "a\xC3", "\xFF\xFEa\x00", "a\x01b"} {
+		if _, ok := plainText([]byte(in)); ok {
+			t.Errorf("plainText(%q) takes it: it should go the general way", in)
+		}
+	}
+}
+
+// TestReadAll: readAll reads a file whole whatever its size was when a
+// stat found it (it may have grown or shrunk since), and however its
+// reads are cut; a read error is returned.
+func TestReadAll(t *testing.T) {
+	for _, n := range []int{0, 1, 700, wholeMax, wholeMax + 1, 3*wholeMax + 5} {
+		content := bytes.Repeat([]byte("0123456789abcdef"), n/16+1)[:n]
+		for _, size := range []int64{int64(n), 0, int64(n) / 2, int64(n) + 1, wholeMax} {
+			for _, chunk := range []int{1 << 30, 100} {
+				r := bytes.NewReader(content)
+				read := func(p []byte) (int, error) { return r.Read(p[:min(len(p), chunk)]) }
+				if chunk < len(content) && size != int64(n) {
+					// Reads shorter than asked for end at size bytes; a
+					// regular file's reads are short only at its end.
+					continue
+				}
+				buf, err := readAll(size, read)
+				if err != nil || !bytes.Equal(*buf, content) {
+					t.Fatalf("%d bytes, stat said %d, reads of %d: got %d bytes, %v", n, size, chunk, len(*buf), err)
+				}
+				putWholeBuf(buf)
+			}
+		}
+	}
+	boom := errors.New("boom")
+	if _, err := readAll(10, func([]byte) (int, error) { return 0, boom }); err != boom {
+		t.Errorf("read error: %v", err)
+	}
+}
