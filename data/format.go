@@ -57,7 +57,12 @@ type Format struct {
 	VariantsInside bool
 }
 
-var registry = map[string]*Format{}
+var (
+	registry = map[string]*Format{}
+	// inOrder are the registered formats in name order, the order
+	// detection tries them in (kept, not made for every file).
+	inOrder []*Format
+)
 
 // Register adds a format to the registry. It is called from the init
 // function of each format's file; registering a name twice panics, as that
@@ -67,15 +72,16 @@ func Register(f *Format) {
 		panic("data: format registered twice: " + f.Name)
 	}
 	registry[f.Name] = f
+	inOrder = append(inOrder, f)
+	sort.Slice(inOrder, func(i, j int) bool { return inOrder[i].Name < inOrder[j].Name })
 }
 
 // FormatNames returns the registered format names, sorted.
 func FormatNames() []string {
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
+	names := make([]string, len(inOrder))
+	for i, f := range inOrder {
+		names[i] = f.Name
 	}
-	sort.Strings(names)
 	return names
 }
 
@@ -94,8 +100,8 @@ func LookupFormat(name string) (*Format, error) {
 // detect returns the first registered format (in name order) whose Detect
 // accepts head.
 func detect(head []byte) *Format {
-	for _, n := range FormatNames() {
-		if f := registry[n]; f.Detect(head) {
+	for _, f := range inOrder {
+		if f.Detect(head) {
 			return f
 		}
 	}
@@ -105,10 +111,10 @@ func detect(head []byte) *Format {
 // byExt returns the format that claims the file name's extension, if any.
 func byExt(name string) *Format {
 	ext := strings.ToLower(filepath.Ext(name))
-	for _, n := range FormatNames() {
-		for _, e := range registry[n].Exts {
+	for _, f := range inOrder {
+		for _, e := range f.Exts {
 			if ext == e {
-				return registry[n]
+				return f
 			}
 		}
 	}

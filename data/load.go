@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -81,6 +82,10 @@ type LoadOptions struct {
 	Warn func(string)
 
 	notes *noteSet
+	// runLen is how many measurements the last run read had: room for
+	// as many is made for the next one's at once (run folders hold alike
+	// files), rather than grown step by step.
+	runLen int
 }
 
 // noteSet gathers the parsers' notes of one Load or LoadFiles call, so
@@ -134,8 +139,13 @@ func pluralFiles(n int) string {
 }
 
 func (o *LoadOptions) variants() []VariantSpec {
-	var vs []VariantSpec
-	for _, v := range append([]VariantSpec{o.Baseline, o.Candidate}, o.Extra...) {
+	vs := make([]VariantSpec, 0, 2+len(o.Extra))
+	for _, v := range [2]VariantSpec{o.Baseline, o.Candidate} {
+		if v.File != "" || v.Name != "" {
+			vs = append(vs, v)
+		}
+	}
+	for _, v := range o.Extra {
 		if v.File != "" || v.Name != "" {
 			vs = append(vs, v)
 		}
@@ -489,9 +499,10 @@ func readVariants(run *Run, files []string, stats []fs.FileInfo, opt *LoadOption
 			f.Close()
 			return fmt.Errorf("%s is in %s format, which holds whole runs: give it as a PATH, not as a variant's file", path, f.Format.Name)
 		}
-		// The records are read one at a time into the variant's
-		// measurements: a large file is never held as records.
-		var ms []Measurement
+		// The records are read one at a time into the run's
+		// measurements (the variant's are those from start on): a large
+		// file is never held as records.
+		start := len(run.Measurements)
 		stripped := map[string]origin{} // stripped name -> the first name that gave it
 		clashed := map[string]bool{}
 		notes, err := eachRecord(f, func(r Record) {
@@ -506,16 +517,26 @@ func readVariants(run *Run, files []string, stats []fs.FileInfo, opt *LoadOption
 					bad.Add(&SyntaxError{File: path, Line: r.Line, Msg: fmt.Sprintf("--strip-procs makes %s and %s%s one benchmark, %s: leave out --strip-procs, or run the benchmarks with one -cpu value", r.Benchmark, o.name, lineNote(o.line), m.Benchmark)})
 				}
 			}
-			if ms == nil {
-				ms = make([]Measurement, 0, f.sizeHint)
+			if len(run.Measurements) == start {
+				// Room for as many measurements as the last run had, or
+				// as the parser expects of this file.
+				if run.Measurements == nil {
+					run.Measurements = make([]Measurement, 0, max(opt.runLen, f.sizeHint))
+				} else {
+					run.Measurements = slices.Grow(run.Measurements, f.sizeHint)
+				}
 			}
-			ms = append(ms, m)
+			run.Measurements = append(run.Measurements, m)
 			run.Time = earliest(run.Time, r.Time)
 			for k, val := range r.Labels {
 				fileLabels[k] = fileLabels[k].add(v.Name, val)
 			}
 		})
 		f.Close()
+		if err != nil {
+			// The file's records read before its errors are dropped.
+			run.Measurements = run.Measurements[:start]
+		}
 		var ie *InputError
 		switch {
 		case errors.As(err, &ie):
@@ -532,15 +553,12 @@ func readVariants(run *Run, files []string, stats []fs.FileInfo, opt *LoadOption
 			opt.note(path, n)
 		}
 		if f.Format.VariantsInside {
-			ms = pickVariant(ms, v.Name, path)
-		}
-		if run.Measurements == nil {
-			run.Measurements = ms
-		} else {
-			run.Measurements = append(run.Measurements, ms...)
+			picked := pickVariant(run.Measurements[start:], v.Name, path)
+			run.Measurements = append(run.Measurements[:start], picked...)
 		}
 	}
 	mergeFileLabels(run, fileLabels)
+	opt.runLen = len(run.Measurements)
 	return bad.err()
 }
 

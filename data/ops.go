@@ -36,7 +36,7 @@ var opsFormat = &Format{
 	Doc:    "allocator benchmark text, lines like `larson: threads=4 ... (5514093 ops/sec)`",
 	Detect: detectOps,
 	New: func(r io.Reader, file string, _ ParseOptions) Parser {
-		return &opsParser{ls: newLineScanner(r), file: file, samples: map[string]int{}, names: map[string]string{}}
+		return &opsParser{ls: newLineScanner(r), file: file}
 	},
 }
 
@@ -126,10 +126,14 @@ func detectOps(head []byte) bool {
 var opsUnit = []byte(OpsUnit)
 
 type opsParser struct {
-	ls      *lineScanner
-	file    string
-	samples map[string]int
-	names   map[string]string // each benchmark name, held once
+	ls   *lineScanner
+	file string
+	// seen are the benchmarks seen, in order, each name held once with
+	// its samples so far; index finds them once they are too many for a
+	// look through seen (a suite has ten or twenty: two maps a file were
+	// a tenth of the time of reading it).
+	seen    []opsSeen
+	index   map[string]int
 	started time.Time
 	done    bool
 	// skipped counts benchmark-like lines without an ops/sec figure;
@@ -141,16 +145,18 @@ type opsParser struct {
 func (p *opsParser) Next() (Record, error) {
 	for p.ls.Scan() {
 		line := p.ls.Text()
-		if !strings.HasPrefix(line, "===") || !p.started.IsZero() {
-			// opsStarted matches only lines that start "===", and only
-			// the first such time counts.
+		if !strings.HasPrefix(line, "===") || !p.started.IsZero() || !strings.Contains(line, "started=") {
+			// opsStarted matches only lines that start "===" and hold
+			// "started=", and only the first such time counts.
 		} else if m := opsStarted.FindStringSubmatch(line); m != nil {
 			if t, err := time.Parse(time.RFC3339, strings.TrimSuffix(m[1], "===")); err == nil {
 				p.started = t
 			}
 		}
 		if !strings.Contains(line, OpsUnit) {
-			if opsStart.MatchString(line) {
+			// opsStart matches only lines that hold a colon and an
+			// equals sign ("--- larson ---" holds neither).
+			if strings.IndexByte(line, ':') >= 0 && strings.IndexByte(line, '=') >= 0 && opsStart.MatchString(line) {
 				if p.ls.unclosed {
 					return Record{}, p.errorf("truncated last line %q: expected it to end with `(VALUE ops/sec)`", clip(line))
 				}
@@ -173,17 +179,11 @@ func (p *opsParser) Next() (Record, error) {
 		if err != nil {
 			return Record{}, p.errorf("benchmark %s: %v", name, err)
 		}
-		s, seen := p.samples[name]
-		if !seen {
-			// A copy, so that the records do not keep their lines alive.
-			name = strings.Clone(name)
-			p.names[name] = name
-		} else {
-			name = p.names[name]
-		}
-		p.samples[name]++
+		b := p.benchmark(name)
+		s := b.samples
+		b.samples++
 		return Record{
-			Measurement: Measurement{Benchmark: name, Sample: s, Value: v, Unit: OpsUnit},
+			Measurement: Measurement{Benchmark: b.name, Sample: s, Value: v, Unit: OpsUnit},
 			Line:        p.ls.line,
 			Time:        p.started,
 		}, nil
@@ -193,6 +193,43 @@ func (p *opsParser) Next() (Record, error) {
 		return Record{}, err
 	}
 	return Record{}, io.EOF
+}
+
+// opsSeen is a benchmark an ops file measured, and how many times so far.
+type opsSeen struct {
+	name    string
+	samples int
+}
+
+// opsIndexAt is how many benchmarks opsParser looks through one by one
+// before it indexes them.
+const opsIndexAt = 16
+
+// benchmark returns the benchmark of that name, new or seen before.
+func (p *opsParser) benchmark(name string) *opsSeen {
+	if p.index != nil {
+		if i, ok := p.index[name]; ok {
+			return &p.seen[i]
+		}
+	} else {
+		for i := range p.seen {
+			if p.seen[i].name == name {
+				return &p.seen[i]
+			}
+		}
+	}
+	// A copy, so that the records do not keep their lines alive.
+	p.seen = append(p.seen, opsSeen{name: strings.Clone(name)})
+	switch n := len(p.seen); {
+	case p.index != nil:
+		p.index[p.seen[n-1].name] = n - 1
+	case n > opsIndexAt:
+		p.index = make(map[string]int, 2*n)
+		for i, b := range p.seen {
+			p.index[b.name] = i
+		}
+	}
+	return &p.seen[len(p.seen)-1]
 }
 
 // maxSkipListed bounds how many skipped lines the note names.

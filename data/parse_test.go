@@ -699,3 +699,32 @@ func TestReadAll(t *testing.T) {
 		t.Errorf("read error: %v", err)
 	}
 }
+
+// TestOpsManyBenchmarks: past the opsIndexAt benchmarks that opsParser
+// looks through one by one, it indexes them; the samples of each
+// benchmark are numbered alike either way.
+func TestOpsManyBenchmarks(t *testing.T) {
+	for _, n := range []int{opsIndexAt - 1, opsIndexAt, opsIndexAt + 1, 3 * opsIndexAt} {
+		var text strings.Builder
+		var want []Record
+		line := 0
+		for round := range 3 {
+			for b := range n {
+				line++
+				fmt.Fprintf(&text, "bench-%d: x=1 (%d ops/sec)\n", b, 100+round)
+				want = append(want, opsRec(line, fmt.Sprintf("bench-%d", b), round, float64(100+round)))
+			}
+		}
+		f, err := openReader("many.txt", strings.NewReader(text.String()), opsFormat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := ReadAll(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%d benchmarks: records (-want +got):\n%s", n, diff)
+		}
+	}
+}
