@@ -135,6 +135,24 @@ type ParseOptions struct {
 	// adjacent (see runsGrouped), so that what it keeps to check a run's
 	// rows can be dropped when the next run begins.
 	groupedRuns bool
+	// names, when not nil, holds the benchmark names read so far by the
+	// parsers of one load (see internName), each once: a folder of run
+	// folders repeats the same names in every file.
+	names map[string]string
+}
+
+// internName returns s held once in names (a copy of s, so that what
+// the parser read s from is not kept alive); with names nil, or full, a
+// copy of its own.
+func internName(names map[string]string, s string) string {
+	if c, ok := names[s]; ok {
+		return c
+	}
+	c := strings.Clone(s)
+	if names != nil && len(names) < maxInterned {
+		names[c] = c
+	}
+	return c
 }
 
 // File is an open result file: its decoded text, its detected encoding and

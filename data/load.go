@@ -86,6 +86,11 @@ type LoadOptions struct {
 	// as many is made for the next one's at once (run folders hold alike
 	// files), rather than grown step by step.
 	runLen int
+	// names are the benchmark names read so far (ParseOptions.names).
+	names map[string]string
+	// vs caches variants(): a load asks for them several times a run
+	// folder, and the options do not change while it reads.
+	vs []VariantSpec
 }
 
 // noteSet gathers the parsers' notes of one Load or LoadFiles call, so
@@ -138,7 +143,12 @@ func pluralFiles(n int) string {
 	return fmt.Sprintf("%d more files", n)
 }
 
+// variants returns the named variants, the baseline and the candidate
+// first. The slice is shared: callers must not change it.
 func (o *LoadOptions) variants() []VariantSpec {
+	if o.vs != nil {
+		return o.vs
+	}
 	vs := make([]VariantSpec, 0, 2+len(o.Extra))
 	for _, v := range [2]VariantSpec{o.Baseline, o.Candidate} {
 		if v.File != "" || v.Name != "" {
@@ -150,6 +160,7 @@ func (o *LoadOptions) variants() []VariantSpec {
 			vs = append(vs, v)
 		}
 	}
+	o.vs = vs
 	return vs
 }
 
@@ -409,34 +420,36 @@ func presentFiles(dir string, opt *LoadOptions) (present int, missing []string) 
 	return present, missing
 }
 
-// statFiles is presentFiles that also returns what it found of each
-// variant's file (in the order of opt.variants(); nil for a missing one),
-// so that reading the files need not ask again: a run folder took two
-// stats of each file, one here and one in OpenFile (issue 19).
-func statFiles(dir string, opt *LoadOptions) (present int, missing []string, stats []fs.FileInfo) {
+// statFiles is presentFiles that also returns the paths of the files and
+// what it found of each (folderFiles), so that reading them need not ask
+// again: a run folder took two stats of each file, one here and one in
+// OpenFile (issue 19).
+func statFiles(dir string, opt *LoadOptions) (present int, missing []string, ff folderFiles) {
 	vs := opt.variants()
-	stats = make([]fs.FileInfo, len(vs))
+	ff = folderFiles{paths: make([]string, len(vs)), stats: make([]fs.FileInfo, len(vs))}
 	for i, v := range vs {
-		if st, err := os.Stat(filepath.Join(dir, v.File)); err == nil && !st.IsDir() {
+		ff.paths[i] = filepath.Join(dir, v.File)
+		if st, err := os.Stat(ff.paths[i]); err == nil && !st.IsDir() {
 			present++
-			stats[i] = st
+			ff.stats[i] = st
 		} else {
 			missing = append(missing, v.File)
 		}
 	}
-	return present, missing, stats
+	return present, missing, ff
 }
 
-// loadRunFolder reads the run in dir; stats, when not nil, are what
-// statFiles found of its variants' files.
-func loadRunFolder(dir, id string, opt *LoadOptions, stats []fs.FileInfo) (Run, error) {
+// folderFiles are the paths of a run folder's result files, in the order
+// of opt.variants(), and what a stat found of each (nil: missing).
+type folderFiles struct {
+	paths []string
+	stats []fs.FileInfo
+}
+
+// loadRunFolder reads the run in dir, whose result files statFiles found.
+func loadRunFolder(dir, id string, opt *LoadOptions, ff folderFiles) (Run, error) {
 	run := Run{ID: id, Source: dir}
-	vs := opt.variants()
-	files := make([]string, len(vs))
-	for i, v := range vs {
-		files[i] = filepath.Join(dir, v.File)
-	}
-	if err := readVariants(&run, files, stats, opt); err != nil {
+	if err := readVariants(&run, ff.paths, ff.stats, opt); err != nil {
 		return Run{}, err
 	}
 	if err := readMeta(dir, &run); err != nil {
@@ -495,6 +508,10 @@ func readVariants(run *Run, files []string, stats []fs.FileInfo, opt *LoadOption
 			return pathError(path, err)
 		}
 		f.Options.MaxJSONBytes = opt.MaxJSONBytes
+		if opt.names == nil {
+			opt.names = map[string]string{}
+		}
+		f.Options.names = opt.names
 		if f.Format.MultiRun {
 			f.Close()
 			return fmt.Errorf("%s is in %s format, which holds whole runs: give it as a PATH, not as a variant's file", path, f.Format.Name)

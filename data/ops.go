@@ -35,8 +35,8 @@ var opsFormat = &Format{
 	Name:   "ops",
 	Doc:    "allocator benchmark text, lines like `larson: threads=4 ... (5514093 ops/sec)`",
 	Detect: detectOps,
-	New: func(r io.Reader, file string, _ ParseOptions) Parser {
-		return &opsParser{ls: newLineScanner(r), file: file}
+	New: func(r io.Reader, file string, opt ParseOptions) Parser {
+		return &opsParser{ls: newLineScanner(r), file: file, names: opt.names}
 	},
 }
 
@@ -134,6 +134,7 @@ type opsParser struct {
 	// a tenth of the time of reading it).
 	seen    []opsSeen
 	index   map[string]int
+	names   map[string]string // see ParseOptions.names
 	started time.Time
 	done    bool
 	// skipped counts benchmark-like lines without an ops/sec figure;
@@ -218,8 +219,10 @@ func (p *opsParser) benchmark(name string) *opsSeen {
 			}
 		}
 	}
-	// A copy, so that the records do not keep their lines alive.
-	p.seen = append(p.seen, opsSeen{name: strings.Clone(name)})
+	if p.seen == nil {
+		p.seen = make([]opsSeen, 0, opsIndexAt)
+	}
+	p.seen = append(p.seen, opsSeen{name: internName(p.names, name)})
 	switch n := len(p.seen); {
 	case p.index != nil:
 		p.index[p.seen[n-1].name] = n - 1
