@@ -488,6 +488,9 @@ func (m *Meta) Labels() map[string]string {
 // files gave none.
 func readMeta(dir string, run *Run) error {
 	p := filepath.Join(dir, MetaFile)
+	if _, err := statQuick(p); errors.Is(err, os.ErrNotExist) {
+		return nil // most run folders have none: asked without os.Stat's allocations
+	}
 	st, err := os.Stat(p)
 	switch {
 	case errors.Is(err, os.ErrNotExist):

@@ -176,17 +176,9 @@ type File struct {
 // for ever. (A file swapped for a FIFO between the stat and the open is
 // not guarded against.)
 func OpenFile(name string, format *Format) (*File, error) {
-	return openFileStat(name, nil, format)
-}
-
-// openFileStat is OpenFile for a file that a stat found to be st (nil:
-// not asked yet, OpenFile stats it).
-func openFileStat(name string, st fs.FileInfo, format *Format) (*File, error) {
-	if st == nil {
-		var err error
-		if st, err = os.Stat(name); err != nil {
-			return nil, err
-		}
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, err
 	}
 	if st.IsDir() {
 		return nil, fmt.Errorf("%s is a folder, expected a result file", name)
@@ -194,8 +186,14 @@ func openFileStat(name string, st fs.FileInfo, format *Format) (*File, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("not a regular file but %s: expected a result file (save the output to a file first)", FileKind(st.Mode()))}
 	}
-	if st.Size() <= wholeMax {
-		if buf, err := readWhole(name, st.Size()); err == nil {
+	return openRegular(name, st.Size(), format)
+}
+
+// openRegular is OpenFile for a file that a stat found to be a regular
+// file of size bytes.
+func openRegular(name string, size int64, format *Format) (*File, error) {
+	if size <= wholeMax {
+		if buf, err := readWhole(name, size); err == nil {
 			return openBytes(name, buf, format)
 		}
 		// A file that cannot be read so is opened as any other, which
@@ -205,7 +203,7 @@ func openFileStat(name string, st fs.FileInfo, format *Format) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	tf, err := openReaderSize(name, f, st.Size(), format)
+	tf, err := openReaderSize(name, f, size, format)
 	if err != nil {
 		f.Close()
 		return nil, err

@@ -426,10 +426,10 @@ func presentFiles(dir string, opt *LoadOptions) (present int, missing []string) 
 // OpenFile (issue 19).
 func statFiles(dir string, opt *LoadOptions) (present int, missing []string, ff folderFiles) {
 	vs := opt.variants()
-	ff = folderFiles{paths: make([]string, len(vs)), stats: make([]fs.FileInfo, len(vs))}
+	ff = folderFiles{paths: make([]string, len(vs)), stats: make([]fileStat, len(vs))}
 	for i, v := range vs {
 		ff.paths[i] = filepath.Join(dir, v.File)
-		if st, err := os.Stat(ff.paths[i]); err == nil && !st.IsDir() {
+		if st, err := statQuick(ff.paths[i]); err == nil && st.kind != kindDir {
 			present++
 			ff.stats[i] = st
 		} else {
@@ -440,11 +440,27 @@ func statFiles(dir string, opt *LoadOptions) (present int, missing []string, ff 
 }
 
 // folderFiles are the paths of a run folder's result files, in the order
-// of opt.variants(), and what a stat found of each (nil: missing).
+// of opt.variants(), and what a stat found of each (the zero fileStat:
+// missing).
 type folderFiles struct {
 	paths []string
-	stats []fs.FileInfo
+	stats []fileStat
 }
+
+// fileStat is what statQuick finds of a file: its kind and its size.
+type fileStat struct {
+	kind fileKind
+	size int64
+}
+
+type fileKind uint8
+
+const (
+	kindNone    fileKind = iota // not found
+	kindRegular                 // a regular file
+	kindDir                     // a folder
+	kindOther                   // a FIFO, a device, a socket...
+)
 
 // loadRunFolder reads the run in dir, whose result files statFiles found.
 func loadRunFolder(dir, id string, opt *LoadOptions, ff folderFiles) (Run, error) {
@@ -483,8 +499,8 @@ func LoadFiles(opt LoadOptions) (Run, error) {
 
 // readVariants reads each variant's result file, files[i] for the i-th of
 // opt.variants(), into run; stats[i], when stats is not nil, is what a
-// stat of that file found.
-func readVariants(run *Run, files []string, stats []fs.FileInfo, opt *LoadOptions) error {
+// stat of that file found (a regular file is then not stat-ed again).
+func readVariants(run *Run, files []string, stats []fileStat, opt *LoadOptions) error {
 	run.Baseline, run.Candidate = opt.Baseline.Name, opt.Candidate.Name
 	run.Labels = copyLabels(opt.Labels)
 	fileLabels := map[string]*fileLabel{}
@@ -495,11 +511,13 @@ func readVariants(run *Run, files []string, stats []fs.FileInfo, opt *LoadOption
 	}
 	for i, v := range opt.variants() {
 		path := files[i]
-		var st fs.FileInfo
-		if stats != nil {
-			st = stats[i]
+		var f *File
+		var err error
+		if stats != nil && stats[i].kind == kindRegular {
+			f, err = openRegular(path, stats[i].size, opt.Format)
+		} else {
+			f, err = OpenFile(path, opt.Format)
 		}
-		f, err := openFileStat(path, st, opt.Format)
 		if err != nil {
 			if se, ok := asSyntax(err); ok {
 				bad.Add(se)
