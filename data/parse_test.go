@@ -728,3 +728,30 @@ func TestOpsManyBenchmarks(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainTextEveryByte: plainText, which passes over words of printable
+// ASCII eight bytes at a time, finds every byte value at every place in
+// and around a word as a byte-by-byte look would.
+func TestPlainTextEveryByte(t *testing.T) {
+	for c := range 256 {
+		wantOK := c >= 0x20 && c < 0x80 || c == '\t' || c == '\n' || c == '\f' || c == 0x1b || c == '\r'
+		for at := range 20 {
+			in := []byte(strings.Repeat("larson: (5 ops/sec) ", 2)[:24])
+			in[at] = byte(c)
+			want := strings.ReplaceAll(string(in), "\r", "\n")
+			got, ok := plainText(append([]byte(nil), in...))
+			if ok != wantOK || ok && string(got) != want {
+				t.Fatalf("byte %#x at %d: plainText = %q, %v; want %q, %v", c, at, got, ok, want, wantOK)
+			}
+		}
+	}
+	// UTF-8 sequences across the words' edges are taken whole.
+	for _, r := range []string{"ä", "€", "𝄞"} {
+		for at := range 20 {
+			in := strings.Repeat("x", at) + r + strings.Repeat("y", 20-at)
+			if got, ok := plainText([]byte(in)); !ok || string(got) != in {
+				t.Errorf("plainText(%q) = %q, %v", in, got, ok)
+			}
+		}
+	}
+}

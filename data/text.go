@@ -3,6 +3,7 @@ package data
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -274,22 +275,31 @@ func plainText(b []byte) ([]byte, bool) {
 	if len(b) == 0 || bytes.HasPrefix(b, utf8BOM) {
 		return nil, false
 	}
-	cr, high := false, false
-	for _, c := range b {
-		switch {
-		case c >= 0x20:
-			high = high || c >= utf8.RuneSelf
-		case c == '\n', c == '\t', c == '\f', c == 0x1b:
-		case c == '\r':
-			cr = true
-		default:
-			return nil, false
+	// Eight bytes at a time: a word of printable ASCII (0x20 to 0x7F)
+	// alone is passed over; any other is classed byte by byte (a quarter
+	// of the words of a result file, which hold its line ends).
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	var seen uint8
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		// The first term finds a byte below 0x20 among bytes below 0x80
+		// (the classic test for a zero byte, shifted); the second a byte
+		// of 0x80 or above.
+		if (w-0x20*ones)&^w&highs == 0 && w&highs == 0 {
+			continue
+		}
+		for _, c := range b[i : i+8] {
+			seen |= textClass[c]
 		}
 	}
-	if high && !utf8.Valid(b) {
+	for _, c := range b[i:] {
+		seen |= textClass[c]
+	}
+	if seen&classBad != 0 || (seen&classHigh != 0 && !utf8.Valid(b)) {
 		return nil, false
 	}
-	if !cr {
+	if seen&classCR == 0 {
 		return b, true
 	}
 	// CRLF and a lone CR each end one line: each becomes one LF. The text
@@ -307,6 +317,30 @@ func plainText(b []byte) ([]byte, bool) {
 	}
 	return out, true
 }
+
+// The classes of bytes for plainText, as bits of textClass.
+const (
+	classCR   = 1 << iota // CR, a line end to turn into LF
+	classHigh             // 0x80 or above: part of a UTF-8 sequence, if valid
+	classBad              // any other control character: not plain text
+)
+
+// textClass classes every byte value: 0 for printable ASCII, tab, LF, FF
+// and ESC (which lineEnds passes on as they are).
+var textClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= 0x80:
+			t[c] = classHigh
+		case c == '\r':
+			t[c] = classCR
+		case c >= 0x20, c == '\t', c == '\n', c == '\f', c == 0x1b:
+		default:
+			t[c] = classBad
+		}
+	}
+	return t
+}()
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
