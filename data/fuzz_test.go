@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -220,6 +221,21 @@ func FuzzDecoder(f *testing.F) {
 			if !bytes.Equal(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 				t.Fatalf("input %x, buffer %d: decoder gave %q, %v; transform.Reader %q, %v", b, size, got, gotErr, want, wantErr)
 			}
+		}
+	})
+}
+
+// FuzzParseNumber: parseNumber reads any text as strconv.ParseFloat does:
+// the same number (bit for bit) and the same error.
+func FuzzParseNumber(f *testing.F) {
+	for _, s := range []string{"5514093", "0", "007", "999999999999999", "9999999999999999", "123456789012345", "1e5", "1.5", "-3", "+3", "", " 1", "1_000", "0x10", "inf", "NaN", "18446744073709551616"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, gotErr := parseNumber(s)
+		want, wantErr := strconv.ParseFloat(s, 64)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Errorf("parseNumber(%q) = %v, %v; strconv.ParseFloat: %v, %v", s, got, gotErr, want, wantErr)
 		}
 	})
 }

@@ -276,7 +276,7 @@ func parseValue(s string) (float64, error) {
 	if s == "" {
 		return 0, fmt.Errorf("missing value")
 	}
-	v, err := strconv.ParseFloat(s, 64)
+	v, err := parseNumber(s)
 	switch {
 	case err != nil && !isRangeErr(err):
 		return 0, fmt.Errorf("value %q is not a number", clip(s))
@@ -296,6 +296,26 @@ func parseValue(s string) (float64, error) {
 		return 0, rangeError(clip(s))
 	}
 	return v, nil
+}
+
+// parseNumber is strconv.ParseFloat(s, 64), but reads a plain decimal
+// integer of at most 15 digits (what ops/sec figures are) itself: such a
+// number is below 2^53, so it is exactly a float64, the one ParseFloat
+// returns; anything else is ParseFloat's. FuzzParseNumber checks the two
+// agree.
+func parseNumber(s string) (float64, error) {
+	if len(s) == 0 || len(s) > 15 {
+		return strconv.ParseFloat(s, 64)
+	}
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return strconv.ParseFloat(s, 64)
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return float64(n), nil
 }
 
 // MinValue and MaxValue bound the values qoscal accepts. Any measurement
