@@ -91,14 +91,6 @@ type LoadOptions struct {
 	// vs caches variants(): a load asks for them several times a run
 	// folder, and the options do not change while it reads.
 	vs []VariantSpec
-	// held, when not nil, takes the notes instead of notes: a run folder
-	// read ahead (see readFoldersAhead) holds its notes until its turn.
-	held *[]fileNote
-}
-
-// fileNote is a parser's note about a file, as LoadOptions.note takes it.
-type fileNote struct {
-	file, note string
 }
 
 // noteSet gathers the parsers' notes of one Load or LoadFiles call, so
@@ -112,10 +104,6 @@ type noteSet struct {
 
 // note records a parser's note about file.
 func (o *LoadOptions) note(file, note string) {
-	if o.held != nil {
-		*o.held = append(*o.held, fileNote{file, note})
-		return
-	}
 	if o.notes == nil {
 		o.notes = &noteSet{files: map[string][]string{}}
 	}
@@ -368,14 +356,6 @@ func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 		}
 	}
 	NaturalSort(names)
-	var folders []string // the names that are not zip artifacts, in order
-	for _, name := range names {
-		if !zips[name] {
-			folders = append(folders, name)
-		}
-	}
-	ahead := readFoldersAhead(p, folders, opt)
-	defer ahead.stop()
 	found := 0
 	for _, name := range names {
 		dir := filepath.Join(p, name)
@@ -399,21 +379,23 @@ func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 			}
 			continue
 		}
-		f := ahead.next(opt)
+		present, missing, stats := statFiles(dir, opt)
 		switch {
-		case f.present == 0:
+		case present == 0:
 			continue // not a run folder
-		case len(f.missing) > 0:
+		case len(missing) > 0:
 			if !opt.SkipIncomplete {
-				return fmt.Errorf("run folder %s lacks %s (use --skip-incomplete to skip such folders)", dir, strings.Join(f.missing, " and "))
+				return fmt.Errorf("run folder %s lacks %s (use --skip-incomplete to skip such folders)", dir, strings.Join(missing, " and "))
 			}
-			opt.warn("skipped incomplete run folder %s: it lacks %s", dir, strings.Join(f.missing, " and "))
+			opt.warn("skipped incomplete run folder %s: it lacks %s", dir, strings.Join(missing, " and "))
 			continue
-		case f.err != nil:
-			return f.err
+		}
+		r, err := loadRunFolder(dir, name, opt, stats)
+		if err != nil {
+			return err
 		}
 		found++
-		if err := yield(f.run); err != nil {
+		if err := yield(r); err != nil {
 			return err
 		}
 	}
