@@ -571,13 +571,12 @@ func readVariants(run *Run, files []string, stats []fileStat, opt *LoadOptions) 
 		if err != nil {
 			// The file's records read before its errors are dropped.
 			run.Measurements = run.Measurements[:start]
-		}
-		var ie *InputError
-		switch {
-		case errors.As(err, &ie):
-			bad.merge(ie)
-			continue
-		case err != nil:
+			// (ie is declared here, not for every file: errors.As makes
+			// it a heap allocation.)
+			if ie := (*InputError)(nil); errors.As(err, &ie) {
+				bad.merge(ie)
+				continue
+			}
 			if se, ok := asSyntax(err); ok {
 				bad.Add(se)
 				continue
