@@ -185,6 +185,7 @@ func BenchmarkLoadSeqFolders(b *testing.B) {
 	writeSmallRunFolders(b, dir, runs)
 	opt := LoadOptions{Baseline: VariantSpec{Name: "system", File: "baseline.txt"}, Candidate: VariantSpec{Name: "hoard", File: "candidate.txt"}}
 	b.ReportAllocs()
+	cpu := cpuTime()
 	for b.Loop() {
 		n := 0
 		for r, err := range LoadSeq([]string{dir}, opt) {
@@ -201,4 +202,9 @@ func BenchmarkLoadSeqFolders(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*runs*2), "ns/file")
+	if cpu := cpuTime() - cpu; cpu > 0 {
+		// CPU time, of every thread (the garbage collector's too):
+		// less disturbed than wall time by a shared machine's load.
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*runs*2), "cpu-ns/file")
+	}
 }
