@@ -219,12 +219,12 @@ func loadZip(p string, opt *LoadOptions, yield func(Run) error) error {
 	}
 	defer release(dir)
 	defer opt.namedByZip(dir, p)()
-	if present, _ := presentFiles(dir, opt); present == len(opt.variants()) {
+	if present, _, stats := statFiles(dir, opt); present == len(opt.variants()) {
 		id := opt.RunID
 		if id == "" {
 			id = zipStem(p)
 		}
-		r, err := loadRunFolder(dir, id, opt)
+		r, err := loadRunFolder(dir, id, opt, stats)
 		if err != nil {
 			return unzipPaths(err, dir, p)
 		}
@@ -257,12 +257,12 @@ func loadZipRun(p string, opt *LoadOptions) (run Run, missing []string, ok bool,
 	defer release(dir)
 	defer opt.namedByZip(dir, p)()
 	root := dir
-	present, missing := presentFiles(root, opt)
+	present, missing, stats := statFiles(root, opt)
 	if sub, ok := onlyFolder(dir); present == 0 && ok {
 		// A zip of its run folder (zip -r run-2.zip run-2): the result
 		// files are one folder down.
 		root = sub
-		present, missing = presentFiles(root, opt)
+		present, missing, stats = statFiles(root, opt)
 	}
 	if present == 0 {
 		// Not a run; but one holding a result file deeper down is said,
@@ -275,7 +275,7 @@ func loadZipRun(p string, opt *LoadOptions) (run Run, missing []string, ok bool,
 	if len(missing) > 0 {
 		return Run{}, missing, true, nil
 	}
-	r, err := loadRunFolder(root, zipStem(p), opt)
+	r, err := loadRunFolder(root, zipStem(p), opt, stats)
 	if err != nil {
 		return Run{}, nil, true, unzipPaths(err, dir, p)
 	}
@@ -488,6 +488,9 @@ func (m *Meta) Labels() map[string]string {
 // files gave none.
 func readMeta(dir string, run *Run) error {
 	p := filepath.Join(dir, MetaFile)
+	if _, err := statQuick(p); errors.Is(err, os.ErrNotExist) {
+		return nil // most run folders have none: asked without os.Stat's allocations
+	}
 	st, err := os.Stat(p)
 	switch {
 	case errors.Is(err, os.ErrNotExist):

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -44,15 +45,21 @@ func init() { Register(csvFormat) }
 
 var csvRequired = []string{"run", "benchmark", "variant", "value"}
 
+var comma = []byte(",")
+
 // detectCSV looks at the first line that is not blank: a header naming
 // every required column.
 func detectCSV(head []byte) bool {
 	found := false
 	headLines(head, func(b []byte) bool {
-		line := strings.TrimSpace(string(b))
-		if line == "" {
+		b = bytes.TrimSpace(b)
+		if len(b) == 0 {
 			return true
 		}
+		if bytes.Count(b, comma) < len(csvRequired)-1 {
+			return false // too few columns to name the required ones
+		}
+		line := string(b)
 		cols := map[string]bool{}
 		for _, c := range strings.Split(line, ",") {
 			cols[strings.ToLower(strings.Trim(strings.TrimSpace(c), `"`))] = true

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -56,7 +57,12 @@ type Format struct {
 	VariantsInside bool
 }
 
-var registry = map[string]*Format{}
+var (
+	registry = map[string]*Format{}
+	// inOrder are the registered formats in name order, the order
+	// detection tries them in (kept, not made for every file).
+	inOrder []*Format
+)
 
 // Register adds a format to the registry. It is called from the init
 // function of each format's file; registering a name twice panics, as that
@@ -66,15 +72,16 @@ func Register(f *Format) {
 		panic("data: format registered twice: " + f.Name)
 	}
 	registry[f.Name] = f
+	inOrder = append(inOrder, f)
+	sort.Slice(inOrder, func(i, j int) bool { return inOrder[i].Name < inOrder[j].Name })
 }
 
 // FormatNames returns the registered format names, sorted.
 func FormatNames() []string {
-	names := make([]string, 0, len(registry))
-	for n := range registry {
-		names = append(names, n)
+	names := make([]string, len(inOrder))
+	for i, f := range inOrder {
+		names[i] = f.Name
 	}
-	sort.Strings(names)
 	return names
 }
 
@@ -93,8 +100,8 @@ func LookupFormat(name string) (*Format, error) {
 // detect returns the first registered format (in name order) whose Detect
 // accepts head.
 func detect(head []byte) *Format {
-	for _, n := range FormatNames() {
-		if f := registry[n]; f.Detect(head) {
+	for _, f := range inOrder {
+		if f.Detect(head) {
 			return f
 		}
 	}
@@ -104,10 +111,10 @@ func detect(head []byte) *Format {
 // byExt returns the format that claims the file name's extension, if any.
 func byExt(name string) *Format {
 	ext := strings.ToLower(filepath.Ext(name))
-	for _, n := range FormatNames() {
-		for _, e := range registry[n].Exts {
+	for _, f := range inOrder {
+		for _, e := range f.Exts {
 			if ext == e {
-				return registry[n]
+				return f
 			}
 		}
 	}
@@ -128,6 +135,24 @@ type ParseOptions struct {
 	// adjacent (see runsGrouped), so that what it keeps to check a run's
 	// rows can be dropped when the next run begins.
 	groupedRuns bool
+	// names, when not nil, holds the benchmark names read so far by the
+	// parsers of one load (see internName), each once: a folder of run
+	// folders repeats the same names in every file.
+	names map[string]string
+}
+
+// internName returns s held once in names (a copy of s, so that what
+// the parser read s from is not kept alive); with names nil, or full, a
+// copy of its own.
+func internName(names map[string]string, s string) string {
+	if c, ok := names[s]; ok {
+		return c
+	}
+	c := strings.Clone(s)
+	if names != nil && len(names) < maxInterned {
+		names[c] = c
+	}
+	return c
 }
 
 // File is an open result file: its decoded text, its detected encoding and
@@ -161,11 +186,24 @@ func OpenFile(name string, format *Format) (*File, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("not a regular file but %s: expected a result file (save the output to a file first)", FileKind(st.Mode()))}
 	}
+	return openRegular(name, st.Size(), format)
+}
+
+// openRegular is OpenFile for a file that a stat found to be a regular
+// file of size bytes.
+func openRegular(name string, size int64, format *Format) (*File, error) {
+	if size <= wholeMax {
+		if buf, err := readWhole(name, size); err == nil {
+			return openBytes(name, buf, format)
+		}
+		// A file that cannot be read so is opened as any other, which
+		// fails in the same way and says so as it always has.
+	}
 	f, err := openRead(name)
 	if err != nil {
 		return nil, err
 	}
-	tf, err := openReaderSize(name, f, st.Size(), format)
+	tf, err := openReaderSize(name, f, size, format)
 	if err != nil {
 		f.Close()
 		return nil, err
@@ -192,9 +230,46 @@ func openReaderSize(name string, r io.Reader, size int64, format *Format) (*File
 		}
 		if format == nil {
 			tr.release()
-			return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("no benchmark results found in the first %d bytes: cannot tell the format (known formats: %s); use --input-format", sniffLen, strings.Join(FormatNames(), ", "))}
+			return nil, noFormatError(name)
 		}
 	}
+	return &File{Name: name, Format: format, Text: tr}, nil
+}
+
+func noFormatError(name string) error {
+	return &SyntaxError{File: name, Msg: fmt.Sprintf("no benchmark results found in the first %d bytes: cannot tell the format (known formats: %s); use --input-format", sniffLen, strings.Join(FormatNames(), ", "))}
+}
+
+// openBytes settles the format of the named file, read whole into buf (a
+// buffer of wholeBufs, which it takes over). Plain text (see plainText)
+// is kept as one string that its parser reads from directly; any other
+// file is read as openReaderSize reads it, from buf, with the same
+// results and errors.
+func openBytes(name string, buf *[]byte, format *Format) (*File, error) {
+	text, ok := plainText(*buf)
+	if !ok {
+		f, err := openReaderSize(name, bytes.NewReader(*buf), int64(len(*buf)), format)
+		if err != nil {
+			putWholeBuf(buf)
+			return nil, err
+		}
+		f.Text.raw = buf
+		return f, nil
+	}
+	if format == nil {
+		// What a TextReader's Peek(sniffLen) would show.
+		head := text[:min(len(text), sniffLen)]
+		format = detect(head)
+		if format == nil {
+			format = byExt(name)
+		}
+		if format == nil {
+			putWholeBuf(buf)
+			return nil, noFormatError(name)
+		}
+	}
+	tr := &TextReader{Encoding: EncUTF8, file: name, whole: string(text), isWhole: true}
+	putWholeBuf(buf)
 	return &File{Name: name, Format: format, Text: tr}, nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -116,28 +117,74 @@ func FuzzCSVRuns(f *testing.F) {
 }
 
 // FuzzSizedBuffers: a file read with buffers sized to it (as OpenFile
-// sizes them) gives the same format, records, notes and errors as one read
-// with the full-size buffers of an input of unknown size.
+// sizes them), or read whole (as OpenFile reads a small file: openBytes,
+// with its plain-text path), gives the same format, encoding, records,
+// notes and errors as one read with the full-size buffers of an input of
+// unknown size.
 func FuzzSizedBuffers(f *testing.F) {
 	for _, b := range allSeeds(f) {
 		f.Add(b)
 	}
+	for _, b := range wholeTextSeeds {
+		f.Add([]byte(b))
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		read := func(size int64) string {
-			tf, err := openReaderSize("fuzz", bytes.NewReader(b), size, nil)
-			if err != nil {
-				return "open: " + err.Error()
-			}
-			var out strings.Builder
-			fmt.Fprintf(&out, "%s %s\n", tf.Format.Name, tf.Text.Encoding)
-			notes, err := eachRecord(tf, func(r Record) { fmt.Fprintf(&out, "%+v\n", r) })
-			fmt.Fprintf(&out, "%q %v", notes, err)
-			return out.String()
-		}
-		if full, sized := read(-1), read(int64(len(b))); full != sized {
+		full, sized, whole := readThreeWays(b)
+		if full != sized {
 			t.Errorf("buffers sized to the file:\n%s\nfull-size buffers:\n%s", sized, full)
 		}
+		if full != whole {
+			t.Errorf("read whole:\n%s\nfull-size buffers:\n%s", whole, full)
+		}
 	})
+}
+
+// wholeTextSeeds are inputs at the edges of plainText: line ends of every
+// kind, UTF-8 with and without a BOM, UTF-16, control characters.
+var wholeTextSeeds = []string{
+	"larson: threads=4 time=0.1 sec (5514093 ops/sec)\n",
+	"larson: threads=4 time=0.1 sec (5514093 ops/sec)",
+	"a: x=1 (5 ops/sec)\r\nb: x=1 (6 ops/sec)\rc: x=1 (7 ops/sec)\r\r\nd: x=1 (8 ops/sec)\r",
+	"progress 10%\rprogress 100%\rlarson: x=1 (9 ops/sec)\n\n\n",
+	"\xEF\xBB\xBFlarson: x=1 (5 ops/sec)\n",
+	"lärson: x=1 (5 ops/sec)\nкэш: x=1 (6 ops/sec)\n",
+	"larson: x=1 (5 ops/sec)\n\xC3\n",
+	"larson: x=1 (5 ops/sec)\n\xC3",
+	"larson: x=1 (5 ops/sec)\n\x00\n",
+	"larson: x=1 (5 ops/sec)\n\x1b[0m\f\t\x7f\n",
+	"l\x00a\x00:\x00 \x00x\x00=\x001\x00 \x00(\x005\x00 \x00o\x00p\x00s\x00/\x00s\x00e\x00c\x00)\x00",
+	"\xFF\xFEl\x00:\x00",
+	"xmalloc-test: threads=4 time=0.626 sec\nlarson: x=1 (5 ops/sec)\n",
+	"run,benchmark,variant,value\r\nr1,b,v,1\r\nr1,b,w,2\r\n",
+	"BenchmarkX-8   1000   1234 ns/op\r\n",
+	"\r\n\r\n",
+	"",
+}
+
+// readThreeWays reads b as a result file, with full-size buffers, with
+// buffers sized to it, and whole (openBytes), and describes what each
+// read: format, encoding, records, notes and errors.
+func readThreeWays(b []byte) (full, sized, whole string) {
+	read := func(open func() (*File, error)) string {
+		tf, err := open()
+		if err != nil {
+			return "open: " + err.Error()
+		}
+		defer tf.Close()
+		var out strings.Builder
+		fmt.Fprintf(&out, "%s %s\n", tf.Format.Name, tf.Text.Encoding)
+		notes, err := eachRecord(tf, func(r Record) { fmt.Fprintf(&out, "%+v\n", r) })
+		fmt.Fprintf(&out, "%q %v", notes, err)
+		return out.String()
+	}
+	full = read(func() (*File, error) { return openReaderSize("fuzz", bytes.NewReader(b), -1, nil) })
+	sized = read(func() (*File, error) { return openReaderSize("fuzz", bytes.NewReader(b), int64(len(b)), nil) })
+	whole = read(func() (*File, error) {
+		buf := wholeBufs.Get().(*[]byte)
+		*buf = append((*buf)[:0], b...)
+		return openBytes("fuzz", buf, nil)
+	})
+	return full, sized, whole
 }
 
 // FuzzDecoder: the decoder reads, from any bytes, the same text and the
@@ -174,6 +221,21 @@ func FuzzDecoder(f *testing.F) {
 			if !bytes.Equal(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 				t.Fatalf("input %x, buffer %d: decoder gave %q, %v; transform.Reader %q, %v", b, size, got, gotErr, want, wantErr)
 			}
+		}
+	})
+}
+
+// FuzzParseNumber: parseNumber reads any text as strconv.ParseFloat does:
+// the same number (bit for bit) and the same error.
+func FuzzParseNumber(f *testing.F) {
+	for _, s := range []string{"5514093", "0", "007", "999999999999999", "9999999999999999", "123456789012345", "1e5", "1.5", "-3", "+3", "", " 1", "1_000", "0x10", "inf", "NaN", "18446744073709551616"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, gotErr := parseNumber(s)
+		want, wantErr := strconv.ParseFloat(s, 64)
+		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Errorf("parseNumber(%q) = %v, %v; strconv.ParseFloat: %v, %v", s, got, gotErr, want, wantErr)
 		}
 	})
 }

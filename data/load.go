@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -81,6 +82,15 @@ type LoadOptions struct {
 	Warn func(string)
 
 	notes *noteSet
+	// runLen is how many measurements the last run read had: room for
+	// as many is made for the next one's at once (run folders hold alike
+	// files), rather than grown step by step.
+	runLen int
+	// names are the benchmark names read so far (ParseOptions.names).
+	names map[string]string
+	// vs caches variants(): a load asks for them several times a run
+	// folder, and the options do not change while it reads.
+	vs []VariantSpec
 }
 
 // noteSet gathers the parsers' notes of one Load or LoadFiles call, so
@@ -133,13 +143,24 @@ func pluralFiles(n int) string {
 	return fmt.Sprintf("%d more files", n)
 }
 
+// variants returns the named variants, the baseline and the candidate
+// first. The slice is shared: callers must not change it.
 func (o *LoadOptions) variants() []VariantSpec {
-	var vs []VariantSpec
-	for _, v := range append([]VariantSpec{o.Baseline, o.Candidate}, o.Extra...) {
+	if o.vs != nil {
+		return o.vs
+	}
+	vs := make([]VariantSpec, 0, 2+len(o.Extra))
+	for _, v := range [2]VariantSpec{o.Baseline, o.Candidate} {
 		if v.File != "" || v.Name != "" {
 			vs = append(vs, v)
 		}
 	}
+	for _, v := range o.Extra {
+		if v.File != "" || v.Name != "" {
+			vs = append(vs, v)
+		}
+	}
+	o.vs = vs
 	return vs
 }
 
@@ -305,12 +326,12 @@ func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 	if err := opt.checkVariants(true); err != nil {
 		return err
 	}
-	if present, _ := presentFiles(p, opt); present == len(opt.variants()) {
+	if present, _, stats := statFiles(p, opt); present == len(opt.variants()) {
 		id := opt.RunID
 		if id == "" {
 			id = filepath.Base(filepath.Clean(p))
 		}
-		r, err := loadRunFolder(p, id, opt)
+		r, err := loadRunFolder(p, id, opt, stats)
 		if err != nil {
 			return err
 		}
@@ -358,7 +379,7 @@ func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 			}
 			continue
 		}
-		present, missing := presentFiles(dir, opt)
+		present, missing, stats := statFiles(dir, opt)
 		switch {
 		case present == 0:
 			continue // not a run folder
@@ -369,7 +390,7 @@ func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 			opt.warn("skipped incomplete run folder %s: it lacks %s", dir, strings.Join(missing, " and "))
 			continue
 		}
-		r, err := loadRunFolder(dir, name, opt)
+		r, err := loadRunFolder(dir, name, opt, stats)
 		if err != nil {
 			return err
 		}
@@ -395,23 +416,56 @@ func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 // presentFiles counts which of the named result files exist in dir and
 // lists the missing ones.
 func presentFiles(dir string, opt *LoadOptions) (present int, missing []string) {
-	for _, v := range opt.variants() {
-		if st, err := os.Stat(filepath.Join(dir, v.File)); err == nil && !st.IsDir() {
+	present, missing, _ = statFiles(dir, opt)
+	return present, missing
+}
+
+// statFiles is presentFiles that also returns the paths of the files and
+// what it found of each (folderFiles), so that reading them need not ask
+// again: a run folder took two stats of each file, one here and one in
+// OpenFile (issue 19).
+func statFiles(dir string, opt *LoadOptions) (present int, missing []string, ff folderFiles) {
+	vs := opt.variants()
+	ff = folderFiles{paths: make([]string, len(vs)), stats: make([]fileStat, len(vs))}
+	for i, v := range vs {
+		ff.paths[i] = filepath.Join(dir, v.File)
+		if st, err := statQuick(ff.paths[i]); err == nil && st.kind != kindDir {
 			present++
+			ff.stats[i] = st
 		} else {
 			missing = append(missing, v.File)
 		}
 	}
-	return present, missing
+	return present, missing, ff
 }
 
-func loadRunFolder(dir, id string, opt *LoadOptions) (Run, error) {
+// folderFiles are the paths of a run folder's result files, in the order
+// of opt.variants(), and what a stat found of each (the zero fileStat:
+// missing).
+type folderFiles struct {
+	paths []string
+	stats []fileStat
+}
+
+// fileStat is what statQuick finds of a file: its kind and its size.
+type fileStat struct {
+	kind fileKind
+	size int64
+}
+
+type fileKind uint8
+
+const (
+	kindNone    fileKind = iota // not found
+	kindRegular                 // a regular file
+	kindDir                     // a folder
+	kindOther                   // a FIFO, a device, a socket...
+)
+
+// loadRunFolder reads the run in dir, whose result files statFiles found.
+func loadRunFolder(dir, id string, opt *LoadOptions, ff folderFiles) (Run, error) {
 	run := Run{ID: id, Source: dir}
-	files := map[string]string{}
-	for _, v := range opt.variants() {
-		files[v.Name] = filepath.Join(dir, v.File)
-	}
-	if err := readVariants(&run, files, opt); err != nil {
+	if err := readVariants(&run, ff.paths, ff.stats, opt); err != nil {
 		return Run{}, err
 	}
 	if err := readMeta(dir, &run); err != nil {
@@ -431,21 +485,22 @@ func LoadFiles(opt LoadOptions) (Run, error) {
 		return Run{}, err
 	}
 	run := Run{ID: opt.RunID}
-	files := map[string]string{}
-	var srcs []string
+	var files []string
 	for _, v := range opt.variants() {
-		files[v.Name] = v.File
-		srcs = append(srcs, v.File)
+		files = append(files, v.File)
 	}
-	run.Source = strings.Join(srcs, ",")
+	run.Source = strings.Join(files, ",")
 	defer opt.flushNotes()
-	if err := readVariants(&run, files, &opt); err != nil {
+	if err := readVariants(&run, files, nil, &opt); err != nil {
 		return Run{}, err
 	}
 	return run, nil
 }
 
-func readVariants(run *Run, files map[string]string, opt *LoadOptions) error {
+// readVariants reads each variant's result file, files[i] for the i-th of
+// opt.variants(), into run; stats[i], when stats is not nil, is what a
+// stat of that file found (a regular file is then not stat-ed again).
+func readVariants(run *Run, files []string, stats []fileStat, opt *LoadOptions) error {
 	run.Baseline, run.Candidate = opt.Baseline.Name, opt.Candidate.Name
 	run.Labels = copyLabels(opt.Labels)
 	fileLabels := map[string]*fileLabel{}
@@ -454,9 +509,15 @@ func readVariants(run *Run, files map[string]string, opt *LoadOptions) error {
 		name string
 		line int
 	}
-	for _, v := range opt.variants() {
-		path := files[v.Name]
-		f, err := OpenFile(path, opt.Format)
+	for i, v := range opt.variants() {
+		path := files[i]
+		var f *File
+		var err error
+		if stats != nil && stats[i].kind == kindRegular {
+			f, err = openRegular(path, stats[i].size, opt.Format)
+		} else {
+			f, err = OpenFile(path, opt.Format)
+		}
 		if err != nil {
 			if se, ok := asSyntax(err); ok {
 				bad.Add(se)
@@ -465,13 +526,18 @@ func readVariants(run *Run, files map[string]string, opt *LoadOptions) error {
 			return pathError(path, err)
 		}
 		f.Options.MaxJSONBytes = opt.MaxJSONBytes
+		if opt.names == nil {
+			opt.names = map[string]string{}
+		}
+		f.Options.names = opt.names
 		if f.Format.MultiRun {
 			f.Close()
 			return fmt.Errorf("%s is in %s format, which holds whole runs: give it as a PATH, not as a variant's file", path, f.Format.Name)
 		}
-		// The records are read one at a time into the variant's
-		// measurements: a large file is never held as records.
-		var ms []Measurement
+		// The records are read one at a time into the run's
+		// measurements (the variant's are those from start on): a large
+		// file is never held as records.
+		start := len(run.Measurements)
 		stripped := map[string]origin{} // stripped name -> the first name that gave it
 		clashed := map[string]bool{}
 		notes, err := eachRecord(f, func(r Record) {
@@ -486,22 +552,31 @@ func readVariants(run *Run, files map[string]string, opt *LoadOptions) error {
 					bad.Add(&SyntaxError{File: path, Line: r.Line, Msg: fmt.Sprintf("--strip-procs makes %s and %s%s one benchmark, %s: leave out --strip-procs, or run the benchmarks with one -cpu value", r.Benchmark, o.name, lineNote(o.line), m.Benchmark)})
 				}
 			}
-			if ms == nil {
-				ms = make([]Measurement, 0, f.sizeHint)
+			if len(run.Measurements) == start {
+				// Room for as many measurements as the last run had, or
+				// as the parser expects of this file.
+				if run.Measurements == nil {
+					run.Measurements = make([]Measurement, 0, max(opt.runLen, f.sizeHint))
+				} else {
+					run.Measurements = slices.Grow(run.Measurements, f.sizeHint)
+				}
 			}
-			ms = append(ms, m)
+			run.Measurements = append(run.Measurements, m)
 			run.Time = earliest(run.Time, r.Time)
 			for k, val := range r.Labels {
 				fileLabels[k] = fileLabels[k].add(v.Name, val)
 			}
 		})
 		f.Close()
-		var ie *InputError
-		switch {
-		case errors.As(err, &ie):
-			bad.merge(ie)
-			continue
-		case err != nil:
+		if err != nil {
+			// The file's records read before its errors are dropped.
+			run.Measurements = run.Measurements[:start]
+			// (ie is declared here, not for every file: errors.As makes
+			// it a heap allocation.)
+			if ie := (*InputError)(nil); errors.As(err, &ie) {
+				bad.merge(ie)
+				continue
+			}
 			if se, ok := asSyntax(err); ok {
 				bad.Add(se)
 				continue
@@ -512,15 +587,12 @@ func readVariants(run *Run, files map[string]string, opt *LoadOptions) error {
 			opt.note(path, n)
 		}
 		if f.Format.VariantsInside {
-			ms = pickVariant(ms, v.Name, path)
-		}
-		if run.Measurements == nil {
-			run.Measurements = ms
-		} else {
-			run.Measurements = append(run.Measurements, ms...)
+			picked := pickVariant(run.Measurements[start:], v.Name, path)
+			run.Measurements = append(run.Measurements[:start], picked...)
 		}
 	}
 	mergeFileLabels(run, fileLabels)
+	opt.runLen = len(run.Measurements)
 	return bad.err()
 }
 

@@ -35,8 +35,8 @@ var opsFormat = &Format{
 	Name:   "ops",
 	Doc:    "allocator benchmark text, lines like `larson: threads=4 ... (5514093 ops/sec)`",
 	Detect: detectOps,
-	New: func(r io.Reader, file string, _ ParseOptions) Parser {
-		return &opsParser{ls: newLineScanner(r), file: file, samples: map[string]int{}, names: map[string]string{}}
+	New: func(r io.Reader, file string, opt ParseOptions) Parser {
+		return &opsParser{ls: newLineScanner(r), file: file, names: opt.names}
 	},
 }
 
@@ -126,10 +126,15 @@ func detectOps(head []byte) bool {
 var opsUnit = []byte(OpsUnit)
 
 type opsParser struct {
-	ls      *lineScanner
-	file    string
-	samples map[string]int
-	names   map[string]string // each benchmark name, held once
+	ls   *lineScanner
+	file string
+	// seen are the benchmarks seen, in order, each name held once with
+	// its samples so far; index finds them once they are too many for a
+	// look through seen (a suite has ten or twenty: two maps a file were
+	// a tenth of the time of reading it).
+	seen    []opsSeen
+	index   map[string]int
+	names   map[string]string // see ParseOptions.names
 	started time.Time
 	done    bool
 	// skipped counts benchmark-like lines without an ops/sec figure;
@@ -141,16 +146,18 @@ type opsParser struct {
 func (p *opsParser) Next() (Record, error) {
 	for p.ls.Scan() {
 		line := p.ls.Text()
-		if !strings.HasPrefix(line, "===") || !p.started.IsZero() {
-			// opsStarted matches only lines that start "===", and only
-			// the first such time counts.
+		if !strings.HasPrefix(line, "===") || !p.started.IsZero() || !strings.Contains(line, "started=") {
+			// opsStarted matches only lines that start "===" and hold
+			// "started=", and only the first such time counts.
 		} else if m := opsStarted.FindStringSubmatch(line); m != nil {
 			if t, err := time.Parse(time.RFC3339, strings.TrimSuffix(m[1], "===")); err == nil {
 				p.started = t
 			}
 		}
 		if !strings.Contains(line, OpsUnit) {
-			if opsStart.MatchString(line) {
+			// opsStart matches only lines that hold a colon and an
+			// equals sign ("--- larson ---" holds neither).
+			if strings.IndexByte(line, ':') >= 0 && strings.IndexByte(line, '=') >= 0 && opsStart.MatchString(line) {
 				if p.ls.unclosed {
 					return Record{}, p.errorf("truncated last line %q: expected it to end with `(VALUE ops/sec)`", clip(line))
 				}
@@ -173,17 +180,11 @@ func (p *opsParser) Next() (Record, error) {
 		if err != nil {
 			return Record{}, p.errorf("benchmark %s: %v", name, err)
 		}
-		s, seen := p.samples[name]
-		if !seen {
-			// A copy, so that the records do not keep their lines alive.
-			name = strings.Clone(name)
-			p.names[name] = name
-		} else {
-			name = p.names[name]
-		}
-		p.samples[name]++
+		b := p.benchmark(name)
+		s := b.samples
+		b.samples++
 		return Record{
-			Measurement: Measurement{Benchmark: name, Sample: s, Value: v, Unit: OpsUnit},
+			Measurement: Measurement{Benchmark: b.name, Sample: s, Value: v, Unit: OpsUnit},
 			Line:        p.ls.line,
 			Time:        p.started,
 		}, nil
@@ -193,6 +194,45 @@ func (p *opsParser) Next() (Record, error) {
 		return Record{}, err
 	}
 	return Record{}, io.EOF
+}
+
+// opsSeen is a benchmark an ops file measured, and how many times so far.
+type opsSeen struct {
+	name    string
+	samples int
+}
+
+// opsIndexAt is how many benchmarks opsParser looks through one by one
+// before it indexes them.
+const opsIndexAt = 16
+
+// benchmark returns the benchmark of that name, new or seen before.
+func (p *opsParser) benchmark(name string) *opsSeen {
+	if p.index != nil {
+		if i, ok := p.index[name]; ok {
+			return &p.seen[i]
+		}
+	} else {
+		for i := range p.seen {
+			if p.seen[i].name == name {
+				return &p.seen[i]
+			}
+		}
+	}
+	if p.seen == nil {
+		p.seen = make([]opsSeen, 0, opsIndexAt)
+	}
+	p.seen = append(p.seen, opsSeen{name: internName(p.names, name)})
+	switch n := len(p.seen); {
+	case p.index != nil:
+		p.index[p.seen[n-1].name] = n - 1
+	case n > opsIndexAt:
+		p.index = make(map[string]int, 2*n)
+		for i, b := range p.seen {
+			p.index[b.name] = i
+		}
+	}
+	return &p.seen[len(p.seen)-1]
 }
 
 // maxSkipListed bounds how many skipped lines the note names.
@@ -236,7 +276,7 @@ func parseValue(s string) (float64, error) {
 	if s == "" {
 		return 0, fmt.Errorf("missing value")
 	}
-	v, err := strconv.ParseFloat(s, 64)
+	v, err := parseNumber(s)
 	switch {
 	case err != nil && !isRangeErr(err):
 		return 0, fmt.Errorf("value %q is not a number", clip(s))
@@ -256,6 +296,26 @@ func parseValue(s string) (float64, error) {
 		return 0, rangeError(clip(s))
 	}
 	return v, nil
+}
+
+// parseNumber is strconv.ParseFloat(s, 64), but reads a plain decimal
+// integer of at most 15 digits (what ops/sec figures are) itself: such a
+// number is below 2^53, so it is exactly a float64, the one ParseFloat
+// returns; anything else is ParseFloat's. FuzzParseNumber checks the two
+// agree.
+func parseNumber(s string) (float64, error) {
+	if len(s) == 0 || len(s) > 15 {
+		return strconv.ParseFloat(s, 64)
+	}
+	var n uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return strconv.ParseFloat(s, 64)
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return float64(n), nil
 }
 
 // MinValue and MaxValue bound the values qoscal accepts. Any measurement

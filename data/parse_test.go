@@ -645,3 +645,113 @@ func FuzzMatchOpsLine(f *testing.F) {
 		}
 	})
 }
+
+// TestReadWhole: a file read whole (OpenFile of a small file: openBytes,
+// with its plain-text path) reads as it does streamed, for the inputs at
+// the edges of plainText; and plainText takes the ones it should.
+func TestReadWhole(t *testing.T) {
+	for _, in := range wholeTextSeeds {
+		full, sized, whole := readThreeWays([]byte(in))
+		if full != whole || full != sized {
+			t.Errorf("%q:\nstreamed: %s\nread whole: %s", in, full, whole)
+		}
+	}
+	for in, want := range map[string]string{
+		"a\r\nb\rc\r\r\nd\n": "a\nb\nc\n\nd\n",
+		"ä\x1b\f\t\x7f":      "ä\x1b\f\t\x7f",
+	} {
+		if got, ok := plainText([]byte(in)); !ok || string(got) != want {
+			t.Errorf("plainText(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	for _, in := range []string{"", "\xEF\xBB\xBFa", "a\x00", "a\xC3", "\xFF\xFEa\x00", "a\x01b"} {
+		if _, ok := plainText([]byte(in)); ok {
+			t.Errorf("plainText(%q) takes it: it should go the general way", in)
+		}
+	}
+}
+
+// TestReadAll: readAll reads a file whole whatever its size was when a
+// stat found it (it may have grown or shrunk since), and however its
+// reads are cut; a read error is returned.
+func TestReadAll(t *testing.T) {
+	for _, n := range []int{0, 1, 700, wholeMax, wholeMax + 1, 3*wholeMax + 5} {
+		content := bytes.Repeat([]byte("0123456789abcdef"), n/16+1)[:n]
+		for _, size := range []int64{int64(n), 0, int64(n) / 2, int64(n) + 1, wholeMax} {
+			for _, chunk := range []int{1 << 30, 100} {
+				r := bytes.NewReader(content)
+				read := func(p []byte) (int, error) { return r.Read(p[:min(len(p), chunk)]) }
+				if chunk < len(content) && size != int64(n) {
+					// Reads shorter than asked for end at size bytes; a
+					// regular file's reads are short only at its end.
+					continue
+				}
+				buf, err := readAll(size, read)
+				if err != nil || !bytes.Equal(*buf, content) {
+					t.Fatalf("%d bytes, stat said %d, reads of %d: got %d bytes, %v", n, size, chunk, len(*buf), err)
+				}
+				putWholeBuf(buf)
+			}
+		}
+	}
+	boom := errors.New("boom")
+	if _, err := readAll(10, func([]byte) (int, error) { return 0, boom }); err != boom {
+		t.Errorf("read error: %v", err)
+	}
+}
+
+// TestOpsManyBenchmarks: past the opsIndexAt benchmarks that opsParser
+// looks through one by one, it indexes them; the samples of each
+// benchmark are numbered alike either way.
+func TestOpsManyBenchmarks(t *testing.T) {
+	for _, n := range []int{opsIndexAt - 1, opsIndexAt, opsIndexAt + 1, 3 * opsIndexAt} {
+		var text strings.Builder
+		var want []Record
+		line := 0
+		for round := range 3 {
+			for b := range n {
+				line++
+				fmt.Fprintf(&text, "bench-%d: x=1 (%d ops/sec)\n", b, 100+round)
+				want = append(want, opsRec(line, fmt.Sprintf("bench-%d", b), round, float64(100+round)))
+			}
+		}
+		f, err := openReader("many.txt", strings.NewReader(text.String()), opsFormat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := ReadAll(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%d benchmarks: records (-want +got):\n%s", n, diff)
+		}
+	}
+}
+
+// TestPlainTextEveryByte: plainText, which passes over words of printable
+// ASCII eight bytes at a time, finds every byte value at every place in
+// and around a word as a byte-by-byte look would.
+func TestPlainTextEveryByte(t *testing.T) {
+	for c := range 256 {
+		wantOK := c >= 0x20 && c < 0x80 || c == '\t' || c == '\n' || c == '\f' || c == 0x1b || c == '\r'
+		for at := range 20 {
+			in := []byte(strings.Repeat("larson: (5 ops/sec) ", 2)[:24])
+			in[at] = byte(c)
+			want := strings.ReplaceAll(string(in), "\r", "\n")
+			got, ok := plainText(append([]byte(nil), in...))
+			if ok != wantOK || ok && string(got) != want {
+				t.Fatalf("byte %#x at %d: plainText = %q, %v; want %q, %v", c, at, got, ok, want, wantOK)
+			}
+		}
+	}
+	// UTF-8 sequences across the words' edges are taken whole.
+	for _, r := range []string{"ä", "€", "𝄞"} {
+		for at := range 20 {
+			in := strings.Repeat("x", at) + r + strings.Repeat("y", 20-at)
+			if got, ok := plainText([]byte(in)); !ok || string(got) != in {
+				t.Errorf("plainText(%q) = %q, %v", in, got, ok)
+			}
+		}
+	}
+}

@@ -175,3 +175,36 @@ func BenchmarkLoadCSV10000(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*n*20)/b.Elapsed().Seconds(), "measurements/s")
 }
+
+// BenchmarkLoadSeqFolders streams 2,000 run folders of two ~700-byte
+// result files each through LoadSeq, as `qoscal ingest` of run folders
+// reads them: the producer side of an ingest (issue 19), per file.
+func BenchmarkLoadSeqFolders(b *testing.B) {
+	dir := b.TempDir()
+	const runs = 2000
+	writeSmallRunFolders(b, dir, runs)
+	opt := LoadOptions{Baseline: VariantSpec{Name: "system", File: "baseline.txt"}, Candidate: VariantSpec{Name: "hoard", File: "candidate.txt"}}
+	b.ReportAllocs()
+	cpu := cpuTime()
+	for b.Loop() {
+		n := 0
+		for r, err := range LoadSeq([]string{dir}, opt) {
+			if err != nil {
+				b.Fatal(err)
+			}
+			if len(r.Measurements) != 20 {
+				b.Fatalf("run %s: %d measurements", r.ID, len(r.Measurements))
+			}
+			n++
+		}
+		if n != runs {
+			b.Fatalf("%d runs, want %d", n, runs)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*runs*2), "ns/file")
+	if cpu := cpuTime() - cpu; cpu > 0 {
+		// CPU time, of every thread (the garbage collector's too):
+		// less disturbed than wall time by a shared machine's load.
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N*runs*2), "cpu-ns/file")
+	}
+}

@@ -3,9 +3,11 @@ package data
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -47,6 +49,15 @@ type TextReader struct {
 	bufs *textBufs
 	pool *sync.Pool
 	lf   *lineEnds
+	// raw, when the file was read whole (readWhole) but its text is not
+	// plain (see plainText), holds its bytes, which the reader decodes;
+	// it goes back to wholeBufs when the file is closed.
+	raw *[]byte
+	// whole, when whole is set, is the file's entire text (plain text
+	// read whole: see openBytes), read from at pos; r and bufs are nil.
+	whole   string
+	isWhole bool
+	pos     int
 }
 
 // NewTextReader detects the encoding of raw and returns a reader of its
@@ -108,7 +119,14 @@ func getTextBufs(size int64) (*textBufs, *sync.Pool) {
 // must not be used after it (it would fail on a nil reader rather than
 // read another file's text).
 func (t *TextReader) release() {
-	if t == nil || t.bufs == nil {
+	if t == nil {
+		return
+	}
+	if t.raw != nil {
+		putWholeBuf(t.raw)
+		t.raw = nil
+	}
+	if t.bufs == nil {
 		return
 	}
 	b := t.bufs
@@ -169,13 +187,162 @@ func newTextReader(file string, raw io.Reader, size int64) (*TextReader, error) 
 }
 
 // Read reads decoded UTF-8 text.
-func (t *TextReader) Read(p []byte) (int, error) { return t.r.Read(p) }
+func (t *TextReader) Read(p []byte) (int, error) {
+	if t.isWhole {
+		if t.pos >= len(t.whole) {
+			return 0, io.EOF
+		}
+		n := copy(p, t.whole[t.pos:])
+		t.pos += n
+		return n, nil
+	}
+	return t.r.Read(p)
+}
 
 // Peek returns up to n bytes of decoded text without consuming them.
 func (t *TextReader) Peek(n int) []byte {
+	if t.isWhole {
+		return []byte(t.whole[t.pos:min(t.pos+n, len(t.whole))])
+	}
 	b, _ := t.r.Peek(n)
 	return b
 }
+
+// wholeMax is the size up to which a result file is read whole, with one
+// read into a buffer of wholeBufs, rather than streamed through the
+// TextReader's buffers (issue 19: each small file took three reads, two
+// buffered readers and a scanner). No line of such a file can be longer
+// than maxLine.
+const wholeMax = fullBuf
+
+// wholeBufs are the buffers that files are read whole into: each holds
+// wholeMax+1 bytes, so that a read of a file that grew since its stat is
+// not short.
+var wholeBufs = sync.Pool{New: func() any { b := make([]byte, 0, wholeMax+1); return &b }}
+
+// putWholeBuf gives a buffer back to wholeBufs, unless it was grown for a
+// file that grew beyond wholeMax since its stat.
+func putWholeBuf(b *[]byte) {
+	if cap(*b) == wholeMax+1 {
+		*b = (*b)[:0]
+		wholeBufs.Put(b)
+	}
+}
+
+// readAll reads a file that a stat found to hold size bytes (at most
+// wholeMax) whole with read, into a buffer of wholeBufs. It stops at the
+// end of the input (a read of 0 bytes) or, to spare that last read, at a
+// read shorter than asked for that leaves exactly size bytes: a short
+// read of a regular file ends at its end, and size says it is the whole.
+func readAll(size int64, read func([]byte) (int, error)) (*[]byte, error) {
+	buf := wholeBufs.Get().(*[]byte)
+	b := (*buf)[:0]
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)] // the file grew since its stat
+		}
+		want := cap(b) - len(b)
+		n, err := read(b[len(b):cap(b)])
+		if n > 0 {
+			b = b[:len(b)+n]
+		}
+		if err == io.EOF || (err == nil && n == 0) {
+			break
+		}
+		if err != nil {
+			*buf = b
+			putWholeBuf(buf)
+			return nil, err
+		}
+		if n < want && int64(len(b)) == size {
+			break
+		}
+	}
+	*buf = b
+	return buf, nil
+}
+
+// plainText reports whether b, a whole file, is plain UTF-8 text, and
+// returns it as a TextReader would decode it: b itself, or b with every
+// line end turned into LF in place (CRLF, or a lone CR: see lineEnds).
+// Plain is UTF-8 without a byte-order mark, and without a NUL or other
+// control character but tab, LF, CR, FF and ESC (so not UTF-16 either);
+// for such bytes the TextReader's decoding and line-end layers would
+// change nothing but the line ends. Any other file (empty, with a BOM,
+// UTF-16, binary, malformed UTF-8) is not plain: it takes the general
+// path, which says what is wrong with it.
+func plainText(b []byte) ([]byte, bool) {
+	if len(b) == 0 || bytes.HasPrefix(b, utf8BOM) {
+		return nil, false
+	}
+	// Eight bytes at a time: a word of printable ASCII (0x20 to 0x7F)
+	// alone is passed over; any other is classed byte by byte (a quarter
+	// of the words of a result file, which hold its line ends).
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	var seen uint8
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		// The first term finds a byte below 0x20 among bytes below 0x80
+		// (the classic test for a zero byte, shifted); the second a byte
+		// of 0x80 or above.
+		if (w-0x20*ones)&^w&highs == 0 && w&highs == 0 {
+			continue
+		}
+		for _, c := range b[i : i+8] {
+			seen |= textClass[c]
+		}
+	}
+	for _, c := range b[i:] {
+		seen |= textClass[c]
+	}
+	if seen&classBad != 0 || (seen&classHigh != 0 && !utf8.Valid(b)) {
+		return nil, false
+	}
+	if seen&classCR == 0 {
+		return b, true
+	}
+	// CRLF and a lone CR each end one line: each becomes one LF. The text
+	// only shrinks, so it is written over b.
+	out := b[:0]
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c == '\r' {
+			c = '\n'
+			if i+1 < len(b) && b[i+1] == '\n' {
+				i++
+			}
+		}
+		out = append(out, c)
+	}
+	return out, true
+}
+
+// The classes of bytes for plainText, as bits of textClass.
+const (
+	classCR   = 1 << iota // CR, a line end to turn into LF
+	classHigh             // 0x80 or above: part of a UTF-8 sequence, if valid
+	classBad              // any other control character: not plain text
+)
+
+// textClass classes every byte value: 0 for printable ASCII, tab, LF, FF
+// and ESC (which lineEnds passes on as they are).
+var textClass = func() (t [256]uint8) {
+	for c := range 256 {
+		switch {
+		case c >= 0x80:
+			t[c] = classHigh
+		case c == '\r':
+			t[c] = classCR
+		case c >= 0x20, c == '\t', c == '\n', c == '\f', c == 0x1b:
+		default:
+			t[c] = classBad
+		}
+	}
+	return t
+}()
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 func detectEncoding(head []byte) (Encoding, *encoding.Decoder) {
 	switch {
@@ -447,13 +614,24 @@ const maxLine = 1 << 20
 // lineScanner reads lines of a TextReader's text, dropping the line end
 // (LF: the TextReader has turned CR and CRLF into LF), and remembers whether the last line ended with a newline.
 type lineScanner struct {
-	sc        *bufio.Scanner
+	sc *bufio.Scanner
+	// text, when whole is set, is the rest of a TextReader's whole text
+	// (see openBytes), which Scan splits into lines itself, each line a
+	// substring of it (cur), rather than through sc, which copied them.
+	text      string
+	cur       string
+	whole     bool
 	line      int
 	unclosed  bool // the current line is the last and has no newline
 	lineBreak bool
 }
 
 func newLineScanner(r io.Reader) *lineScanner {
+	if t, ok := r.(*TextReader); ok && t.isWhole {
+		ls := &lineScanner{text: t.whole[t.pos:], whole: true}
+		t.pos = len(t.whole)
+		return ls
+	}
 	ls := &lineScanner{sc: bufio.NewScanner(r)}
 	// The scanner grows its buffer, up to maxLine, for a longer line.
 	if t, ok := r.(*TextReader); ok && t.bufs != nil {
@@ -476,6 +654,22 @@ func newLineScanner(r io.Reader) *lineScanner {
 
 // Scan advances to the next line.
 func (ls *lineScanner) Scan() bool {
+	if ls.whole {
+		// As the split function of sc: a line ends at LF; the last,
+		// unclosed, at the end of the text; no line after a last LF.
+		if len(ls.text) == 0 {
+			return false
+		}
+		line := ls.text
+		if i := strings.IndexByte(ls.text, '\n'); i >= 0 {
+			line, ls.text = ls.text[:i], ls.text[i+1:]
+		} else {
+			ls.unclosed, ls.text = true, ""
+		}
+		ls.cur = strings.TrimSuffix(line, "\r")
+		ls.line++
+		return true
+	}
 	if ls.sc.Scan() {
 		ls.line++
 		return true
@@ -484,10 +678,18 @@ func (ls *lineScanner) Scan() bool {
 }
 
 // Text returns the current line without its line end.
-func (ls *lineScanner) Text() string { return ls.sc.Text() }
+func (ls *lineScanner) Text() string {
+	if ls.whole {
+		return ls.cur
+	}
+	return ls.sc.Text()
+}
 
 // Err returns the reading error, if any, naming the line that was too long.
 func (ls *lineScanner) Err(file string) error {
+	if ls.whole {
+		return nil
+	}
 	err := ls.sc.Err()
 	if errors.Is(err, bufio.ErrTooLong) {
 		return &SyntaxError{File: file, Line: ls.line + 1, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
