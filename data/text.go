@@ -278,15 +278,10 @@ func plainText(b []byte) ([]byte, bool) {
 	// Eight bytes at a time: a word of printable ASCII (0x20 to 0x7F)
 	// alone is passed over; any other is classed byte by byte (a quarter
 	// of the words of a result file, which hold its line ends).
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	var seen uint8
 	i := 0
 	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		// The first term finds a byte below 0x20 among bytes below 0x80
-		// (the classic test for a zero byte, shifted); the second a byte
-		// of 0x80 or above.
-		if (w-0x20*ones)&^w&highs == 0 && w&highs == 0 {
+		if printableWord(binary.LittleEndian.Uint64(b[i:])) {
 			continue
 		}
 		for _, c := range b[i : i+8] {
@@ -316,6 +311,15 @@ func plainText(b []byte) ([]byte, bool) {
 		out = append(out, c)
 	}
 	return out, true
+}
+
+// printableWord reports whether the eight bytes of w are all printable
+// ASCII (0x20 to 0x7F). The first term finds a byte below 0x20 among
+// bytes below 0x80 (the classic test for a zero byte, shifted); the
+// second a byte of 0x80 or above.
+func printableWord(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return (w-0x20*ones)&^w&highs == 0 && w&highs == 0
 }
 
 // The classes of bytes for plainText, as bits of textClass.
@@ -552,6 +556,19 @@ func (l *lineEnds) fill() {
 	body := chunk[:len(chunk)-keep]
 	out := l.buf[:0]
 	for i := 0; i < len(body); {
+		// Words of printable ASCII are passed on together, as they are
+		// (nine bytes of a CSV file's ten; byte by byte this layer took a
+		// tenth of an ingest from one CSV file).
+		j := i
+		for j+8 <= len(body) && printableWord(binary.LittleEndian.Uint64(body[j:])) {
+			j += 8
+		}
+		if j > i {
+			out = append(out, body[i:j]...)
+			l.lastCR = false
+			i = j
+			continue
+		}
 		c := body[i]
 		switch {
 		case c == '\r':
