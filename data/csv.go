@@ -80,6 +80,9 @@ type csvParser struct {
 	file   string
 	header bool
 	col    map[string]int
+	// at holds the column of each known column the header names, -1 for
+	// one it lacks: looked up once, not in col for every cell.
+	at     csvAt
 	labels map[string]int // label key -> column
 	ncol   int
 	// first holds, per run/variant/benchmark/unit, the line of its row
@@ -98,6 +101,9 @@ type csvParser struct {
 	// run's names only, and are cleared when the next run begins.
 	run string
 }
+
+// csvAt is the place of each column the csv format knows.
+type csvAt struct{ run, benchmark, variant, value, unit, sample, role, time int }
 
 // csvKey names a run, variant, benchmark and unit by their ids: a key of
 // four strings for each of a file's rows took 72 bytes of map a row.
@@ -207,6 +213,13 @@ func (p *csvParser) readHeader(row []string, line int) error {
 	if len(missing) > 0 {
 		return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("header lacks required column(s) %s: expected run,benchmark,variant,value", strings.Join(missing, ", "))}
 	}
+	at := func(c string) int {
+		if i, ok := p.col[c]; ok {
+			return i
+		}
+		return -1
+	}
+	p.at = csvAt{run: at("run"), benchmark: at("benchmark"), variant: at("variant"), value: at("value"), unit: at("unit"), sample: at("sample"), role: at("role"), time: at("time")}
 	return nil
 }
 
@@ -217,14 +230,16 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 	if len(row) != p.ncol {
 		return bad("row has %d fields, the header has %d", len(row), p.ncol)
 	}
-	get := func(c string) string {
-		if i, ok := p.col[c]; ok {
+	get := func(i int) string {
+		if i >= 0 {
 			return strings.TrimSpace(row[i])
 		}
 		return ""
 	}
-	r := Record{Line: line, Role: strings.ToLower(get("role"))}
-	if run := get("run"); p.opt.groupedRuns {
+	at := &p.at
+	r := Record{Line: line, Role: strings.ToLower(get(at.role))}
+	run, bench, variant := get(at.run), get(at.benchmark), get(at.variant)
+	if p.opt.groupedRuns {
 		// The run's id is held while its rows last, not interned for the
 		// whole file (which held up to maxInterned of them).
 		if run != p.run {
@@ -236,31 +251,31 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 	} else {
 		r.Run = p.intern(run)
 	}
-	r.Benchmark, r.Variant, r.Unit = p.intern(get("benchmark")), p.intern(get("variant")), p.intern(get("unit"))
-	for _, c := range []string{"run", "benchmark", "variant"} {
-		if get(c) == "" {
-			return bad("empty %s", c)
+	r.Benchmark, r.Variant, r.Unit = p.intern(bench), p.intern(variant), p.intern(get(at.unit))
+	for _, c := range []struct{ name, value string }{{"run", run}, {"benchmark", bench}, {"variant", variant}} {
+		if c.value == "" {
+			return bad("empty %s", c.name)
 		}
 	}
 	if err := checkRecordNames(&r); err != nil {
 		return bad("%v", err)
 	}
-	v, err := parseValue(get("value"))
+	v, err := parseValue(get(at.value))
 	if err != nil {
 		return bad("%v", err)
 	}
 	r.Value = v
 	if r.Role != "" && r.Role != RoleBaseline && r.Role != RoleCandidate {
-		return bad("role %q: expected baseline, candidate or empty", get("role"))
+		return bad("role %q: expected baseline, candidate or empty", get(at.role))
 	}
 	key := csvKey{p.ids.id(r.Run), p.ids.id(r.Variant), p.ids.id(r.Benchmark), p.ids.id(r.Unit)}
-	if s := get("sample"); s != "" {
+	if s := get(at.sample); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 {
 			return bad("sample %q: expected a whole number >= 0", s)
 		}
 		r.Sample = n
-	} else if _, hasSample := p.col["sample"]; hasSample {
+	} else if at.sample >= 0 {
 		// An empty cell of a sample column: the next sample in order.
 		r.Sample = p.first[key]
 		p.first[key]++
@@ -270,7 +285,7 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 		}
 		p.first[key] = line
 	}
-	if s := get("time"); s != "" {
+	if s := get(at.time); s != "" {
 		t, err := time.Parse(time.RFC3339, s)
 		if err != nil {
 			return bad("time %q: expected RFC 3339, like 2026-12-01T07:33:21Z", s)
