@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -197,6 +198,73 @@ func TestReadCancelled(t *testing.T) {
 	for _, err := range s.EachRun(ctx, Query{}) {
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("EachRun: %v, want context.Canceled", err)
+		}
+	}
+}
+
+// TestConcurrentReads: goroutines reading one open store at once, whole
+// and a page at a time, each get every run (each read takes a connection
+// of its own), and nested reads (one inside another's loop) do too.
+func TestConcurrentReads(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTestStore(t)
+	var in []Run
+	for i := range 50 {
+		in = append(in, testRun(fmt.Sprintf("r%02d", i), 1+float64(i)/100, map[string]string{"os": "linux"}))
+	}
+	if _, err := s.Ingest(ctx, in, IngestOptions{Now: testNow}); err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { readPage = n }(readPage)
+	readPage = 7
+	count := func() (int, error) {
+		n := 0
+		for _, err := range s.EachRun(ctx, Query{}) {
+			if err != nil {
+				return n, err
+			}
+			n++
+		}
+		return n, nil
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Go(func() {
+			for range 5 {
+				var n int
+				var err error
+				if g%2 == 0 {
+					var runs []StoredRun
+					runs, err = s.Runs(ctx, Query{})
+					n = len(runs)
+				} else {
+					n, err = count()
+				}
+				if err == nil && n != len(in) {
+					err = fmt.Errorf("read %d runs, want %d", n, len(in))
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	outer := 0
+	for _, err := range s.EachRun(ctx, Query{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if outer++; outer == 3 {
+			if n, err := count(); err != nil || n != len(in) {
+				t.Errorf("a read inside another: %d runs, %v", n, err)
+			}
 		}
 	}
 }
