@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"maps"
+	"os"
 
 	"github.com/spf13/pflag"
 
@@ -99,6 +100,7 @@ type input struct {
 // analyze reads the runs and analyses them. Warnings of the analysis are
 // printed on stderr.
 func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, error) {
+	tuneGC(os.Getenv("GOGC"))
 	dir, err := f.direction(cmd)
 	if err != nil {
 		return nil, err
