@@ -609,8 +609,9 @@ type ingestWriter struct {
 	s     *SQLite
 	c     *lite.Conn
 	stmts map[string]*lite.Stmt
-	// rowsStmts[n] adds n measurements (a multi-row INSERT): a statement
-	// per row made SQLite's work per statement a third of an ingest's.
+	// rowsStmts[n] adds n measurements (a multi-row INSERT): with a
+	// statement per row the engine took twice as long (343-356 ms against
+	// 165-178 ms for 200,000 rows, BenchmarkInsertMeasurements).
 	rowsStmts map[int]*lite.Stmt
 	// series holds the store's series numbers (0 for one being added).
 	series map[seriesKey]int64
