@@ -2,6 +2,7 @@ package data
 
 import (
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 )
@@ -40,7 +41,7 @@ func (rr *runsRead) addRuns(rows storeRows) error {
 	dest := []any{&seq, &id, &source, &measured, &base, &cand, &ingested}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
-			return fmt.Errorf("store %s: %w", rr.store, err)
+			return storeError(rr.store, err)
 		}
 		r := StoredRun{Run: Run{ID: id, Source: source, Baseline: base.String, Candidate: cand.String}}
 		var err error
@@ -58,7 +59,7 @@ func (rr *runsRead) addRuns(rows storeRows) error {
 		rr.seqs = append(rr.seqs, seq)
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("store %s: %w", rr.store, err)
+		return storeError(rr.store, err)
 	}
 	return nil
 }
@@ -84,7 +85,7 @@ func (rr *runsRead) addLabels(rows storeRows) error {
 	dest := []any{&seq, &k, &v}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
-			return fmt.Errorf("store %s: %w", rr.store, err)
+			return storeError(rr.store, err)
 		}
 		r, err := rr.find(seq)
 		if err != nil {
@@ -93,7 +94,29 @@ func (rr *runsRead) addLabels(rows storeRows) error {
 		r.Labels[k] = v
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("store %s: %w", rr.store, err)
+		return storeError(rr.store, err)
 	}
 	return nil
+}
+
+// storeError names the store in an error of reading or writing it: "store
+// S is damaged: …" for a row whose values are not of its columns' types
+// (damagedRow), "store S: …" for any other.
+func storeError(store string, err error) error {
+	var d *damagedRow
+	if errors.As(err, &d) {
+		return fmt.Errorf("store %s is damaged: %w", store, err)
+	}
+	return fmt.Errorf("store %s: %w", store, err)
+}
+
+// damagedRow is a row whose column col (from 1) holds a value of another
+// type than the column's.
+type damagedRow struct {
+	col       int
+	got, want string
+}
+
+func (e *damagedRow) Error() string {
+	return fmt.Sprintf("column %d of a row is %s, expected %s", e.col, e.got, e.want)
 }

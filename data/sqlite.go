@@ -382,7 +382,7 @@ func (s *SQLite) wrap(err error) error {
 	if err == nil {
 		return nil
 	}
-	return fmt.Errorf("store %s: %w", s.path, err)
+	return storeError(s.path, err)
 }
 
 // Close closes the store.
@@ -660,11 +660,11 @@ func (w *ingestWriter) findRun(id string) (int64, string, error) {
 		}
 		return 0, "", fmt.Errorf("store %s: run %s was neither added nor found", w.s.path, id)
 	}
-	rows := &liteRows{Stmt: st, store: w.s.path}
+	rows := &liteRows{st}
 	var seq int64
 	var digest string
 	if err := rows.Scan(&seq, &digest); err != nil {
-		return 0, "", err
+		return 0, "", w.s.wrap(err)
 	}
 	return seq, digest, nil
 }
@@ -673,7 +673,7 @@ func (w *ingestWriter) findRun(id string) (int64, string, error) {
 func (w *ingestWriter) readSeries() error {
 	series, err := w.s.readSeriesIn(w.c)
 	if err != nil {
-		return err
+		return w.s.wrap(err)
 	}
 	w.series = make(map[seriesKey]int64, len(series))
 	for id, k := range series {
@@ -903,9 +903,9 @@ func (s *SQLite) queryTx(ctx context.Context, c *lite.Conn, where string, args [
 	if err := ctx.Err(); err != nil {
 		return nil, nil, s.wrap(err)
 	}
-	rows, err := s.selectRows(c, `SELECT seq, id, source, measured_at, baseline, candidate, ingested_at FROM runs r WHERE `+where+` ORDER BY seq`, args)
+	rows, err := selectRows(c, `SELECT seq, id, source, measured_at, baseline, candidate, ingested_at FROM runs r WHERE `+where+` ORDER BY seq`, args)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, s.wrap(err)
 	}
 	rr := newRunsRead(s.path)
 	err = rr.addRuns(rows)
@@ -926,9 +926,9 @@ func (s *SQLite) queryTx(ctx context.Context, c *lite.Conn, where string, args [
 	if first, last := seqs[0], seqs[len(seqs)-1]; last-first+1 == int64(len(seqs)) {
 		of, ofArgs = `run_seq BETWEEN ? AND ?`, []any{first, last}
 	}
-	lrows, err := s.selectRows(c, `SELECT run_seq, key, value FROM labels WHERE `+of, ofArgs)
+	lrows, err := selectRows(c, `SELECT run_seq, key, value FROM labels WHERE `+of, ofArgs)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, s.wrap(err)
 	}
 	err = rr.addLabels(lrows)
 	lrows.Close()
@@ -940,12 +940,12 @@ func (s *SQLite) queryTx(ctx context.Context, c *lite.Conn, where string, args [
 	// measurements (Run.Sort), which the rows are then put in.
 	series, err := s.readSeriesIn(c)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, s.wrap(err)
 	}
 	table := newSeriesTable(series)
-	mrows, err := s.selectRows(c, `SELECT run_seq, series, sample, value FROM measurements WHERE `+of+` ORDER BY run_seq`, ofArgs)
+	mrows, err := selectRows(c, `SELECT run_seq, series, sample, value FROM measurements WHERE `+of+` ORDER BY run_seq`, ofArgs)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, s.wrap(err)
 	}
 	defer mrows.Close()
 	// The measurements go into large slices (chunks), each cut into the
@@ -972,7 +972,7 @@ func (s *SQLite) queryTx(ctx context.Context, c *lite.Conn, where string, args [
 			}
 		}
 		if err := mrows.check(lite.Integer, lite.Integer, lite.Integer, lite.Float); err != nil {
-			return nil, nil, err
+			return nil, nil, s.wrap(err)
 		}
 		seq, id := mrows.Int64(0), mrows.Int64(1)
 		m := Measurement{Sample: int(mrows.Int64(2)), Value: mrows.Float64(3)}
@@ -1017,9 +1017,9 @@ func (s *SQLite) queryTx(ctx context.Context, c *lite.Conn, where string, args [
 const cancelCheck = 4096
 
 // readSeriesIn reads the series table in the read transaction of c: each
-// series by its number.
+// series by its number. Its errors do not name the store.
 func (s *SQLite) readSeriesIn(c *lite.Conn) (map[int64]seriesKey, error) {
-	rows, err := s.selectRows(c, `SELECT id, variant, benchmark, unit FROM series`, nil)
+	rows, err := selectRows(c, `SELECT id, variant, benchmark, unit FROM series`, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -1038,34 +1038,27 @@ func (s *SQLite) readSeriesIn(c *lite.Conn) (map[int64]seriesKey, error) {
 }
 
 // selectRows prepares a query on c and binds its arguments.
-func (s *SQLite) selectRows(c *lite.Conn, query string, args []any) (*liteRows, error) {
+func selectRows(c *lite.Conn, query string, args []any) (*liteRows, error) {
 	st, err := c.Prepare(query)
 	if err != nil {
-		return nil, s.wrap(err)
+		return nil, err
 	}
 	if err := st.Bind(args...); err != nil {
 		st.Close()
-		return nil, s.wrap(err)
+		return nil, err
 	}
-	return &liteRows{Stmt: st, store: s.path}, nil
+	return &liteRows{st}, nil
 }
 
 // liteRows are a query's rows as runsRead reads them (storeRows), with
-// each column's type checked against its destination's: a store whose
-// rows hold other types is damaged, and is reported so.
+// each column's type checked against its destination's: a row that holds
+// another type is a damagedRow. As database/sql's and pgx's rows, their
+// errors do not name the store: the caller's do (storeError).
 type liteRows struct {
 	*lite.Stmt
-	store string
 }
 
 func (r *liteRows) Next() bool { return r.Step() }
-
-func (r *liteRows) Err() error {
-	if err := r.Stmt.Err(); err != nil {
-		return fmt.Errorf("store %s: %w", r.store, err)
-	}
-	return nil
-}
 
 // Scan reads the current row's columns into dest: *int64 (an INTEGER),
 // *string (TEXT) and *sql.NullString (TEXT or NULL).
@@ -1113,7 +1106,7 @@ func (r *liteRows) check(types ...int) error {
 
 func (r *liteRows) typeError(i int, want string) error {
 	names := map[int]string{lite.Integer: "an integer", lite.Float: "a number", lite.Text: "text", lite.Blob: "a blob", lite.Null: "NULL"}
-	return fmt.Errorf("store %s is damaged: column %d of a row is %s, expected %s", r.store, i+1, names[r.Type(i)], want)
+	return &damagedRow{col: i + 1, got: names[r.Type(i)], want: want}
 }
 
 // measurementChunk is how many measurements the store's reads allocate at

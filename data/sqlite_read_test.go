@@ -176,7 +176,7 @@ func TestReadDamagedTypes(t *testing.T) {
 				t.Fatal(err)
 			}
 			_, err = s.Runs(ctx, Query{})
-			if err == nil || !strings.Contains(err.Error(), "store "+path+" is damaged: column ") {
+			if err == nil || !strings.HasPrefix(err.Error(), "store "+path+" is damaged: column ") {
 				t.Errorf("read: %v, want the store named damaged", err)
 			}
 		})
