@@ -671,7 +671,7 @@ func (w *ingestWriter) findRun(id string) (int64, string, error) {
 
 // readSeries reads the store's series.
 func (w *ingestWriter) readSeries() error {
-	series, err := w.s.readSeriesIn(w.c)
+	series, err := readSeries(w.c)
 	if err != nil {
 		return w.s.wrap(err)
 	}
@@ -938,7 +938,7 @@ func (s *SQLite) queryTx(ctx context.Context, c *lite.Conn, where string, args [
 	// A row names its series by number (schema version 2): the series are
 	// read first, and ranked in name order, the order of a run's
 	// measurements (Run.Sort), which the rows are then put in.
-	series, err := s.readSeriesIn(c)
+	series, err := readSeries(c)
 	if err != nil {
 		return nil, nil, s.wrap(err)
 	}
@@ -1016,9 +1016,9 @@ func (s *SQLite) queryTx(ctx context.Context, c *lite.Conn, where string, args [
 // context.
 const cancelCheck = 4096
 
-// readSeriesIn reads the series table in the read transaction of c: each
+// readSeries reads the series table in the read transaction of c: each
 // series by its number. Its errors do not name the store.
-func (s *SQLite) readSeriesIn(c *lite.Conn) (map[int64]seriesKey, error) {
+func readSeries(c *lite.Conn) (map[int64]seriesKey, error) {
 	rows, err := selectRows(c, `SELECT id, variant, benchmark, unit FROM series`, nil)
 	if err != nil {
 		return nil, err
