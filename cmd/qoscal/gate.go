@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -180,6 +181,9 @@ func runGate(u *ui, args []string) error {
 	var cal *calibrate.File
 	if g.calibration != "" {
 		f, err := calibrate.ReadFile(g.calibration)
+		if errors.Is(err, calibrate.ErrVersion1) {
+			return withHint(err, "to gate on a floor you chose, give it with --floor instead of --calibration")
+		}
 		if err != nil {
 			return err
 		}
@@ -510,8 +514,9 @@ type gateView struct {
 
 // outputs are the gate's step outputs under Actions ($GITHUB_OUTPUT):
 // verdict (the JSON verdict: pass, fail, warn, inconclusive, rerun,
-// ungated), score, floor ("" with none), floor-source, run and
-// exit-code.
+// ungated), verdict-detail (the JSON verdict_detail: what qualifies it,
+// such as the benchmark an inconclusive verdict rests on), score, floor
+// ("" with none), floor-source, run and exit-code.
 func (v *gateView) outputs() []output {
 	floor, src := "", ""
 	if v.Res.Floor > 0 {
@@ -522,6 +527,7 @@ func (v *gateView) outputs() []output {
 	}
 	return []output{
 		{"verdict", v.Res.Verdict},
+		{"verdict-detail", oneLine(v.Res.VerdictDetail)},
 		{"score", strconv.FormatFloat(v.Res.Score, 'f', 4, 64)},
 		{"floor", floor},
 		{"floor-source", src},
@@ -589,6 +595,9 @@ func (v *gateView) annotate(w io.Writer) (verdict bool) {
 		calibrate.VerdictInconclusive: "inconclusive",
 		calibrate.VerdictRerun:        "rerun",
 	}[v.Res.Verdict]
+	if v.Res.Verdict == calibrate.VerdictWarn && len(v.Res.CarriedBy) > 0 {
+		title = "could not judge (report-only)"
+	}
 	if title == "" {
 		return false
 	}
