@@ -238,6 +238,9 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 		// Compare what the floor was calibrated on: with several metrics
 		// per benchmark, the calibration's unit, when it has one.
 		metric = cal.soleUnit()
+		if err := cal.checkRunUnit(run, opt, metric); err != nil {
+			return nil, err
+		}
 	}
 	rr, err := Ratios(run, opt.Baseline, opt.Candidate, opt.Direction, metric)
 	if err != nil {
@@ -269,12 +272,12 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 				continue
 			}
 			if d := cal.DirectionOf(b); d != br.Direction {
-				return nil, inputErrorf("benchmark %s: this run's metric is %s (%s), but the calibration's is %s (%s)", b, br.Direction, br.Unit, d, cal.Units[b].Unit)
+				return nil, inputErrorf("benchmark %s: %s has it as %s (%s), but %s as %s (%s, field units.%s.direction): expected the direction the floor was calibrated on", b, runName(run), br.Direction, br.Unit, cal.name(), d, cal.Units[b].Unit, b)
 			}
 			if u := cal.Units[b].Unit; br.Unit != u {
 				// Two units of one direction (sec/op and B/op) are still
 				// two metrics: a floor on one says nothing of the other.
-				return nil, inputErrorf("benchmark %s: this run's unit is %s, but the calibration's is %s: gate the metric the floor was calibrated on (--metric %s)", b, br.Unit, u, u)
+				return nil, inputErrorf("benchmark %s: %s measured it in %s, but %s has %s (field units.%s.unit): gate the metric the floor was calibrated on (--metric %s)", b, runName(run), br.Unit, cal.name(), u, b, u)
 			}
 			inSuite[b] = true
 			res.Suite = append(res.Suite, b)
@@ -285,20 +288,27 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 			}
 		}
 		if len(res.Missing) > 0 {
+			// A benchmark both variants measured, in two units, did not
+			// crash: say so, rather than that one variant lacks it.
+			for _, b := range res.Missing {
+				if err := cal.unitMismatch(run, opt, b); err != nil {
+					return nil, err
+				}
+			}
 			if !opt.AllowPartial {
-				return nil, inputErrorf("this run lacks %s of the calibrated suite (a crashed benchmark prints no result): the floor was calibrated on all %d benchmarks; rerun, or gate on the common part with --allow-partial",
-					strings.Join(res.Missing, ", "), len(cal.Suite))
+				return nil, inputErrorf("%s lacks %s of the suite of %s (a crashed benchmark prints no result): the floor was calibrated on all %d benchmarks; rerun, or gate on the common part with --allow-partial",
+					runName(run), strings.Join(res.Missing, ", "), cal.name(), len(cal.Suite))
 			}
 			if len(res.Suite) == 0 {
-				return nil, inputErrorf("this run has none of the calibrated suite (%s)", strings.Join(cal.Suite, ", "))
+				return nil, inputErrorf("%s has none of the suite of %s (%s)", runName(run), cal.name(), strings.Join(cal.Suite, ", "))
 			}
 			minSuite := opt.MinSuite
 			if minSuite <= 0 {
 				minSuite = DefaultMinSuite(len(cal.Suite))
 			}
 			if len(res.Suite) < minSuite {
-				return nil, inputErrorf("this run has only %d of the %d calibrated benchmarks (it lacks %s): fewer than the %d a partial suite needs, too few for its geomean to stand for the suite",
-					len(res.Suite), len(cal.Suite), strings.Join(res.Missing, ", "), minSuite)
+				return nil, inputErrorf("%s has only %d of the %d benchmarks of %s (it lacks %s): fewer than the %d a partial suite needs, too few for its geomean to stand for the suite",
+					runName(run), len(res.Suite), len(cal.Suite), cal.name(), strings.Join(res.Missing, ", "), minSuite)
 			}
 			res.Partial = true
 			warn(Warning{Kind: WarnPartialGate, Benchmarks: res.Missing}, "partial suite: gating on %d of the %d calibrated benchmarks; missing: %s", len(res.Suite), len(cal.Suite), strings.Join(res.Missing, ", "))
@@ -599,6 +609,63 @@ func (res *GateResult) judgeBands(cal *File, opt GateOptions, rr RunRatios, warn
 		warn(Warning{Kind: WarnAboveBand, Benchmarks: res.Above}, "far above their calibrated bands, which often means a broken benchmark rather than a real gain: %s", strings.Join(res.Above, ", "))
 	}
 	return capped
+}
+
+// name names the calibration in a message: "calibration file gate.json".
+func (f *File) name() string {
+	if f.Path == "" {
+		return "the calibration"
+	}
+	return "calibration file " + f.Path
+}
+
+// checkRunUnit checks that each variant of the run has measurements in
+// unit, the one unit of the calibration's suite ("": several, checked
+// benchmark by benchmark), which the gate compares.
+func (f *File) checkRunUnit(run *data.Run, opt GateOptions, unit string) error {
+	if unit == "" {
+		return nil
+	}
+	var lacking []string
+	for _, v := range []string{opt.Baseline, opt.Candidate} {
+		units := unitsOf(run, v, "")
+		if len(units) > 0 && !contains(units, unit) {
+			lacking = append(lacking, fmt.Sprintf("%s (it has %s)", v, strings.Join(units, ", ")))
+		}
+	}
+	if len(lacking) == 0 {
+		return nil
+	}
+	return inputErrorf("%s: field units: the floor was calibrated on %s, but %s has no %s measurements of %s: expected results in %s",
+		f.name(), unit, runName(run), unit, strings.Join(lacking, " nor of "), unit)
+}
+
+// unitMismatch is the error of a suite benchmark that both variants of
+// the run measured, in different units (so that it has no ratio), or nil.
+func (f *File) unitMismatch(run *data.Run, opt GateOptions, bench string) error {
+	ub, uc := unitsOf(run, opt.Baseline, bench), unitsOf(run, opt.Candidate, bench)
+	if len(ub) == 0 || len(uc) == 0 {
+		return nil
+	}
+	return inputErrorf("%s: benchmark %s is in %s for %s (baseline) but %s for %s (candidate): expected both in %s, as %s has it (field units.%s.unit)",
+		runName(run), bench, strings.Join(ub, ", "), opt.Baseline, strings.Join(uc, ", "), opt.Candidate, f.Units[bench].Unit, f.name(), bench)
+}
+
+// unitsOf returns the units of a variant's measurements in a run, of one
+// benchmark (or of all, for bench ""), sorted.
+func unitsOf(run *data.Run, variant, bench string) []string {
+	seen := map[string]bool{}
+	for _, m := range run.Measurements {
+		if m.Variant == variant && (bench == "" || m.Benchmark == bench) {
+			seen[m.Unit] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for u := range seen {
+		out = append(out, u)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func namesOf(run *data.Run, variant string) []string {
