@@ -688,90 +688,156 @@ func clipText(s string) string {
 	return s[:80] + "..."
 }
 
-// checkKeys walks the document's keys once. It refuses a key given twice
-// in one object: JSON readers disagree on which one wins, so a file with
-// two floors is refused rather than read either way. Go's decoder matches
-// a key to a field without regard to case (Unicode simple folding:
-// "Floor", "ſtep"), so in the objects decoded into structs two keys equal
-// under folding are the same key; the maps keyed by benchmark name or
-// label (units, baseline_health, labels) compare keys exactly. It refuses
-// a key that is no field of the object it is in (the fields of File and
-// the types it holds, spelt exactly), which the decoder would ignore or
-// match to a field without regard to case. It returns the fields written
-// with a value other than null, by path ("floor", "params.step",
-// "matrix.log_ratio"), in the top-level object and its struct objects.
+// checkKeys walks the objects of a document that is valid JSON (ParseFile
+// has decoded it once) and checks their keys. It refuses a key given
+// twice in one object: JSON readers disagree on which one wins, so a file
+// with two floors is refused rather than read either way. Go's decoder
+// matches a key to a field without regard to case (Unicode simple
+// folding: "Floor", "ſtep"), so in the objects decoded into structs two
+// keys equal under folding are the same key; the maps keyed by benchmark
+// name or label (units, baseline_health, labels) compare keys exactly. It
+// refuses a key that is no field of the object it is in (the fields of
+// File and the types it holds, spelt exactly), which the decoder would
+// ignore or match to a field without regard to case. It returns the
+// fields written with a value other than null, by path ("floor",
+// "params.step", "matrix.log_ratio"), in the struct objects.
+//
+// It scans the bytes itself and steps over arrays whole, rather than
+// reading every token with json.Decoder: a matrix of 100,000 runs holds
+// millions of numbers, and the decoder's Token builds an error string for
+// each number it ends.
 func checkKeys(b []byte) (map[string]bool, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	type frame struct {
-		obj    bool
-		keys   map[string]string // key as compared -> key as written
-		fold   bool              // keys are compared under case folding
-		next   bool              // an object's next token is a key
-		key    string            // an object's current key
-		path   string            // ".params", ".units.larson", ".suite[]"
-		schema string            // path with map keys as "*": ".units.*"
+	w := keyWalker{b: b, present: map[string]bool{}}
+	w.space()
+	if w.i >= len(b) || b[w.i] != '{' {
+		return nil, errors.New("expected a JSON object")
 	}
-	present := map[string]bool{}
-	var stack []*frame
+	if err := w.object("", ""); err != nil {
+		return nil, err
+	}
+	return w.present, nil
+}
+
+// keyWalker walks a valid JSON document from b[i].
+type keyWalker struct {
+	b       []byte
+	i       int
+	present map[string]bool
+}
+
+// object walks the object at b[i], whose path is path ("", ".params",
+// ".units.larson") and whose path with map keys as "*" is schema.
+func (w *keyWalker) object(path, schema string) error {
+	known := fileKeys[schema] // nil: keys not checked
+	fold := !mapFields[schema]
+	keys := map[string]string{} // key as compared -> key as written
+	w.i++                       // {
 	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			return present, nil
+		w.space()
+		switch w.b[w.i] {
+		case '}':
+			w.i++
+			return nil
+		case ',':
+			w.i++
+			w.space()
 		}
-		if err != nil {
-			return nil, err
+		start := w.i
+		w.skipString()
+		var k string
+		if err := json.Unmarshal(w.b[start:w.i], &k); err != nil {
+			return err
 		}
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
+		field := strings.TrimPrefix(path+"."+k, ".")
+		ck := k
+		if fold {
+			ck = foldKey(k)
 		}
-		if top != nil && top.obj && top.next {
-			if k, ok := tok.(string); ok {
-				field := strings.TrimPrefix(top.path+"."+k, ".")
-				ck := k
-				if top.fold {
-					ck = foldKey(k)
-				}
-				if first, dup := top.keys[ck]; dup {
-					if first != k {
-						return nil, fmt.Errorf("field %s appears twice (as %s and %s: JSON readers disagree on whether case matters)", fieldText(field), fieldText(first), fieldText(k))
-					}
-					return nil, fmt.Errorf("field %s appears twice", fieldText(field))
-				}
-				if known, ok := fileKeys[top.schema]; ok && !known[k] {
-					return nil, fmt.Errorf("field %s is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)", fieldText(field))
-				}
-				top.keys[ck] = k
-				top.next, top.key = false, k
-				continue
+		if first, dup := keys[ck]; dup {
+			if first != k {
+				return fmt.Errorf("field %s appears twice (as %s and %s: JSON readers disagree on whether case matters)", fieldText(field), fieldText(first), fieldText(k))
 			}
+			return fmt.Errorf("field %s appears twice", fieldText(field))
 		}
-		if top != nil && top.obj && !top.next && fileKeys[top.schema] != nil {
-			// The value of top.key.
-			present[strings.TrimPrefix(top.path+"."+top.key, ".")] = tok != nil
+		keys[ck] = k
+		if known != nil && !known[k] {
+			return fmt.Errorf("field %s is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)", fieldText(field))
 		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			path, schema := "", ""
-			if top != nil {
-				path, schema = top.path, top.schema
-				switch {
-				case !top.obj:
-					path, schema = path+"[]", schema+"[]"
-				case mapFields[top.schema]:
-					path, schema = path+"."+top.key, schema+".*"
-				default:
-					path, schema = path+"."+top.key, schema+"."+top.key
-				}
-			}
-			stack = append(stack, &frame{obj: tok == json.Delim('{'), keys: map[string]string{}, fold: !mapFields[schema], next: true, path: path, schema: schema})
+		w.space()
+		w.i++ // :
+		w.space()
+		if known != nil {
+			w.present[field] = !bytes.HasPrefix(w.b[w.i:], []byte("null"))
+		}
+		if w.b[w.i] != '{' {
+			w.skipValue()
 			continue
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:len(stack)-1]
 		}
-		if len(stack) > 0 && stack[len(stack)-1].obj {
-			stack[len(stack)-1].next = true
+		child := schema + "." + k
+		if mapFields[schema] {
+			child = schema + ".*"
 		}
+		if err := w.object(path+"."+k, child); err != nil {
+			return err
+		}
+	}
+}
+
+// space steps over white space.
+func (w *keyWalker) space() {
+	for w.i < len(w.b) {
+		switch w.b[w.i] {
+		case ' ', '\t', '\n', '\r':
+			w.i++
+		default:
+			return
+		}
+	}
+}
+
+// skipString steps over the string at b[i].
+func (w *keyWalker) skipString() {
+	for w.i++; w.i < len(w.b); w.i++ {
+		switch w.b[w.i] {
+		case '\\':
+			w.i++
+		case '"':
+			w.i++
+			return
+		}
+	}
+}
+
+// skipValue steps over the value at b[i]: a string, a literal, or an
+// array or object whole (objects inside arrays are left to the decoder,
+// which refuses them: no array of a calibration file holds one).
+func (w *keyWalker) skipValue() {
+	depth := 0
+	for w.i < len(w.b) {
+		switch c := w.b[w.i]; c {
+		case '"':
+			w.skipString()
+			if depth == 0 {
+				return
+			}
+			continue
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth == 0 {
+				return // the end of the enclosing object: a literal ended
+			}
+			depth--
+			if depth == 0 {
+				w.i++
+				return
+			}
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return
+			}
+		}
+		w.i++
 	}
 }
 

@@ -483,3 +483,53 @@ func FuzzParseFile(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckKeys: the key walker steps over strings holding quotes,
+// braces and brackets, arrays of any depth and literals, and finds every
+// key of the objects it checks, under any white space.
+func TestCheckKeys(t *testing.T) {
+	for _, c := range []struct {
+		reason, in string
+		present    []string
+		want       string // the error, "" for none
+	}{
+		{"strings with quotes, braces and escapes are stepped over",
+			`{"tool": "a \"}\" ] [ {", "labels": {"x\"y": "}{"}, "suite": ["]", "[", "\\"], "floor": 1.5e-3}`,
+			[]string{"tool", "labels", "suite", "floor"}, ""},
+		{"nested arrays and null",
+			"{\"matrix\":{\"runs\":[],\"benchmarks\":null,\"log_ratio\":[[1,-2.5e+3],[[]],[]]}\r\n,\t\"floor\" : null }",
+			[]string{"matrix", "matrix.runs", "matrix.log_ratio"}, ""},
+		{"a key after a nested object is checked",
+			`{"params": {"margin": 0.1}, "bogus": 1}`, nil, "field bogus is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+		{"a duplicate after an array",
+			`{"suite": [1, [2, {"a": 1}]], "suite": []}`, nil, "field suite appears twice"},
+		{"an escaped key is compared as decoded",
+			`{"floor": 1, "flo\u006fr": 2}`, nil, "field floor appears twice"},
+		{"a unit's keys are checked, a label's are not",
+			`{"labels": {"any": "x"}, "units": {"b": {"unit": "s", "direction": "lower", "scale": 1}}}`, nil,
+			"field units.b.scale is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+	} {
+		present, err := checkKeys([]byte(c.in))
+		if c.want != "" {
+			if err == nil || err.Error() != c.want {
+				t.Errorf("%s: got %v, want %s", c.reason, err, c.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.reason, err)
+			continue
+		}
+		for _, p := range c.present {
+			if !present[p] {
+				t.Errorf("%s: %s not found present in %v", c.reason, p, present)
+			}
+		}
+		if present["floor"] && strings.Contains(c.in, `"floor" : null`) {
+			t.Errorf("%s: a null floor counted as present", c.reason)
+		}
+		if present["matrix.benchmarks"] {
+			t.Errorf("%s: null matrix.benchmarks counted as present", c.reason)
+		}
+	}
+}
