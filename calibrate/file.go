@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -22,13 +23,31 @@ import (
 )
 
 // FileSchema names the calibration file format; FileVersion is the
-// version this build writes and the newest it reads. Version 2 adds the
-// model (Matrix) and params.family_alpha; version 1 files are still read,
-// without the features that need the model.
+// version this build writes and the only one it reads. Version 2 added the
+// model (Matrix) and params.family_alpha; a version 1 file, without the
+// matrix, is refused (ErrVersion1).
 const (
 	FileSchema  = "qoscal-calibration"
 	FileVersion = 2
 )
+
+// MaxFileBytes is the largest calibration file ReadFile reads: 128 MiB.
+// A file's size is about that of its matrix, 42 MB for 100,000 runs of 20
+// benchmarks at full precision (calibrate.TestFileSize), so the limit
+// leaves three times that; a larger file is refused before it is read, so
+// that no file makes the gate hold an unbounded amount of memory.
+const MaxFileBytes = 128 << 20
+
+// MinCalibrationRuns is the fewest calibration runs a floor rests on, by
+// every method: Analyze refuses fewer, so recommend never writes a file
+// from fewer, and the reader refuses one that says fewer, whose floor no
+// matrix could check (one score has no spread to put a floor below).
+const MinCalibrationRuns = 2
+
+// ErrVersion1 is the error of a version 1 calibration file: it has no
+// matrix, so its floor is a number nothing checks (a hand-edited 0.01
+// would pass anything).
+var ErrVersion1 = errors.New("version 1 has no matrix (the calibration runs' log ratios), so its floor cannot be checked against the runs it came from: write it again with qoscal recommend --write on the same runs")
 
 // File is the calibration file that `qoscal recommend --write` makes and
 // `qoscal gate --calibration` reads. Its JSON layout is documented in
@@ -52,9 +71,12 @@ type File struct {
 	Health    map[string]Health `json:"baseline_health"`
 	Labels    map[string]string `json:"labels"`
 	Tool      string            `json:"tool"`
-	// Matrix is the calibration's model (version 2): every run's log
-	// ratio per suite benchmark. Nil in a version 1 file.
+	// Matrix is the calibration's model: every run's log ratio per suite
+	// benchmark. A file read by ParseFile always has one.
 	Matrix *Matrix `json:"matrix,omitempty"`
+	// Path is the name the file was read from (ParseFile's path), for
+	// messages about it; it is not part of the file.
+	Path string `json:"-"`
 }
 
 // FileParams are the method's parameters.
@@ -264,29 +286,64 @@ func dirOf(path string) string {
 //
 // A name that is not a regular file (a named pipe, a device, a socket) is
 // refused before it is opened, as a result file is: a FIFO would block the
-// gate for ever, and /dev/zero would be read without end.
-func ReadFile(path string) (*File, error) {
-	if st, err := os.Stat(path); err == nil && !st.IsDir() && !st.Mode().IsRegular() {
+// gate for ever, and /dev/zero would be read without end. A file larger
+// than MaxFileBytes is refused before it is read, and one that grows past
+// it while it is read, when it does.
+func ReadFile(path string) (*File, error) { return readFile(path, MaxFileBytes) }
+
+// readFile is ReadFile with the size limit given.
+func readFile(path string, limit int64) (*File, error) {
+	st, err := os.Stat(path)
+	if err == nil && !st.IsDir() && !st.Mode().IsRegular() {
 		return nil, fmt.Errorf("calibration file %s: not a regular file but %s", path, data.FileKind(st.Mode()))
 	}
-	b, err := os.ReadFile(path)
+	if err == nil && st.Mode().IsRegular() && st.Size() > limit {
+		return nil, fmt.Errorf("calibration file %s: %d bytes, more than the %s a calibration file may hold", path, st.Size(), sizeText(limit))
+	}
+	b, err := readLimited(path, limit)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("calibration file %s: no such file", path)
 		}
 		return nil, fmt.Errorf("calibration file %s: %v", path, err)
 	}
+	if int64(len(b)) > limit {
+		// It grew after the size was checked.
+		return nil, fmt.Errorf("calibration file %s: more than the %s a calibration file may hold", path, sizeText(limit))
+	}
 	// A UTF-8 byte-order mark (an editor on Windows) is not part of JSON.
 	return ParseFile(path, bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF}))
+}
+
+// readLimited reads the file at path, at most limit+1 bytes of it (one
+// more than the limit, to tell a file at the limit from one past it).
+func readLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit+1))
+}
+
+// sizeText is a size limit in MiB and in bytes: "128 MiB (134217728 bytes)".
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB (%d bytes)", n>>20, n)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // ParseFile parses the bytes of a calibration file named path and checks
 // every field: that it is there, has the right type, and holds a value a
 // file written by `qoscal recommend --write` could hold (the floor on its
-// step's grid and equal to floor_text, the observed scores ordered, rates
-// in [0, 1], every suite benchmark with a unit and a direction, names free
-// of control characters). A file edited by hand, cut, or made to fool the
-// gate is refused with the field named, never read as something else.
+// step's grid, equal to floor_text and what its method gives on the
+// matrix; the observed scores those of the matrix; rates in [0, 1]; every
+// suite benchmark with a unit and a direction; names free of control
+// characters). A file edited by hand, cut, or made to fool the gate is
+// refused with the field named, never read as something else: so is a
+// field the reader does not know (a later version that adds one raises
+// the version), a key given twice, and a version 1 file (ErrVersion1).
 func ParseFile(path string, b []byte) (*File, error) {
 	bad := func(format string, args ...any) error {
 		return fmt.Errorf("calibration file %s: %s", path, fmt.Sprintf(format, args...))
@@ -305,58 +362,52 @@ func ParseFile(path string, b []byte) (*File, error) {
 		return nil, bad("version %d is newer than this qoscal reads (%d): upgrade qoscal", head.Version, FileVersion)
 	}
 	if head.Version < 1 {
-		return nil, bad("version %d: expected 1 or 2", head.Version)
+		return nil, bad("version %d: expected %d", head.Version, FileVersion)
 	}
-	if err := duplicateKey(b); err != nil {
+	present, err := checkKeys(b)
+	if err != nil {
 		return nil, bad("%v", err)
 	}
 	var f File
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, bad("%v", jsonErr(b, err))
 	}
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(b, &fields); err != nil {
-		return nil, bad("%v", jsonErr(b, err))
+	if f.Version < FileVersion {
+		return nil, fmt.Errorf("calibration file %s: %w", path, ErrVersion1)
 	}
-	required := requiredFields
-	if head.Version >= 2 {
-		required = append(append([]string(nil), required...), "matrix")
-	} else if _, ok := fields["matrix"]; ok {
-		return nil, bad("field matrix is in a version 1 file: expected version 2")
-	}
-	for _, k := range required {
-		if raw, ok := fields[k]; !ok || string(raw) == "null" {
+	for _, k := range requiredFields {
+		if !present[k] {
 			return nil, bad("field %s is missing", k)
 		}
 	}
-	if err := f.check(fields); err != nil {
+	if err := f.check(present); err != nil {
 		return nil, bad("%v", err)
 	}
+	f.Path = path
 	return &f, nil
 }
 
-// requiredFields are the top-level fields every version-1 file has.
+// requiredFields are the fields every file has, besides those of params
+// (checkParams), with a value other than null.
 var requiredFields = []string{
 	"schema", "version", "created", "floor", "floor_text", "method", "params", "baseline", "candidate",
 	"suite", "units", "runs", "observed", "false_positive_rate", "detection", "baseline_health", "labels", "tool",
+	"matrix", "matrix.runs", "matrix.benchmarks", "matrix.log_ratio",
 }
 
-// check validates the decoded fields; raw holds the top-level fields as
-// they were written, for the sub-fields that must be present.
-func (f *File) check(raw map[string]json.RawMessage) error {
+// check validates the decoded fields; present holds the fields written
+// with a value other than null (checkKeys), for the sub-fields that must
+// be there.
+func (f *File) check(present map[string]bool) error {
 	if _, err := time.Parse(time.RFC3339, f.Created); err != nil {
 		return fmt.Errorf("field created %q: expected an RFC 3339 time like 2026-12-01T08:00:00Z", clipText(f.Created))
 	}
 	switch f.Method {
-	case MethodMargin, MethodPrediction, MethodTolerance:
-	case MethodTargetFPR:
-		if f.Version < 2 {
-			return fmt.Errorf("field method %q is in a version %d file: expected version 2", f.Method, f.Version)
-		}
+	case MethodTargetFPR, MethodMargin, MethodPrediction, MethodTolerance:
 	default:
 		return fmt.Errorf("field method %q: expected target-fpr, margin, prediction or tolerance", clipText(string(f.Method)))
 	}
-	if err := f.checkParams(raw["params"]); err != nil {
+	if err := f.checkParams(present); err != nil {
 		return err
 	}
 	if err := checkName("baseline", f.Baseline); err != nil {
@@ -396,8 +447,8 @@ func (f *File) check(raw map[string]json.RawMessage) error {
 			return fmt.Errorf("field units names %s, which is not in the suite", clipText(name))
 		}
 	}
-	if f.Runs < 1 {
-		return fmt.Errorf("field runs %d: expected the number of calibration runs, >= 1", f.Runs)
+	if f.Runs < MinCalibrationRuns {
+		return fmt.Errorf("field runs %d: the %s method needs at least %d calibration runs, as qoscal recommend does", f.Runs, f.Method, MinCalibrationRuns)
 	}
 	if err := f.checkObserved(); err != nil {
 		return err
@@ -405,10 +456,8 @@ func (f *File) check(raw map[string]json.RawMessage) error {
 	if err := f.checkFloor(); err != nil {
 		return err
 	}
-	if f.Version >= 2 {
-		if err := f.checkModel(); err != nil {
-			return err
-		}
+	if err := f.checkModel(); err != nil {
+		return err
 	}
 	for _, r := range []struct {
 		name string
@@ -446,13 +495,9 @@ func (f *File) check(raw map[string]json.RawMessage) error {
 	return checkText("tool", f.Tool)
 }
 
-func (f *File) checkParams(raw json.RawMessage) error {
-	var present map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &present); err != nil {
-		return errors.New("field params: expected an object")
-	}
+func (f *File) checkParams(present map[string]bool) error {
 	for _, k := range []string{"margin", "step", "seed"} {
-		if _, ok := present[k]; !ok {
+		if !present["params."+k] {
 			return fmt.Errorf("field params.%s is missing", k)
 		}
 	}
@@ -508,11 +553,12 @@ func (f *File) checkObserved() error {
 	return nil
 }
 
-// checkModel checks a version 2 file's model against the rest of the
-// file: the matrix has a row of finite log ratios for every run and a
-// column for every suite benchmark in suite order, its scores give the
-// observed min, median and max, and the method gives the floor on it. A
-// file whose figures do not follow from its data is refused.
+// checkModel checks the file's model against the rest of the file: the
+// matrix has a row of finite log ratios for every run and a column for
+// every suite benchmark in suite order, its scores give the observed min,
+// median and max, and the method gives the floor on it (check has made
+// sure there are runs enough for the method to give one). A file whose
+// figures do not follow from its data is refused.
 func (f *File) checkModel() error {
 	m := f.Matrix
 	if !(f.Params.FamilyAlpha > 0 && f.Params.FamilyAlpha < 0.5) {
@@ -563,14 +609,12 @@ func (f *File) checkModel() error {
 			return fmt.Errorf("field observed.%s %v is not the matrix's (%v)", c.name, c.file, c.got)
 		}
 	}
-	if f.Runs >= 2 {
-		_, floor, _, err := FloorOf(scores, f.RecommendOptions())
-		if err != nil {
-			return fmt.Errorf("field matrix: %v", err)
-		}
-		if floor != f.Floor {
-			return fmt.Errorf("field floor %v is not what the %s method gives on the matrix (%v): write the file again with qoscal recommend --write, or give the floor to the gate with --floor", f.Floor, f.Method, floor)
-		}
+	_, floor, _, err := FloorOf(scores, f.RecommendOptions())
+	if err != nil {
+		return fmt.Errorf("field matrix: %v", err)
+	}
+	if floor != f.Floor {
+		return fmt.Errorf("field floor %v is not what the %s method gives on the matrix (%v): write the file again with qoscal recommend --write, or give the floor to the gate with --floor", f.Floor, f.Method, floor)
 	}
 	return nil
 }
@@ -644,80 +688,197 @@ func clipText(s string) string {
 	return s[:80] + "..."
 }
 
-// duplicateKey reports an object key given twice in a JSON document: JSON
-// readers disagree on which one wins, so a file with two floors is refused
-// rather than read either way. Go's decoder matches a key to a field
-// without regard to case (Unicode simple folding: "Floor", "ſtep"), so in
-// the objects decoded into structs two keys equal under folding are the
-// same key; the maps keyed by benchmark name or label (units,
-// baseline_health, labels) compare keys exactly.
-func duplicateKey(b []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	type frame struct {
-		obj  bool
-		keys map[string]string // key as compared -> key as written
-		fold bool              // keys are compared under case folding
-		next bool              // an object's next token is a key
-		key  string            // an object's current key
-		path string
+// checkKeys walks the objects of a document that is valid JSON (ParseFile
+// has decoded it once) and checks their keys. It refuses a key given
+// twice in one object: JSON readers disagree on which one wins, so a file
+// with two floors is refused rather than read either way. Go's decoder
+// matches a key to a field without regard to case (Unicode simple
+// folding: "Floor", "ſtep"), so in the objects decoded into structs two
+// keys equal under folding are the same key; the maps keyed by benchmark
+// name or label (units, baseline_health, labels) compare keys exactly. It
+// refuses a key that is no field of the object it is in (the fields of
+// File and the types it holds, spelt exactly), which the decoder would
+// ignore or match to a field without regard to case. It returns the
+// fields written with a value other than null, by path ("floor",
+// "params.step", "matrix.log_ratio"), in the struct objects.
+//
+// It scans the bytes itself and steps over arrays whole, rather than
+// reading every token with json.Decoder: a matrix of 100,000 runs holds
+// millions of numbers, and the decoder's Token builds an error string for
+// each number it ends.
+func checkKeys(b []byte) (map[string]bool, error) {
+	w := keyWalker{b: b, present: map[string]bool{}}
+	w.space()
+	if w.i >= len(b) || b[w.i] != '{' {
+		return nil, errors.New("expected a JSON object")
 	}
-	var stack []*frame
+	if err := w.object("", ""); err != nil {
+		return nil, err
+	}
+	return w.present, nil
+}
+
+// keyWalker walks a valid JSON document from b[i].
+type keyWalker struct {
+	b       []byte
+	i       int
+	present map[string]bool
+}
+
+// object walks the object at b[i], whose path is path ("", ".params",
+// ".units.larson") and whose path with map keys as "*" is schema.
+func (w *keyWalker) object(path, schema string) error {
+	known := fileKeys[schema] // nil: keys not checked
+	fold := !mapFields[schema]
+	keys := map[string]string{} // key as compared -> key as written
+	w.i++                       // {
 	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
+		w.space()
+		switch w.b[w.i] {
+		case '}':
+			w.i++
 			return nil
+		case ',':
+			w.i++
+			w.space()
 		}
-		if err != nil {
+		start := w.i
+		w.skipString()
+		var k string
+		if err := json.Unmarshal(w.b[start:w.i], &k); err != nil {
 			return err
 		}
-		var top *frame
-		if len(stack) > 0 {
-			top = stack[len(stack)-1]
+		field := strings.TrimPrefix(path+"."+k, ".")
+		ck := k
+		if fold {
+			ck = foldKey(k)
 		}
-		if top != nil && top.obj && top.next {
-			if k, ok := tok.(string); ok {
-				ck := k
-				if top.fold {
-					ck = foldKey(k)
-				}
-				if first, dup := top.keys[ck]; dup {
-					field := strings.TrimPrefix(top.path+"."+k, ".")
-					if first != k {
-						return fmt.Errorf("field %s appears twice (as %s and %s: JSON readers disagree on whether case matters)", field, first, k)
-					}
-					return fmt.Errorf("field %s appears twice", field)
-				}
-				top.keys[ck] = k
-				top.next, top.key = false, k
-				continue
+		if first, dup := keys[ck]; dup {
+			if first != k {
+				return fmt.Errorf("field %s appears twice (as %s and %s: JSON readers disagree on whether case matters)", fieldText(field), fieldText(first), fieldText(k))
 			}
+			return fmt.Errorf("field %s appears twice", fieldText(field))
 		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			path := ""
-			if top != nil {
-				path = top.path
-				if top.obj {
-					path += "." + top.key
-				} else {
-					path += "[]"
-				}
-			}
-			fold := true
-			for _, m := range []string{".units", ".baseline_health", ".labels"} {
-				if strings.EqualFold(path, m) {
-					fold = false
-				}
-			}
-			stack = append(stack, &frame{obj: tok == json.Delim('{'), keys: map[string]string{}, fold: fold, next: true, path: path})
+		keys[ck] = k
+		if known != nil && !known[k] {
+			return fmt.Errorf("field %s is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)", fieldText(field))
+		}
+		w.space()
+		w.i++ // :
+		w.space()
+		if known != nil {
+			w.present[field] = !bytes.HasPrefix(w.b[w.i:], []byte("null"))
+		}
+		if w.b[w.i] != '{' {
+			w.skipValue()
 			continue
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:len(stack)-1]
 		}
-		if len(stack) > 0 && stack[len(stack)-1].obj {
-			stack[len(stack)-1].next = true
+		child := schema + "." + k
+		if mapFields[schema] {
+			child = schema + ".*"
+		}
+		if err := w.object(path+"."+k, child); err != nil {
+			return err
 		}
 	}
+}
+
+// space steps over white space.
+func (w *keyWalker) space() {
+	for w.i < len(w.b) {
+		switch w.b[w.i] {
+		case ' ', '\t', '\n', '\r':
+			w.i++
+		default:
+			return
+		}
+	}
+}
+
+// skipString steps over the string at b[i].
+func (w *keyWalker) skipString() {
+	for w.i++; w.i < len(w.b); w.i++ {
+		switch w.b[w.i] {
+		case '\\':
+			w.i++
+		case '"':
+			w.i++
+			return
+		}
+	}
+}
+
+// skipValue steps over the value at b[i]: a string, a literal, or an
+// array or object whole (objects inside arrays are left to the decoder,
+// which refuses them: no array of a calibration file holds one).
+func (w *keyWalker) skipValue() {
+	depth := 0
+	for w.i < len(w.b) {
+		switch c := w.b[w.i]; c {
+		case '"':
+			w.skipString()
+			if depth == 0 {
+				return
+			}
+			continue
+		case '[', '{':
+			depth++
+		case ']', '}':
+			if depth == 0 {
+				return // the end of the enclosing object: a literal ended
+			}
+			depth--
+			if depth == 0 {
+				w.i++
+				return
+			}
+		case ',', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return
+			}
+		}
+		w.i++
+	}
+}
+
+// fileKeys are the keys of each struct object of a calibration file, by
+// its path with map keys as "*"; an object at another path (one where an
+// array or a number belongs) is left to the decoder to refuse.
+var fileKeys = map[string]map[string]bool{
+	"":                     jsonKeys(File{}),
+	".params":              jsonKeys(FileParams{}),
+	".observed":            jsonKeys(FileObserved{}),
+	".false_positive_rate": jsonKeys(FileFPR{}),
+	".detection":           jsonKeys(FileDetection{}),
+	".units.*":             jsonKeys(Unit{}),
+	".baseline_health.*":   jsonKeys(Health{}),
+	".matrix":              jsonKeys(Matrix{}),
+}
+
+// mapFields are the objects of a calibration file that are maps, keyed by
+// benchmark name or label key: any key, compared exactly.
+var mapFields = map[string]bool{".units": true, ".baseline_health": true, ".labels": true}
+
+// jsonKeys returns the JSON names of a struct's fields.
+func jsonKeys(v any) map[string]bool {
+	t := reflect.TypeOf(v)
+	keys := map[string]bool{}
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			keys[name] = true
+		}
+	}
+	return keys
+}
+
+// fieldText is a field's path as an error names it: shortened, and quoted
+// when it holds a character that could break or forge a line of output.
+func fieldText(s string) string {
+	if data.CheckName("field", s) != nil {
+		return strconv.Quote(clipText(s))
+	}
+	return clipText(s)
 }
 
 // foldKey maps a key to one spelling per class of keys that are equal

@@ -3,6 +3,9 @@ package calibrate
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,7 +123,7 @@ func TestParseFileRefuses(t *testing.T) {
 			"field units.larson.unit is empty: expected a name"},
 		{"no runs",
 			func(m map[string]any) { m["runs"] = 0 },
-			"field runs 0: expected the number of calibration runs, >= 1"},
+			"field runs 0: the margin method needs at least 2 calibration runs, as qoscal recommend does"},
 		{"runs as a fraction",
 			func(m map[string]any) { m["runs"] = 2.5 },
 			"field runs: expected a whole number, got number 2.5"},
@@ -164,7 +167,7 @@ func TestParseFileRefuses(t *testing.T) {
 }
 
 // TestParseFileModel: a version 2 file carries the matrix, and its
-// figures must follow from it; a version 1 file is still read, without it.
+// figures must follow from it.
 func TestParseFileModel(t *testing.T) {
 	good := validFile(t)
 	f, err := ParseFile("c.json", good)
@@ -217,25 +220,211 @@ func TestParseFileModel(t *testing.T) {
 		{"no matrix in version 2",
 			func(m map[string]any) { delete(m, "matrix") },
 			"field matrix is missing"},
-		{"a matrix in version 1",
-			func(m map[string]any) { m["version"] = 1 },
-			"field matrix is in a version 1 file: expected version 2"},
+		{"no log ratios",
+			func(m map[string]any) { delete(obj(m, "matrix"), "log_ratio") },
+			"field matrix.log_ratio is missing"},
+		{"log ratios null",
+			func(m map[string]any) { obj(m, "matrix")["log_ratio"] = nil },
+			"field matrix.log_ratio is missing"},
+		{"no run ids",
+			func(m map[string]any) { delete(obj(m, "matrix"), "runs") },
+			"field matrix.runs is missing"},
 	} {
 		_, err := ParseFile("c.json", edit(t, good, c.change))
 		if want := "calibration file c.json: " + c.want; err == nil || err.Error() != want {
 			t.Errorf("%s:\n got %v\nwant %s", c.reason, err, want)
 		}
 	}
-	v1, err := os.ReadFile(filepath.Join("testdata", "calibration", "v1-margin.json"))
+}
+
+// TestParseFileThin: a floor rests on at least MinCalibrationRuns runs, by
+// every method, as recommend requires. A file cut to one run, its figures
+// made to agree with that run, once passed a run at 1.00x against a floor
+// 0.5 that no matrix could check; it is refused with the field and the
+// count named. From two runs on, the floor is checked against the matrix.
+func TestParseFileThin(t *testing.T) {
+	good := validFile(t)
+	one := func(method string) func(m map[string]any) {
+		return func(m map[string]any) {
+			mx := obj(m, "matrix")
+			mx["runs"] = mx["runs"].([]any)[:1]
+			row := mx["log_ratio"].([]any)[0].([]any)
+			for j := range row {
+				row[j] = 0.4
+			}
+			mx["log_ratio"] = []any{row}
+			s := math.Exp(0.4)
+			m["runs"] = 1
+			m["observed"] = map[string]any{"min": s, "median": s, "max": s, "mean_log": 0.4, "sd_log": 0}
+			m["floor"], m["floor_text"], m["method"] = 0.5, "0.50", method
+			obj(m, "params")["alpha"], obj(m, "params")["coverage"], obj(m, "params")["confidence"] = 0.05, 0.9, 0.95
+			obj(m, "params")["target_fpr"] = 0.001
+		}
+	}
+	for _, method := range []Method{MethodMargin, MethodTargetFPR, MethodPrediction, MethodTolerance} {
+		_, err := ParseFile("c.json", edit(t, good, one(string(method))))
+		want := fmt.Sprintf("calibration file c.json: field runs 1: the %s method needs at least 2 calibration runs, as qoscal recommend does", method)
+		if err == nil || err.Error() != want {
+			t.Errorf("%s, one run:\n got %v\nwant %s", method, err, want)
+		}
+	}
+	// Two runs: the file recommend writes is read, and its floor lowered
+	// by hand is refused.
+	a, err := Analyze(fiveRuns(t)[:2], Options{NoRegimes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	old, err := ParseFile("v1.json", v1)
+	opt := DefaultRecommendOptions
+	opt.Method, opt.Margin, opt.Step = MethodMargin, 0.13, 0.05
+	r, err := Recommend(a, opt)
 	if err != nil {
-		t.Fatalf("a version 1 file is refused: %v", err)
+		t.Fatal(err)
 	}
-	if old.Version != 1 || old.Matrix != nil || old.Floor != 1.25 {
-		t.Errorf("version 1 file read as %+v", old)
+	var buf bytes.Buffer
+	if err := NewFile(a, r, nil, time.Unix(1796112000, 0), "qoscal test").Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ParseFile("two.json", buf.Bytes()); err != nil {
+		t.Fatalf("the file of two runs is refused: %v", err)
+	}
+	_, err = ParseFile("two.json", edit(t, buf.Bytes(), func(m map[string]any) { m["floor"], m["floor_text"] = 0.5, "0.50" }))
+	if want := "calibration file two.json: field floor 0.5 is not what the margin method gives on the matrix"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("two runs, floor lowered to 0.5:\n got %v\nwant %s...", err, want)
+	}
+}
+
+// TestParseFileVersion1: a version 1 file has no matrix, so its floor is
+// a number nothing checks; it is refused, saying how to write it again.
+func TestParseFileVersion1(t *testing.T) {
+	seeds, _ := filepath.Glob(filepath.Join("testdata", "calibration", "v1-*.json"))
+	if len(seeds) == 0 {
+		t.Fatal("no version 1 files in testdata/calibration")
+	}
+	for _, s := range seeds {
+		b, err := os.ReadFile(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = ParseFile("v1.json", b)
+		if !errors.Is(err, ErrVersion1) || err.Error() != "calibration file v1.json: "+ErrVersion1.Error() {
+			t.Errorf("%s: got %v, want ErrVersion1", s, err)
+		}
+	}
+	// A version 2 file relabelled 1, matrix and all, is refused alike.
+	_, err := ParseFile("c.json", edit(t, validFile(t), func(m map[string]any) { m["version"] = 1 }))
+	if !errors.Is(err, ErrVersion1) {
+		t.Errorf("version 2 file relabelled 1: got %v, want ErrVersion1", err)
+	}
+	if !strings.Contains(ErrVersion1.Error(), "qoscal recommend --write on the same runs") {
+		t.Errorf("ErrVersion1 does not say how to write the file again: %v", ErrVersion1)
+	}
+}
+
+// TestParseFileUnknownField: a field the reader does not know is refused
+// with its path named, at the top and inside each struct object; keys of
+// the maps (benchmark names, labels) are free.
+func TestParseFileUnknownField(t *testing.T) {
+	good := validFile(t)
+	for _, c := range []struct {
+		reason string
+		change func(m map[string]any)
+		want   string
+	}{
+		{"a note at the top",
+			func(m map[string]any) { m["comment"] = "hand-tuned" },
+			"field comment is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+		{"a second floor inside params",
+			func(m map[string]any) { obj(m, "params")["floor"] = 0.5 },
+			"field params.floor is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+		{"the floor spelt in capitals alone, which Go's decoder would read as floor",
+			func(m map[string]any) { m["FLOOR"] = m["floor"]; delete(m, "floor") },
+			"field FLOOR is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+		{"inside a unit",
+			func(m map[string]any) { obj(obj(m, "units"), "larson")["scale"] = 2 },
+			"field units.larson.scale is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+		{"inside the matrix",
+			func(m map[string]any) { obj(m, "matrix")["weights"] = []any{1} },
+			"field matrix.weights is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+		{"a key with a line break is quoted",
+			func(m map[string]any) { m["x\n::error::forged"] = 1 },
+			`field "x\n::error::forged" is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)`},
+	} {
+		_, err := ParseFile("c.json", edit(t, good, c.change))
+		if want := "calibration file c.json: " + c.want; err == nil || err.Error() != want {
+			t.Errorf("%s:\n got %v\nwant %s", c.reason, err, want)
+		}
+	}
+	// Labels are a map: any key is a label.
+	if _, err := ParseFile("c.json", edit(t, good, func(m map[string]any) { obj(m, "labels")["comment"] = "x" })); err != nil {
+		t.Errorf("a label named comment is refused: %v", err)
+	}
+}
+
+// TestReadFileSize: a file above MaxFileBytes is refused before it is
+// read (a sparse 200 MB file: reading it would take 200 MB), with the
+// limit named.
+func TestReadFileSize(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "big.json")
+	if err := os.WriteFile(p, validFile(t), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(p, 200<<20); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadFile(p)
+	want := fmt.Sprintf("calibration file %s: 209715200 bytes, more than the 128 MiB (134217728 bytes) a calibration file may hold", p)
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v\nwant %s", err, want)
+	}
+	// At the limit exactly, the size is no reason to refuse; one byte past
+	// it is, whether stat saw it or only the read (/proc files have size 0).
+	small := validFile(t)
+	if err := os.WriteFile(p, small, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := readFile(p, int64(len(small))); err != nil {
+		t.Errorf("a file of the limit exactly: %v", err)
+	}
+	_, err = readFile(p, int64(len(small))-1)
+	want = fmt.Sprintf("calibration file %s: %d bytes, more than the %d bytes a calibration file may hold", p, len(small), len(small)-1)
+	if err == nil || err.Error() != want {
+		t.Errorf("one byte past the limit:\n got %v\nwant %s", err, want)
+	}
+	// A file whose size stat does not know (Linux's /proc files say 0) is
+	// stopped by the read.
+	if st, err := os.Stat("/proc/self/maps"); err == nil && st.Size() == 0 {
+		_, err := readFile("/proc/self/maps", 10)
+		if want := "calibration file /proc/self/maps: more than the 10 bytes a calibration file may hold"; err == nil || err.Error() != want {
+			t.Errorf("/proc/self/maps:\n got %v\nwant %s", err, want)
+		}
+	}
+}
+
+// TestFileSize: the largest calibration this limit is meant for, 100,000
+// runs of 20 benchmarks, fits in MaxFileBytes with room to spare, even with
+// every value at its longest (a negative log ratio with an exponent, 23
+// bytes) and 40-byte run ids. Typical values (about 19 bytes) make 42 MB.
+func TestFileSize(t *testing.T) {
+	const n, k = 100000, 20
+	m := &Matrix{LogRatio: make([][]float64, n)}
+	for j := range k {
+		m.Benchmarks = append(m.Benchmarks, fmt.Sprintf("BenchmarkEncode/size=%02d-8", j))
+	}
+	row := make([]float64, k)
+	for j := range row {
+		row[j] = -1.2345678901234567e-05
+	}
+	for i := range n {
+		m.Runs = append(m.Runs, fmt.Sprintf("github-run-%029d", i))
+		m.LogRatio[i] = row
+	}
+	f := &File{Schema: FileSchema, Version: FileVersion, Suite: m.Benchmarks, Matrix: m}
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if buf.Len() > MaxFileBytes/2 {
+		t.Errorf("a calibration of %d runs of %d benchmarks takes %d bytes, more than half of MaxFileBytes (%d)", n, k, buf.Len(), MaxFileBytes)
 	}
 }
 
@@ -293,4 +482,54 @@ func FuzzParseFile(f *testing.F) {
 			t.Fatalf("a file ParseFile accepted does not read back: %v", err)
 		}
 	})
+}
+
+// TestCheckKeys: the key walker steps over strings holding quotes,
+// braces and brackets, arrays of any depth and literals, and finds every
+// key of the objects it checks, under any white space.
+func TestCheckKeys(t *testing.T) {
+	for _, c := range []struct {
+		reason, in string
+		present    []string
+		want       string // the error, "" for none
+	}{
+		{"strings with quotes, braces and escapes are stepped over",
+			`{"tool": "a \"}\" ] [ {", "labels": {"x\"y": "}{"}, "suite": ["]", "[", "\\"], "floor": 1.5e-3}`,
+			[]string{"tool", "labels", "suite", "floor"}, ""},
+		{"nested arrays and null",
+			"{\"matrix\":{\"runs\":[],\"benchmarks\":null,\"log_ratio\":[[1,-2.5e+3],[[]],[]]}\r\n,\t\"floor\" : null }",
+			[]string{"matrix", "matrix.runs", "matrix.log_ratio"}, ""},
+		{"a key after a nested object is checked",
+			`{"params": {"margin": 0.1}, "bogus": 1}`, nil, "field bogus is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+		{"a duplicate after an array",
+			`{"suite": [1, [2, {"a": 1}]], "suite": []}`, nil, "field suite appears twice"},
+		{"an escaped key is compared as decoded",
+			`{"floor": 1, "flo\u006fr": 2}`, nil, "field floor appears twice"},
+		{"a unit's keys are checked, a label's are not",
+			`{"labels": {"any": "x"}, "units": {"b": {"unit": "s", "direction": "lower", "scale": 1}}}`, nil,
+			"field units.b.scale is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+	} {
+		present, err := checkKeys([]byte(c.in))
+		if c.want != "" {
+			if err == nil || err.Error() != c.want {
+				t.Errorf("%s: got %v, want %s", c.reason, err, c.want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.reason, err)
+			continue
+		}
+		for _, p := range c.present {
+			if !present[p] {
+				t.Errorf("%s: %s not found present in %v", c.reason, p, present)
+			}
+		}
+		if present["floor"] && strings.Contains(c.in, `"floor" : null`) {
+			t.Errorf("%s: a null floor counted as present", c.reason)
+		}
+		if present["matrix.benchmarks"] {
+			t.Errorf("%s: null matrix.benchmarks counted as present", c.reason)
+		}
+	}
 }

@@ -15,7 +15,7 @@ const (
 	VerdictPass         = "pass"
 	VerdictFail         = "fail"
 	VerdictWarn         = "warn"         // below the floor in report-only mode
-	VerdictInconclusive = "inconclusive" // degraded runner, --on-degraded fail
+	VerdictInconclusive = "inconclusive" // could not judge: a degraded runner (--on-degraded fail), or a benchmark far above its band carries the verdict
 	VerdictUngated      = "ungated"      // no floor given
 	VerdictRerun        = "rerun"        // just below the floor, within the rerun band: measure again
 )
@@ -169,11 +169,17 @@ type GateResult struct {
 	// one); 0 otherwise.
 	SubSuiteFloor, FullFloor float64
 	// PerBenchmark is the mode the bands were judged in; Below and Above
-	// name the benchmarks outside their bands. ModelMissing is set when
-	// the calibration file (version 1) has no matrix for them.
+	// name the benchmarks outside their bands.
 	PerBenchmark string
 	Below, Above []string
-	ModelMissing bool
+	// CappedScore is the score with every benchmark far above its band
+	// (Holm's step-down on the upper side, judged whatever the mode) put
+	// at its band's upper edge; NaN when no benchmark is above its edge.
+	// CarriedBy names those benchmarks when the capped score gives
+	// another verdict than the score: the verdict rests on them, and the
+	// run is VerdictInconclusive (VerdictWarn in report-only mode).
+	CappedScore float64
+	CarriedBy   []string
 	// VerdictDetail is the verdict with what qualifies it: "pass on a
 	// degraded runner".
 	VerdictDetail string
@@ -209,8 +215,19 @@ func inputErrorf(format string, args ...any) error {
 
 // Gate judges one run against the floor.
 func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
+	return gate(run, opt, nil)
+}
+
+// gate is Gate with the benchmarks a pair's other run measured and run
+// (the pair's common part) lacks, which count as a benchmark one variant
+// lacks does in a suite without a calibration (GatePair).
+func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, error) {
 	cal := opt.Calibration
 	if cal != nil {
+		if cal.Matrix == nil {
+			// ParseFile refuses a file without one (ErrVersion1).
+			return nil, inputErrorf("the calibration has no matrix: %v", ErrVersion1)
+		}
 		if opt.Baseline != cal.Baseline || opt.Candidate != cal.Candidate {
 			return nil, inputErrorf("this run compares %s (candidate) with %s (baseline), but the calibration compares %s with %s: name the variants as the calibration does (--baseline %s=FILE --candidate %s=FILE)",
 				opt.Candidate, opt.Baseline, cal.Candidate, cal.Baseline, cal.Baseline, cal.Candidate)
@@ -221,6 +238,9 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 		// Compare what the floor was calibrated on: with several metrics
 		// per benchmark, the calibration's unit, when it has one.
 		metric = cal.soleUnit()
+		if err := cal.checkRunUnit(run, opt, metric); err != nil {
+			return nil, err
+		}
 	}
 	rr, err := Ratios(run, opt.Baseline, opt.Candidate, opt.Direction, metric)
 	if err != nil {
@@ -252,12 +272,12 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 				continue
 			}
 			if d := cal.DirectionOf(b); d != br.Direction {
-				return nil, inputErrorf("benchmark %s: this run's metric is %s (%s), but the calibration's is %s (%s)", b, br.Direction, br.Unit, d, cal.Units[b].Unit)
+				return nil, inputErrorf("benchmark %s: %s has it as %s (%s), but %s as %s (%s, field units.%s.direction): expected the direction the floor was calibrated on", b, runName(run), br.Direction, br.Unit, cal.name(), d, cal.Units[b].Unit, b)
 			}
 			if u := cal.Units[b].Unit; br.Unit != u {
 				// Two units of one direction (sec/op and B/op) are still
 				// two metrics: a floor on one says nothing of the other.
-				return nil, inputErrorf("benchmark %s: this run's unit is %s, but the calibration's is %s: gate the metric the floor was calibrated on (--metric %s)", b, br.Unit, u, u)
+				return nil, inputErrorf("benchmark %s: %s measured it in %s, but %s has %s (field units.%s.unit): gate the metric the floor was calibrated on (--metric %s)", b, runName(run), br.Unit, cal.name(), u, b, u)
 			}
 			inSuite[b] = true
 			res.Suite = append(res.Suite, b)
@@ -268,20 +288,27 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 			}
 		}
 		if len(res.Missing) > 0 {
+			// A benchmark both variants measured, in two units, did not
+			// crash: say so, rather than that one variant lacks it.
+			for _, b := range res.Missing {
+				if err := cal.unitMismatch(run, opt, b); err != nil {
+					return nil, err
+				}
+			}
 			if !opt.AllowPartial {
-				return nil, inputErrorf("this run lacks %s of the calibrated suite (a crashed benchmark prints no result): the floor was calibrated on all %d benchmarks; rerun, or gate on the common part with --allow-partial",
-					strings.Join(res.Missing, ", "), len(cal.Suite))
+				return nil, inputErrorf("%s lacks %s of the suite of %s (a crashed benchmark prints no result): the floor was calibrated on all %d benchmarks; rerun, or gate on the common part with --allow-partial",
+					runName(run), strings.Join(res.Missing, ", "), cal.name(), len(cal.Suite))
 			}
 			if len(res.Suite) == 0 {
-				return nil, inputErrorf("this run has none of the calibrated suite (%s)", strings.Join(cal.Suite, ", "))
+				return nil, inputErrorf("%s has none of the suite of %s (%s)", runName(run), cal.name(), strings.Join(cal.Suite, ", "))
 			}
 			minSuite := opt.MinSuite
 			if minSuite <= 0 {
 				minSuite = DefaultMinSuite(len(cal.Suite))
 			}
 			if len(res.Suite) < minSuite {
-				return nil, inputErrorf("this run has only %d of the %d calibrated benchmarks (it lacks %s): fewer than the %d a partial suite needs, too few for its geomean to stand for the suite",
-					len(res.Suite), len(cal.Suite), strings.Join(res.Missing, ", "), minSuite)
+				return nil, inputErrorf("%s has only %d of the %d benchmarks of %s (it lacks %s): fewer than the %d a partial suite needs, too few for its geomean to stand for the suite",
+					runName(run), len(res.Suite), len(cal.Suite), cal.name(), strings.Join(res.Missing, ", "), minSuite)
 			}
 			res.Partial = true
 			warn(Warning{Kind: WarnPartialGate, Benchmarks: res.Missing}, "partial suite: gating on %d of the %d calibrated benchmarks; missing: %s", len(res.Suite), len(cal.Suite), strings.Join(res.Missing, ", "))
@@ -293,6 +320,11 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 		res.Suite = rr.Names()
 		for _, b := range res.Suite {
 			inSuite[b] = true
+		}
+		if opt.Floor > 0 {
+			if err := res.uncalibratedSuite(run, rr, opt, elsewhere, warn); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if res.Score, err = rr.Score(res.Suite); err != nil {
@@ -359,42 +391,32 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 		res.Floor, res.FloorSource = cal.Floor, FloorCalibration
 	}
 	if res.Partial && res.FloorSource == FloorCalibration {
-		if cal.Matrix == nil {
-			res.ModelMissing = true
-			warn(Warning{Kind: WarnNoModel}, "the calibration file (version %d) has no matrix, so the floor of this sub-suite cannot be recomputed: judging it against the whole suite's floor %s", cal.Version, cal.FloorText)
-		} else {
-			scores, err := cal.Matrix.Scores(res.Suite)
-			if err != nil {
-				return nil, inputErrorf("%v", err)
-			}
-			_, sub, _, err := FloorOf(scores, cal.RecommendOptions())
-			if err != nil {
-				return nil, inputErrorf("the floor of the sub-suite: %v", err)
-			}
-			if !(sub > 0) {
-				return nil, inputErrorf("the %s method gives the sub-suite of %d benchmarks no floor above 0", cal.Method, len(res.Suite))
-			}
-			res.FullFloor, res.SubSuiteFloor, res.Floor = cal.Floor, sub, sub
+		scores, err := cal.Matrix.Scores(res.Suite)
+		if err != nil {
+			return nil, inputErrorf("%v", err)
 		}
+		_, sub, _, err := FloorOf(scores, cal.RecommendOptions())
+		if err != nil {
+			return nil, inputErrorf("the floor of the sub-suite: %v", err)
+		}
+		if !(sub > 0) {
+			return nil, inputErrorf("the %s method gives the sub-suite of %d benchmarks no floor above 0", cal.Method, len(res.Suite))
+		}
+		res.FullFloor, res.SubSuiteFloor, res.Floor = cal.Floor, sub, sub
 	}
-	res.judgeBands(cal, opt, warn)
-	switch {
-	case res.Floor == 0:
-		res.Verdict = VerdictUngated
-	case res.Score >= res.Floor:
-		res.Verdict = VerdictPass
-	case opt.ReportOnly:
-		res.Verdict = VerdictWarn
-	default:
-		res.Verdict = VerdictFail
-	}
-	if res.Verdict == VerdictFail && opt.RerunBand > 0 && res.Score >= res.Floor*(1-opt.RerunBand) {
-		res.Verdict = VerdictRerun
-	}
-	if res.PerBenchmark == PerBenchmarkFail && len(res.Below) > 0 && res.Verdict == VerdictPass {
-		res.Verdict = VerdictFail
-		if opt.ReportOnly {
-			res.Verdict = VerdictWarn
+	res.CappedScore = math.NaN()
+	capped := res.judgeBands(cal, opt, rr, warn)
+	res.Verdict = res.verdictAt(res.Score, opt)
+	if len(capped) > 0 {
+		// A benchmark far above its band must not carry the verdict
+		// (docs/STATS.md 2.10a): judged at its band's upper edge, the
+		// run must get the same verdict, or it could not be judged.
+		if v := res.verdictAt(res.CappedScore, opt); v != res.Verdict {
+			res.CarriedBy = capped
+			res.Verdict = VerdictInconclusive
+			if opt.ReportOnly {
+				res.Verdict = VerdictWarn
+			}
 		}
 	}
 	if res.RunnerDegraded {
@@ -408,16 +430,117 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 		}
 	}
 	res.VerdictDetail = res.Verdict
+	if len(res.CarriedBy) > 0 {
+		res.VerdictDetail += fmt.Sprintf(": carried by %s, far above %s", strings.Join(res.CarriedBy, ", "), map[bool]string{true: "its band", false: "their bands"}[len(res.CarriedBy) == 1])
+	}
 	if res.RunnerDegraded && res.Verdict != VerdictInconclusive {
 		res.VerdictDetail += " on a degraded runner"
 	}
 	return res, nil
 }
 
+// verdictAt is the verdict a score gives against the floor, with the
+// options and the bands judged: ungated, pass, fail, rerun (within the
+// rerun band), warn (report-only), and fail (or warn) for a benchmark
+// below its band with --per-benchmark fail.
+func (res *GateResult) verdictAt(score float64, opt GateOptions) string {
+	var v string
+	switch {
+	case res.Floor == 0:
+		v = VerdictUngated
+	case score >= res.Floor:
+		v = VerdictPass
+	case opt.ReportOnly:
+		v = VerdictWarn
+	default:
+		v = VerdictFail
+	}
+	if v == VerdictFail && opt.RerunBand > 0 && score >= res.Floor*(1-opt.RerunBand) {
+		v = VerdictRerun
+	}
+	if res.PerBenchmark == PerBenchmarkFail && len(res.Below) > 0 && v == VerdictPass {
+		v = VerdictFail
+		if opt.ReportOnly {
+			v = VerdictWarn
+		}
+	}
+	return v
+}
+
+// uncalibratedSuite holds a run gated on a given floor without a
+// calibration to the rule a calibration sets: the suite is every
+// benchmark the job measured, by either variant (and, for a pair, in
+// either run), so that a benchmark that crashed on one side cannot leave
+// the score to the benchmarks that did not. One missing is an error
+// naming what each side measured, unless AllowPartial; then the run is
+// gated on the benchmarks both measured, if they are at least MinSuite
+// (default DefaultMinSuite of the whole).
+func (res *GateResult) uncalibratedSuite(run *data.Run, rr RunRatios, opt GateOptions, elsewhere []string, warn func(Warning, string, ...any)) error {
+	all := map[string]bool{}
+	for _, list := range [][]string{res.Suite, rr.OnlyBaseline, rr.OnlyCandidate, elsewhere} {
+		for _, b := range list {
+			all[b] = true
+		}
+	}
+	if len(all) == len(res.Suite) {
+		return nil
+	}
+	for b := range all {
+		if _, ok := rr.Ratios[b]; !ok {
+			res.Missing = append(res.Missing, b)
+		}
+	}
+	sort.Strings(res.Missing)
+	if !opt.AllowPartial {
+		return oneSidedError(run, rr, opt)
+	}
+	of := "variant"
+	if elsewhere != nil {
+		of = "run"
+	}
+	minSuite := opt.MinSuite
+	if minSuite <= 0 {
+		minSuite = DefaultMinSuite(len(all))
+	}
+	if len(res.Suite) < minSuite {
+		return inputErrorf("%s has only %d of the %d benchmarks either %s measured (it lacks %s): fewer than the %d a partial suite needs, too few for its geomean to stand for the suite",
+			runName(run), len(res.Suite), len(all), of, strings.Join(res.Missing, ", "), minSuite)
+	}
+	res.Partial = true
+	warn(Warning{Kind: WarnPartialGate, Benchmarks: res.Missing}, "partial suite: gating on %d of the %d benchmarks either %s measured; missing: %s", len(res.Suite), len(all), of, strings.Join(res.Missing, ", "))
+	return nil
+}
+
+// oneSidedError is the error of a run gated without a calibration in
+// which one variant lacks benchmarks the other measured.
+func oneSidedError(run *data.Run, rr RunRatios, opt GateOptions) error {
+	var lacks []string
+	if len(rr.OnlyBaseline) > 0 {
+		lacks = append(lacks, fmt.Sprintf("%s (candidate) lacks %s", opt.Candidate, strings.Join(rr.OnlyBaseline, ", ")))
+	}
+	if len(rr.OnlyCandidate) > 0 {
+		lacks = append(lacks, fmt.Sprintf("%s (baseline) lacks %s", opt.Baseline, strings.Join(rr.OnlyCandidate, ", ")))
+	}
+	return inputErrorf("%s: %s (a crashed benchmark prints no result): without a calibration the suite is every benchmark either variant measured: %s measured %s; %s measured %s; rerun, or gate on the benchmarks both measured with --allow-partial",
+		runName(run), strings.Join(lacks, "; "), opt.Baseline, listOrNone(namesOf(run, opt.Baseline)), opt.Candidate, listOrNone(namesOf(run, opt.Candidate)))
+}
+
+// runName names a run in a message, with where it was read from when
+// that says more than its id: "run 123-1 (base.txt,cand.txt)".
+func runName(run *data.Run) string {
+	if run.Source == "" || run.Source == run.ID {
+		return "run " + run.ID
+	}
+	return fmt.Sprintf("run %s (%s)", run.ID, run.Source)
+}
+
 // judgeBands sets each gated benchmark's usual ratio and, unless the mode
 // is off, its band, by Holm's step-down over the gated benchmarks at the
-// calibration's family-wise rate.
-func (res *GateResult) judgeBands(cal *File, opt GateOptions, warn func(Warning, string, ...any)) {
+// calibration's family-wise rate. Whatever the mode, it returns the
+// benchmarks far above their bands (Holm's upper side) whose ratio is
+// above their band's upper edge, and sets CappedScore to the score with
+// each at that edge (docs/STATS.md 2.10a).
+func (res *GateResult) judgeBands(cal *File, opt GateOptions, rr RunRatios, warn func(Warning, string, ...any)) (capped []string) {
 	res.PerBenchmark = opt.PerBenchmark
 	if res.PerBenchmark == "" {
 		res.PerBenchmark = PerBenchmarkWarn
@@ -426,16 +549,10 @@ func (res *GateResult) judgeBands(cal *File, opt GateOptions, warn func(Warning,
 		res.Benchmarks[i].Usual, res.Benchmarks[i].VsUsual = math.NaN(), math.NaN()
 	}
 	if cal == nil {
-		return
+		return nil
 	}
-	if cal.Matrix == nil {
-		res.ModelMissing = true
-		if res.PerBenchmark != PerBenchmarkOff {
-			warn(Warning{Kind: WarnNoModel}, "the calibration file (version %d) has no matrix: per-benchmark bands are unavailable; write it again with this qoscal to have them", cal.Version)
-		}
-		return
-	}
-	bands := cal.Matrix.Bands(cal.RecommendOptions().FamilyAlpha)
+	alpha := cal.RecommendOptions().FamilyAlpha
+	bands := cal.Matrix.Bands(alpha)
 	byName := map[string]Band{}
 	for _, b := range bands {
 		byName[b.Name] = b
@@ -451,10 +568,24 @@ func (res *GateResult) judgeBands(cal *File, opt GateOptions, warn func(Warning,
 		gb.VsUsual = gb.Ratio / b.Usual
 		logs[gb.Name] = math.Log(gb.Ratio)
 	}
-	if res.PerBenchmark == PerBenchmarkOff {
-		return
+	j := JudgeBands(bands, logs, alpha)
+	// The score with the benchmarks far above their bands at the bands'
+	// upper edges, over the same suite, as ScoreOver computes it.
+	at := RunRatios{ID: rr.ID, Ratios: make(map[string]BenchmarkRatio, len(res.Suite))}
+	for _, name := range res.Suite {
+		br := rr.Ratios[name]
+		if b := byName[name]; j.Above[name] && br.Ratio > b.Upper {
+			br.Ratio = b.Upper
+			capped = append(capped, name)
+		}
+		at.Ratios[name] = br
 	}
-	j := JudgeBands(bands, logs, cal.RecommendOptions().FamilyAlpha)
+	if len(capped) > 0 {
+		res.CappedScore = at.ScoreOver(res.Suite).Score
+	}
+	if res.PerBenchmark == PerBenchmarkOff {
+		return capped
+	}
 	for i := range res.Benchmarks {
 		gb := &res.Benchmarks[i]
 		if _, judged := logs[gb.Name]; !judged || math.IsNaN(j.P[gb.Name]) {
@@ -472,11 +603,69 @@ func (res *GateResult) judgeBands(cal *File, opt GateOptions, warn func(Warning,
 		}
 	}
 	if len(res.Below) > 0 {
-		warn(Warning{Kind: WarnBelowBand, Benchmarks: res.Below}, "below their calibrated bands (family-wise rate %v per healthy run): %s", cal.RecommendOptions().FamilyAlpha, strings.Join(res.Below, ", "))
+		warn(Warning{Kind: WarnBelowBand, Benchmarks: res.Below}, "below their calibrated bands (family-wise rate %v per healthy run): %s", alpha, strings.Join(res.Below, ", "))
 	}
 	if len(res.Above) > 0 {
 		warn(Warning{Kind: WarnAboveBand, Benchmarks: res.Above}, "far above their calibrated bands, which often means a broken benchmark rather than a real gain: %s", strings.Join(res.Above, ", "))
 	}
+	return capped
+}
+
+// name names the calibration in a message: "calibration file gate.json".
+func (f *File) name() string {
+	if f.Path == "" {
+		return "the calibration"
+	}
+	return "calibration file " + f.Path
+}
+
+// checkRunUnit checks that each variant of the run has measurements in
+// unit, the one unit of the calibration's suite ("": several, checked
+// benchmark by benchmark), which the gate compares.
+func (f *File) checkRunUnit(run *data.Run, opt GateOptions, unit string) error {
+	if unit == "" {
+		return nil
+	}
+	var lacking []string
+	for _, v := range []string{opt.Baseline, opt.Candidate} {
+		units := unitsOf(run, v, "")
+		if len(units) > 0 && !contains(units, unit) {
+			lacking = append(lacking, fmt.Sprintf("%s (it has %s)", v, strings.Join(units, ", ")))
+		}
+	}
+	if len(lacking) == 0 {
+		return nil
+	}
+	return inputErrorf("%s: field units: the floor was calibrated on %s, but %s has no %s measurements of %s: expected results in %s",
+		f.name(), unit, runName(run), unit, strings.Join(lacking, " nor of "), unit)
+}
+
+// unitMismatch is the error of a suite benchmark that both variants of
+// the run measured, in different units (so that it has no ratio), or nil.
+func (f *File) unitMismatch(run *data.Run, opt GateOptions, bench string) error {
+	ub, uc := unitsOf(run, opt.Baseline, bench), unitsOf(run, opt.Candidate, bench)
+	if len(ub) == 0 || len(uc) == 0 {
+		return nil
+	}
+	return inputErrorf("%s: benchmark %s is in %s for %s (baseline) but %s for %s (candidate): expected both in %s, as %s has it (field units.%s.unit)",
+		runName(run), bench, strings.Join(ub, ", "), opt.Baseline, strings.Join(uc, ", "), opt.Candidate, f.Units[bench].Unit, f.name(), bench)
+}
+
+// unitsOf returns the units of a variant's measurements in a run, of one
+// benchmark (or of all, for bench ""), sorted.
+func unitsOf(run *data.Run, variant, bench string) []string {
+	seen := map[string]bool{}
+	for _, m := range run.Measurements {
+		if m.Variant == variant && (bench == "" || m.Benchmark == bench) {
+			seen[m.Unit] = true
+		}
+	}
+	out := make([]string, 0, len(seen))
+	for u := range seen {
+		out = append(out, u)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func namesOf(run *data.Run, variant string) []string {

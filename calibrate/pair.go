@@ -43,6 +43,14 @@ func GatePair(a, b *data.Run, opt GateOptions) (*GateResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Without a calibration the suite is every benchmark the job measured
+	// (Gate): in either run, by either variant.
+	var elsewhere []string
+	if opt.Calibration == nil && opt.Floor > 0 {
+		if elsewhere, err = pairSuite(a, b, ra, rb, opt); err != nil {
+			return nil, err
+		}
+	}
 	pair := &data.Run{ID: PairID(a, b), Labels: a.Labels, Source: a.Source + "," + b.Source,
 		Baseline: opt.Baseline, Candidate: opt.Candidate, Time: a.Time}
 	names := ra.Names()
@@ -74,7 +82,7 @@ func GatePair(a, b *data.Run, opt GateOptions) (*GateResult, error) {
 	// floor by its mean, with no band (STATS.md 2.14), never sent back for
 	// a third run.
 	opt.RerunBand = 0
-	res, err := Gate(pair, opt)
+	res, err := gate(pair, opt, elsewhere)
 	if err != nil {
 		return nil, err
 	}
@@ -90,4 +98,76 @@ func GatePair(a, b *data.Run, opt GateOptions) (*GateResult, error) {
 		res.Pair = append(res.Pair, PairRun{ID: r.id, Score: r.rr.ScoreOver(res.Suite).Score})
 	}
 	return res, nil
+}
+
+// pairSuite checks a pair gated on a given floor without a calibration:
+// a benchmark one variant of a run lacks, or one run lacks, is an error
+// unless opt.AllowPartial, as in Gate. It returns the benchmarks measured
+// somewhere in the pair but not by both variants of both runs (non-nil).
+func pairSuite(a, b *data.Run, ra, rb RunRatios, opt GateOptions) ([]string, error) {
+	measured := func(rr RunRatios) map[string]bool {
+		m := map[string]bool{}
+		for _, list := range [][]string{rr.Names(), rr.OnlyBaseline, rr.OnlyCandidate} {
+			for _, n := range list {
+				m[n] = true
+			}
+		}
+		return m
+	}
+	ma, mb := measured(ra), measured(rb)
+	if !opt.AllowPartial {
+		for _, r := range []struct {
+			run *data.Run
+			rr  RunRatios
+		}{{a, ra}, {b, rb}} {
+			if len(r.rr.OnlyBaseline)+len(r.rr.OnlyCandidate) > 0 {
+				return nil, oneSidedError(r.run, r.rr, opt)
+			}
+		}
+		lackA, lackB := missingFrom(ma, mb), missingFrom(mb, ma)
+		if len(lackA)+len(lackB) > 0 {
+			var lacks []string
+			if len(lackB) > 0 {
+				lacks = append(lacks, fmt.Sprintf("run %s lacks %s, which run %s measured", b.ID, strings.Join(lackB, ", "), a.ID))
+			}
+			if len(lackA) > 0 {
+				lacks = append(lacks, fmt.Sprintf("run %s lacks %s, which run %s measured", a.ID, strings.Join(lackA, ", "), b.ID))
+			}
+			return nil, inputErrorf("%s (a crashed benchmark prints no result): without a calibration the suite is every benchmark either run measured: %s measured %s; %s measured %s; rerun, or gate on the benchmarks both runs measured with --allow-partial",
+				strings.Join(lacks, "; "), a.ID, listOrNone(sortedKeys(ma)), b.ID, listOrNone(sortedKeys(mb)))
+		}
+	}
+	elsewhere := []string{}
+	for n := range ma {
+		mb[n] = true
+	}
+	for _, n := range sortedKeys(mb) {
+		_, okA := ra.Ratios[n]
+		_, okB := rb.Ratios[n]
+		if !okA || !okB {
+			elsewhere = append(elsewhere, n)
+		}
+	}
+	return elsewhere, nil
+}
+
+// missingFrom returns the names in want that are not in has, sorted.
+func missingFrom(has, want map[string]bool) []string {
+	var out []string
+	for n := range want {
+		if !has[n] {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

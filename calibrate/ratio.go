@@ -401,7 +401,7 @@ func ratiosByMaps(run *data.Run, baseline, candidate string, dir Direction, metr
 			continue
 		}
 		if b.unit != c.unit {
-			return RunRatios{}, fmt.Errorf("run %s: %s is in %q for %s but %q for %s", run.ID, name, b.unit, baseline, c.unit, candidate)
+			return RunRatios{}, fmt.Errorf("%s: benchmark %s is in %s for %s (baseline) but %s for %s (candidate): expected one unit for both", runName(run), name, b.unit, baseline, c.unit, candidate)
 		}
 		d := dir
 		if d == Auto {

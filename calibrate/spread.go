@@ -261,8 +261,8 @@ func (c *Collected) Analyze(keep func(id string) bool) (*Analysis, error) {
 		}
 		a.Runs = append(a.Runs, rs)
 	}
-	if len(a.Runs) < 2 {
-		return nil, fmt.Errorf("only %d run with the whole suite: a spread needs at least 2 runs of unchanged code (to judge one run, use qoscal gate)", len(a.Runs))
+	if len(a.Runs) < MinCalibrationRuns {
+		return nil, fmt.Errorf("only %d run with the whole suite: a spread needs at least %d runs of unchanged code (to judge one run, use qoscal gate)", len(a.Runs), MinCalibrationRuns)
 	}
 	a.scoreStats()
 	a.benchmarkSpread()

@@ -46,7 +46,6 @@ const (
 	WarnRunnerDegraded  WarningKind = "runner-degraded"  // Gate: the baseline says the runner was slow
 	WarnBelowBand       WarningKind = "below-band"       // Gate: benchmarks below their calibrated bands
 	WarnAboveBand       WarningKind = "above-band"       // Gate: benchmarks far above their bands
-	WarnNoModel         WarningKind = "no-model"         // Gate: a version 1 calibration has no matrix
 	WarnRunnerUnchecked WarningKind = "runner-unchecked" // Gate: benchmarks, or the whole run, without a usable baseline history
 )
 

@@ -187,6 +187,8 @@ func (g *Gate) Headline() string {
 	}
 	var s string
 	switch {
+	case len(r.CarriedBy) > 0:
+		s = g.carried(what, floor)
 	case r.Verdict == calibrate.VerdictPass:
 		s = fmt.Sprintf("PASS%s: %s, >= %s.", on, what, floor)
 	case r.Verdict == calibrate.VerdictFail && bandFail:
@@ -213,6 +215,31 @@ func (g *Gate) Headline() string {
 	return s
 }
 
+// carried is the verdict sentence of a run whose verdict rests on
+// benchmarks far above their bands (docs/STATS.md 2.10a): what it scored,
+// which benchmarks it rests on, and what the score is with them at their
+// bands' upper edges.
+func (g *Gate) carried(what, floor string) string {
+	r := g.Res
+	names := strings.Join(r.CarriedBy, ", ")
+	title := "INCONCLUSIVE"
+	if r.Verdict == calibrate.VerdictWarn {
+		title = "could not judge (report-only)"
+	}
+	far := fmt.Sprintf("%s, far above their calibrated bands: with them at their bands' upper edges", names)
+	if len(r.CarriedBy) == 1 {
+		usual := ""
+		for _, b := range r.Benchmarks {
+			if b.Name == names && !math.IsNaN(b.VsUsual) {
+				usual = fmt.Sprintf(" (%sx its usual ratio)", X(b.VsUsual))
+			}
+		}
+		far = fmt.Sprintf("%s, far above its calibrated band%s: with %s at its band's upper edge", names, usual, names)
+	}
+	return fmt.Sprintf("%s: %s against the %s, but the verdict rests on %s the score would be %sx, below the floor. A benchmark far above its band is more often broken than improved: check %s, then rerun.",
+		title, what, floor, far, X(r.CappedScore), names)
+}
+
 // verdictTitle names the verdict in a summary's title.
 var verdictTitle = map[string]string{
 	calibrate.VerdictPass: "PASS", calibrate.VerdictFail: "FAIL", calibrate.VerdictWarn: "below the floor (report-only)",
@@ -223,6 +250,9 @@ var verdictTitle = map[string]string{
 // Title is the verdict as a summary's title says it.
 func (g *Gate) Title() string {
 	t := verdictTitle[g.Res.Verdict]
+	if len(g.Res.CarriedBy) > 0 && g.Res.Verdict == calibrate.VerdictWarn {
+		t = "could not judge (report-only)"
+	}
 	if g.Res.RunnerDegraded && g.Res.Verdict != calibrate.VerdictInconclusive {
 		t += " on a degraded runner"
 	}
@@ -302,6 +332,8 @@ type GateJSON struct {
 	SubSuiteFloor  *float64         `json:"sub_suite_floor"`
 	PerBenchmark   PerBenchmarkJSON `json:"per_benchmark"`
 	Pair           []PairJSON       `json:"pair"`
+	CappedScore    render.Float     `json:"capped_score"`
+	CarriedBy      []string         `json:"carried_by"`
 }
 
 // PairJSON is one run of a pair judged together.
@@ -340,6 +372,8 @@ func (g *Gate) JSON() GateJSON {
 		Warnings: append([]string{}, g.Warnings...), Message: g.Headline(),
 		VerdictDetail: r.VerdictDetail,
 		PerBenchmark:  PerBenchmarkJSON{Mode: r.PerBenchmark, Below: append([]string{}, r.Below...), Above: append([]string{}, r.Above...)},
+		CappedScore:   render.Float(r.CappedScore),
+		CarriedBy:     append([]string{}, r.CarriedBy...),
 	}
 	if r.RunnerHealth != "" {
 		h := r.RunnerHealth

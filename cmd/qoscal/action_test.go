@@ -105,7 +105,7 @@ func TestActionFile(t *testing.T) {
 			t.Errorf("optional input %s has no default", name)
 		}
 	}
-	for _, out := range []string{"verdict", "score", "floor"} {
+	for _, out := range []string{"verdict", "verdict-detail", "score", "floor"} {
 		o, ok := a.Outputs[out]
 		if !ok {
 			t.Errorf("output %s is missing", out)

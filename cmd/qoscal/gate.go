@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -26,11 +27,14 @@ var gateCmd = &command{
 
 Judges one CI run: the geomean of the candidate/baseline ratios over the suite
 (the score) against the floor, and, with a calibration file, each benchmark
-against its calibrated band. PASS exits 0; FAIL (score below the floor, or a
-benchmark below its band with --per-benchmark fail) exits 1; input it cannot
-read, a suite, variant names, units or metric directions that differ from the
-calibration's exit 2, never PASS; a degraded runner with --on-degraded fail,
-or a score within --rerun-band below the floor, exits 3 (measure again).
+against its calibrated band. The suite is the calibration's, or without one
+every benchmark either variant measured. PASS exits 0; FAIL (score below the
+floor, or a benchmark below its band with --per-benchmark fail) exits 1; input
+it cannot read, a benchmark of the suite missing, variant names, units or
+metric directions that differ from the calibration's exit 2, never PASS; a
+degraded runner with --on-degraded fail, a score within --rerun-band below the
+floor, or a verdict that rests on a benchmark far above its band (judged with
+it at its band's upper edge, the run gets another verdict) exits 3.
 
 The run:
     --baseline [NAME=]FILE   the baseline's result file (a path; inside
@@ -57,11 +61,12 @@ The floor:
                              suite, variant names, directions and the
                              baseline history for the runner-health check
     --report-only            report, never fail on a regression (exit 0)
-    --allow-partial          gate on the calibrated benchmarks the run has,
-                             against the floor of that sub-suite recomputed
-                             from the calibration (version 2 files)
-    --min-suite N            the fewest calibrated benchmarks a partial run
-                             is gated on (default: half, at least 2)
+    --allow-partial          gate on the benchmarks of the suite the run has:
+                             with a calibration, against the floor of that
+                             sub-suite recomputed from it; with --floor
+                             alone, those both variants measured
+    --min-suite N            the fewest benchmarks of the suite a partial
+                             run is gated on (default: half, at least 2)
     --per-benchmark MODE     a benchmark below its calibrated band (Holm's
                              step-down at the calibration's family-wise
                              rate): warn (default), fail (exit 1 even when
@@ -72,8 +77,8 @@ The floor:
                              of it (floor × (1 − FRACTION) ≤ score) is
                              verdict "rerun" (exit 3: measure again on a
                              fresh runner, then judge both runs as
-                             RUN1 RUN2 without the band) instead of FAIL
-                             (default 0: off)
+                             RUN1 RUN2) instead of FAIL (default 0: off);
+                             a pair has no band: below the floor, it fails
     --tag-threshold F        tag ratios beyond ±F as faster/SLOWER
                              (default 0.03)
 
@@ -100,8 +105,8 @@ CI:
     --format FORMAT          text (default), markdown or json
 
 Under Actions ($GITHUB_OUTPUT set), gate also writes the step outputs
-verdict, score, floor, floor-source, run and exit-code (after an
-error, exit-code=2 alone).
+verdict, verdict-detail, score, floor, floor-source, run and exit-code
+(after an error, exit-code=2 alone).
 
 Example: the Windows runner's first measurement against a 1.25 floor:
 
@@ -180,6 +185,9 @@ func runGate(u *ui, args []string) error {
 	var cal *calibrate.File
 	if g.calibration != "" {
 		f, err := calibrate.ReadFile(g.calibration)
+		if errors.Is(err, calibrate.ErrVersion1) {
+			return withHint(err, "to gate on a floor you chose, give it with --floor instead of --calibration")
+		}
 		if err != nil {
 			return err
 		}
@@ -510,8 +518,9 @@ type gateView struct {
 
 // outputs are the gate's step outputs under Actions ($GITHUB_OUTPUT):
 // verdict (the JSON verdict: pass, fail, warn, inconclusive, rerun,
-// ungated), score, floor ("" with none), floor-source, run and
-// exit-code.
+// ungated), verdict-detail (the JSON verdict_detail: what qualifies it,
+// such as the benchmark an inconclusive verdict rests on), score, floor
+// ("" with none), floor-source, run and exit-code.
 func (v *gateView) outputs() []output {
 	floor, src := "", ""
 	if v.Res.Floor > 0 {
@@ -522,6 +531,7 @@ func (v *gateView) outputs() []output {
 	}
 	return []output{
 		{"verdict", v.Res.Verdict},
+		{"verdict-detail", oneLine(v.Res.VerdictDetail)},
 		{"score", strconv.FormatFloat(v.Res.Score, 'f', 4, 64)},
 		{"floor", floor},
 		{"floor-source", src},
@@ -589,6 +599,9 @@ func (v *gateView) annotate(w io.Writer) (verdict bool) {
 		calibrate.VerdictInconclusive: "inconclusive",
 		calibrate.VerdictRerun:        "rerun",
 	}[v.Res.Verdict]
+	if v.Res.Verdict == calibrate.VerdictWarn && len(v.Res.CarriedBy) > 0 {
+		title = "could not judge (report-only)"
+	}
 	if title == "" {
 		return false
 	}
