@@ -154,7 +154,7 @@ type output struct{ name, value string }
 // callers give words and numbers; a break is refused rather than let it
 // forge another output).
 func (u *ui) setOutputs(outs []output) error {
-	path := u.getenv("GITHUB_OUTPUT")
+	path := u.stepOutputs
 	if path == "" {
 		return nil
 	}

@@ -95,6 +95,16 @@ func runDrift(u *ui, args []string) error {
 	if calPath == "" {
 		return usagef(c.name, "--calibration FILE is required: the calibration to compare the runs with")
 	}
+	fc := u.newFiles()
+	fc.in("the calibration file", calPath)
+	if fs.NArg() > 0 {
+		fc.runs(&rf, fs.Args())
+	} else {
+		fc.store(storePath(u, db))
+	}
+	if err := fc.check(); err != nil {
+		return err
+	}
 	switch annotations {
 	case "auto", "github", "none":
 	default:

@@ -175,7 +175,11 @@ func runGate(u *ui, args []string) error {
 	}
 	u.annotationMode(g.annotations)
 	if g.summary != "" {
-		u.summary = g.summary
+		u.summary, u.summaryFlag = g.summary, "--summary"
+	}
+	paths := fs.Args()
+	if err := g.checkFiles(u, paths, fs.Changed("db")); err != nil {
+		return err
 	}
 	var cal *calibrate.File
 	if g.calibration != "" {
@@ -185,7 +189,6 @@ func runGate(u *ui, args []string) error {
 		}
 		cal = f
 	}
-	paths := fs.Args()
 	var second *data.Run
 	var err error
 	if len(paths) == 2 {
@@ -319,13 +322,40 @@ func (g *gateFlags) validate(floorSet bool) error {
 	return nil
 }
 
+// checkFiles checks, before anything is read, that the gate writes none
+// of its inputs (see files.check): the step summary, $GITHUB_OUTPUT and
+// qoscal.json against the calibration, the run's files and the store.
+func (g *gateFlags) checkFiles(u *ui, paths []string, dbGiven bool) error {
+	fc := u.newFiles()
+	fc.in("the calibration file", g.calibration)
+	if g.fromStore(paths) || g.record || dbGiven {
+		fc.store(storePath(u, g.db))
+	}
+	if !g.fromStore(paths) {
+		fc.runs(&g.runFlags, paths)
+	}
+	if g.emitMeta {
+		p, err := g.metaPath(paths)
+		if err != nil {
+			return err
+		}
+		fc.meta("--emit-meta", p)
+	}
+	return fc.check()
+}
+
+// fromStore reports whether the run to judge is a stored one (--db and
+// --run, no files).
+func (g *gateFlags) fromStore(paths []string) bool {
+	return len(paths) == 0 && g.runID != "" && !g.record && g.baseline == "" && g.candidate == ""
+}
+
 // readRun reads the run to judge: from files, a run folder, or the store.
 func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 	if len(paths) > 1 {
 		return nil, usagef("gate", "gate judges one run, or a pair of run folders: give one or two run folders, or the files with --baseline and --candidate")
 	}
-	fromStore := len(paths) == 0 && g.runID != "" && !g.record && g.baseline == "" && g.candidate == ""
-	if fromStore {
+	if g.fromStore(paths) {
 		src := data.Source{Store: storePath(u, g.db), ID: g.runID}
 		runs, err := src.Runs(u.ctx)
 		if err != nil {
@@ -466,16 +496,9 @@ func (g *gateFlags) recordRun(u *ui, run *data.Run) error {
 // run folder, when one is given), from the Actions environment, so that an
 // uploaded artifact carries its run's labels (data.Meta).
 func (g *gateFlags) writeMeta(u *ui, paths []string) error {
-	if len(paths) == 0 && g.candidate == "" {
-		return usagef("gate", "--emit-meta writes beside the candidate's result file: give it with --candidate (not a stored run)")
-	}
-	spec, err := data.ParseVariantSpec(g.candidate)
+	p, err := g.metaPath(paths)
 	if err != nil {
-		return usagef("gate", "--candidate: %v", err)
-	}
-	dir := filepath.Dir(spec.File)
-	if len(paths) == 1 {
-		dir = filepath.Join(paths[0], dir)
+		return err
 	}
 	now, err := u.now()
 	if err != nil {
@@ -490,7 +513,6 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	}
 	// What is written must read back: a value the environment gave with a
 	// line break is refused here, not by whoever reads the artifact.
-	p := filepath.Join(dir, data.MetaFile)
 	if _, err := data.ParseMeta(p, b); err != nil {
 		return fmt.Errorf("--emit-meta: %v", err)
 	}
@@ -499,6 +521,23 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	}
 	u.notef("wrote %s", p)
 	return nil
+}
+
+// metaPath is where --emit-meta writes qoscal.json: beside the
+// candidate's result file (in the run folder, when one is given).
+func (g *gateFlags) metaPath(paths []string) (string, error) {
+	if g.candidate == "" {
+		return "", usagef("gate", "--emit-meta writes beside the candidate's result file: give it with --candidate (not a stored run)")
+	}
+	spec, err := data.ParseVariantSpec(g.candidate)
+	if err != nil {
+		return "", usagef("gate", "--candidate: %v", err)
+	}
+	dir := filepath.Dir(spec.File)
+	if len(paths) >= 1 {
+		dir = filepath.Join(paths[0], dir)
+	}
+	return filepath.Join(dir, data.MetaFile), nil
 }
 
 // gateView is the gate's verdict as the command shows it: the view of

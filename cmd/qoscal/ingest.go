@@ -94,6 +94,12 @@ func runIngest(u *ui, args []string) error {
 		return usagef(c.name, "--id-prefix: %v", err)
 	}
 	opt.IDPrefix = prefix
+	fc := u.newFiles()
+	fc.runs(&in, fs.Args())
+	fc.store(storePath(u, db))
+	if err := fc.check(); err != nil {
+		return err
+	}
 	// The loader's warnings are said once the ingest is over: with the
 	// runs when they were stored or the input failed, not when the store
 	// refused them (a conflict), since how much of the input was read by

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -81,6 +82,16 @@ func runRecommend(u *ui, args []string) error {
 	} else if write != "" && err == nil && !st.Mode().IsRegular() {
 		return usagef(c.name, "--write %s is %s, not a file: the calibration would replace it", write, data.FileKind(st.Mode()))
 	}
+	fc := u.newFiles()
+	af.inputs(u, fc, fs.Args())
+	fc.runs(&af.runFlags, backtest)
+	if len(backtestLabels) > 0 {
+		fc.store(storePath(u, af.db))
+	}
+	fc.out("--write", write)
+	if err := fc.check(); err != nil {
+		return err
+	}
 	in, rec, err := recommendFor(u, c.name, &af, &rf, fs.Args())
 	if err != nil {
 		return err
@@ -106,7 +117,11 @@ func runRecommend(u *ui, args []string) error {
 			labels = commonLabels(in.runs)
 		}
 		f := calibrate.NewFile(a, rec, labels, now, "qoscal "+version)
-		if err := f.WriteFile(write); err != nil {
+		var buf bytes.Buffer
+		if err := f.Write(&buf); err != nil {
+			return fmt.Errorf("writing the calibration file: %v", err)
+		}
+		if err := writeFile(write, buf.Bytes()); err != nil {
 			return fmt.Errorf("writing the calibration file: %v", err)
 		}
 		u.notef("wrote the calibration file %s (floor %s)", write, f.FloorText)

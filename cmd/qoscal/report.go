@@ -107,6 +107,16 @@ func runReport(u *ui, args []string) error {
 	if out == "" && md == "" && summary == "" {
 		return usagef(c.name, "name the report: --out FILE.html, --markdown FILE.md and/or --summary [FILE.md]")
 	}
+	fc := cf.files(u, fs.Args())
+	fc.out("--out", out)
+	if md != "" {
+		fc.out("--markdown", md)
+		chartFiles(fc, "--markdown's chart", filepath.Dir(md), mdChartPrefix(md), plots.SVG)
+	}
+	fc.appendTo("--summary", summary)
+	if err := fc.check(); err != nil {
+		return err
+	}
 	in, rec, floor, err := cf.read(u, c.name, fs.Args())
 	if err != nil {
 		return err
@@ -144,8 +154,7 @@ func runReport(u *ui, args []string) error {
 		fmt.Fprintln(u.stdout, out)
 	}
 	if md != "" {
-		stem := strings.TrimSuffix(filepath.Base(md), filepath.Ext(md))
-		paths, err := writeCharts(filepath.Dir(md), stem+"-", rep.charts, plots.SVG)
+		paths, err := writeCharts(filepath.Dir(md), mdChartPrefix(md), rep.charts, plots.SVG)
 		if err != nil {
 			return err
 		}
@@ -172,6 +181,12 @@ func runReport(u *ui, args []string) error {
 		fmt.Fprintln(u.stdout, summary)
 	}
 	return nil
+}
+
+// mdChartPrefix is the prefix of the chart files of the Markdown report
+// md: its stem and a dash (report.md: report-ratio-spread.svg, ...).
+func mdChartPrefix(md string) string {
+	return strings.TrimSuffix(filepath.Base(md), filepath.Ext(md)) + "-"
 }
 
 type report struct {

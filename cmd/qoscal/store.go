@@ -97,6 +97,12 @@ func runStoreCopy(u *ui, args []string) error {
 	if from == "" || to == "" {
 		return usagef(c.name, "name both stores: --from STORE --to STORE")
 	}
+	fc := u.newFiles()
+	fc.store(from)
+	fc.store(to)
+	if err := fc.check(); err != nil {
+		return err
+	}
 	src, err := data.Open(u.ctx, from, data.ReadOnly)
 	if err != nil {
 		return err
@@ -139,6 +145,11 @@ func runStoreUpgrade(u *ui, args []string) error {
 		return err
 	}
 	loc := storePath(u, db)
+	fc := u.newFiles()
+	fc.store(loc)
+	if err := fc.check(); err != nil {
+		return err
+	}
 	st, err := data.Open(u.ctx, loc, data.ReadOnly)
 	if err == nil {
 		fmt.Fprintf(u.stdout, "%s: schema version %d, up to date\n", st.Location(), data.SchemaVersion)

@@ -58,6 +58,12 @@ type ui struct {
 	github bool
 	// summary is the step summary file an error is noted in ("": none).
 	summary string
+	// summaryFlag names where summary came from, when not
+	// $GITHUB_STEP_SUMMARY: "--summary".
+	summaryFlag string
+	// stepOutputs is $GITHUB_OUTPUT, where the gate writes its step
+	// outputs ("": none, or refused as one of the command's inputs).
+	stepOutputs string
 	// outputsSet is set once the step outputs were written (or tried), so
 	// that an error after them does not write exit-code a second time.
 	outputsSet bool
@@ -66,7 +72,8 @@ type ui struct {
 func newUI(stdout, stderr io.Writer, getenv func(string) string) *ui {
 	out := &safeWriter{w: stdout}
 	return &ui{stdout: out, stderr: stderr, getenv: getenv, out: out, ctx: context.Background(),
-		github: getenv("GITHUB_ACTIONS") == "true", summary: getenv("GITHUB_STEP_SUMMARY")}
+		github: getenv("GITHUB_ACTIONS") == "true", summary: getenv("GITHUB_STEP_SUMMARY"),
+		stepOutputs: getenv("GITHUB_OUTPUT")}
 }
 
 // flush writes what the "::" guard still holds (a last line without a
