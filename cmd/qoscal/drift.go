@@ -89,9 +89,6 @@ func runDrift(u *ui, args []string) error {
 	if err := u.outputFormat(c.name, format); err != nil {
 		return err
 	}
-	if err := nonEmpty(c.name, fs, "calibration", "db"); err != nil {
-		return err
-	}
 	if calPath == "" {
 		return usagef(c.name, "--calibration FILE is required: the calibration to compare the runs with")
 	}

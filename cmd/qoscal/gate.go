@@ -167,9 +167,6 @@ func runGate(u *ui, args []string) error {
 	if err := u.outputFormat(c.name, g.format); err != nil {
 		return err
 	}
-	if err := nonEmpty(c.name, fs, "calibration", "db", "summary", "run"); err != nil {
-		return err
-	}
 	if err := g.validate(fs.Changed("floor")); err != nil {
 		return err
 	}

@@ -74,9 +74,6 @@ func runRecommend(u *ui, args []string) error {
 	if err := u.outputFormat(c.name, format); err != nil {
 		return err
 	}
-	if err := nonEmpty(c.name, fs, "write", "db"); err != nil {
-		return err
-	}
 	if st, err := os.Stat(write); write != "" && err == nil && st.IsDir() {
 		return usagef(c.name, "--write %s is a folder: expected the calibration file's name, such as %s", write, filepath.Join(write, "gate.json"))
 	} else if write != "" && err == nil && !st.Mode().IsRegular() {

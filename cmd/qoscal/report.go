@@ -88,9 +88,6 @@ func runReport(u *ui, args []string) error {
 	if err := parseFlags(u, c, fs, summaryArg(args)); err != nil {
 		return err
 	}
-	if err := nonEmpty(c.name, fs, "out", "markdown", "summary"); err != nil {
-		return err
-	}
 	if summary == stepSummary {
 		if summary = u.getenv("GITHUB_STEP_SUMMARY"); summary == "" {
 			return usagef(c.name, "--summary without a FILE appends to $GITHUB_STEP_SUMMARY, which is not set: name the file (--summary report.md)")

@@ -91,9 +91,6 @@ func runStoreCopy(u *ui, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef(c.name, "unexpected argument %q: name the stores with --from and --to", fs.Arg(0))
 	}
-	if err := nonEmpty(c.name, fs, "from", "to"); err != nil {
-		return err
-	}
 	if from == "" || to == "" {
 		return usagef(c.name, "name both stores: --from STORE --to STORE")
 	}
@@ -140,9 +137,6 @@ func runStoreUpgrade(u *ui, args []string) error {
 	}
 	if fs.NArg() > 0 {
 		return usagef(c.name, "unexpected argument %q: name the store with --db", fs.Arg(0))
-	}
-	if err := nonEmpty(c.name, fs, "db"); err != nil {
-		return err
 	}
 	loc := storePath(u, db)
 	fc := u.newFiles()
