@@ -124,7 +124,7 @@ func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, erro
 	if len(paths) > 0 && len(filter) > 0 {
 		return nil, usagef(cmd, "--label selects runs in the store; with PATHs, pick the folders instead")
 	}
-	lopt, err := f.loadOptions(u, cmd)
+	lopt, err := f.loadOptions(u, cmd, namesVariants(paths))
 	if err != nil {
 		return nil, err
 	}

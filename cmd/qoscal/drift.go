@@ -126,7 +126,7 @@ func runDrift(u *ui, args []string) error {
 	if rf.candidate == "" && fs.NArg() == 0 {
 		rf.candidate = cal.Candidate
 	}
-	lopt, err := rf.loadOptions(u, c.name)
+	lopt, err := rf.loadOptions(u, c.name, namesVariants(fs.Args()))
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -134,7 +135,9 @@ type gateFlags struct {
 	rerunBand                                                         float64
 	minSuite, driftWindow                                             int
 	reportOnly, allowPartial, record, higher, lower, emitMeta         bool
-	labels                                                            []string
+	// dbNamed is set when --db or $QOSCAL_DB names the store.
+	dbNamed bool
+	labels  []string
 }
 
 func runGate(u *ui, args []string) error {
@@ -174,6 +177,7 @@ func runGate(u *ui, args []string) error {
 	if g.summary != "" {
 		u.summary, u.summaryFlag = g.summary, "--summary"
 	}
+	g.dbNamed = fs.Changed("db") || u.getenv("QOSCAL_DB") != ""
 	paths := fs.Args()
 	if err := g.checkFiles(u, paths, fs.Changed("db")); err != nil {
 		return err
@@ -341,10 +345,28 @@ func (g *gateFlags) checkFiles(u *ui, paths []string, dbGiven bool) error {
 	return fc.check()
 }
 
-// fromStore reports whether the run to judge is a stored one (--db and
-// --run, no files).
+// fromStore reports whether the run to judge is a stored one: --run
+// without PATHs or --record, and no --baseline or --candidate, or, when
+// --db (or $QOSCAL_DB) names the store, ones that name no file: they then
+// name the stored run's variants (--baseline gcc/O2).
 func (g *gateFlags) fromStore(paths []string) bool {
-	return len(paths) == 0 && g.runID != "" && !g.record && g.baseline == "" && g.candidate == ""
+	if len(paths) > 0 || g.runID == "" || g.record {
+		return false
+	}
+	if g.baseline == "" && g.candidate == "" {
+		return true
+	}
+	return g.dbNamed && !namesFile(g.baseline) && !namesFile(g.candidate)
+}
+
+// namesFile reports whether a variant flag names a file that exists.
+func namesFile(spec string) bool {
+	v, err := data.ParseVariantSpec(spec)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(v.File)
+	return err == nil
 }
 
 // readRun reads the run to judge: from files, a run folder, or the store.
@@ -358,12 +380,22 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		if err != nil {
 			return nil, err
 		}
+		opt, err := g.loadOptions(u, "gate", true)
+		if err != nil {
+			return nil, err
+		}
+		if n := opt.Baseline.Name; n != "" {
+			runs[0].Baseline = n
+		}
+		if n := opt.Candidate.Name; n != "" {
+			runs[0].Candidate = n
+		}
 		return &runs[0], nil
 	}
 	if g.baseline == "" || g.candidate == "" {
 		return nil, usagef("gate", "name the run's files with --baseline and --candidate (or a stored run with --db and --run)")
 	}
-	opt, err := g.loadOptions(u, "gate")
+	opt, err := g.loadOptions(u, "gate", len(paths) > 0 && namesVariants(paths))
 	if err != nil {
 		return nil, err
 	}

@@ -85,7 +85,7 @@ func runIngest(u *ui, args []string) error {
 	if err != nil {
 		return usagef(c.name, "--label: %v", err)
 	}
-	opt, err := in.loadOptions(u, c.name)
+	opt, err := in.loadOptions(u, c.name, fs.NArg() > 0 && namesVariants(fs.Args()))
 	if err != nil {
 		return err
 	}

@@ -286,7 +286,7 @@ const recommendHelp = `    --method NAME            target-fpr (default): the sn
 func backtestRuns(u *ui, cmd string, af *analysisFlags, paths, labels []string) ([]data.Run, error) {
 	var runs []data.Run
 	if len(paths) > 0 {
-		lopt, err := af.loadOptions(u, cmd)
+		lopt, err := af.loadOptions(u, cmd, namesVariants(paths))
 		if err != nil {
 			return nil, err
 		}
