@@ -33,7 +33,9 @@ in place and in one transaction, keeping every run; a SQLite file is then
 compacted (the old tables' space given back). Read-only commands
 (spread, recommend, runs, gate --db) refuse an older store until then; ingest
 and gate --record upgrade it as they write. A store already up to date is
-left alone.
+left alone, once every page of a SQLite file has been read back: a store
+that lacks a table or column of its schema, or holds a garbled page, is
+reported damaged (exit 2).
 
 Flags:
     --from STORE    the store to read
@@ -146,6 +148,14 @@ func runStoreUpgrade(u *ui, args []string) error {
 	}
 	st, err := data.Open(u.ctx, loc, data.ReadOnly)
 	if err == nil {
+		defer st.Close()
+		// A store up to date is read through before it is said to be: a
+		// garbled page is found here, not by the next command.
+		if c, ok := st.(interface{ Check(context.Context) error }); ok {
+			if err := c.Check(u.ctx); err != nil {
+				return err
+			}
+		}
 		fmt.Fprintf(u.stdout, "%s: schema version %d, up to date\n", st.Location(), data.SchemaVersion)
 		return st.Close()
 	}
