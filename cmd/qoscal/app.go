@@ -149,6 +149,9 @@ func newFlags(c *command) *pflag.FlagSet {
 //     which would otherwise mean "not given" (for --db, the local file
 //     qoscal.db; for the gate's --calibration, no floor at all).
 func parseFlags(u *ui, c *command, fs *pflag.FlagSet, args []string) error {
+	if sawFlags != nil {
+		sawFlags(c, fs)
+	}
 	fs.VisitAll(func(f *pflag.Flag) {
 		if _, repeatable := f.Value.(pflag.SliceValue); !repeatable {
 			f.Value = &onceValue{Value: f.Value}
@@ -173,6 +176,12 @@ func parseFlags(u *ui, c *command, fs *pflag.FlagSet, args []string) error {
 		if m := emptyArgument.FindStringSubmatch(err.Error()); m != nil {
 			return emptyFlag(c.name, m[1])
 		}
+		var ive *pflag.InvalidValueError
+		if errors.As(err, &ive) {
+			if kind := valueKinds[ive.GetFlag().Value.Type()]; kind != "" {
+				return usagef(c.name, "--%s %s: expected %s", ive.GetFlag().Name, shownValue(ive.GetValue()), kind)
+			}
+		}
 		return usagef(c.name, "%v", err)
 	}
 	var empty error
@@ -183,6 +192,18 @@ func parseFlags(u *ui, c *command, fs *pflag.FlagSet, args []string) error {
 	})
 	return empty
 }
+
+// valueKinds says what a flag of each pflag value type takes, for the
+// error of a value that is none.
+var valueKinds = map[string]string{
+	"float64": "a number",
+	"int":     "a whole number",
+	"uint64":  "a whole number from 0 to 18446744073709551615",
+	"bool":    "true or false, or no value",
+}
+
+// sawFlags, when set (by a test), is shown every command's flags.
+var sawFlags func(*command, *pflag.FlagSet)
 
 // emptyFlag is the error for a flag given an empty value.
 func emptyFlag(cmd, name string) error {

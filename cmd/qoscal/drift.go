@@ -41,7 +41,8 @@ Input:
 
 Output:
     --fail-on-drift          exit 1 when the score drifted
-    --seed N                 seed of the change-point test (default 1)
+    --seed N                 seed of the change-point test, any whole
+                             number from 0 to 2^64-1 (default 1)
     --annotations MODE       auto (default: github when GITHUB_ACTIONS=true),
                              github, none: a ::warning:: on drift
     --format FORMAT          text (default), markdown or json

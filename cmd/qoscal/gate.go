@@ -53,7 +53,8 @@ The run:
                              compare (default sec/op)
 
 The floor:
-    --floor X                the floor (wins over the calibration file's)
+    --floor X                the floor (wins over the calibration file's),
+                             in [1e-06, 1e+06]
     --calibration FILE       the file 'qoscal recommend --write' made: floor,
                              suite, variant names, directions and the
                              baseline history for the runner-health check
@@ -62,7 +63,8 @@ The floor:
                              against the floor of that sub-suite recomputed
                              from the calibration (version 2 files)
     --min-suite N            the fewest calibrated benchmarks a partial run
-                             is gated on (default: half, at least 2)
+                             is gated on, in [0, 100000] (default 0: half,
+                             at least 2)
     --per-benchmark MODE     a benchmark below its calibrated band (Holm's
                              step-down at the calibration's family-wise
                              rate): warn (default), fail (exit 1 even when
@@ -73,10 +75,10 @@ The floor:
                              of it (floor × (1 − FRACTION) ≤ score) is
                              verdict "rerun" (exit 3: measure again on a
                              fresh runner, then judge both runs as
-                             RUN1 RUN2 without the band) instead of FAIL
-                             (default 0: off)
-    --tag-threshold F        tag ratios beyond ±F as faster/SLOWER
-                             (default 0.03)
+                             RUN1 RUN2 without the band) instead of FAIL;
+                             in [0, 0.5) (default 0: off)
+    --tag-threshold F        tag ratios beyond ±F as faster/SLOWER, in
+                             [0, 1) (default 0.03)
 
 CI:
     --annotations MODE       auto (default: github when GITHUB_ACTIONS=true),
@@ -94,9 +96,9 @@ CI:
                              its artifact) is a PATH
     --drift-window N         with --db, check the last N stored gated runs
                              (those with the --label labels, if given) for
-                             drift from the calibration (default 20, at
-                             least 3; 0: no check): a note on drift, a
-                             warning annotation under Actions
+                             drift from the calibration: 0 (no check) or
+                             in [3, 100000] (default 20): a note on drift,
+                             a warning annotation under Actions
     --label KEY=VALUE        labels of the recorded run (repeatable)
     --format FORMAT          text (default), markdown or json
 
@@ -300,14 +302,14 @@ func (g *gateFlags) validate(floorSet bool) error {
 	default:
 		return usagef("gate", "--per-benchmark must be fail, warn or off, got %q", g.perBenchmark)
 	}
-	if g.driftWindow != 0 && g.driftWindow < 3 {
-		return usagef("gate", "--drift-window must be 0 (no check) or at least 3 (a change needs 3 runs), got %d", g.driftWindow)
+	if g.driftWindow != 0 && (g.driftWindow < 3 || g.driftWindow > maxDriftWindow) {
+		return usagef("gate", "--drift-window must be 0 (no check) or in [3, %d] (a change needs 3 runs), got %d", maxDriftWindow, g.driftWindow)
 	}
 	if !(g.rerunBand >= 0 && g.rerunBand < 0.5) {
 		return usagef("gate", "--rerun-band must be in [0, 0.5), got %v", g.rerunBand)
 	}
-	if g.minSuite < 0 {
-		return usagef("gate", "--min-suite must be >= 0 (0: half the calibrated suite, at least 2), got %d", g.minSuite)
+	if g.minSuite < 0 || g.minSuite > maxMinSuite {
+		return usagef("gate", "--min-suite must be in [0, %d] (0: half the calibrated suite, at least 2), got %d", maxMinSuite, g.minSuite)
 	}
 	if floorSet {
 		if err := checkFloor("gate", g.floor); err != nil {

@@ -38,7 +38,7 @@ chart, and prints their paths:
 ` + analysisInputHelp + `
 The floor drawn (default: the recommended one, with the flags of
 'qoscal recommend'):
-    --floor X                draw this floor instead
+    --floor X                draw this floor instead, in [1e-06, 1e+06]
     --calibration FILE       draw the floor of this calibration file, its
                              per-benchmark bands on the ratio spread, and the
                              runs after its own as gated runs on the sequence

@@ -46,7 +46,7 @@ SOURCE_DATE_EPOCH is set.
 
 ` + analysisInputHelp + `
 The floor (default: the recommended one):
-    --floor X                show this floor instead
+    --floor X                show this floor instead, in [1e-06, 1e+06]
     --calibration FILE       show the floor of this calibration file, its
                              bands and the runs gated since
     --run ID                 mark this run's ratios on the ratio spread
