@@ -8,12 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"qoscal/calibrate"
 	"qoscal/data"
 	"qoscal/present"
+	"qoscal/render"
 )
 
 var gateCmd = &command{
@@ -600,10 +600,9 @@ func (v *gateView) outputs() []output {
 	}
 }
 
-// oneLine replaces line breaks, which a step output cannot hold.
-func oneLine(s string) string {
-	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
-}
+// oneLine puts outside text on one line, as a step output must be
+// (render.OneLine).
+func oneLine(s string) string { return render.OneLine(s) }
 
 func gateExitCode(res *calibrate.GateResult) int {
 	switch res.Verdict {

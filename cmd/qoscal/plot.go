@@ -11,6 +11,7 @@ import (
 	"qoscal/calibrate"
 	"qoscal/chartdata"
 	"qoscal/plots"
+	"qoscal/render"
 )
 
 var plotCmd = &command{
@@ -291,7 +292,7 @@ func runPlot(u *ui, args []string) error {
 	}
 	for _, p := range paths {
 		if p != "" {
-			fmt.Fprintln(u.stdout, p)
+			fmt.Fprintln(u.stdout, render.OneLine(p))
 		}
 	}
 	return nil

@@ -148,7 +148,7 @@ func runReport(u *ui, args []string) error {
 		if err := writeFile(out, buf.Bytes()); err != nil {
 			return err
 		}
-		fmt.Fprintln(u.stdout, out)
+		fmt.Fprintln(u.stdout, render.OneLine(out))
 	}
 	if md != "" {
 		paths, err := writeCharts(filepath.Dir(md), mdChartPrefix(md), rep.charts, plots.SVG)
@@ -160,10 +160,10 @@ func runReport(u *ui, args []string) error {
 		if err := writeFile(md, buf.Bytes()); err != nil {
 			return err
 		}
-		fmt.Fprintln(u.stdout, md)
+		fmt.Fprintln(u.stdout, render.OneLine(md))
 		for _, p := range paths {
 			if p != "" {
-				fmt.Fprintln(u.stdout, p)
+				fmt.Fprintln(u.stdout, render.OneLine(p))
 			}
 		}
 	}
@@ -175,7 +175,7 @@ func runReport(u *ui, args []string) error {
 		if err := appendFile(summary, append([]byte("\n"), buf.Bytes()...)); err != nil {
 			return fmt.Errorf("step summary %s: %v", summary, err)
 		}
-		fmt.Fprintln(u.stdout, summary)
+		fmt.Fprintln(u.stdout, render.OneLine(summary))
 	}
 	return nil
 }
@@ -261,7 +261,16 @@ type htmlTable struct {
 }
 
 func forHTML(t *render.Table) htmlTable {
-	h := htmlTable{Head: t.Head, Rows: t.Rows, Wide: len(t.Head) > 3}
+	h := htmlTable{Head: t.Head, Wide: len(t.Head) > 3}
+	// Cells hold outside text (run ids, sources): on one line, as in
+	// every output (render.OneLine); html/template escapes the rest.
+	for _, r := range t.Rows {
+		row := make([]string, len(r))
+		for i, c := range r {
+			row[i] = render.OneLine(c)
+		}
+		h.Rows = append(h.Rows, row)
+	}
 	for _, a := range t.Align {
 		h.Right = append(h.Right, a == render.Right)
 	}
