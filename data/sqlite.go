@@ -435,7 +435,11 @@ func (s *SQLite) Check(ctx context.Context) error {
 			return s.wrap(err)
 		}
 		if msg != "ok" {
-			problems = append(problems, msg)
+			for _, l := range strings.Split(msg, "\n") {
+				if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "*** in database") {
+					problems = append(problems, l)
+				}
+			}
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -444,10 +448,10 @@ func (s *SQLite) Check(ctx context.Context) error {
 	if len(problems) > 0 {
 		more := ""
 		if len(problems) > 3 {
-			more = fmt.Sprintf("; and %d more", len(problems)-3)
+			more = fmt.Sprintf("; and %d more problems", len(problems)-3)
 			problems = problems[:3]
 		}
-		return fmt.Errorf("store %s is damaged: %s%s", s.path, strings.Join(problems, "; "), more)
+		return fmt.Errorf("store %s is damaged: %s%s (SQLite's quick_check): restore it from a copy", s.path, strings.Join(problems, "; "), more)
 	}
 	return nil
 }
