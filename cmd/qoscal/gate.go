@@ -136,7 +136,7 @@ type gateFlags struct {
 	perBenchmark                                                      string
 	rerunBand                                                         float64
 	minSuite, driftWindow                                             int
-	reportOnly, allowPartial, record, higher, lower, emitMeta         bool
+	reportOnly, allowPartial, record, emitMeta                        bool
 	// dbNamed is set when --db or $QOSCAL_DB names the store.
 	dbNamed bool
 	labels  []string
