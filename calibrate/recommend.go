@@ -94,8 +94,8 @@ func (o *RecommendOptions) Validate() error {
 	if !(o.Margin >= 0 && o.Margin < 1) {
 		return fmt.Errorf("--margin must be in [0, 1), got %v", o.Margin)
 	}
-	if !(o.Step > 0 && o.Step <= 1) {
-		return fmt.Errorf("--step must be in (0, 1], got %v", o.Step)
+	if !(o.Step >= MinStep && o.Step <= 1) {
+		return fmt.Errorf("--step must be in [%v, 1], got %v: a floor is shown to the step's decimals", MinStep, o.Step)
 	}
 	if !(o.Alpha > 0 && o.Alpha < 0.5) {
 		return fmt.Errorf("--alpha must be in (0, 0.5), got %v", o.Alpha)
@@ -109,11 +109,22 @@ func (o *RecommendOptions) Validate() error {
 	if !(o.FamilyAlpha > 0 && o.FamilyAlpha < 0.5) {
 		return fmt.Errorf("--family-alpha must be in (0, 0.5), got %v", o.FamilyAlpha)
 	}
-	if o.Bootstrap < 0 {
-		return fmt.Errorf("--bootstrap must be >= 0, got %d", o.Bootstrap)
+	if o.Bootstrap < 0 || o.Bootstrap > MaxBootstrap {
+		return fmt.Errorf("--bootstrap must be in [0, %d] (0: no bootstrap), got %d: its time grows with the resamples times the runs", MaxBootstrap, o.Bootstrap)
 	}
 	return nil
 }
+
+// The ranges of the options that are counts and sizes, checked by
+// Validate before any work: a grid step of 1e-300 printed a floor to 300
+// decimals, and 2,147,483,648 resamples ran for minutes.
+const (
+	// MinStep is the finest floor grid: four decimals.
+	MinStep = 0.0001
+	// MaxBootstrap bounds the bootstrap's resamples (50 times the
+	// default).
+	MaxBootstrap = 100000
+)
 
 // StepDecimals is the number of decimals a floor on the grid of step
 // needs: 2 for 0.05, 1 for 0.1, 3 for 0.005.

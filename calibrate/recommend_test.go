@@ -140,7 +140,10 @@ func TestRecommendWarningsAndValidation(t *testing.T) {
 	}{
 		{func(o *RecommendOptions) { o.Margin = 1.3 }, "--margin must be in [0, 1), got 1.3"},
 		{func(o *RecommendOptions) { o.Margin = -0.1 }, "--margin must be in [0, 1), got -0.1"},
-		{func(o *RecommendOptions) { o.Step = 0 }, "--step must be in (0, 1], got 0"},
+		{func(o *RecommendOptions) { o.Step = 0 }, "--step must be in [0.0001, 1], got 0: a floor is shown to the step's decimals"},
+		{func(o *RecommendOptions) { o.Step = 1e-300 }, "--step must be in [0.0001, 1], got 1e-300: a floor is shown to the step's decimals"},
+		{func(o *RecommendOptions) { o.Bootstrap = 1 << 31 }, "--bootstrap must be in [0, 100000] (0: no bootstrap), got 2147483648: its time grows with the resamples times the runs"},
+		{func(o *RecommendOptions) { o.Bootstrap = -1 }, "--bootstrap must be in [0, 100000] (0: no bootstrap), got -1: its time grows with the resamples times the runs"},
 		{func(o *RecommendOptions) { o.Method = "vibes" }, `--method must be target-fpr, margin, prediction or tolerance, got "vibes"`},
 		{func(o *RecommendOptions) { o.Alpha = 0.7 }, "--alpha must be in (0, 0.5), got 0.7"},
 	} {

@@ -11,7 +11,10 @@ package data
 //
 // A zip is unpacked into a temporary folder, removed when the run is read,
 // under limits: no entry may leave the folder (an absolute name, "..", a
-// drive letter), no symbolic link or other special file, at most
+// drive letter), nor hold a ":" in its name (legal on Linux and macOS, a
+// stream of another file on Windows: refused everywhere, so that an
+// artifact reads alike on every runner), no symbolic link or other
+// special file, at most
 // ZipMaxEntries entries and ZipMaxBytes unpacked bytes, counted as they
 // are written rather than trusted from the headers (a zip bomb is stopped
 // at the limit). A zip that cannot be read is an error naming it.
@@ -174,10 +177,26 @@ func zipEntryName(name string) (string, error) {
 	}
 	clean := path.Clean(strings.TrimSuffix(name, "/"))
 	local := filepath.FromSlash(clean)
-	if clean == "." || !filepath.IsLocal(local) || path.IsAbs(name) || strings.Contains(clean, ":") {
+	if clean == "." || path.IsAbs(name) || driveLetter(clean) || !filepath.IsLocal(clean) {
 		return "", errors.New("would be written outside the artifact's folder")
 	}
+	if strings.Contains(clean, ":") {
+		// Legal on Linux and macOS, but on Windows a name with a colon
+		// is a file's stream (hoard.txt:x) or no name at all: refused on
+		// every system, so that one artifact reads alike on every runner.
+		return "", errors.New(`has a ":" in its name, which a Windows file name cannot hold (it would name a stream of another file); rename the file before uploading the artifact`)
+	}
+	if !filepath.IsLocal(local) {
+		// A name this system reserves (NUL, COM1 on Windows).
+		return "", errors.New("is a name this system reserves for a device, not a file")
+	}
 	return local, nil
+}
+
+// driveLetter reports whether a zip entry's name starts with a Windows
+// drive (C:), which would put it outside the folder on Windows.
+func driveLetter(name string) bool {
+	return len(name) >= 2 && name[1] == ':' && ('a' <= name[0]|0x20 && name[0]|0x20 <= 'z')
 }
 
 // unzipFile writes one entry to dst, at most budget bytes, and returns how

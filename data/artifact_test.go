@@ -59,6 +59,11 @@ func TestZipRefused(t *testing.T) {
 		{"absolute", [][2]string{{"/etc/hoard.txt", artCand}}, `would be written outside`},
 		{"backslash dot-dot", [][2]string{{`..\hoard.txt`, artCand}}, `would be written outside`},
 		{"drive letter", [][2]string{{`C:/hoard.txt`, artCand}}, `would be written outside`},
+		{"drive letter only", [][2]string{{`c:hoard.txt`, artCand}}, `would be written outside`},
+		// A colon elsewhere is no way out of the folder: the message says
+		// what is wrong with it.
+		{"colon", [][2]string{{`bench:1/hoard.txt`, artCand}}, `entry "bench:1/hoard.txt" has a ":" in its name, which a Windows file name cannot hold (it would name a stream of another file); rename the file before uploading the artifact: refused`},
+		{"stream", [][2]string{{`hoard.txt:evil`, artCand}}, `has a ":" in its name`},
 		{"twice", [][2]string{{"hoard.txt", artCand}, {"./hoard.txt", artCand}}, `entry "./hoard.txt": is in the archive twice`},
 		{"bomb", [][2]string{{"baseline.txt", big}}, `unpacks to more than the 1048576 bytes a result artifact may hold: refused (a zip bomb?)`},
 		{"bomb over entries", [][2]string{{"a", big[:600000]}, {"b", big[:600000]}}, `entry "b": unpacks to more than`},

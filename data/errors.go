@@ -62,19 +62,22 @@ func (e *InputError) err() error {
 	return e
 }
 
-func (e *InputError) Error() string {
-	var b strings.Builder
+func (e *InputError) Error() string { return strings.Join(e.Lines(), "\n") }
+
+// Lines are the lines the error is shown in: one per syntax error, up to
+// maxShown, then how many more there are. (A line break inside one, from
+// a file name, is not a line of its own: the command line shows each
+// line neutralised.)
+func (e *InputError) Lines() []string {
+	var out []string
 	for i, s := range e.Errs {
 		if i == maxShown {
-			fmt.Fprintf(&b, "\n... and %d more", len(e.Errs)-maxShown+e.More)
+			out = append(out, fmt.Sprintf("... and %d more", len(e.Errs)-maxShown+e.More))
 			break
 		}
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(s.Error())
+		out = append(out, s.Error())
 	}
-	return b.String()
+	return out
 }
 
 // asSyntax returns err as a *SyntaxError if it is one.

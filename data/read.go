@@ -104,10 +104,18 @@ func (rr *runsRead) addLabels(rows storeRows) error {
 // (damagedRow), "store S: …" for any other.
 func storeError(store string, err error) error {
 	var d *damagedRow
-	if errors.As(err, &d) {
+	if errors.As(err, &d) || damagedFile(err) {
 		return fmt.Errorf("store %s is damaged: %w", store, err)
 	}
 	return fmt.Errorf("store %s: %w", store, err)
+}
+
+// damagedFile reports whether err is SQLite's report of a damaged file:
+// SQLITE_CORRUPT ("database disk image is malformed", a garbled page) or
+// SQLITE_NOTADB.
+func damagedFile(err error) bool {
+	code := primaryCode(err)
+	return code == 11 || code == 26
 }
 
 // damagedRow is a row whose column col (from 1) holds a value of another

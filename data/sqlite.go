@@ -153,10 +153,12 @@ func OpenSQLite(path string, mode Mode) (*SQLite, error) {
 }
 
 // openWritable opens the store at path for writing, and brings its
-// schema up to date.
+// schema up to date. The file is put in WAL mode by migrate, once it is
+// known to be a qoscal store (or a new one): a connection setting would
+// switch another program's database to WAL mode before it was looked at.
 func openWritable(path string) (*SQLite, error) {
 	s, err := open(path, "_pragma=busy_timeout("+strconv.Itoa(int(BusyTimeout/time.Millisecond))+")"+
-		"&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate")
+		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate")
 	if err != nil {
 		return nil, err
 	}
@@ -309,15 +311,167 @@ func (s *SQLite) identify(tx *sql.Tx) (int, error) {
 	if version > len(migrations) || version < 0 {
 		return 0, fmt.Errorf("store %s was written by a newer qoscal (schema version %d; this qoscal knows up to %d): upgrade qoscal", s.path, version, len(migrations))
 	}
+	if version > 0 {
+		if err := s.checkSchema(tx, version); err != nil {
+			return 0, err
+		}
+	}
 	return version, nil
 }
 
+// checkSchema checks that the store holds every table and column of
+// schema version (as its migrations make them): a store that lacks one (a
+// table dropped by hand, a half-restored copy) is damaged, and said so
+// here, rather than found up to date by 'store upgrade' and failing later
+// with "no such table".
+func (s *SQLite) checkSchema(tx *sql.Tx, version int) error {
+	want, err := schemaOf(version)
+	if err != nil {
+		return err
+	}
+	got, err := tableColumns(tx)
+	if err != nil {
+		return s.wrap(err)
+	}
+	for _, t := range want.tables {
+		have, ok := got[t]
+		if !ok {
+			return fmt.Errorf("store %s is damaged: it lacks the table %s (schema version %d has %s): restore it from a copy, or ingest its runs into a new store", s.path, t, version, strings.Join(want.tables, ", "))
+		}
+		for _, c := range want.columns[t] {
+			if !slices.Contains(have, c) {
+				return fmt.Errorf("store %s is damaged: its table %s lacks the column %s (schema version %d): restore it from a copy, or ingest its runs into a new store", s.path, t, c, version)
+			}
+		}
+	}
+	return nil
+}
+
+// schema is the tables, in order, and their columns of a schema version.
+type schema struct {
+	tables  []string
+	columns map[string][]string
+}
+
+// schemas[v-1] is schema version v, made once, by running the migrations
+// on an in-memory database, so that the check follows the migrations.
+var (
+	schemasOnce sync.Once
+	schemas     []schema
+	schemasErr  error
+)
+
+func schemaOf(version int) (schema, error) {
+	schemasOnce.Do(func() {
+		db, err := sql.Open("sqlite", ":memory:")
+		if err != nil {
+			schemasErr = err
+			return
+		}
+		defer db.Close()
+		db.SetMaxOpenConns(1)
+		for _, m := range migrations {
+			if _, err := db.Exec(m); err != nil {
+				schemasErr = err
+				return
+			}
+			tx, err := db.Begin()
+			if err != nil {
+				schemasErr = err
+				return
+			}
+			cols, err := tableColumns(tx)
+			tx.Rollback()
+			if err != nil {
+				schemasErr = err
+				return
+			}
+			sc := schema{columns: cols}
+			for t := range cols {
+				sc.tables = append(sc.tables, t)
+			}
+			sort.Strings(sc.tables)
+			schemas = append(schemas, sc)
+		}
+	})
+	if schemasErr != nil {
+		return schema{}, fmt.Errorf("the store schema: %v (this is a bug in qoscal)", schemasErr)
+	}
+	return schemas[version-1], nil
+}
+
+// tableColumns returns the columns of every table of the database.
+func tableColumns(tx *sql.Tx) (map[string][]string, error) {
+	rows, err := tx.Query(`SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
+		WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name, p.cid`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]string{}
+	for rows.Next() {
+		var t, c string
+		if err := rows.Scan(&t, &c); err != nil {
+			return nil, err
+		}
+		out[t] = append(out[t], c)
+	}
+	return out, rows.Err()
+}
+
+// Check reads every page of the store (PRAGMA quick_check), and reports a
+// store that SQLite finds damaged: 'store upgrade' checks so before it
+// says a store is up to date.
+func (s *SQLite) Check(ctx context.Context) error {
+	rows, err := s.db.QueryContext(ctx, "PRAGMA quick_check")
+	if err != nil {
+		return s.wrap(err)
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var msg string
+		if err := rows.Scan(&msg); err != nil {
+			return s.wrap(err)
+		}
+		if msg != "ok" {
+			for _, l := range strings.Split(msg, "\n") {
+				if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "*** in database") {
+					problems = append(problems, l)
+				}
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return s.wrap(err)
+	}
+	if len(problems) > 0 {
+		more := ""
+		if len(problems) > 3 {
+			more = fmt.Sprintf("; and %d more problems", len(problems)-3)
+			problems = problems[:3]
+		}
+		return fmt.Errorf("store %s is damaged: %s%s (SQLite's quick_check): restore it from a copy", s.path, strings.Join(problems, "; "), more)
+	}
+	return nil
+}
+
+// migrate checks what the file is, without writing to it, then puts it
+// in WAL mode and brings its schema up to date.
 func (s *SQLite) migrate() error {
+	if err := s.identifyOnly(); err != nil {
+		return err
+	}
+	if _, err := s.db.Exec("PRAGMA journal_mode = WAL"); err != nil {
+		return s.wrap(err)
+	}
 	tx, err := s.db.BeginTx(context.Background(), nil)
 	if err != nil {
 		return s.wrap(err)
 	}
 	defer tx.Rollback()
+	// Again, in the transaction that migrates: another process may have
+	// migrated the store since.
 	version, err := s.identify(tx)
 	if err != nil {
 		return err
@@ -336,6 +490,18 @@ func (s *SQLite) migrate() error {
 		}
 	}
 	return s.wrap(tx.Commit())
+}
+
+// identifyOnly checks what the file is (identify) in a transaction that
+// writes nothing.
+func (s *SQLite) identifyOnly() error {
+	tx, err := s.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return s.wrap(err)
+	}
+	defer tx.Rollback()
+	_, err = s.identify(tx)
+	return err
 }
 
 // checkReadable checks, without writing, that a store opened read-only is a

@@ -77,10 +77,12 @@ func (t *Table) WriteMarkdown(w io.Writer) {
 }
 
 // MDEscape escapes text from inputs for Markdown (a paragraph or a table
-// cell): markup characters get a backslash, line breaks become spaces.
-// GitHub's own markup counts: $ (math: a benchmark named
-// "$\Huge\text{PASS}$" would draw a large PASS) and ~ (struck-out text).
+// cell): markup characters get a backslash, line breaks become spaces,
+// other control characters are escaped as OneLine escapes them. GitHub's
+// own markup counts: $ (math: a benchmark named "$\Huge\text{PASS}$"
+// would draw a large PASS) and ~ (struck-out text).
 func MDEscape(s string) string {
+	s = OneLine(strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(s))
 	var b strings.Builder
 	for _, r := range s {
 		switch r {

@@ -84,12 +84,13 @@ func (t *Table) widths() []int {
 	return w
 }
 
-// Neutralise puts a backslash before text that starts with "::", which
-// the GitHub Actions runner would run as a workflow command were it to
-// start a line of the log, and breaks up the runner's older command form
-// "##[", which it finds anywhere in a line (LegacyCommand).
+// Neutralise puts a cell on one line (OneLine), puts a backslash before
+// text that starts with "::", which the GitHub Actions runner would run
+// as a workflow command were it to start a line of the log, and breaks up
+// the runner's older command form "##[", which it finds anywhere in a
+// line (LegacyCommand).
 func Neutralise(c string) string {
-	c = BreakLegacy(c)
+	c = BreakLegacy(OneLine(c))
 	if IsCommandLine([]byte(c)) {
 		return `\` + c
 	}

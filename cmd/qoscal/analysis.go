@@ -53,6 +53,16 @@ func (f *analysisFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&f.metric, "metric", "", "the `METRIC` to compare when results have several")
 }
 
+// inputs adds the files the analysis reads to fc: the runs' files at
+// PATHs, or the store.
+func (f *analysisFlags) inputs(u *ui, fc *files, paths []string) {
+	if len(paths) > 0 {
+		fc.runs(&f.runFlags, paths)
+	} else {
+		fc.store(storePath(u, f.db))
+	}
+}
+
 // analysisInputHelp documents the flags of add, for the usage texts.
 const analysisInputHelp = `Input (runs of unchanged code, from PATHs or from the store):
     PATH...                  run folders, folders of run folders, CSV files
@@ -114,7 +124,7 @@ func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, erro
 	if len(paths) > 0 && len(filter) > 0 {
 		return nil, usagef(cmd, "--label selects runs in the store; with PATHs, pick the folders instead")
 	}
-	lopt, err := f.loadOptions(u, cmd)
+	lopt, err := f.loadOptions(u, cmd, namesVariants(paths))
 	if err != nil {
 		return nil, err
 	}

@@ -138,23 +138,106 @@ func newFlags(c *command) *pflag.FlagSet {
 }
 
 // parseFlags parses args; it reports --help as errHelp after printing the
-// usage to stdout.
+// usage to stdout. It is the one place that holds, for every command:
+//   - a flag that takes one value (--floor, --db, --report-only) may be
+//     given once: "--floor 2 --floor 0.5" is an error, not "the last
+//     wins", since in a workflow the second is most often a mistake
+//     that would silently change the gate (repeatable flags, such as
+//     --label, collect every value);
+//   - a flag given an empty (or blank) value is an error that names it:
+//     it is most often an unset variable in the workflow (--db "$DB"),
+//     which would otherwise mean "not given" (for --db, the local file
+//     qoscal.db; for the gate's --calibration, no floor at all).
 func parseFlags(u *ui, c *command, fs *pflag.FlagSet, args []string) error {
+	if sawFlags != nil {
+		sawFlags(c, fs)
+	}
+	fs.VisitAll(func(f *pflag.Flag) {
+		if _, repeatable := f.Value.(pflag.SliceValue); !repeatable {
+			f.Value = &onceValue{Value: f.Value}
+		}
+	})
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
 		fmt.Fprint(u.stdout, c.usage)
 		return errHelp
 	}
+	var twice *givenTwice
+	if errors.As(err, &twice) {
+		var ive *pflag.InvalidValueError
+		if errors.As(err, &ive) {
+			if ive.GetFlag().Value.Type() == "bool" {
+				return usagef(c.name, "--%s is given twice: give it once", ive.GetFlag().Name)
+			}
+			return usagef(c.name, "--%s is given twice (%s, then %s): give it once", ive.GetFlag().Name, shownValue(twice.first), shownValue(ive.GetValue()))
+		}
+	}
 	if err != nil {
-		// An empty value for a number flag is most often an unset
-		// variable in a workflow: say so, as nonEmpty does for the others.
 		if m := emptyArgument.FindStringSubmatch(err.Error()); m != nil {
-			return usagef(c.name, "--%s is empty: expected a value (an unset variable in the workflow?)", m[1])
+			return emptyFlag(c.name, m[1])
+		}
+		var ive *pflag.InvalidValueError
+		if errors.As(err, &ive) {
+			if kind := valueKinds[ive.GetFlag().Value.Type()]; kind != "" {
+				return usagef(c.name, "--%s %s: expected %s", ive.GetFlag().Name, shownValue(ive.GetValue()), kind)
+			}
 		}
 		return usagef(c.name, "%v", err)
 	}
-	return nil
+	var empty error
+	fs.Visit(func(f *pflag.Flag) {
+		if o, ok := f.Value.(*onceValue); ok && empty == nil && strings.TrimSpace(o.given) == "" {
+			empty = emptyFlag(c.name, f.Name)
+		}
+	})
+	return empty
 }
+
+// valueKinds says what a flag of each pflag value type takes, for the
+// error of a value that is none.
+var valueKinds = map[string]string{
+	"float64": "a number",
+	"int":     "a whole number",
+	"uint64":  "a whole number from 0 to 18446744073709551615",
+	"bool":    "true or false, or no value",
+}
+
+// sawFlags, when set (by a test), is shown every command's flags.
+var sawFlags func(*command, *pflag.FlagSet)
+
+// emptyFlag is the error for a flag given an empty value.
+func emptyFlag(cmd, name string) error {
+	return usagef(cmd, "--%s is empty: expected a value (an unset variable in the workflow?)", name)
+}
+
+// shownValue quotes a flag's value for a message when it needs quotes.
+func shownValue(s string) string {
+	if s == "" || strings.ContainsAny(s, " \t\"'") || !strconv.CanBackquote(s) {
+		return strconv.Quote(s)
+	}
+	return s
+}
+
+// onceValue is the value of a flag that takes one value: a second Set is
+// an error (givenTwice). given is the value as given.
+type onceValue struct {
+	pflag.Value
+	set   bool
+	given string
+}
+
+func (o *onceValue) Set(s string) error {
+	if o.set {
+		return &givenTwice{first: o.given}
+	}
+	o.set, o.given = true, s
+	return o.Value.Set(s)
+}
+
+// givenTwice is the error of a flag given a second value.
+type givenTwice struct{ first string }
+
+func (e *givenTwice) Error() string { return "given twice" }
 
 // emptyArgument matches pflag's error for a flag given an empty (or
 // blank) value it cannot parse.
@@ -208,16 +291,4 @@ func checkFormat(cmd, f string) error {
 		return withHint(err, "--format is the output's format; name the result files' format with --input-format %s", f)
 	}
 	return err
-}
-
-// nonEmpty refuses a flag given with an empty value (an unset variable in
-// a workflow: --calibration "$CAL"), which would otherwise mean "not
-// given" and, for the gate, no floor at all.
-func nonEmpty(cmd string, fs *pflag.FlagSet, names ...string) error {
-	for _, n := range names {
-		if f := fs.Lookup(n); f != nil && fs.Changed(n) && strings.TrimSpace(f.Value.String()) == "" {
-			return usagef(cmd, "--%s is empty: expected a value (an unset variable in the workflow?)", n)
-		}
-	}
-	return nil
 }

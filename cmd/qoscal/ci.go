@@ -37,9 +37,9 @@ func (a annotation) write(w io.Writer) {
 	esc := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
 	prop := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
 	var b strings.Builder
-	fmt.Fprintf(&b, "::%s title=%s", a.kind, prop.Replace(render.BreakLegacy(a.title)))
+	fmt.Fprintf(&b, "::%s title=%s", a.kind, prop.Replace(render.BreakLegacy(render.OneLine(a.title))))
 	if a.file != "" {
-		fmt.Fprintf(&b, ",file=%s", prop.Replace(render.BreakLegacy(a.file)))
+		fmt.Fprintf(&b, ",file=%s", prop.Replace(render.BreakLegacy(render.OneLine(a.file))))
 		if a.line > 0 {
 			fmt.Fprintf(&b, ",line=%d", a.line)
 		}
@@ -48,15 +48,17 @@ func (a annotation) write(w io.Writer) {
 	io.WriteString(w, b.String())
 }
 
-// ghCommand writes one annotation without a file.
+// ghCommand writes one annotation without a file, its message on one
+// line (render.OneLine).
 func ghCommand(w io.Writer, kind, title, msg string) {
-	annotation{kind: kind, title: title, msg: msg}.write(w)
+	annotation{kind: kind, title: title, msg: render.OneLine(msg)}.write(w)
 }
 
 // warnAbout prints a warning about something named in the annotation's
 // title under Actions ("qoscal gate: drift"), a plain warning line with
 // the same text otherwise.
 func (u *ui) warnAbout(about, msg string) {
+	msg = render.OneLine(msg)
 	if u.github {
 		u.annotate(annotation{kind: "warning", title: u.title(about), msg: msg})
 		return
@@ -97,10 +99,14 @@ func errorPlace(err error) (file string, line int) {
 // stops the command, its hints as lines of the message.
 func (u *ui) annotateError(err error, hints []string) {
 	file, line := errorPlace(err)
-	msg := err.Error()
-	for _, h := range hints {
-		msg += "\nhint: " + h
+	var lines []string
+	for _, l := range errorLines(err) {
+		lines = append(lines, render.OneLine(l))
 	}
+	for _, h := range hints {
+		lines = append(lines, "hint: "+render.OneLine(h))
+	}
+	msg := strings.Join(lines, "\n")
 	u.annotate(annotation{kind: "error", title: u.title("error"), file: file, line: line, msg: msg})
 }
 
@@ -112,15 +118,22 @@ func (u *ui) noteError(err error, code int, hints []string) {
 	if u.summary == "" {
 		return
 	}
+	// The error's lines hold outside text (file names, a server's
+	// message): each is quoted as code, on one line (render.Code).
+	var b bytes.Buffer
 	d := &render.Doc{}
 	d.Add(&render.Heading{Level: 3, Text: fmt.Sprintf("%s (exit %d)", u.title("error"), code)})
-	lines := strings.Split(strings.ReplaceAll(err.Error(), "\r", "\n"), "\n")
-	d.Add(&render.Lines{Lines: lines})
+	d.WriteMarkdown(&b)
+	b.WriteString("\n")
+	for _, l := range errorLines(err) {
+		b.WriteString(render.Code(l) + "\n")
+	}
+	d = &render.Doc{}
 	if len(hints) > 0 {
+		b.WriteString("\n")
 		d.Add(&render.List{Items: prefixAll("hint: ", hints)})
 	}
 	d.Add(&render.Blank{})
-	var b bytes.Buffer
 	d.WriteMarkdown(&b)
 	if werr := appendFile(u.summary, b.Bytes()); werr != nil {
 		u.prefixed("warning: ", fmt.Sprintf("step summary %s: %v", u.summary, werr))
@@ -154,7 +167,7 @@ type output struct{ name, value string }
 // callers give words and numbers; a break is refused rather than let it
 // forge another output).
 func (u *ui) setOutputs(outs []output) error {
-	path := u.getenv("GITHUB_OUTPUT")
+	path := u.stepOutputs
 	if path == "" {
 		return nil
 	}

@@ -41,7 +41,8 @@ Input:
 
 Output:
     --fail-on-drift          exit 1 when the score drifted
-    --seed N                 seed of the change-point test (default 1)
+    --seed N                 seed of the change-point test, any whole
+                             number from 0 to 2^64-1 (default 1)
     --annotations MODE       auto (default: github when GITHUB_ACTIONS=true),
                              github, none: a ::warning:: on drift
     --format FORMAT          text (default), markdown or json
@@ -89,11 +90,18 @@ func runDrift(u *ui, args []string) error {
 	if err := u.outputFormat(c.name, format); err != nil {
 		return err
 	}
-	if err := nonEmpty(c.name, fs, "calibration", "db"); err != nil {
-		return err
-	}
 	if calPath == "" {
 		return usagef(c.name, "--calibration FILE is required: the calibration to compare the runs with")
+	}
+	fc := u.newFiles()
+	fc.in("the calibration file", calPath)
+	if fs.NArg() > 0 {
+		fc.runs(&rf, fs.Args())
+	} else {
+		fc.store(storePath(u, db))
+	}
+	if err := fc.check(); err != nil {
+		return err
 	}
 	switch annotations {
 	case "auto", "github", "none":
@@ -119,7 +127,7 @@ func runDrift(u *ui, args []string) error {
 	if rf.candidate == "" && fs.NArg() == 0 {
 		rf.candidate = cal.Candidate
 	}
-	lopt, err := rf.loadOptions(u, c.name)
+	lopt, err := rf.loadOptions(u, c.name, namesVariants(fs.Args()))
 	if err != nil {
 		return err
 	}

@@ -24,3 +24,17 @@ const (
 	MinFloor = 1e-6
 	MaxFloor = 1e6
 )
+
+// The ranges of the count flags that the commands check (those of a
+// recommendation, --bootstrap and --step among them, are
+// calibrate.RecommendOptions.Validate's), before any work: each bounds
+// what a mistyped number could make the command do.
+const (
+	// maxMinRuns bounds --min-runs: more runs than any store holds.
+	maxMinRuns = 1000000
+	// maxMinSuite bounds the gate's --min-suite: more benchmarks than
+	// any suite holds.
+	maxMinSuite = 100000
+	// maxDriftWindow bounds the gate's --drift-window.
+	maxDriftWindow = 100000
+)

@@ -6,14 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"qoscal/calibrate"
 	"qoscal/data"
 	"qoscal/present"
+	"qoscal/render"
 )
 
 var gateCmd = &command{
@@ -56,7 +57,8 @@ The run:
                              compare (default sec/op)
 
 The floor:
-    --floor X                the floor (wins over the calibration file's)
+    --floor X                the floor (wins over the calibration file's),
+                             in [1e-06, 1e+06]
     --calibration FILE       the file 'qoscal recommend --write' made: floor,
                              suite, variant names, directions and the
                              baseline history for the runner-health check
@@ -66,7 +68,8 @@ The floor:
                              sub-suite recomputed from it; with --floor
                              alone, those both variants measured
     --min-suite N            the fewest benchmarks of the suite a partial
-                             run is gated on (default: half, at least 2)
+                             run is gated on, in [0, 100000] (default 0:
+                             half, at least 2)
     --per-benchmark MODE     a benchmark below its calibrated band (Holm's
                              step-down at the calibration's family-wise
                              rate): warn (default), fail (exit 1 even when
@@ -77,10 +80,11 @@ The floor:
                              of it (floor × (1 − FRACTION) ≤ score) is
                              verdict "rerun" (exit 3: measure again on a
                              fresh runner, then judge both runs as
-                             RUN1 RUN2) instead of FAIL (default 0: off);
-                             a pair has no band: below the floor, it fails
-    --tag-threshold F        tag ratios beyond ±F as faster/SLOWER
-                             (default 0.03)
+                             RUN1 RUN2) instead of FAIL; in [0, 0.5)
+                             (default 0: off); a pair has no band: below
+                             the floor, it fails
+    --tag-threshold F        tag ratios beyond ±F as faster/SLOWER, in
+                             [0, 1) (default 0.03)
 
 CI:
     --annotations MODE       auto (default: github when GITHUB_ACTIONS=true),
@@ -98,9 +102,9 @@ CI:
                              its artifact) is a PATH
     --drift-window N         with --db, check the last N stored gated runs
                              (those with the --label labels, if given) for
-                             drift from the calibration (default 20, at
-                             least 3; 0: no check): a note on drift, a
-                             warning annotation under Actions
+                             drift from the calibration: 0 (no check) or
+                             in [3, 100000] (default 20): a note on drift,
+                             a warning annotation under Actions
     --label KEY=VALUE        labels of the recorded run (repeatable)
     --format FORMAT          text (default), markdown or json
 
@@ -138,8 +142,10 @@ type gateFlags struct {
 	perBenchmark                                                      string
 	rerunBand                                                         float64
 	minSuite, driftWindow                                             int
-	reportOnly, allowPartial, record, higher, lower, emitMeta         bool
-	labels                                                            []string
+	reportOnly, allowPartial, record, emitMeta                        bool
+	// dbNamed is set when --db or $QOSCAL_DB names the store.
+	dbNamed bool
+	labels  []string
 }
 
 func runGate(u *ui, args []string) error {
@@ -172,15 +178,17 @@ func runGate(u *ui, args []string) error {
 	if err := u.outputFormat(c.name, g.format); err != nil {
 		return err
 	}
-	if err := nonEmpty(c.name, fs, "calibration", "db", "summary", "run"); err != nil {
-		return err
-	}
 	if err := g.validate(fs.Changed("floor")); err != nil {
 		return err
 	}
 	u.annotationMode(g.annotations)
 	if g.summary != "" {
-		u.summary = g.summary
+		u.summary, u.summaryFlag = g.summary, "--summary"
+	}
+	g.dbNamed = fs.Changed("db") || u.getenv("QOSCAL_DB") != ""
+	paths := fs.Args()
+	if err := g.checkFiles(u, paths, fs.Changed("db")); err != nil {
+		return err
 	}
 	var cal *calibrate.File
 	if g.calibration != "" {
@@ -193,7 +201,6 @@ func runGate(u *ui, args []string) error {
 		}
 		cal = f
 	}
-	paths := fs.Args()
 	var second *data.Run
 	var err error
 	if len(paths) == 2 {
@@ -304,14 +311,14 @@ func (g *gateFlags) validate(floorSet bool) error {
 	default:
 		return usagef("gate", "--per-benchmark must be fail, warn or off, got %q", g.perBenchmark)
 	}
-	if g.driftWindow != 0 && g.driftWindow < 3 {
-		return usagef("gate", "--drift-window must be 0 (no check) or at least 3 (a change needs 3 runs), got %d", g.driftWindow)
+	if g.driftWindow != 0 && (g.driftWindow < 3 || g.driftWindow > maxDriftWindow) {
+		return usagef("gate", "--drift-window must be 0 (no check) or in [3, %d] (a change needs 3 runs), got %d", maxDriftWindow, g.driftWindow)
 	}
 	if !(g.rerunBand >= 0 && g.rerunBand < 0.5) {
 		return usagef("gate", "--rerun-band must be in [0, 0.5), got %v", g.rerunBand)
 	}
-	if g.minSuite < 0 {
-		return usagef("gate", "--min-suite must be >= 0 (0: half the calibrated suite, at least 2), got %d", g.minSuite)
+	if g.minSuite < 0 || g.minSuite > maxMinSuite {
+		return usagef("gate", "--min-suite must be in [0, %d] (0: half the calibrated suite, at least 2), got %d", maxMinSuite, g.minSuite)
 	}
 	if floorSet {
 		if err := checkFloor("gate", g.floor); err != nil {
@@ -327,24 +334,79 @@ func (g *gateFlags) validate(floorSet bool) error {
 	return nil
 }
 
+// checkFiles checks, before anything is read, that the gate writes none
+// of its inputs (see files.check): the step summary, $GITHUB_OUTPUT and
+// qoscal.json against the calibration, the run's files and the store.
+func (g *gateFlags) checkFiles(u *ui, paths []string, dbGiven bool) error {
+	fc := u.newFiles()
+	fc.in("the calibration file", g.calibration)
+	if g.fromStore(paths) || g.record || dbGiven {
+		fc.store(storePath(u, g.db))
+	}
+	if !g.fromStore(paths) {
+		fc.runs(&g.runFlags, paths)
+	}
+	if g.emitMeta {
+		p, err := g.metaPath(paths)
+		if err != nil {
+			return err
+		}
+		fc.meta("--emit-meta", p)
+	}
+	return fc.check()
+}
+
+// fromStore reports whether the run to judge is a stored one: --run
+// without PATHs or --record, and no --baseline or --candidate, or, when
+// --db (or $QOSCAL_DB) names the store, ones that name no file: they then
+// name the stored run's variants (--baseline gcc/O2).
+func (g *gateFlags) fromStore(paths []string) bool {
+	if len(paths) > 0 || g.runID == "" || g.record {
+		return false
+	}
+	if g.baseline == "" && g.candidate == "" {
+		return true
+	}
+	return g.dbNamed && !namesFile(g.baseline) && !namesFile(g.candidate)
+}
+
+// namesFile reports whether a variant flag names a file that exists.
+func namesFile(spec string) bool {
+	v, err := data.ParseVariantSpec(spec)
+	if err != nil {
+		return false
+	}
+	_, err = os.Stat(v.File)
+	return err == nil
+}
+
 // readRun reads the run to judge: from files, a run folder, or the store.
 func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 	if len(paths) > 1 {
 		return nil, usagef("gate", "gate judges one run, or a pair of run folders: give one or two run folders, or the files with --baseline and --candidate")
 	}
-	fromStore := len(paths) == 0 && g.runID != "" && !g.record && g.baseline == "" && g.candidate == ""
-	if fromStore {
+	if g.fromStore(paths) {
 		src := data.Source{Store: storePath(u, g.db), ID: g.runID}
 		runs, err := src.Runs(u.ctx)
 		if err != nil {
 			return nil, err
+		}
+		opt, err := g.loadOptions(u, "gate", true)
+		if err != nil {
+			return nil, err
+		}
+		if n := opt.Baseline.Name; n != "" {
+			runs[0].Baseline = n
+		}
+		if n := opt.Candidate.Name; n != "" {
+			runs[0].Candidate = n
 		}
 		return &runs[0], nil
 	}
 	if g.baseline == "" || g.candidate == "" {
 		return nil, usagef("gate", "name the run's files with --baseline and --candidate (or a stored run with --db and --run)")
 	}
-	opt, err := g.loadOptions(u, "gate")
+	opt, err := g.loadOptions(u, "gate", len(paths) > 0 && namesVariants(paths))
 	if err != nil {
 		return nil, err
 	}
@@ -474,16 +536,9 @@ func (g *gateFlags) recordRun(u *ui, run *data.Run) error {
 // run folder, when one is given), from the Actions environment, so that an
 // uploaded artifact carries its run's labels (data.Meta).
 func (g *gateFlags) writeMeta(u *ui, paths []string) error {
-	if len(paths) == 0 && g.candidate == "" {
-		return usagef("gate", "--emit-meta writes beside the candidate's result file: give it with --candidate (not a stored run)")
-	}
-	spec, err := data.ParseVariantSpec(g.candidate)
+	p, err := g.metaPath(paths)
 	if err != nil {
-		return usagef("gate", "--candidate: %v", err)
-	}
-	dir := filepath.Dir(spec.File)
-	if len(paths) == 1 {
-		dir = filepath.Join(paths[0], dir)
+		return err
 	}
 	now, err := u.now()
 	if err != nil {
@@ -498,7 +553,6 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	}
 	// What is written must read back: a value the environment gave with a
 	// line break is refused here, not by whoever reads the artifact.
-	p := filepath.Join(dir, data.MetaFile)
 	if _, err := data.ParseMeta(p, b); err != nil {
 		return fmt.Errorf("--emit-meta: %v", err)
 	}
@@ -507,6 +561,23 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	}
 	u.notef("wrote %s", p)
 	return nil
+}
+
+// metaPath is where --emit-meta writes qoscal.json: beside the
+// candidate's result file (in the run folder, when one is given).
+func (g *gateFlags) metaPath(paths []string) (string, error) {
+	if g.candidate == "" {
+		return "", usagef("gate", "--emit-meta writes beside the candidate's result file: give it with --candidate (not a stored run)")
+	}
+	spec, err := data.ParseVariantSpec(g.candidate)
+	if err != nil {
+		return "", usagef("gate", "--candidate: %v", err)
+	}
+	dir := filepath.Dir(spec.File)
+	if len(paths) >= 1 {
+		dir = filepath.Join(paths[0], dir)
+	}
+	return filepath.Join(dir, data.MetaFile), nil
 }
 
 // gateView is the gate's verdict as the command shows it: the view of
@@ -540,10 +611,9 @@ func (v *gateView) outputs() []output {
 	}
 }
 
-// oneLine replaces line breaks, which a step output cannot hold.
-func oneLine(s string) string {
-	return strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
-}
+// oneLine puts outside text on one line, as a step output must be
+// (render.OneLine).
+func oneLine(s string) string { return render.OneLine(s) }
 
 func gateExitCode(res *calibrate.GateResult) int {
 	switch res.Verdict {

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 )
 
 // TestHelpExamples runs the worked example in every command's usage text,
@@ -144,4 +148,63 @@ func TestCommandOrder(t *testing.T) {
 	if got := commandNames(); len(got) != len(commands) || got[0] != "ingest" || got[len(got)-1] != "samples" {
 		t.Errorf("commandNames() = %v", got)
 	}
+}
+
+// TestHelpRanges: the help of every command states the range of each of
+// its numeric flags ("in [0, 100000]", "any whole number"), and a value
+// outside it is refused naming the flag and the range.
+func TestHelpRanges(t *testing.T) {
+	seen := map[string]*pflag.FlagSet{}
+	sawFlags = func(c *command, fs *pflag.FlagSet) { seen[c.name+" "+fs.Name()] = fs }
+	defer func() { sawFlags = nil }()
+	for _, args := range [][]string{{"ingest"}, {"runs"}, {"store", "copy"}, {"store", "upgrade"}, {"spread"}, {"recommend"}, {"plot"}, {"report"}, {"gate"}, {"drift"}, {"samples"}} {
+		var out, errs bytes.Buffer
+		run(append(args, "--help"), nil, &out, &errs)
+	}
+	if len(seen) < len(commands) {
+		t.Fatalf("saw the flags of %d commands, want every one of %d", len(seen), len(commands))
+	}
+	rangeText := regexp.MustCompile(`in [\[(][^\])]*[\])]|any whole number`)
+	numeric := 0
+	for name, fs := range seen {
+		usage := commands[strings.Fields(name)[0]].usage
+		fs.VisitAll(func(f *pflag.Flag) {
+			switch f.Value.Type() {
+			case "float64", "int", "uint64":
+			default:
+				return
+			}
+			numeric++
+			block := flagHelp(usage, f.Name)
+			if block == "" {
+				t.Errorf("%s: the help does not document --%s", name, f.Name)
+			} else if !rangeText.MatchString(block) {
+				t.Errorf("%s: the help of --%s states no range:\n%s", name, f.Name, block)
+			}
+		})
+	}
+	if numeric < 15 {
+		t.Errorf("%d numeric flags, expected more: is the flag type check still right?", numeric)
+	}
+}
+
+// flagHelp is the paragraph of a usage text that documents --name: its
+// line and the lines indented under it.
+func flagHelp(usage, name string) string {
+	lines := strings.Split(usage, "\n")
+	for i, l := range lines {
+		f := strings.Fields(l)
+		if len(f) == 0 || f[0] != "--"+name {
+			continue
+		}
+		block := []string{strings.TrimSpace(l)}
+		for _, next := range lines[i+1:] {
+			if !strings.HasPrefix(next, strings.Repeat(" ", 20)) {
+				break
+			}
+			block = append(block, strings.TrimSpace(next))
+		}
+		return strings.Join(block, " ")
+	}
+	return ""
 }

@@ -85,7 +85,7 @@ func runIngest(u *ui, args []string) error {
 	if err != nil {
 		return usagef(c.name, "--label: %v", err)
 	}
-	opt, err := in.loadOptions(u, c.name)
+	opt, err := in.loadOptions(u, c.name, fs.NArg() > 0 && namesVariants(fs.Args()))
 	if err != nil {
 		return err
 	}
@@ -94,6 +94,12 @@ func runIngest(u *ui, args []string) error {
 		return usagef(c.name, "--id-prefix: %v", err)
 	}
 	opt.IDPrefix = prefix
+	fc := u.newFiles()
+	fc.runs(&in, fs.Args())
+	fc.store(storePath(u, db))
+	if err := fc.check(); err != nil {
+		return err
+	}
 	// The loader's warnings are said once the ingest is over: with the
 	// runs when they were stored or the input failed, not when the store
 	// refused them (a conflict), since how much of the input was read by

@@ -2,6 +2,8 @@ package main
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -48,8 +50,9 @@ func (f *runFlags) addFormatAlias(fs *pflag.FlagSet) {
 	_ = fs.MarkHidden("format")
 }
 
-// loadOptions turns the flags into data.LoadOptions.
-func (f *runFlags) loadOptions(u *ui, cmd string) (data.LoadOptions, error) {
+// loadOptions turns the flags into data.LoadOptions. With byName, the
+// variant flags name variants, not files (see variantName).
+func (f *runFlags) loadOptions(u *ui, cmd string, byName bool) (data.LoadOptions, error) {
 	var opt data.LoadOptions
 	flag, name := f.formatFlag, f.format
 	if f.formatAlias != "" {
@@ -72,24 +75,57 @@ func (f *runFlags) loadOptions(u *ui, cmd string) (data.LoadOptions, error) {
 	opt.StripProcs = f.stripProcs
 	opt.IgnoreColumns = f.ignoreColumns
 	opt.Warn = func(msg string) { u.warnf("%s", msg) }
+	parse := data.ParseVariantSpec
+	if byName {
+		parse = variantName
+	}
 	if f.baseline != "" {
-		if opt.Baseline, err = data.ParseVariantSpec(f.baseline); err != nil {
+		if opt.Baseline, err = parse(f.baseline); err != nil {
 			return opt, usagef(cmd, "--baseline: %v", err)
 		}
 	}
 	if f.candidate != "" {
-		if opt.Candidate, err = data.ParseVariantSpec(f.candidate); err != nil {
+		if opt.Candidate, err = parse(f.candidate); err != nil {
 			return opt, usagef(cmd, "--candidate: %v", err)
 		}
 	}
 	for _, v := range f.variants {
-		spec, err := data.ParseVariantSpec(v)
+		spec, err := parse(v)
 		if err != nil {
 			return opt, usagef(cmd, "--variant: %v", err)
 		}
 		opt.Extra = append(opt.Extra, spec)
 	}
 	return opt, nil
+}
+
+// variantName reads a variant flag that names a variant and no file: in
+// a store or a CSV file, where the runs say which variant is which. The
+// name is NAME of NAME=FILE (the form that names a file in run folders),
+// else the whole value: "gcc/O2" and "glibc-2.36" are ordinary names, not
+// the file O2 and the stem glibc-2.
+func variantName(s string) (data.VariantSpec, error) {
+	if name, _, ok := strings.Cut(s, "="); ok && name != "" && !strings.ContainsAny(name, `/\`) {
+		s = name
+	}
+	if err := data.CheckName("variant name", s); err != nil {
+		return data.VariantSpec{}, err
+	}
+	return data.VariantSpec{Name: s}, nil
+}
+
+// namesVariants reports whether PATHs take the variant flags as names
+// (variantName): every PATH is a file other than a zip artifact (a CSV
+// file of runs). A run folder, a folder of run folders or an artifact
+// takes them as files inside it.
+func namesVariants(paths []string) bool {
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil || st.IsDir() || strings.EqualFold(filepath.Ext(p), ".zip") {
+			return false
+		}
+	}
+	return true
 }
 
 // load reads runs from PATHs, or, with no PATH, the single run whose files

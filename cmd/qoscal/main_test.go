@@ -57,6 +57,7 @@ func TestScripts(t *testing.T) {
 			"nocommands": cmdNoCommands,
 			"once":       cmdOnce,
 			"mkzip":      cmdMkzip,
+			"link":       cmdLink,
 		},
 		RequireUniqueNames: true,
 		UpdateScripts:      *update,
@@ -105,6 +106,16 @@ func cmdEncode(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Check(os.MkdirAll(filepath.Dir(ts.MkAbs(args[2])), 0o755))
 	ts.Check(os.WriteFile(ts.MkAbs(args[2]), out, 0o644))
+}
+
+// cmdLink makes a hard link: NEW is another name of OLD's file.
+//
+//	link OLD NEW
+func cmdLink(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: link OLD NEW")
+	}
+	ts.Check(os.Link(ts.MkAbs(args[0]), ts.MkAbs(args[1])))
 }
 
 // cmdChop removes the last N bytes of a file, as a job killed mid-write

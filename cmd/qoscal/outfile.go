@@ -1,17 +1,43 @@
 package main
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"syscall"
+
+	"qoscal/data"
 )
 
-// Files qoscal writes (the step summary, $GITHUB_OUTPUT, reports, charts,
-// qoscal.json) are opened without blocking: a named pipe that nothing
-// reads would otherwise hold the open, and the CI job, for ever. Such a
-// pipe is refused (errNoReader); a pipe with a reader, a terminal or
-// /dev/null is written to as a file is. openNonblock is O_NONBLOCK where
-// the system has it (outfile_unix.go), else 0.
+// The files qoscal writes: calibration files, reports, charts,
+// qoscal.json (gate --emit-meta), the step summary and $GITHUB_OUTPUT.
+//
+// A file qoscal makes or replaces (writeFile) is written to a new file in
+// the same folder and renamed into place, so that a reader never sees
+// half of it and a failure leaves the old one whole. The step summary and
+// $GITHUB_OUTPUT are appended to (appendFile), by design.
+//
+// Before a command reads anything, its files are checked (files.check):
+// a file it writes must not be one of the files it reads (compared by
+// identity, os.SameFile, not by name: a result file inside a run folder,
+// a CSV file, a zip artifact, the calibration file, a SQLite store), no
+// file may be given to two outputs, and a file it replaces must not be a
+// symbolic link (writing through one would change a file elsewhere, and
+// renaming over one would silently put a file where the link was). An
+// appended file may be a link (/dev/stderr is one); what it leads to must
+// not be an input.
+//
+// Files are opened without blocking: a named pipe that nothing reads
+// would otherwise hold the open, and the CI job, for ever. Such a pipe is
+// refused (errNoReader); a pipe with a reader, a terminal or /dev/null is
+// written to in place, as it cannot be renamed over. openNonblock is
+// O_NONBLOCK where the system has it (outfile_unix.go), else 0.
 
 // errNoReader is the error for a named pipe that nothing reads.
 var errNoReader = errors.New("a named pipe (FIFO) that nothing reads: refused rather than wait for ever")
@@ -59,10 +85,80 @@ func unendedLine(path string) bool {
 	return last[0] != '\n'
 }
 
-// writeFile writes b to path, replacing what it held, as os.WriteFile
-// does.
+// writeFile makes path hold b: written to a new file in the same folder,
+// then renamed over path, so that path holds either what it held or all
+// of b. A path that exists and is no regular file (a named pipe, a
+// terminal, /dev/null) is written to in place, as a rename would replace
+// it; a symbolic link is refused (files.check has refused it already: this
+// is the last line of defence against one made since).
 func writeFile(path string, b []byte) error {
-	return writeOut(path, b, os.O_TRUNC|os.O_CREATE)
+	st, err := os.Lstat(path)
+	switch {
+	case err == nil && st.Mode()&fs.ModeSymlink != 0:
+		return &os.PathError{Op: "write", Path: path, Err: errSymlink}
+	case err == nil && st.IsDir():
+		return &os.PathError{Op: "write", Path: path, Err: errors.New("a folder, expected a file name")}
+	case err == nil && !st.Mode().IsRegular():
+		return writeOut(path, b, os.O_TRUNC|os.O_CREATE)
+	}
+	perm := fs.FileMode(0o644) // less the umask, as os.Create makes a file
+	keep := err == nil
+	if keep {
+		perm = st.Mode().Perm()
+	}
+	tmp, err := createTemp(path, perm)
+	if err != nil {
+		return err
+	}
+	done := false
+	defer func() {
+		if !done {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(b); err != nil {
+		return err
+	}
+	if keep {
+		// The file keeps its mode, as writing into it would have.
+		if err := tmp.Chmod(perm); err != nil {
+			return err
+		}
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		done = true
+		return err
+	}
+	done = true
+	return nil
+}
+
+// errSymlink is the error for a file to replace that is a symbolic link.
+var errSymlink = errors.New("a symbolic link: refused rather than write through it or replace it")
+
+// createTemp makes a new file beside path, named after it, with perm (less
+// the umask).
+func createTemp(path string, perm fs.FileMode) (*os.File, error) {
+	dir, base := filepath.Split(path)
+	var rnd [6]byte
+	for range 100 {
+		rand.Read(rnd[:])
+		name := filepath.Join(dir, "."+base+"."+hex.EncodeToString(rnd[:])+".tmp")
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("%s: could not make a temporary file beside it", path)
 }
 
 func writeOut(path string, b []byte, flag int) error {
@@ -75,4 +171,222 @@ func writeOut(path string, b []byte, flag int) error {
 		return err
 	}
 	return f.Close()
+}
+
+// files are the files a command reads and writes, checked (check) before
+// it reads any: see the top of this file.
+type files struct {
+	ins  []inFile
+	outs []outFile
+	// later are inputs listed only when an output exists to compare them
+	// with (listing the files of a folder of run folders reads folders).
+	later []func()
+}
+
+// inFile is a file a command reads.
+type inFile struct {
+	what string // what it is, for the message: "the calibration file"
+	path string
+}
+
+// outFile is a file a command writes.
+type outFile struct {
+	flag   string // the flag or variable that names it: "--out"
+	path   string
+	append bool // appended to, else replaced
+	// meta is gate --emit-meta's qoscal.json, which replaces the one
+	// the run folder may hold by design.
+	meta bool
+	// clear forgets the output when it is refused, so that the error is
+	// not written into it (the step summary, $GITHUB_OUTPUT).
+	clear func()
+}
+
+// newFiles starts the check of a command's files with the outputs every
+// command may write: the step summary (an error is noted there) and, for
+// the gate, $GITHUB_OUTPUT.
+func (u *ui) newFiles() *files {
+	f := &files{}
+	if u.summary != "" {
+		flag := u.summaryFlag
+		if flag == "" {
+			flag = "$GITHUB_STEP_SUMMARY"
+		}
+		f.outs = append(f.outs, outFile{flag: flag, path: u.summary, append: true, clear: func() { u.summary = "" }})
+	}
+	if p := u.stepOutputs; p != "" && u.cmd == "gate" {
+		f.outs = append(f.outs, outFile{flag: "$GITHUB_OUTPUT", path: p, append: true, clear: func() { u.stepOutputs = "" }})
+	}
+	return f
+}
+
+// in adds an input file.
+func (f *files) in(what, path string) {
+	if path != "" {
+		f.ins = append(f.ins, inFile{what, path})
+	}
+}
+
+// store adds a store as an input: a SQLite file and the files SQLite
+// keeps beside it (a PostgreSQL URL is no file).
+func (f *files) store(loc string) {
+	if loc == "" || strings.Contains(loc, "://") {
+		return
+	}
+	for _, s := range []string{"", "-wal", "-shm", "-journal"} {
+		f.in("the store", loc+s)
+	}
+}
+
+// runs adds the files the runs at paths are read from (data.ReadFiles),
+// or, without paths, the result files the variants name.
+func (f *files) runs(rf *runFlags, paths []string) {
+	f.later = append(f.later, func() { f.runFiles(rf, paths) })
+}
+
+func (f *files) runFiles(rf *runFlags, paths []string) {
+	var opt data.LoadOptions
+	var specs []data.VariantSpec
+	for _, s := range append([]string{rf.baseline, rf.candidate}, rf.variants...) {
+		if v, err := data.ParseVariantSpec(s); err == nil {
+			specs = append(specs, v)
+		}
+	}
+	if len(paths) == 0 {
+		for _, v := range specs {
+			f.in("a result file", v.File)
+		}
+		return
+	}
+	if len(specs) > 0 {
+		opt.Baseline = specs[0]
+	}
+	if len(specs) > 1 {
+		opt.Candidate = specs[1]
+		opt.Extra = specs[2:]
+	}
+	for _, p := range data.ReadFiles(paths, opt) {
+		what := "a result file"
+		switch {
+		case filepath.Base(p) == data.MetaFile:
+			what = "a run's " + data.MetaFile
+		case slices.Contains(paths, p):
+			what = "a PATH"
+		}
+		f.in(what, p)
+	}
+}
+
+// out adds a file the command replaces; appendTo one it appends to.
+func (f *files) out(flag, path string) {
+	if path != "" {
+		f.outs = append(f.outs, outFile{flag: flag, path: path})
+	}
+}
+
+func (f *files) appendTo(flag, path string) {
+	if path != "" {
+		f.outs = append(f.outs, outFile{flag: flag, path: path, append: true})
+	}
+}
+
+// meta adds gate --emit-meta's qoscal.json, which may replace the run's
+// own (an input) by design.
+func (f *files) meta(flag, path string) {
+	f.outs = append(f.outs, outFile{flag: flag, path: path, meta: true})
+}
+
+// check refuses, with exit 2, an output that is a symbolic link (when
+// replaced) or a folder, the same file given to two outputs (unless both
+// append: --summary naming the step summary), and an output that is one
+// of the inputs. It reads no file.
+func (f *files) check() error {
+	type seen struct {
+		o   outFile
+		st  fs.FileInfo // nil: it does not exist (or is no regular file)
+		key string      // its absolute name, for outputs yet to be made
+	}
+	var outs []seen
+	for _, o := range f.outs {
+		lst, err := os.Lstat(o.path)
+		if err == nil && lst.Mode()&fs.ModeSymlink != 0 && !o.append {
+			dest, _ := os.Readlink(o.path)
+			return f.refuse(o, fmt.Errorf("%s %s is a symbolic link (to %s): refused rather than write through it or replace it; remove the link, or name another file", o.flag, o.path, dest))
+		}
+		st, err := os.Stat(o.path)
+		if err == nil && st.IsDir() && !o.append {
+			return f.refuse(o, fmt.Errorf("%s %s is a folder: expected a file name", o.flag, o.path))
+		}
+		s := seen{o: o, key: absName(o.path)}
+		if err == nil && st.Mode().IsRegular() {
+			s.st = st
+		} else if err == nil {
+			continue // a pipe, a terminal, /dev/null: written in place
+		}
+		for _, p := range outs {
+			same := p.key == s.key || (p.st != nil && s.st != nil && os.SameFile(p.st, s.st))
+			if same && !(p.o.append && o.append) {
+				return f.refuse(o, fmt.Errorf("%s and %s name the same file %s: give each output a file of its own", p.o.flag, o.flag, o.path))
+			}
+		}
+		outs = append(outs, s)
+	}
+	exist := false
+	for _, s := range outs {
+		exist = exist || s.st != nil
+	}
+	if !exist {
+		return nil // no file to write exists yet: none is an input
+	}
+	for _, l := range f.later {
+		l()
+	}
+	for _, in := range f.ins {
+		st, err := os.Stat(in.path)
+		if err != nil {
+			continue
+		}
+		for _, s := range outs {
+			if s.st == nil || !os.SameFile(st, s.st) {
+				continue
+			}
+			if s.o.meta && filepath.Base(in.path) == data.MetaFile {
+				continue // --emit-meta rewrites the run's qoscal.json
+			}
+			name := in.path
+			if name != s.o.path {
+				name = s.o.path + " (" + in.path + ")"
+			}
+			verb := "replace"
+			if s.o.append {
+				verb = "append to"
+			}
+			return f.refuse(s.o, fmt.Errorf("%s %s is %s that this command reads: refused rather than %s its own input; name another file", s.o.flag, name, in.what, verb))
+		}
+	}
+	return nil
+}
+
+// refuse forgets the output o when it is one that errors are written to,
+// and returns err.
+func (f *files) refuse(o outFile, err error) error {
+	if o.clear != nil {
+		o.clear()
+	}
+	return err
+}
+
+// absName is path as an absolute name, its folder's symbolic links
+// resolved where the folder exists, so that two names of a file yet to be
+// made compare equal.
+func absName(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	dir, base := filepath.Split(abs)
+	if d, err := filepath.EvalSymlinks(dir); err == nil {
+		return filepath.Join(d, base)
+	}
+	return abs
 }

@@ -11,6 +11,7 @@ import (
 	"qoscal/calibrate"
 	"qoscal/chartdata"
 	"qoscal/plots"
+	"qoscal/render"
 )
 
 var plotCmd = &command{
@@ -38,7 +39,7 @@ chart, and prints their paths:
 ` + analysisInputHelp + `
 The floor drawn (default: the recommended one, with the flags of
 'qoscal recommend'):
-    --floor X                draw this floor instead
+    --floor X                draw this floor instead, in [1e-06, 1e+06]
     --calibration FILE       draw the floor of this calibration file, its
                              per-benchmark bands on the ratio spread, and the
                              runs after its own as gated runs on the sequence
@@ -163,6 +164,26 @@ func (c *chartFlags) charts(cmd string, in *input, rec *calibrate.Recommendation
 	return cs, nil
 }
 
+// files starts the check of the files of plot or report: those the runs
+// are read from, and the calibration file.
+func (c *chartFlags) files(u *ui, paths []string) *files {
+	fc := u.newFiles()
+	c.af.inputs(u, fc, paths)
+	fc.in("the calibration file", c.ff.calibration)
+	return fc
+}
+
+// chartNames are the names of the charts, in the order drawn: their files
+// are PREFIX+NAME+"."+FORMAT.
+var chartNames = []string{"ratio-spread", "score-sequence", "score-distribution", "noise", "floor-tradeoff", "history"}
+
+// chartFiles adds the chart files written into dir to fc.
+func chartFiles(fc *files, flag, dir, prefix string, format plots.Format) {
+	for _, n := range chartNames {
+		fc.out(flag, filepath.Join(dir, prefix+n+"."+string(format)))
+	}
+}
+
 // read analyses the runs, recommends a floor and settles the floor shown.
 func (c *chartFlags) read(u *ui, cmd string, paths []string) (*input, *calibrate.Recommendation, chartdata.Floor, error) {
 	if err := c.ff.check(cmd); err != nil {
@@ -248,6 +269,11 @@ func runPlot(u *ui, args []string) error {
 	if image != "svg" && image != "png" {
 		return usagef(c.name, "--image must be svg or png, got %q", image)
 	}
+	fc := cf.files(u, fs.Args())
+	chartFiles(fc, "--out", out, "", plots.Format(image))
+	if err := fc.check(); err != nil {
+		return err
+	}
 	in, rec, floor, err := cf.read(u, c.name, fs.Args())
 	if err != nil {
 		return err
@@ -266,7 +292,7 @@ func runPlot(u *ui, args []string) error {
 	}
 	for _, p := range paths {
 		if p != "" {
-			fmt.Fprintln(u.stdout, p)
+			fmt.Fprintln(u.stdout, render.OneLine(p))
 		}
 	}
 	return nil

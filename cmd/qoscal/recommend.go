@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -73,13 +74,20 @@ func runRecommend(u *ui, args []string) error {
 	if err := u.outputFormat(c.name, format); err != nil {
 		return err
 	}
-	if err := nonEmpty(c.name, fs, "write", "db"); err != nil {
-		return err
-	}
 	if st, err := os.Stat(write); write != "" && err == nil && st.IsDir() {
 		return usagef(c.name, "--write %s is a folder: expected the calibration file's name, such as %s", write, filepath.Join(write, "gate.json"))
 	} else if write != "" && err == nil && !st.Mode().IsRegular() {
 		return usagef(c.name, "--write %s is %s, not a file: the calibration would replace it", write, data.FileKind(st.Mode()))
+	}
+	fc := u.newFiles()
+	af.inputs(u, fc, fs.Args())
+	fc.runs(&af.runFlags, backtest)
+	if len(backtestLabels) > 0 {
+		fc.store(storePath(u, af.db))
+	}
+	fc.out("--write", write)
+	if err := fc.check(); err != nil {
+		return err
 	}
 	in, rec, err := recommendFor(u, c.name, &af, &rf, fs.Args())
 	if err != nil {
@@ -106,7 +114,11 @@ func runRecommend(u *ui, args []string) error {
 			labels = commonLabels(in.runs)
 		}
 		f := calibrate.NewFile(a, rec, labels, now, "qoscal "+version)
-		if err := f.WriteFile(write); err != nil {
+		var buf bytes.Buffer
+		if err := f.Write(&buf); err != nil {
+			return fmt.Errorf("writing the calibration file: %v", err)
+		}
+		if err := writeFile(write, buf.Bytes()); err != nil {
 			return fmt.Errorf("writing the calibration file: %v", err)
 		}
 		u.notef("wrote the calibration file %s (floor %s)", write, f.FloorText)
@@ -172,8 +184,8 @@ func (r *recFlags) options(cmd string) (calibrate.RecommendOptions, error) {
 	default:
 		return opt, usagef(cmd, "--regime must be auto, all or latest, got %q", r.window)
 	}
-	if r.minRuns < 2 {
-		return opt, usagef(cmd, "--min-runs must be at least 2, got %d", r.minRuns)
+	if r.minRuns < 2 || r.minRuns > maxMinRuns {
+		return opt, usagef(cmd, "--min-runs must be in [2, %d], got %d", maxMinRuns, r.minRuns)
 	}
 	return opt, nil
 }
@@ -246,27 +258,34 @@ const recommendHelp = `    --method NAME            target-fpr (default): the sn
                              bound at --alpha; tolerance: the lower normal
                              tolerance bound (log space) at --coverage and
                              --confidence. Every floor is rounded down.
-    --target-fpr P           the target-fpr method's rate, 0.001 or 1/1000
-                             (default 1/1000)
-    --margin FRACTION        how far below the lowest run (default 0.10)
-    --step STEP              the floor's grid (default 0.01)
-    --alpha A                prediction: false-positive rate (default 0.01)
+    --target-fpr P           the target-fpr method's rate, 0.001 or 1/1000,
+                             in (0, 0.5) (default 1/1000)
+    --margin FRACTION        how far below the lowest run, in [0, 1)
+                             (default 0.10)
+    --step STEP              the floor's grid, in [0.0001, 1] (default 0.01)
+    --alpha A                prediction: false-positive rate, in (0, 0.5)
+                             (default 0.01)
     --coverage P             tolerance: share of healthy runs above the
-                             floor (default 0.95)
-    --confidence G           tolerance: confidence of that (default 0.95)
+                             floor, in (0.5, 1) (default 0.95)
+    --confidence G           tolerance: confidence of that, in (0, 1)
+                             (default 0.95)
     --regime RUNS            which runs to calibrate on: auto (default: the
                              latest regime of the scores when a change is
                              significant and it has --min-runs runs, else
                              all), all, latest
     --min-runs N             the fewest runs of the latest regime that auto
-                             calibrates on alone (default 8)
-    --rerun-band FRACTION    report what 'gate --rerun-band FRACTION' costs
-                             (default 0.03; 0: not reported)
+                             calibrates on alone, in [2, 1000000]
+                             (default 8)
+    --rerun-band FRACTION    report what 'gate --rerun-band FRACTION' costs,
+                             in [0, 0.5) (default 0.03; 0: not reported)
     --family-alpha A         the per-benchmark bands' family-wise
                              false-positive rate per healthy run (Holm's
-                             step-down over the suite; default 0.01)
-    --seed N                 seed of the bootstrap diagnostic (default 1)
-    --bootstrap B            its resamples (default 2000; 0 turns it off)
+                             step-down over the suite), in (0, 0.5)
+                             (default 0.01)
+    --seed N                 seed of the bootstrap diagnostic, any whole
+                             number from 0 to 2^64-1 (default 1)
+    --bootstrap B            its resamples, in [0, 100000] (default 2000;
+                             0 turns it off)
 `
 
 // backtestRuns reads the runs to backtest a floor on: those at the
@@ -274,7 +293,7 @@ const recommendHelp = `    --method NAME            target-fpr (default): the sn
 func backtestRuns(u *ui, cmd string, af *analysisFlags, paths, labels []string) ([]data.Run, error) {
 	var runs []data.Run
 	if len(paths) > 0 {
-		lopt, err := af.loadOptions(u, cmd)
+		lopt, err := af.loadOptions(u, cmd, namesVariants(paths))
 		if err != nil {
 			return nil, err
 		}

@@ -46,7 +46,7 @@ SOURCE_DATE_EPOCH is set.
 
 ` + analysisInputHelp + `
 The floor (default: the recommended one):
-    --floor X                show this floor instead
+    --floor X                show this floor instead, in [1e-06, 1e+06]
     --calibration FILE       show the floor of this calibration file, its
                              bands and the runs gated since
     --run ID                 mark this run's ratios on the ratio spread
@@ -88,9 +88,6 @@ func runReport(u *ui, args []string) error {
 	if err := parseFlags(u, c, fs, summaryArg(args)); err != nil {
 		return err
 	}
-	if err := nonEmpty(c.name, fs, "out", "markdown", "summary"); err != nil {
-		return err
-	}
 	if summary == stepSummary {
 		if summary = u.getenv("GITHUB_STEP_SUMMARY"); summary == "" {
 			return usagef(c.name, "--summary without a FILE appends to $GITHUB_STEP_SUMMARY, which is not set: name the file (--summary report.md)")
@@ -106,6 +103,16 @@ func runReport(u *ui, args []string) error {
 	}
 	if out == "" && md == "" && summary == "" {
 		return usagef(c.name, "name the report: --out FILE.html, --markdown FILE.md and/or --summary [FILE.md]")
+	}
+	fc := cf.files(u, fs.Args())
+	fc.out("--out", out)
+	if md != "" {
+		fc.out("--markdown", md)
+		chartFiles(fc, "--markdown's chart", filepath.Dir(md), mdChartPrefix(md), plots.SVG)
+	}
+	fc.appendTo("--summary", summary)
+	if err := fc.check(); err != nil {
+		return err
 	}
 	in, rec, floor, err := cf.read(u, c.name, fs.Args())
 	if err != nil {
@@ -141,11 +148,10 @@ func runReport(u *ui, args []string) error {
 		if err := writeFile(out, buf.Bytes()); err != nil {
 			return err
 		}
-		fmt.Fprintln(u.stdout, out)
+		fmt.Fprintln(u.stdout, render.OneLine(out))
 	}
 	if md != "" {
-		stem := strings.TrimSuffix(filepath.Base(md), filepath.Ext(md))
-		paths, err := writeCharts(filepath.Dir(md), stem+"-", rep.charts, plots.SVG)
+		paths, err := writeCharts(filepath.Dir(md), mdChartPrefix(md), rep.charts, plots.SVG)
 		if err != nil {
 			return err
 		}
@@ -154,10 +160,10 @@ func runReport(u *ui, args []string) error {
 		if err := writeFile(md, buf.Bytes()); err != nil {
 			return err
 		}
-		fmt.Fprintln(u.stdout, md)
+		fmt.Fprintln(u.stdout, render.OneLine(md))
 		for _, p := range paths {
 			if p != "" {
-				fmt.Fprintln(u.stdout, p)
+				fmt.Fprintln(u.stdout, render.OneLine(p))
 			}
 		}
 	}
@@ -169,9 +175,15 @@ func runReport(u *ui, args []string) error {
 		if err := appendFile(summary, append([]byte("\n"), buf.Bytes()...)); err != nil {
 			return fmt.Errorf("step summary %s: %v", summary, err)
 		}
-		fmt.Fprintln(u.stdout, summary)
+		fmt.Fprintln(u.stdout, render.OneLine(summary))
 	}
 	return nil
+}
+
+// mdChartPrefix is the prefix of the chart files of the Markdown report
+// md: its stem and a dash (report.md: report-ratio-spread.svg, ...).
+func mdChartPrefix(md string) string {
+	return strings.TrimSuffix(filepath.Base(md), filepath.Ext(md)) + "-"
 }
 
 type report struct {
@@ -249,7 +261,16 @@ type htmlTable struct {
 }
 
 func forHTML(t *render.Table) htmlTable {
-	h := htmlTable{Head: t.Head, Rows: t.Rows, Wide: len(t.Head) > 3}
+	h := htmlTable{Head: t.Head, Wide: len(t.Head) > 3}
+	// Cells hold outside text (run ids, sources): on one line, as in
+	// every output (render.OneLine); html/template escapes the rest.
+	for _, r := range t.Rows {
+		row := make([]string, len(r))
+		for i, c := range r {
+			row[i] = render.OneLine(c)
+		}
+		h.Rows = append(h.Rows, row)
+	}
 	for _, a := range t.Align {
 		h.Right = append(h.Right, a == render.Right)
 	}

@@ -66,6 +66,11 @@ func runRuns(u *ui, args []string) error {
 	if err != nil {
 		return usagef(c.name, "--label: %v", err)
 	}
+	fc := u.newFiles()
+	fc.store(storePath(u, db))
+	if err := fc.check(); err != nil {
+		return err
+	}
 	st, err := data.Open(u.ctx, storePath(u, db), data.ReadOnly)
 	if err != nil {
 		return err

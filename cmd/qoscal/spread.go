@@ -62,6 +62,11 @@ func runSpread(u *ui, args []string) error {
 	if err := u.outputFormat(c.name, format); err != nil {
 		return err
 	}
+	fc := u.newFiles()
+	af.inputs(u, fc, fs.Args())
+	if err := fc.check(); err != nil {
+		return err
+	}
 	in, err := af.analyze(u, c.name, fs.Args())
 	if err != nil {
 		return err

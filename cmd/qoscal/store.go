@@ -33,7 +33,9 @@ in place and in one transaction, keeping every run; a SQLite file is then
 compacted (the old tables' space given back). Read-only commands
 (spread, recommend, runs, gate --db) refuse an older store until then; ingest
 and gate --record upgrade it as they write. A store already up to date is
-left alone.
+left alone, once every page of a SQLite file has been read back: a store
+that lacks a table or column of its schema, or holds a garbled page, is
+reported damaged (exit 2).
 
 Flags:
     --from STORE    the store to read
@@ -91,11 +93,14 @@ func runStoreCopy(u *ui, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef(c.name, "unexpected argument %q: name the stores with --from and --to", fs.Arg(0))
 	}
-	if err := nonEmpty(c.name, fs, "from", "to"); err != nil {
-		return err
-	}
 	if from == "" || to == "" {
 		return usagef(c.name, "name both stores: --from STORE --to STORE")
+	}
+	fc := u.newFiles()
+	fc.store(from)
+	fc.store(to)
+	if err := fc.check(); err != nil {
+		return err
 	}
 	src, err := data.Open(u.ctx, from, data.ReadOnly)
 	if err != nil {
@@ -135,12 +140,22 @@ func runStoreUpgrade(u *ui, args []string) error {
 	if fs.NArg() > 0 {
 		return usagef(c.name, "unexpected argument %q: name the store with --db", fs.Arg(0))
 	}
-	if err := nonEmpty(c.name, fs, "db"); err != nil {
+	loc := storePath(u, db)
+	fc := u.newFiles()
+	fc.store(loc)
+	if err := fc.check(); err != nil {
 		return err
 	}
-	loc := storePath(u, db)
 	st, err := data.Open(u.ctx, loc, data.ReadOnly)
 	if err == nil {
+		defer st.Close()
+		// A store up to date is read through before it is said to be: a
+		// garbled page is found here, not by the next command.
+		if c, ok := st.(interface{ Check(context.Context) error }); ok {
+			if err := c.Check(u.ctx); err != nil {
+				return err
+			}
+		}
 		fmt.Fprintf(u.stdout, "%s: schema version %d, up to date\n", st.Location(), data.SchemaVersion)
 		return st.Close()
 	}

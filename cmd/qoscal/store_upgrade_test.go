@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -107,5 +108,108 @@ func TestStoreUpgrade(t *testing.T) {
 	}
 	if _, err := os.Stat(missing); err == nil {
 		t.Error("store upgrade made a missing store")
+	}
+}
+
+// TestStoreUpgradeDamaged: store upgrade said "up to date" of a store
+// whose measurements table was dropped, and of one with a garbled page;
+// both are reported damaged, naming the store (exit 2), as every other
+// command reports them.
+func TestStoreUpgradeDamaged(t *testing.T) {
+	t.Setenv("SOURCE_DATE_EPOCH", "1796112000")
+	t.Setenv("QOSCAL_DB", "")
+	dir := t.TempDir()
+	qoscal := func(args ...string) (string, string, int) {
+		t.Helper()
+		var out, errs bytes.Buffer
+		code := run(args, nil, &out, &errs)
+		return out.String(), errs.String(), code
+	}
+	good := filepath.Join(dir, "good.db")
+	samples, _ := filepath.Abs("../../data/samples/linux-glibc-vs-mimalloc/healthy")
+	if _, stderr, code := qoscal("ingest", "--db", good, "--baseline", "glibc=baseline.txt", "--candidate", "mimalloc=mimalloc.txt", samples); code != 0 {
+		t.Fatalf("ingest: %s", stderr)
+	}
+	if stdout, stderr, code := qoscal("store", "upgrade", "--db", good); code != 0 || !strings.HasSuffix(stdout, "up to date\n") {
+		t.Fatalf("store upgrade of a sound store: exit %d, %s%s", code, stdout, stderr)
+	}
+	fixture, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sqlExec := func(path, q string) {
+		t.Helper()
+		db, err := sql.Open("sqlite", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if _, err := db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	dropped := filepath.Join(dir, "dropped.db")
+	os.WriteFile(dropped, fixture, 0o644)
+	sqlExec(dropped, "DROP TABLE measurements")
+	garbled := filepath.Join(dir, "garbled.db")
+	os.WriteFile(garbled, fixture, 0o644)
+	// Every page after the schema's and the runs table's first: page
+	// size 4096, the measurements are among them.
+	b, _ := os.ReadFile(garbled)
+	for i := 3 * 4096; i < len(b); i++ {
+		b[i] ^= 0x5a
+	}
+	os.WriteFile(garbled, b, 0o644)
+
+	for _, tt := range []struct{ path, want string }{
+		{dropped, "qoscal: error: store " + dropped + " is damaged: it lacks the table measurements"},
+		{garbled, "qoscal: error: store " + garbled + " is damaged: "},
+	} {
+		stdout, stderr, code := qoscal("store", "upgrade", "--db", tt.path)
+		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, tt.want) {
+			t.Errorf("store upgrade --db %s: exit %d, stdout %q, stderr %q; want exit 2, %q", filepath.Base(tt.path), code, stdout, stderr, tt.want)
+		}
+		_, stderr, code = qoscal("spread", "--db", tt.path)
+		if code != 2 || !strings.HasPrefix(stderr, tt.want) {
+			t.Errorf("spread --db %s: exit %d, stderr %q; want exit 2, %q", filepath.Base(tt.path), code, stderr, tt.want)
+		}
+	}
+}
+
+// TestIngestForeignStore: another program's SQLite file given as --db is
+// refused ("not a qoscal store", exit 2) without a byte of it changed;
+// ingest switched it to WAL mode first.
+func TestIngestForeignStore(t *testing.T) {
+	t.Setenv("QOSCAL_DB", "")
+	dir := t.TempDir()
+	other := filepath.Join(dir, "other.db")
+	db, err := sql.Open("sqlite", other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('keep me')"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	before, err := os.ReadFile(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples, _ := filepath.Abs("../../data/samples/linux-glibc-vs-mimalloc/healthy")
+	for _, args := range [][]string{
+		{"ingest", "--db", other, "--baseline", "glibc=baseline.txt", "--candidate", "mimalloc=mimalloc.txt", samples},
+		{"store", "upgrade", "--db", other},
+		{"runs", "--db", other},
+	} {
+		var out, errs bytes.Buffer
+		code := run(args, nil, &out, &errs)
+		want := "qoscal: error: store " + other + " is a SQLite database with tables of its own, not a qoscal store"
+		if code != 2 || !strings.HasPrefix(errs.String(), want) {
+			t.Errorf("%s: exit %d, %s; want exit 2, %s", args[0], code, errs.String(), want)
+		}
+		if after, _ := os.ReadFile(other); !bytes.Equal(after, before) {
+			t.Errorf("%s changed another program's database", args[0])
+		}
 	}
 }

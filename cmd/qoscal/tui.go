@@ -58,6 +58,12 @@ type ui struct {
 	github bool
 	// summary is the step summary file an error is noted in ("": none).
 	summary string
+	// summaryFlag names where summary came from, when not
+	// $GITHUB_STEP_SUMMARY: "--summary".
+	summaryFlag string
+	// stepOutputs is $GITHUB_OUTPUT, where the gate writes its step
+	// outputs ("": none, or refused as one of the command's inputs).
+	stepOutputs string
 	// outputsSet is set once the step outputs were written (or tried), so
 	// that an error after them does not write exit-code a second time.
 	outputsSet bool
@@ -66,7 +72,8 @@ type ui struct {
 func newUI(stdout, stderr io.Writer, getenv func(string) string) *ui {
 	out := &safeWriter{w: stdout}
 	return &ui{stdout: out, stderr: stderr, getenv: getenv, out: out, ctx: context.Background(),
-		github: getenv("GITHUB_ACTIONS") == "true", summary: getenv("GITHUB_STEP_SUMMARY")}
+		github: getenv("GITHUB_ACTIONS") == "true", summary: getenv("GITHUB_STEP_SUMMARY"),
+		stepOutputs: getenv("GITHUB_OUTPUT")}
 }
 
 // flush writes what the "::" guard still holds (a last line without a
@@ -150,7 +157,7 @@ func (r rawWriter) Write(p []byte) (int, error) {
 
 // warnf prints a warning: a plain line, or under Actions an annotation.
 func (u *ui) warnf(format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
+	msg := render.OneLine(fmt.Sprintf(format, args...))
 	if u.github {
 		u.annotate(annotation{kind: "warning", title: u.title(""), msg: msg})
 		return
@@ -166,16 +173,40 @@ func (u *ui) notef(format string, args ...any) {
 	u.prefixed("", fmt.Sprintf(format, args...))
 }
 
-// prefixed writes msg to stderr, each line behind "qoscal: " and kind. A
-// lone CR ends a line as LF does (the Actions runner reads lines so), so
-// that a path holding "\r::error::" cannot start a line of its own.
-func (u *ui) prefixed(kind, msg string) {
-	msg = strings.ReplaceAll(strings.ReplaceAll(msg, "\r\n", "\n"), "\r", "\n")
-	msg = render.BreakLegacy(msg)
-	for _, line := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
-		fmt.Fprintf(u.stderr, "qoscal: %s%s\n", kind, line)
+// prefixed writes lines to stderr, each behind "qoscal: " and kind (the
+// kind only on the first, blanks as long on the others). Each line is
+// put on one line (render.OneLine): a path holding "\n::error::" or
+// "\r::error::" (the Actions runner ends a line at a lone CR too) cannot
+// start a line of its own, nor end the message early.
+func (u *ui) prefixed(kind string, lines ...string) {
+	for _, line := range lines {
+		fmt.Fprintf(u.stderr, "qoscal: %s%s\n", kind, render.BreakLegacy(render.OneLine(line)))
 		kind = strings.Repeat(" ", len(kind))
 	}
+}
+
+// errorLines are the lines an error is shown in, on stderr, in its
+// annotation and in the step summary: one per error of an error that
+// holds several (a data.InputError, one per file and line: its Lines),
+// else one. Each is neutralised by the one rule for outside text
+// (render.OneLine) where it is written: a line break inside a file name
+// or a server's message is no line of its own.
+func errorLines(err error) []string {
+	text := err.Error()
+	var multi interface{ Lines() []string }
+	if errors.As(err, &multi) {
+		lines := multi.Lines()
+		// The error may wrap them with words before or after
+		// ("--backtest: ..."): keep those on the first and last line.
+		if joined := strings.Join(lines, "\n"); len(lines) > 1 && strings.Contains(text, joined) {
+			before, after, _ := strings.Cut(text, joined)
+			out := append([]string(nil), lines...)
+			out[0] = before + out[0]
+			out[len(out)-1] += after
+			return out
+		}
+	}
+	return []string{text}
 }
 
 // isTerminal reports whether w is a terminal (for progress display).
@@ -252,7 +283,7 @@ func (u *ui) exitCode(err error) int {
 	if u.github {
 		u.annotateError(err, hints)
 	} else {
-		u.prefixed("error: ", err.Error())
+		u.prefixed("error: ", errorLines(err)...)
 	}
 	u.noteError(err, code, hints)
 	u.outputError(code)
