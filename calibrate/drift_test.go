@@ -153,7 +153,7 @@ func driftRates(seed uint64, reps, n int, rho, sd float64, step int) (fa, found,
 	}
 	r := float64(reps)
 	fa, found = float64(nf)/r, float64(nd)/r
-	return fa, found, math.Sqrt(fa*(1-fa)/r), math.Sqrt(found * (1 - found) / r)
+	return fa, found, math.Sqrt(fa * (1 - fa) / r), math.Sqrt(found * (1 - found) / r)
 }
 
 // TestDriftMonteCarlo, the quick check (the full one is TestDriftClaims,
