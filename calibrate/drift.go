@@ -14,7 +14,7 @@ import (
 // DriftResult says whether runs gated since a calibration have moved away
 // from it: a two-sided CUSUM of their log scores, standardised by the mean
 // and SD of the calibration's log scores, checked after every run at a
-// stated false-alarm rate per so many runs (docs/STATS.md 5d).
+// stated false-alarm rate per so many runs (docs/STATS.md 5, "Drift").
 type DriftResult struct {
 	// Runs are the new runs scored, in order; Scores their scores.
 	Runs   []string
@@ -80,7 +80,7 @@ type DriftOptions struct {
 	Seed uint64
 }
 
-// The drift check's defaults and constants (docs/STATS.md 5d).
+// The drift check's defaults and constants (docs/STATS.md 5, "Drift").
 const (
 	// DefaultDriftFalseAlarm and DefaultDriftRuns: 5% of steady runs
 	// raise a false drift in 20 runs checked after each.
@@ -105,7 +105,8 @@ const (
 // benchmarks' nulls: 200 draws at the rate Holm's first step tests each of
 // k benchmarks at, falseAlarm/k, so that the null's tail there is known to
 // 7% (with 40 the family-wise rate over ten independent benchmarks was
-// 6.5% for 5%, with 200, 5.1%); from driftDraws to 100,000.
+// 6.5% for 5%, with 200, 4.2%: TestDriftClaims); from driftDraws to
+// 100,000.
 func benchmarkDraws(k int, falseAlarm float64) int {
 	return min(100000, max(driftDraws, int(math.Ceil(200*float64(k)/falseAlarm))))
 }
@@ -274,8 +275,8 @@ func (d *driftNulls) get(rho float64) []float64 {
 // bias-corrected plus one SE, since a stated rate must allow for how
 // poorly a few runs estimate it), rounded up to a multiple of 0.05 (so
 // that benchmarks share nulls). Taking the estimate itself
-// (stats.ShrinkRho) instead left 13% of steady sequences with a false
-// drift at ρ = 0.5, n = 30; this leaves 5.7% (docs/STATS.md 5d).
+// (stats.ShrinkRho) instead left 12.5% of steady sequences with a false
+// drift at ρ = 0.5, n = 30; this leaves 5.6% (docs/STATS.md 5, "Drift").
 func (d *driftNulls) check(cal, x []float64) driftCheck {
 	m, s := stats.Mean(cal), stats.SD(cal)
 	z := make([]float64, len(x))

@@ -8,8 +8,9 @@ import (
 	"qoscal/stats"
 )
 
-// TestDriftClaims is the Monte Carlo behind docs/STATS.md 5d (seeded; the
-// check as Drift makes it, each sequence a new calibration): steady runs,
+// TestDriftClaims is the Monte Carlo behind docs/STATS.md 5, "Drift"
+// (seeded; the check as Drift makes it, each sequence a new calibration):
+// steady runs,
 // checked after each of 20 as gate --drift-window does, raise a false
 // drift in at most 5% of sequences plus 3 SE over calibrations of 10 and
 // 30 independent runs; an 8% step (score × 0.92) from the 1st or the 11th

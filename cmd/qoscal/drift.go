@@ -20,17 +20,17 @@ var driftCmd = &command{
 Compares the runs gated since a calibration (stored with 'qoscal gate
 --record', or given as PATHs) with the calibration's own runs: a two-sided
 CUSUM of their log scores, in order, standardised by the mean and SD of the
-calibration's, says whether the score has moved up or down and stayed there
-(docs/STATS.md 5d). That is drift: the floor was calibrated on a machine or a
-code base that is no longer there. The check runs at a stated false-alarm
-rate: checked after every run, steady runs raise a false drift in at most
---false-alarm of sequences of --per runs, over calibrations of the file's
-size (its decision interval is set by a seeded simulation of steady runs,
-allowing for the calibration's autocorrelation); drift prints that rate.
-Each benchmark is checked the same way, at the same rate family-wise
-(Holm). At least 3 runs are needed. Exits 0 either way, unless
---fail-on-drift (exit 1 on drift). Needs a version 2 calibration file (it
-holds the calibration's runs).
+calibration's, says whether the score has moved up or down and stayed
+there (docs/STATS.md 5, "Drift"). That is drift: the floor was calibrated
+on a machine or a code base that is no longer there. The check runs at a
+stated false-alarm rate: checked after every run, steady runs raise a false
+drift in at most --false-alarm of sequences of --per runs, over
+calibrations of the file's size (its decision interval is set by a seeded
+simulation of steady runs, allowing for the calibration's
+autocorrelation); drift prints that rate. Each benchmark is checked the
+same way, at the same rate family-wise (Holm). At least 3 runs are needed.
+Exits 0 either way, unless --fail-on-drift (exit 1 on drift). Needs a
+version 2 calibration file (it holds the calibration's runs).
 
 Input:
     --calibration FILE       the calibration file ('qoscal recommend --write')
