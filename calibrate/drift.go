@@ -111,6 +111,10 @@ func benchmarkDraws(k int, falseAlarm float64) int {
 	return min(100000, max(driftDraws, int(math.Ceil(200*float64(k)/falseAlarm))))
 }
 
+// MaxDriftRuns is the most runs a false-alarm rate may cover: the
+// simulation of the check's null draws that many runs 20,000 times.
+const MaxDriftRuns = 1000
+
 func (o DriftOptions) withDefaults() DriftOptions {
 	if o.FalseAlarm == 0 {
 		o.FalseAlarm = DefaultDriftFalseAlarm
@@ -130,6 +134,12 @@ func (o DriftOptions) withDefaults() DriftOptions {
 // needs the calibration's model (a version 2 file).
 func Drift(cal *File, runs []data.Run, dir Direction, opt DriftOptions) (*DriftResult, error) {
 	opt = opt.withDefaults()
+	if opt.PerRuns < MinNewRuns || opt.PerRuns > MaxDriftRuns {
+		return nil, fmt.Errorf("a false-alarm rate per %d runs: the runs it covers must be from %d to %d", opt.PerRuns, MinNewRuns, MaxDriftRuns)
+	}
+	if !(opt.FalseAlarm > 0 && opt.FalseAlarm <= 0.5) {
+		return nil, fmt.Errorf("a false-alarm rate of %v: it must be in (0, 0.5]", opt.FalseAlarm)
+	}
 	if cal.Matrix == nil {
 		return nil, fmt.Errorf("the calibration file (version %d) has no matrix, so there is nothing to compare the runs with: write it again with this qoscal", cal.Version)
 	}

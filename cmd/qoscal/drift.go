@@ -123,8 +123,8 @@ func runDrift(u *ui, args []string) error {
 	if !(falseAlarm > 0 && falseAlarm <= 0.5) {
 		return usagef(c.name, "--false-alarm must be in (0, 0.5], got %v", falseAlarm)
 	}
-	if per < calibrate.MinNewRuns || per > 1000 {
-		return usagef(c.name, "--per must be from %d to 1000 runs, got %d", calibrate.MinNewRuns, per)
+	if per < calibrate.MinNewRuns || per > calibrate.MaxDriftRuns {
+		return usagef(c.name, "--per must be from %d to %d runs, got %d", calibrate.MinNewRuns, calibrate.MaxDriftRuns, per)
 	}
 	cal, err := calibrate.ReadFile(calPath)
 	if err != nil {
