@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"qoscal/data"
@@ -11,9 +12,9 @@ import (
 )
 
 // DriftResult says whether runs gated since a calibration have moved away
-// from it: the calibration's scores followed by the new runs' scores, in
-// order, are searched for change points (E-Divisive, docs/STATS.md 5), and
-// a change that starts among the new runs is drift.
+// from it: a two-sided CUSUM of their log scores, standardised by the mean
+// and SD of the calibration's log scores, checked after every run at a
+// stated false-alarm rate per so many runs (docs/STATS.md 5, "Drift").
 type DriftResult struct {
 	// Runs are the new runs scored, in order; Scores their scores.
 	Runs   []string
@@ -22,35 +23,123 @@ type DriftResult struct {
 	// lack the calibration's baseline or candidate (another pair's runs in
 	// a shared store).
 	Skipped, Foreign []string
-	// TooFew is set when the new runs are fewer than a change point needs
-	// (MinNewRuns): no drift could have been found, whatever their scores.
+	// TooFew is set when the new runs are fewer than MinNewRuns: no drift
+	// is reported, whatever their scores.
 	TooFew bool
-	// CalibrationMedian is the median score of the calibration's runs.
+	// CalibrationMedian is the median score of the calibration's runs,
+	// CalibrationRuns their number.
 	CalibrationMedian float64
-	// Drift is set when a change starts at a new run: FromRun, with the
-	// median score before it (calibration and new runs since the last
-	// change) and after it, and the change's permutation p-value.
+	CalibrationRuns   int
+	// FalseAlarm is the chance that steady runs raise a false drift in
+	// the checks after each of PerRuns runs (DriftOptions): the rate the
+	// check runs at, over calibrations of CalibrationRuns runs.
+	FalseAlarm float64
+	PerRuns    int
+	// K and H are the CUSUM's reference value and decision interval (the
+	// (1 − FalseAlarm) quantile of its null, for the record: the decision
+	// is P ≤ FalseAlarm); Rho the lag-1 autocorrelation of the runs it
+	// allows for (0: independent runs).
+	K, H, Rho float64
+	// Drift is set when the score has drifted: Direction "down" (the
+	// score fell) or "up"; FromRun is the first run of the CUSUM's current
+	// excursion; BeforeMedian the median score of the calibration and the
+	// new runs before FromRun, AfterMedian that of FromRun and the runs
+	// after it; P the chance that steady runs, checked after each of
+	// PerRuns runs, would look at least this far off at some check.
 	Drift                     bool
+	Direction                 string
 	FromRun                   string
 	BeforeMedian, AfterMedian float64
 	P                         float64
-	// Benchmarks are the suite benchmarks whose ratio drifted, the same
-	// way, in suite order.
+	// Benchmarks are the suite benchmarks whose ratio drifted, in suite
+	// order: each checked the same way, Holm's step-down over the suite
+	// keeping the family-wise rate at FalseAlarm per PerRuns runs.
 	Benchmarks []BenchmarkDrift
 }
 
 // BenchmarkDrift is one benchmark's drift.
 type BenchmarkDrift struct {
 	Name                      string
+	Direction                 string
 	FromRun                   string
 	BeforeMedian, AfterMedian float64
+	P                         float64
+}
+
+// DriftOptions are the parameters of Drift; the zero value of a field
+// means its default.
+type DriftOptions struct {
+	// FalseAlarm is the chance that steady runs raise a false drift when
+	// checked after each of PerRuns runs (default
+	// DefaultDriftFalseAlarm).
+	FalseAlarm float64
+	// PerRuns is the number of runs FalseAlarm covers (default
+	// DefaultDriftRuns, gate's --drift-window).
+	PerRuns int
+	// Seed seeds the simulation of the check's null (default 1).
+	Seed uint64
+}
+
+// The drift check's defaults and constants (docs/STATS.md 5, "Drift").
+const (
+	// DefaultDriftFalseAlarm and DefaultDriftRuns: 5% of steady runs
+	// raise a false drift in 20 runs checked after each.
+	DefaultDriftFalseAlarm = 0.05
+	DefaultDriftRuns       = 20
+	// DriftK is the CUSUM's reference value, in SDs of the calibration's
+	// log scores: it detects a shift of 2 SDs fastest, and an 8% step at
+	// the bundled runs' noise (sd 0.025: 3.3 SDs) within 5 runs (at
+	// k = 0.75 the step at sd 0.03 was found 91% of the time, at 1, 93%).
+	DriftK = 1.0
+	// DriftClip clips each standardised log score to ±4 SDs, so that one
+	// outlying run (a degraded runner, which the gate judges itself)
+	// moves the CUSUM by at most 3, while three runs far off still reach
+	// the decision interval of a calibration of 9 runs.
+	DriftClip = 4
+	// driftDraws is the number of simulated steady sequences behind the
+	// score's null (the rate's Monte Carlo SE: 0.15% at 5%).
+	driftDraws = 20000
+)
+
+// benchmarkDraws is the number of simulated steady sequences behind the
+// benchmarks' nulls: 200 draws at the rate Holm's first step tests each of
+// k benchmarks at, falseAlarm/k, so that the null's tail there is known to
+// 7% (with 40 the family-wise rate over ten independent benchmarks was
+// 6.5% for 5%, with 200, 4.2%: TestDriftClaims); from driftDraws to
+// 100,000.
+func benchmarkDraws(k int, falseAlarm float64) int {
+	return min(100000, max(driftDraws, int(math.Ceil(200*float64(k)/falseAlarm))))
+}
+
+// MaxDriftRuns is the most runs a false-alarm rate may cover: the
+// simulation of the check's null draws that many runs 20,000 times.
+const MaxDriftRuns = 1000
+
+func (o DriftOptions) withDefaults() DriftOptions {
+	if o.FalseAlarm == 0 {
+		o.FalseAlarm = DefaultDriftFalseAlarm
+	}
+	if o.PerRuns == 0 {
+		o.PerRuns = DefaultDriftRuns
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	return o
 }
 
 // Drift compares runs gated since the calibration cal with it. The runs
 // are scored as the gate scores them (the calibration's variants, suite
 // and units); runs that are in the calibration itself are left out. It
 // needs the calibration's model (a version 2 file).
-func Drift(cal *File, runs []data.Run, dir Direction, seed uint64) (*DriftResult, error) {
+func Drift(cal *File, runs []data.Run, dir Direction, opt DriftOptions) (*DriftResult, error) {
+	opt = opt.withDefaults()
+	if opt.PerRuns < MinNewRuns || opt.PerRuns > MaxDriftRuns {
+		return nil, fmt.Errorf("a false-alarm rate per %d runs: the runs it covers must be from %d to %d", opt.PerRuns, MinNewRuns, MaxDriftRuns)
+	}
+	if !(opt.FalseAlarm > 0 && opt.FalseAlarm <= 0.5) {
+		return nil, fmt.Errorf("a false-alarm rate of %v: it must be in (0, 0.5]", opt.FalseAlarm)
+	}
 	if cal.Matrix == nil {
 		return nil, fmt.Errorf("the calibration file (version %d) has no matrix, so there is nothing to compare the runs with: write it again with this qoscal", cal.Version)
 	}
@@ -62,7 +151,8 @@ func Drift(cal *File, runs []data.Run, dir Direction, seed uint64) (*DriftResult
 	for _, id := range cal.Matrix.Runs {
 		inCal[id] = true
 	}
-	res := &DriftResult{CalibrationMedian: stats.Median(calScores)}
+	res := &DriftResult{CalibrationMedian: stats.Median(calScores), CalibrationRuns: len(calScores),
+		FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, K: DriftK}
 	cols := make([][]float64, len(cal.Suite)) // log ratios per benchmark: calibration, then new runs
 	for j := range cal.Suite {
 		for _, row := range cal.Matrix.LogRatio {
@@ -108,25 +198,125 @@ func Drift(cal *File, runs []data.Run, dir Direction, seed uint64) (*DriftResult
 	for i, v := range all {
 		logs[i] = math.Log(v)
 	}
-	if at, start, p, ok := newChange(logs, n, seed); ok {
-		res.Drift, res.FromRun, res.P = true, res.Runs[at-n], p
-		res.BeforeMedian, res.AfterMedian = stats.Median(all[start:at]), stats.Median(all[at:])
+	nulls := driftNulls{n: n, opt: opt, draws: driftDraws}
+	c := nulls.check(logs[:n], logs[n:])
+	res.H, res.Rho = stats.UpperCritical(nulls.get(c.rho), opt.FalseAlarm), c.rho
+	if !res.TooFew && c.p <= opt.FalseAlarm {
+		at := n + c.start
+		res.Drift, res.Direction, res.FromRun, res.P = true, c.direction(), res.Runs[c.start], c.p
+		res.BeforeMedian, res.AfterMedian = stats.Median(all[:at]), stats.Median(all[at:])
 	}
-	for j, b := range cal.Suite {
-		if at, _, _, ok := newChange(cols[j], n, seed); ok {
-			ratios := make([]float64, len(cols[j]))
-			for i, x := range cols[j] {
-				ratios[i] = math.Exp(x)
-			}
-			res.Benchmarks = append(res.Benchmarks, BenchmarkDrift{Name: b, FromRun: res.Runs[at-n],
-				BeforeMedian: stats.Median(ratios[:at]), AfterMedian: stats.Median(ratios[at:])})
+	if res.TooFew {
+		return res, nil
+	}
+	// Each benchmark at the family-wise rate: Holm over the suite, with
+	// draws enough to resolve FalseAlarm/k.
+	k := len(cal.Suite)
+	nulls.draws = benchmarkDraws(k, opt.FalseAlarm)
+	checks := make([]driftCheck, k)
+	ps := make([]float64, k)
+	for j := range cal.Suite {
+		checks[j] = nulls.check(cols[j][:n], cols[j][n:])
+		ps[j] = checks[j].p
+	}
+	for j, drifted := range stats.Holm(ps, opt.FalseAlarm) {
+		if !drifted {
+			continue
 		}
+		at := n + checks[j].start
+		ratios := make([]float64, len(cols[j]))
+		for i, x := range cols[j] {
+			ratios[i] = math.Exp(x)
+		}
+		res.Benchmarks = append(res.Benchmarks, BenchmarkDrift{Name: cal.Suite[j], Direction: checks[j].direction(),
+			FromRun: res.Runs[checks[j].start], BeforeMedian: stats.Median(ratios[:at]), AfterMedian: stats.Median(ratios[at:]), P: checks[j].p})
 	}
 	return res, nil
 }
 
-// MinNewRuns is the fewest new runs in which a change point can start:
-// E-Divisive's shortest segment.
+// driftCheck is the CUSUM check of one series of new log values against
+// its calibration's.
+type driftCheck struct {
+	// stat is max(S⁺, S⁻) after the last new value, p its Monte Carlo
+	// p-value; down says S⁻ is the larger side, start the index (among the
+	// new values) of the first value of that side's current excursion.
+	stat, p float64
+	down    bool
+	start   int
+	// rho is the autocorrelation the null allows for.
+	rho float64
+}
+
+func (c driftCheck) direction() string {
+	if c.down {
+		return "down"
+	}
+	return "up"
+}
+
+// driftNulls holds the nulls of the checks against one calibration (of n
+// runs), one per autocorrelation allowed for.
+type driftNulls struct {
+	n     int
+	opt   DriftOptions
+	draws int
+	null  map[[2]float64][]float64
+}
+
+// get is the null of a check allowing for autocorrelation rho.
+func (d *driftNulls) get(rho float64) []float64 {
+	key := [2]float64{rho, float64(d.draws)}
+	if v, ok := d.null[key]; ok {
+		return v
+	}
+	if d.null == nil {
+		d.null = map[[2]float64][]float64{}
+	}
+	v := stats.CUSUMNull(d.n, d.opt.PerRuns, MinNewRuns, rho, DriftK, DriftClip, d.draws, d.opt.Seed)
+	d.null[key] = v
+	return v
+}
+
+// check standardises the new log values x by the mean and n−1 SD of the
+// calibration's, cal, runs the CUSUM over them, and takes its p-value from
+// the null of steady runs with the autocorrelation allowed for: the
+// calibration's lag-1 autocorrelation as the 95% upper bounds of the
+// floors take it (stats.AR1Upper: 0 unless more than one SE above 0, then
+// bias-corrected plus one SE, since a stated rate must allow for how
+// poorly a few runs estimate it), rounded up to a multiple of 0.05 (so
+// that benchmarks share nulls). Taking the estimate itself
+// (stats.ShrinkRho) instead left 12.5% of steady sequences with a false
+// drift at ρ = 0.5, n = 30; this leaves 5.6% (docs/STATS.md 5, "Drift").
+func (d *driftNulls) check(cal, x []float64) driftCheck {
+	m, s := stats.Mean(cal), stats.SD(cal)
+	z := make([]float64, len(x))
+	for i, v := range x {
+		switch {
+		case s > 0:
+			z[i] = (v - m) / s
+		case v > m:
+			z[i] = math.Inf(1)
+		case v < m:
+			z[i] = math.Inf(-1)
+		}
+	}
+	r, se := stats.Lag1Autocorrelation(cal)
+	rho := 0.0
+	if up := stats.AR1Upper(len(cal), r, se).Rho; up > 0 {
+		rho = math.Min(0.9, math.Ceil(up*20-1e-9)/20)
+	}
+	st := stats.CUSUM(z, DriftK, DriftClip)
+	c := driftCheck{stat: st.Up, start: st.UpStart, rho: rho}
+	if st.Down >= st.Up {
+		c.stat, c.start, c.down = st.Down, st.DownStart, true
+	}
+	c.p = stats.UpperP(d.get(rho), c.stat)
+	return c
+}
+
+// MinNewRuns is the fewest new runs a drift is reported on: one or two
+// runs far off are the gate's business (a degraded runner, a regression
+// the gate fails), not a stale calibration.
 const MinNewRuns = 3
 
 // hasVariants says whether run r has measurements of both variants.
@@ -137,19 +327,6 @@ func hasVariants(r *data.Run, baseline, candidate string) bool {
 		c = c || v == candidate
 	}
 	return b && c
-}
-
-// newChange finds, in one change-point search of z, the first
-// significant change at or after index n (the first new run), and the
-// start of the segment it ends: the last change before it, or 0.
-func newChange(z []float64, n int, seed uint64) (at, start int, p float64, ok bool) {
-	for _, c := range stats.EDivisive(z, stats.EDivisiveOptions{Seed: seed}) { // in index order
-		if c.Index >= n {
-			return c.Index, start, c.P, true
-		}
-		start = c.Index
-	}
-	return 0, 0, 0, false
 }
 
 // runsWord is "1 run", "12 runs".
@@ -178,4 +355,17 @@ func (d *DriftResult) Sentence() string {
 		s += "; benchmarks that moved: " + strings.Join(parts, ", ")
 	}
 	return s
+}
+
+// RateSentence says the rate the check runs at and how: "checked at a
+// false-alarm rate of 5% per 20 runs: a two-sided CUSUM of the log score
+// against the calibration's 10 runs (k 0.75, h 6.62), each benchmark's
+// the same way, family-wise".
+func (d *DriftResult) RateSentence() string {
+	s := fmt.Sprintf("checked at a false-alarm rate of %s per %d runs: a two-sided CUSUM of the log score against the calibration's %d runs (k %.2f, h %.2f",
+		strconv.FormatFloat(100*d.FalseAlarm, 'g', 3, 64)+"%", d.PerRuns, d.CalibrationRuns, d.K, d.H)
+	if d.Rho > 0 {
+		s += fmt.Sprintf(", allowing for lag-1 autocorrelation %.2f", d.Rho)
+	}
+	return s + "), each benchmark's the same way, family-wise"
 }

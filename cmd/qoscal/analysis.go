@@ -21,6 +21,9 @@ type analysisFlags struct {
 	labels       []string
 	allowPartial bool
 	metric       string
+	// seed seeds the change-point test (0: its default, 1): spread's
+	// --seed, or recommend's (which also seeds the bootstrap).
+	seed uint64
 }
 
 // dirFlags override the direction the units give.
@@ -119,7 +122,7 @@ func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, erro
 	if err != nil {
 		return nil, usagef(cmd, "--label: %v", err)
 	}
-	opt := calibrate.Options{AllowPartial: f.allowPartial, Metric: f.metric, Direction: dir}
+	opt := calibrate.Options{AllowPartial: f.allowPartial, Metric: f.metric, Direction: dir, Seed: f.seed}
 	in := &input{filter: filter}
 	if len(paths) > 0 && len(filter) > 0 {
 		return nil, usagef(cmd, "--label selects runs in the store; with PATHs, pick the folders instead")

@@ -18,12 +18,19 @@ var driftCmd = &command{
     qoscal drift --calibration FILE --db STORE [--label KEY=VALUE...]
 
 Compares the runs gated since a calibration (stored with 'qoscal gate
---record', or given as PATHs) with the calibration's own runs: their scores,
-in order, are searched for a change point (E-Divisive, docs/STATS.md 5), and
-a change that starts among the new runs is drift: the floor was calibrated on
-a machine or a code base that is no longer there. Each benchmark is checked
-the same way. Exits 0 either way, unless --fail-on-drift (exit 1 on drift).
-Needs a version 2 calibration file (it holds the calibration's runs).
+--record', or given as PATHs) with the calibration's own runs: a two-sided
+CUSUM of their log scores, in order, standardised by the mean and SD of the
+calibration's, says whether the score has moved up or down and stayed
+there (docs/STATS.md 5, "Drift"). That is drift: the floor was calibrated
+on a machine or a code base that is no longer there. The check runs at a
+stated false-alarm rate: checked after every run, steady runs raise a false
+drift in at most --false-alarm of sequences of --per runs, over
+calibrations of the file's size (its decision interval is set by a seeded
+simulation of steady runs, allowing for the calibration's
+autocorrelation); drift prints that rate. Each benchmark is checked the
+same way, at the same rate family-wise (Holm). At least 3 runs are needed.
+Exits 0 either way, unless --fail-on-drift (exit 1 on drift). Needs a
+version 2 calibration file (it holds the calibration's runs).
 
 Input:
     --calibration FILE       the calibration file ('qoscal recommend --write')
@@ -39,10 +46,19 @@ Input:
     --higher-is-better, --lower-is-better
                              override the direction the units give
 
+The check:
+    --false-alarm P          the chance that steady runs raise a false drift
+                             in --per runs checked after each (default
+                             0.05; in (0, 0.5])
+    --per N                  the runs --false-alarm covers (default 20, as
+                             gate's --drift-window; 3 to 1000)
+    --seed N                 seed of the simulation that sets the check's
+                             decision interval and of the change-point
+                             test, any whole number from 0 to 2^64-1
+                             (default 1)
+
 Output:
     --fail-on-drift          exit 1 when the score drifted
-    --seed N                 seed of the change-point test, any whole
-                             number from 0 to 2^64-1 (default 1)
     --annotations MODE       auto (default: github when GITHUB_ACTIONS=true),
                              github, none: a ::warning:: on drift
     --format FORMAT          text (default), markdown or json
@@ -57,7 +73,8 @@ then compare the runs of the real regression with them:
 
     $ qoscal drift --calibration settled.json --baseline glibc=baseline.txt --candidate mimalloc=mimalloc.txt \
         data/samples/linux-glibc-vs-mimalloc/regressed
-    drift: the score moved from median 1.26 to 1.15 from run run-01 on (p = 0.005): recalibrate; ...
+    drift: the score moved from median 1.26 to 1.15 from run run-01 on (p = 0.016): recalibrate.
+    Checked at a false-alarm rate of 5% per 20 runs: a two-sided CUSUM of the log score against ...
 `,
 }
 
@@ -77,11 +94,15 @@ func runDrift(u *ui, args []string) error {
 	var labels []string
 	var failOn bool
 	var seed uint64
+	var falseAlarm float64
+	var per int
 	fs.StringVar(&calPath, "calibration", "", "the calibration `FILE`")
 	fs.StringVar(&db, "db", "", "the `STORE`: a SQLite file or a postgres:// URL")
 	fs.StringArrayVar(&labels, "label", nil, "only stored runs with this `KEY=VALUE` label")
 	fs.BoolVar(&failOn, "fail-on-drift", false, "exit 1 on drift")
-	fs.Uint64Var(&seed, "seed", 1, "change-point test seed `N`")
+	fs.Float64Var(&falseAlarm, "false-alarm", calibrate.DefaultDriftFalseAlarm, "false-alarm rate `P` per --per runs checked after each")
+	fs.IntVar(&per, "per", calibrate.DefaultDriftRuns, "the runs `N` --false-alarm covers")
+	fs.Uint64Var(&seed, "seed", 1, "seed `N` of the check's simulation")
 	fs.StringVar(&annotations, "annotations", "auto", "CI annotations: `MODE` auto, github or none")
 	fs.StringVar(&format, "format", "text", "output `FORMAT`: text, markdown or json")
 	if err := parseFlags(u, c, fs, args); err != nil {
@@ -107,6 +128,12 @@ func runDrift(u *ui, args []string) error {
 	case "auto", "github", "none":
 	default:
 		return usagef(c.name, "--annotations must be auto, github or none, got %q", annotations)
+	}
+	if !(falseAlarm > 0 && falseAlarm <= 0.5) {
+		return usagef(c.name, "--false-alarm must be in (0, 0.5], got %v", falseAlarm)
+	}
+	if per < calibrate.MinNewRuns || per > calibrate.MaxDriftRuns {
+		return usagef(c.name, "--per must be from %d to %d runs, got %d", calibrate.MinNewRuns, calibrate.MaxDriftRuns, per)
 	}
 	cal, err := calibrate.ReadFile(calPath)
 	if err != nil {
@@ -136,7 +163,7 @@ func runDrift(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := calibrate.Drift(cal, runs, dir, seed)
+	res, err := calibrate.Drift(cal, runs, dir, calibrate.DriftOptions{FalseAlarm: falseAlarm, PerRuns: per, Seed: seed})
 	if err != nil {
 		return err
 	}
@@ -154,10 +181,11 @@ func runDrift(u *ui, args []string) error {
 	case "markdown":
 		doc := &render.Doc{}
 		doc.Add(&render.Heading{Level: 3, Text: "qoscal drift: " + map[bool]string{true: "drift", false: "no drift"}[res.Drift]},
-			&render.Paragraph{Text: res.Sentence() + "."})
+			&render.Paragraph{Text: res.Sentence() + "."}, &render.Paragraph{Text: capitalize(res.RateSentence()) + "."})
 		doc.WriteMarkdown(u.stdout)
 	default:
 		fmt.Fprintln(u.stdout, res.Sentence()+".")
+		fmt.Fprintln(u.stdout, capitalize(res.RateSentence())+".")
 	}
 	github := annotations == "github" || (annotations == "auto" && u.getenv("GITHUB_ACTIONS") == "true")
 	if github && res.Drift {
@@ -170,37 +198,65 @@ func runDrift(u *ui, args []string) error {
 }
 
 type driftOut struct {
-	Drift        bool                 `json:"drift"`
-	TooFew       bool                 `json:"too_few"`
-	FromRun      *string              `json:"from_run"`
-	BeforeMedian render.Float         `json:"before_median"`
-	AfterMedian  render.Float         `json:"after_median"`
-	P            render.Float         `json:"p"`
-	Runs         []string             `json:"runs"`
-	Scores       []float64            `json:"scores"`
-	Skipped      []string             `json:"skipped"`
-	Benchmarks   []driftBenchmarkJSON `json:"benchmarks"`
-	Message      string               `json:"message"`
+	Drift          bool                 `json:"drift"`
+	TooFew         bool                 `json:"too_few"`
+	Direction      *string              `json:"direction"`
+	FromRun        *string              `json:"from_run"`
+	BeforeMedian   render.Float         `json:"before_median"`
+	AfterMedian    render.Float         `json:"after_median"`
+	P              render.Float         `json:"p"`
+	FalseAlarmRate float64              `json:"false_alarm_rate"`
+	FalseAlarmRuns int                  `json:"false_alarm_runs"`
+	Check          driftCheckJSON       `json:"check"`
+	Runs           []string             `json:"runs"`
+	Scores         []float64            `json:"scores"`
+	Skipped        []string             `json:"skipped"`
+	Benchmarks     []driftBenchmarkJSON `json:"benchmarks"`
+	Message        string               `json:"message"`
+	Rate           string               `json:"rate_message"`
+}
+
+// driftCheckJSON is how the check was made: the CUSUM's reference value
+// and decision interval, the autocorrelation allowed for, and the
+// calibration's runs.
+type driftCheckJSON struct {
+	K               float64      `json:"k"`
+	H               render.Float `json:"h"`
+	Rho             float64      `json:"rho"`
+	CalibrationRuns int          `json:"calibration_runs"`
 }
 
 type driftBenchmarkJSON struct {
 	Name         string  `json:"name"`
+	Direction    string  `json:"direction"`
 	FromRun      string  `json:"from_run"`
 	BeforeMedian float64 `json:"before_median"`
 	AfterMedian  float64 `json:"after_median"`
+	P            float64 `json:"p"`
 }
 
 func driftJSON(r *calibrate.DriftResult) driftOut {
 	nan := render.Float(math.NaN())
 	j := driftOut{Drift: r.Drift, TooFew: r.TooFew, Runs: r.Runs, Scores: r.Scores, Skipped: append(append([]string{}, r.Skipped...), r.Foreign...),
-		Benchmarks: []driftBenchmarkJSON{}, Message: r.Sentence(), BeforeMedian: nan, AfterMedian: nan, P: nan}
+		Benchmarks: []driftBenchmarkJSON{}, Message: r.Sentence(), Rate: r.RateSentence(), BeforeMedian: nan, AfterMedian: nan, P: nan,
+		FalseAlarmRate: r.FalseAlarm, FalseAlarmRuns: r.PerRuns,
+		Check: driftCheckJSON{K: r.K, H: render.Float(r.H), Rho: r.Rho, CalibrationRuns: r.CalibrationRuns}}
 	if r.Drift {
-		id := r.FromRun
-		j.FromRun = &id
+		id, dir := r.FromRun, r.Direction
+		j.FromRun, j.Direction = &id, &dir
 		j.BeforeMedian, j.AfterMedian, j.P = render.Float(r.BeforeMedian), render.Float(r.AfterMedian), render.Float(r.P)
 	}
 	for _, b := range r.Benchmarks {
-		j.Benchmarks = append(j.Benchmarks, driftBenchmarkJSON{Name: b.Name, FromRun: b.FromRun, BeforeMedian: b.BeforeMedian, AfterMedian: b.AfterMedian})
+		j.Benchmarks = append(j.Benchmarks, driftBenchmarkJSON{Name: b.Name, Direction: b.Direction, FromRun: b.FromRun,
+			BeforeMedian: b.BeforeMedian, AfterMedian: b.AfterMedian, P: b.P})
 	}
 	return j
+}
+
+// capitalize upper-cases the first letter of a sentence.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -1,6 +1,10 @@
 package main
 
-import "math"
+import (
+	"math"
+
+	"qoscal/calibrate"
+)
 
 // checkFloor is the one check of a --floor value, shared by every command
 // that takes one (plot, report, gate). A floor is a score, the geometric
@@ -36,5 +40,5 @@ const (
 	// any suite holds.
 	maxMinSuite = 100000
 	// maxDriftWindow bounds the gate's --drift-window.
-	maxDriftWindow = 100000
+	maxDriftWindow = calibrate.MaxDriftRuns
 )

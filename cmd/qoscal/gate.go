@@ -102,9 +102,11 @@ CI:
                              its artifact) is a PATH
     --drift-window N         with --db, check the last N stored gated runs
                              (those with the --label labels, if given) for
-                             drift from the calibration: 0 (no check) or
-                             in [3, 100000] (default 20): a note on drift,
-                             a warning annotation under Actions
+                             drift from the calibration, at a false-alarm
+                             rate of 5% per N runs checked after each:
+                             0 (no check) or in [3, 1000] (default 20): a
+                             note on drift, a warning annotation under
+                             Actions
     --label KEY=VALUE        labels of the recorded run (repeatable)
     --format FORMAT          text (default), markdown or json
 
@@ -433,8 +435,11 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 // driftNote checks, when --db names a store of gated runs and the
 // calibration has its model, whether the last --drift-window stored runs
 // (those not in the calibration) have moved away from it, and returns a
-// one-line note when they have ("" otherwise). A store that cannot be read
-// gives a warning, not an error: the verdict does not depend on it.
+// one-line note when they have ("" otherwise). The check (calibrate.Drift)
+// runs at a false-alarm rate of 5% per --drift-window runs: steady runs,
+// checked after each as the gate does, raise a false note in at most 5%
+// of sequences of that many runs. A store that cannot be read gives a
+// warning, not an error: the verdict does not depend on it.
 func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *calibrate.File, dir calibrate.Direction) string {
 	if !dbGiven || g.driftWindow <= 0 || cal == nil || cal.Matrix == nil {
 		return ""
@@ -465,7 +470,7 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *calibrate.File, dir cali
 	if len(recent) < 3 {
 		return ""
 	}
-	d, err := calibrate.Drift(cal, recent, dir, 1)
+	d, err := calibrate.Drift(cal, recent, dir, calibrate.DriftOptions{PerRuns: g.driftWindow})
 	if err != nil {
 		u.warnf("no drift check: %v", err)
 		return ""
@@ -473,8 +478,9 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *calibrate.File, dir cali
 	if !d.Drift {
 		return ""
 	}
-	return fmt.Sprintf("the last %d gated runs in %s: the score moved from median %.2f to %.2f from run %s on: recalibrate (qoscal drift)",
-		len(d.Runs), data.RedactLocation(src.Store), d.BeforeMedian, d.AfterMedian, d.FromRun)
+	return fmt.Sprintf("the last %d gated runs in %s: the score moved %s from median %.2f to %.2f from run %s on (false-alarm rate %s per %d runs): recalibrate (qoscal drift)",
+		len(d.Runs), data.RedactLocation(src.Store), d.Direction, d.BeforeMedian, d.AfterMedian, d.FromRun,
+		strconv.FormatFloat(100*d.FalseAlarm, 'g', 3, 64)+"%", d.PerRuns)
 }
 
 // defaultRunID names a run given by its files and no --run: the Actions

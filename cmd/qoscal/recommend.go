@@ -160,7 +160,7 @@ func (r *recFlags) add(fs *pflag.FlagSet) {
 	fs.Float64Var(&r.opt.Confidence, "confidence", r.opt.Confidence, "tolerance method's confidence `G`")
 	fs.Float64Var(&r.opt.RerunBand, "rerun-band", r.opt.RerunBand, "report the gate with this rerun band `FRACTION` (0: not)")
 	fs.Float64Var(&r.opt.FamilyAlpha, "family-alpha", r.opt.FamilyAlpha, "the per-benchmark bands' family-wise false-positive rate `A`")
-	fs.Uint64Var(&r.opt.Seed, "seed", r.opt.Seed, "bootstrap seed `N`")
+	fs.Uint64Var(&r.opt.Seed, "seed", r.opt.Seed, "seed `N` of the bootstrap and the change-point test")
 	fs.IntVar(&r.opt.Bootstrap, "bootstrap", r.opt.Bootstrap, "bootstrap resamples `B`")
 }
 
@@ -214,6 +214,7 @@ func recommendFor(u *ui, cmd string, af *analysisFlags, rf *recFlags, paths []st
 	if err != nil {
 		return nil, nil, err
 	}
+	af.seed = opt.Seed
 	in, err := af.analyze(u, cmd, paths)
 	if err != nil {
 		return nil, nil, err
@@ -282,8 +283,9 @@ const recommendHelp = `    --method NAME            target-fpr (default): the sn
                              false-positive rate per healthy run (Holm's
                              step-down over the suite), in (0, 0.5)
                              (default 0.01)
-    --seed N                 seed of the bootstrap diagnostic, any whole
-                             number from 0 to 2^64-1 (default 1)
+    --seed N                 seed of the bootstrap diagnostic and of the
+                             change-point test, any whole number from 0 to
+                             2^64-1 (default 1)
     --bootstrap B            its resamples, in [0, 100000] (default 2000;
                              0 turns it off)
 `

@@ -17,6 +17,7 @@ benchmarks, noisiest first (by share of the score's variance).
 
 ` + analysisInputHelp + `
 Output:
+    --seed N                 seed of the change-point test (default 1)
     --format FORMAT          text (default), markdown or json
 
 The score distribution: GSD is the geometric standard deviation, exp of the
@@ -55,6 +56,7 @@ func runSpread(u *ui, args []string) error {
 	var af analysisFlags
 	af.add(fs)
 	var format string
+	fs.Uint64Var(&af.seed, "seed", 1, "change-point test seed `N`")
 	fs.StringVar(&format, "format", "text", "output `FORMAT`: text, markdown or json")
 	if err := parseFlags(u, c, fs, args); err != nil {
 		return err
