@@ -60,7 +60,6 @@ func TestClaimsOnMixtures(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				floor = a.capNotNormal(floor, DefaultRecommendOptions)
 				c := a.Cost(floor, 100)
 				lf := math.Log(floor)
 				tr := (1-eps)*stats.NormalCDF(lf/sigma) + eps*stats.NormalCDF((lf-math.Log(shift))/sigma)

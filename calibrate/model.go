@@ -86,19 +86,49 @@ func (m *Matrix) Scores(sub []string) ([]float64, error) {
 
 // FloorOf applies a floor method to calibration scores: the method's raw
 // bound, that bound rounded down to the step grid, and for the tolerance
-// method its k factor. It is the one rule behind the recommended floor
-// and the gate's sub-suite floors (docs/STATS.md 2.9).
+// method its k factor. When the log-normal model of the scores is in
+// doubt (ModelInDoubt), the target method's floor, whose guarantee rests
+// on that model, is capped at the lowest score rounded down, where the
+// model-free bound 1/(n+1) holds (docs/STATS.md 2.11). It is the one rule
+// behind the recommended floor, the floor the calibration file's reader
+// checks, and the gate's sub-suite floors (docs/STATS.md 2.9): each calls
+// it on the same scores.
 func FloorOf(scores []float64, opt RecommendOptions) (raw, floor, k float64, err error) {
+	raw, floor, k, _, err = floorOf(scores, opt)
+	return raw, floor, k, err
+}
+
+// floorOf is FloorOf, and says whether the cap lowered the floor.
+func floorOf(scores []float64, opt RecommendOptions) (raw, floor, k float64, capped bool, err error) {
 	if len(scores) < 2 {
-		return 0, 0, 0, fmt.Errorf("a floor needs at least 2 calibration scores, got %d", len(scores))
+		return 0, 0, 0, false, fmt.Errorf("a floor needs at least 2 calibration scores, got %d", len(scores))
 	}
 	logs, err := stats.Logs(scores)
 	if err != nil {
-		return 0, 0, 0, err
+		return 0, 0, 0, false, err
 	}
 	lo, _ := stats.MinMax(scores)
 	r, se := stats.Lag1Autocorrelation(logs)
-	return floorFrom(lo, stats.Mean(logs), stats.SD(logs), stats.AR1(len(scores), stats.ShrinkRho(r, se, len(scores))), opt)
+	m, s := stats.Mean(logs), stats.SD(logs)
+	if raw, floor, k, err = floorFrom(lo, m, s, stats.AR1(len(scores), stats.ShrinkRho(r, se, len(scores))), opt); err != nil {
+		return 0, 0, 0, false, err
+	}
+	if opt.Method == MethodTargetFPR {
+		_, p, err := stats.ShapiroWilk(logs)
+		if err != nil {
+			p = math.NaN()
+		}
+		tail := stats.NormalTail
+		if s >= NoSpreadSD {
+			tail = stats.FitTail(logs)
+		}
+		if ModelInDoubt(p, tail) {
+			if c := RoundDown(lo, opt.Step); c < floor {
+				floor, capped = c, true
+			}
+		}
+	}
+	return raw, floor, k, capped, nil
 }
 
 // floorFrom is FloorOf on the summary of the scores: the lowest, the mean

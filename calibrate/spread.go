@@ -75,9 +75,27 @@ type ScoreStats struct {
 	// that is significant, so that the bound allows for how poorly a few
 	// runs estimate ρ (stats.AR1Upper).
 	UpperEffective stats.Effective
+	// Tail is what the log scores say about their tail: the tail they
+	// favour and the heaviest they do not rule out (docs/STATS.md 5d).
+	Tail stats.Tail
 	// NextBelowMin is 1/(n+1): the chance, with no model, that the next
 	// healthy run scores below the lowest of these n (STATS.md 2.2).
 	NextBelowMin float64
+}
+
+// InDoubt reports whether the log-normal model of the scores is in doubt:
+// they fail the Shapiro–Wilk check, or favour a heavier tail than the
+// normal (ModelInDoubt).
+func (s *ScoreStats) InDoubt() bool { return ModelInDoubt(s.ShapiroP, s.Tail) }
+
+// ModelInDoubt is the one rule for when the log-normal model of the
+// scores is in doubt: the log scores fail the Shapiro–Wilk check at
+// NormalityAlpha (a mixture, a skew), or the tail model favours a heavier
+// tail than the normal (docs/STATS.md 5d). The target floor is then
+// capped at the lowest calibration run, and the claimed rates are no
+// lower than the model-free ones.
+func ModelInDoubt(shapiroP float64, tail stats.Tail) bool {
+	return shapiroP < NormalityAlpha || !tail.Normal()
 }
 
 // BenchmarkSpread is one benchmark's spread across the calibration runs.
@@ -350,6 +368,10 @@ func (a *Analysis) scoreStats() {
 	s.Lag1, s.Lag1SE = stats.Lag1Autocorrelation(logs)
 	s.Effective = stats.AR1(s.N, stats.ShrinkRho(s.Lag1, s.Lag1SE, s.N))
 	s.UpperEffective = stats.AR1Upper(s.N, s.Lag1, s.Lag1SE)
+	s.Tail = stats.NormalTail
+	if s.SDLog > 0 {
+		s.Tail = stats.FitTail(logs)
+	}
 	lo, hi := 0, 0
 	for i := range scores {
 		if scores[i] < scores[lo] {
