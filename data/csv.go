@@ -260,7 +260,9 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 	if err := checkRecordNames(&r); err != nil {
 		return bad("%v", err)
 	}
-	v, err := parseValue(get(at.value))
+	// The value is the whole cell, not trimmed as names are: " 1e9" is
+	// not a number a harness prints (see plainDecimal).
+	v, err := parseValue(row[at.value])
 	if err != nil {
 		return bad("%v", err)
 	}

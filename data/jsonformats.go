@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"reflect"
 	"sort"
 	"strings"
@@ -54,7 +53,12 @@ func decodeJSON(r io.Reader, file string, limit int64, v any) error {
 			if head := bytes.TrimRight(b[:off], " \t\r\n"); len(head) > 0 && (head[len(head)-1] == '[' || head[len(head)-1] == '{') {
 				off = int64(len(head) - 1)
 			}
-			return &SyntaxError{File: file, Line: lineAt(off), Msg: fmt.Sprintf("%s: expected %s, got %s", jsonPathAt(b, off), jsonKind(te.Type), got)}
+			path := jsonPathAt(b, off)
+			if num, ok := strings.CutPrefix(te.Value, "number "); ok && jsonKind(te.Type) == "a number" {
+				// A number that a float64 cannot hold (1e999).
+				return &SyntaxError{File: file, Line: lineAt(off), Msg: fmt.Sprintf("%s: %v", path, rangeError(clip(num)))}
+			}
+			return &SyntaxError{File: file, Line: lineAt(off), Msg: fmt.Sprintf("%s: expected %s, got %s", path, jsonKind(te.Type), got)}
 		}
 		return &SyntaxError{File: file, Msg: "invalid JSON: " + err.Error()}
 	}
@@ -289,19 +293,4 @@ func timeScale(unit string) (float64, bool) {
 		return 1, true
 	}
 	return 0, false
-}
-
-// checkSample validates a JSON-decoded value like parseValue does.
-func checkSample(v float64) error {
-	switch {
-	case math.IsNaN(v):
-		return fmt.Errorf("value is not a number (NaN)")
-	case math.IsInf(v, 0):
-		return fmt.Errorf("value %v is not finite", v)
-	case v <= 0:
-		return fmt.Errorf("value %v is not positive: measurements must be > 0", v)
-	case v < MinValue || v > MaxValue:
-		return rangeError(fmt.Sprint(v))
-	}
-	return nil
 }
