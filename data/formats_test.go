@@ -165,7 +165,7 @@ func TestPytestFixture(t *testing.T) {
 		t.Errorf("labels %v", l)
 	}
 	recs, notes, _ := readFixture(t, "pytest-benchmark/stress-no-data.json")
-	want := map[string]int{"test_a[param-ü] sec": 1, "tests/test_y.py::test_a[param-ü] sec": 3}
+	want := map[string]int{"tests/test_x.py::test_a[param-ü] sec": 1, "tests/test_y.py::test_a[param-ü] sec": 3}
 	if diff := cmp.Diff(want, summary(recs)); diff != "" || len(notes) != 1 {
 		t.Errorf("(-want +got):\n%s\nnotes %q", diff, notes)
 	}

@@ -20,6 +20,14 @@ import (
 // (LoadOptions.StripProcs drops it). Configuration lines (goos:, goarch:,
 // pkg:, cpu:, and any other key: value) become labels of the run.
 //
+// A benchmark is its package and its name: `go test -bench . ./...` prints
+// the results of each package after its pkg: line, and two packages may
+// both have a BenchmarkParse. Each record's Qualified name is
+// "PKG.NAME" (example.com/a.BenchmarkParse-8), which the loader uses
+// where a name is printed under two packages of one file (see
+// qualifyAmbiguous); a name printed under one package only keeps its
+// short name.
+//
 // A metric whose value is 0 (0 B/op, 0 allocs/op) is left out: a ratio of
 // zeros has no meaning. A time of 0 (0 ns/op, or one too small to hold as
 // sec/op) is no measurement: it is an error naming the line, not a
@@ -35,6 +43,7 @@ var gobenchFormat = &Format{
 	Name:   "gobench",
 	Doc:    "go test -bench output, lines like `BenchmarkX-8  1000  1234 ns/op`",
 	Detect: detectGobench,
+	Scoped: true,
 	New: func(r io.Reader, file string, _ ParseOptions) Parser {
 		in := &gobenchLines{ls: newLineScanner(r), file: file}
 		return &gobenchParser{r: benchfmt.NewReader(in, file), in: in, file: file, samples: map[gobenchKey]int{}}
@@ -60,10 +69,13 @@ type gobenchParser struct {
 	queue   []Record
 	samples map[gobenchKey]int
 	done    bool
+	// the last benchmark's package, name and qualified name: a
+	// benchmark's lines (-count N) follow each other.
+	lastPkg, lastName, lastQual string
 }
 
 // gobenchKey names a benchmark's samples of one unit.
-type gobenchKey struct{ name, unit string }
+type gobenchKey struct{ pkg, name, unit string }
 
 func (p *gobenchParser) Next() (Record, error) {
 	for len(p.queue) == 0 {
@@ -116,6 +128,13 @@ func (p *gobenchParser) result(res *benchfmt.Result) error {
 	if err := checkLabels(labels); err != nil {
 		return &SyntaxError{File: p.file, Line: line, Msg: err.Error()}
 	}
+	pkg := labels["pkg"]
+	if pkg != p.lastPkg || name != p.lastName {
+		p.lastPkg, p.lastName, p.lastQual = pkg, name, ""
+		if pkg != "" {
+			p.lastQual = pkg + "." + name
+		}
+	}
 	for _, v := range res.Values {
 		if v.Value == 0 && v.Unit != "sec/op" && v.Unit != "ns/op" { // benchfmt leaves a 0 in ns/op
 			continue // 0 B/op, 0 allocs/op: a ratio of zeros has no meaning
@@ -126,11 +145,12 @@ func (p *gobenchParser) result(res *benchfmt.Result) error {
 		if _, err := parseValue(fmt.Sprint(v.Value)); err != nil {
 			return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("benchmark %s: %s: %v", name, v.Unit, err)}
 		}
-		k := gobenchKey{name, v.Unit}
+		k := gobenchKey{pkg, name, v.Unit}
 		p.queue = append(p.queue, Record{
 			Measurement: Measurement{Benchmark: name, Sample: p.samples[k], Value: v.Value, Unit: v.Unit},
 			Line:        line,
 			Labels:      labels,
+			Qualified:   p.lastQual,
 		})
 		p.samples[k]++
 	}

@@ -192,6 +192,7 @@ func (p *listParser) fail(format string, args ...any) Parser {
 // large file is not held as records too.
 type series struct {
 	name, unit string
+	qual       string    // the records' Qualified name
 	values     []float64 // the decoded values, not copied
 	scale      float64   // each value times scale is the measurement
 	sample0    int       // the sample number of values[0]
@@ -224,7 +225,7 @@ func (p *listParser) Next() (Record, error) {
 		return Record{}, io.EOF
 	}
 	s := &p.series[p.i]
-	r := Record{Measurement: Measurement{Benchmark: s.name, Sample: s.sample0 + p.j, Value: s.values[p.j] * s.scale, Unit: s.unit}, Labels: s.labels}
+	r := Record{Measurement: Measurement{Benchmark: s.name, Sample: s.sample0 + p.j, Value: s.values[p.j] * s.scale, Unit: s.unit}, Labels: s.labels, Qualified: s.qual}
 	p.j++
 	return r, nil
 }

@@ -538,19 +538,33 @@ func readVariants(run *Run, files []string, stats []fileStat, opt *LoadOptions) 
 		// measurements (the variant's are those from start on): a large
 		// file is never held as records.
 		start := len(run.Measurements)
-		stripped := map[string]origin{} // stripped name -> the first name that gave it
-		clashed := map[string]bool{}
+		stripped := map[identKey]origin{} // stripped benchmark -> the first name that gave it
+		clashed := map[identKey]bool{}
+		var q *qualifier
+		if f.Format.Scoped {
+			q = newQualifier()
+		}
 		notes, err := eachRecord(f, func(r Record) {
 			m := r.Measurement
 			m.Variant = v.Name
+			qual := r.Qualified
 			if opt.StripProcs {
 				m.Benchmark = stripProcs(m.Benchmark)
-				if o, seen := stripped[m.Benchmark]; !seen {
-					stripped[m.Benchmark] = origin{r.Benchmark, r.Line}
-				} else if o.name != r.Benchmark && !clashed[m.Benchmark] {
-					clashed[m.Benchmark] = true
+				if qual != "" {
+					qual = stripProcs(qual)
+				}
+				// Two names of one package (or other scope) that
+				// become one are one benchmark; of two packages, two.
+				k := identKey{m.Benchmark, qual}
+				if o, seen := stripped[k]; !seen {
+					stripped[k] = origin{r.Benchmark, r.Line}
+				} else if o.name != r.Benchmark && !clashed[k] {
+					clashed[k] = true
 					bad.Add(&SyntaxError{File: path, Line: r.Line, Msg: fmt.Sprintf("--strip-procs makes %s and %s%s one benchmark, %s: leave out --strip-procs, or run the benchmarks with one -cpu value", r.Benchmark, o.name, lineNote(o.line), m.Benchmark)})
 				}
+			}
+			if q != nil {
+				q.add(m.Benchmark, qual, r.Line)
 			}
 			if len(run.Measurements) == start {
 				// Room for as many measurements as the last run had, or
@@ -582,6 +596,14 @@ func readVariants(run *Run, files []string, stats []fileStat, opt *LoadOptions) 
 				continue
 			}
 			return err
+		}
+		if q != nil {
+			ms := run.Measurements[start:]
+			if errs := q.apply(path, func(i int, name string) { ms[i].Benchmark = name }); errs != nil {
+				run.Measurements = run.Measurements[:start]
+				bad.Add(errs...)
+				continue
+			}
 		}
 		for _, n := range notes {
 			opt.note(path, n)
