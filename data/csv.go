@@ -125,7 +125,9 @@ func (ids nameIDs) id(s string) int32 {
 var csvColumns = map[string]bool{"run": true, "benchmark": true, "variant": true, "value": true, "unit": true, "sample": true, "role": true, "time": true}
 
 func newCSVParser(r io.Reader, file string, opt ParseOptions) Parser {
-	cr := csv.NewReader(r)
+	// encoding/csv holds a record whole, however long its line: the
+	// line limit bounds it.
+	cr := csv.NewReader(newLineLimit(r, file))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	return &csvParser{r: cr, file: file, first: map[csvKey]int{}, opt: opt, names: map[string]string{}, ids: nameIDs{}}

@@ -346,6 +346,7 @@ func eachRecordUntil(f *File, fn func(Record) error) ([]string, error) {
 	}
 	var bad InputError
 	n := 0
+	limits := recordLimits{file: f.Name, multi: f.Format.MultiRun, grouped: f.Options.groupedRuns}
 	for {
 		r, err := p.Next()
 		if err == io.EOF {
@@ -361,6 +362,10 @@ func eachRecordUntil(f *File, fn func(Record) error) ([]string, error) {
 		if err := checkRecordNames(&r); err != nil {
 			bad.Add(&SyntaxError{File: f.Name, Line: r.Line, Msg: err.Error()})
 			continue
+		}
+		if se := limits.check(&r); se != nil {
+			bad.Add(se)
+			return nil, bad.err() // the file is refused: read no further
 		}
 		n++
 		if err := fn(r); err != nil {

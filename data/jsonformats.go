@@ -36,6 +36,9 @@ func decodeJSON(r io.Reader, file string, limit int64, v any) error {
 		off = min(max(off, 0), int64(len(b)))
 		return 1 + bytes.Count(b[:off], []byte{'\n'})
 	}
+	if off := jsonNumberBeyond(b, maxJSONNumbers); off >= 0 {
+		return &SyntaxError{File: file, Line: lineAt(int64(off)), Msg: fmt.Sprintf("more than %d numbers in one JSON result file, the limit (4 for each of the %d measurements one result file may hold)", maxJSONNumbers, MaxMeasurements)}
+	}
 	if err := json.Unmarshal(b, v); err != nil {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError

@@ -728,7 +728,7 @@ func runsGrouped(p string, opt *LoadOptions) bool {
 	if f.Format != csvFormat {
 		return false
 	}
-	cr := csv.NewReader(f.Text)
+	cr := csv.NewReader(newLineLimit(f.Text, p))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	col := -1
