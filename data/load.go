@@ -191,6 +191,9 @@ func (o *LoadOptions) checkVariants(needFiles bool) error {
 // or a CSV file of many runs. Runs come back in path order. A run id seen
 // twice is an error.
 func Load(paths []string, opt LoadOptions) ([]Run, error) {
+	if err := checkPaths(paths); err != nil {
+		return nil, err
+	}
 	defer opt.flushNotes()
 	var runs []Run
 	where := map[string]string{}
@@ -223,6 +226,9 @@ func Load(paths []string, opt LoadOptions) ([]Run, error) {
 // error from fn stops reading and is returned; after any error, fn may
 // have seen runs of a path that then failed.
 func LoadEach(paths []string, opt LoadOptions, fn func(Run) error) (err error) {
+	if err := checkPaths(paths); err != nil {
+		return err
+	}
 	// The parsers' notes are said at the end, unless LoadSeq's consumer
 	// stopped taking runs: an ingest that failed (a conflict, say) stops
 	// after a number of runs that depends on the store, and the notes of
@@ -257,6 +263,18 @@ func LoadEach(paths []string, opt LoadOptions, fn func(Run) error) (err error) {
 		})
 		if err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// checkPaths refuses an empty PATH before any is read: it is what an
+// unset variable gives ("qoscal ingest $RESULTS"), and os.Stat's error
+// for it named no path at all (": no such file or folder").
+func checkPaths(paths []string) error {
+	for i, p := range paths {
+		if p == "" {
+			return fmt.Errorf("PATH %d is empty (an unset variable?): expected a run folder, a folder of run folders, a CSV file or a zip artifact", i+1)
 		}
 	}
 	return nil
