@@ -274,8 +274,10 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 	}
 	key := csvKey{p.ids.id(r.Run), p.ids.id(r.Variant), p.ids.id(r.Benchmark), p.ids.id(r.Unit)}
 	if s := get(at.sample); s != "" {
+		// Digits alone, as a value is a plain decimal: Atoi also takes
+		// a sign ("+3").
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
+		if err != nil || n < 0 || strings.TrimLeft(s, "0123456789") != "" {
 			return bad("sample %q: expected a whole number >= 0", s)
 		}
 		r.Sample = n

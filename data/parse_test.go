@@ -276,8 +276,8 @@ func TestCSVParser(t *testing.T) {
 		errors: []string{"f.csv:2: value 0 is not positive: measurements must be > 0", "f.csv:3: value -1 is not positive: measurements must be > 0", `f.csv:4: value "NaN" is not a number (NaN)`, `f.csv:5: value "abc" is not a plain decimal number: expected digits with an optional point and exponent, as benchmarks print them (5514093, 0.072, 1.5e-9)`, "f.csv:6: missing value"},
 	}, {
 		name:   "bad role, sample and time",
-		input:  "run,benchmark,variant,value,role,sample,time\nr1,a,x,1,boss,,\nr1,a,x,1,,-2,\nr1,a,x,1,,,yesterday\n",
-		errors: []string{`f.csv:2: role "boss": expected baseline, candidate or empty`, `f.csv:3: sample "-2": expected a whole number >= 0`, `f.csv:4: time "yesterday": expected RFC 3339, like 2026-12-01T07:33:21Z`},
+		input:  "run,benchmark,variant,value,role,sample,time\nr1,a,x,1,boss,,\nr1,a,x,1,,-2,\nr1,a,x,1,,,yesterday\nr1,a,x,1,,+3,\n",
+		errors: []string{`f.csv:2: role "boss": expected baseline, candidate or empty`, `f.csv:3: sample "-2": expected a whole number >= 0`, `f.csv:4: time "yesterday": expected RFC 3339, like 2026-12-01T07:33:21Z`, `f.csv:5: sample "+3": expected a whole number >= 0`},
 	}, {
 		name:   "empty key fields",
 		input:  "run,benchmark,variant,value\n,a,x,1\n",
