@@ -28,12 +28,12 @@ func streamed(t *testing.T, format, name string, parts ...io.Reader) *File {
 func lines(s string, n int) io.Reader { return &repeatReader{s: s, n: n} }
 
 // readLimited reads f to its end, keeping no record, and returns the
-// number of records read, the error, and the peak heap it took.
-func readLimited(f *File) (n int, err error, peak uint64) {
+// number of records read, the peak heap it took, and the error.
+func readLimited(f *File) (n int, peak uint64, err error) {
 	peak = peakHeap(func() {
 		_, err = eachRecord(f, func(Record) { n++ })
 	})
-	return n, err, peak
+	return n, peak, err
 }
 
 // checkLimit fails t unless err is one syntax error, want, and the
@@ -57,12 +57,12 @@ func TestLimits(t *testing.T) {
 	const mib = 1 << 20
 	t.Run("a 100 MB CSV header line", func(t *testing.T) {
 		f := streamed(t, "csv", "r.csv", strings.NewReader("run,benchmark,variant,value,"), lines("x", 100*mib), strings.NewReader("\nr,a,b,1\n"))
-		_, err, peak := readLimited(f)
+		_, peak, err := readLimited(f)
 		checkLimit(t, err, peak, "r.csv:1: line longer than 1048576 bytes (1 MiB), the limit for a line of a text result file: expected the lines a benchmark suite prints", 16*mib)
 	})
 	t.Run("a long CSV row after good ones", func(t *testing.T) {
 		f := streamed(t, "csv", "r.csv", strings.NewReader("run,benchmark,variant,value\nr,a,b,1\nr,b,b,"), lines("1", 2*mib), strings.NewReader("\n"))
-		n, err, _ := readLimited(f)
+		n, _, err := readLimited(f)
 		checkLimit(t, err, 0, "r.csv:3: line longer than 1048576 bytes (1 MiB), the limit for a line of a text result file: expected the lines a benchmark suite prints", 1)
 		if n != 1 {
 			t.Errorf("%d records before the long line, want 1", n)
@@ -70,7 +70,7 @@ func TestLimits(t *testing.T) {
 	})
 	t.Run("3,000,000 samples of one benchmark", func(t *testing.T) {
 		f := streamed(t, "ops", "big.txt", lines("larson: x=1 (5514093 ops/sec)\n", 3000000))
-		n, err, peak := readLimited(f)
+		n, peak, err := readLimited(f)
 		checkLimit(t, err, peak, "big.txt:1000001: benchmark larson: more than 1000000 samples of one benchmark in one result file, the limit", 16*mib)
 		if n != MaxSamples {
 			t.Errorf("%d records, want the first %d", n, MaxSamples)
@@ -78,17 +78,17 @@ func TestLimits(t *testing.T) {
 	})
 	t.Run("too many samples in a JSON array", func(t *testing.T) {
 		f := streamed(t, "hyperfine", "h.json", strings.NewReader(`{"results": [{"command": "a", "times": [1`), lines(",1", MaxSamples), strings.NewReader("]}]}"))
-		_, err, _ := readLimited(f)
+		_, _, err := readLimited(f)
 		checkLimit(t, err, 0, "h.json: benchmark a: more than 1000000 samples of one benchmark in one result file, the limit", 1)
 	})
 	t.Run("a CSV sample number beyond the samples one benchmark may have", func(t *testing.T) {
 		f := streamed(t, "csv", "r.csv", strings.NewReader("run,benchmark,variant,value,sample\nr,a,b,1,0\nr,a,b,1,1000000\n"))
-		_, err, _ := readLimited(f)
+		_, _, err := readLimited(f)
 		checkLimit(t, err, 0, "r.csv:3: benchmark a: sample 1000000 is beyond the limit of 1000000 samples of one benchmark in one run", 1)
 	})
 	t.Run("more measurements in one result file than the limit", func(t *testing.T) {
 		f := streamed(t, "ops", "big.txt", lines("a: x=1 (5 ops/sec)\nb: x=1 (5 ops/sec)\nc: x=1 (5 ops/sec)\n", MaxMeasurements/3+1))
-		n, err, peak := readLimited(f)
+		n, peak, err := readLimited(f)
 		checkLimit(t, err, peak, "big.txt:2000001: more than 2000000 measurements in one result file, the limit", 16*mib)
 		if n != MaxMeasurements {
 			t.Errorf("%d records, want the first %d", n, MaxMeasurements)
@@ -100,19 +100,19 @@ func TestLimits(t *testing.T) {
 			fmt.Fprintf(&rows, "r%d,a,b,1,\n", i)
 		}
 		f := streamed(t, "csv", "r.csv", strings.NewReader("run,benchmark,variant,value,sample\n"), lines(rows.String(), MaxMeasurements/100+1))
-		_, err, _ := readLimited(f)
+		_, _, err := readLimited(f)
 		checkLimit(t, err, 0, "r.csv:2000002: more than 2000000 rows in one CSV file whose runs' rows are not together (the limit: such a file is held whole); sort the rows by run, and it is read a run at a time", 1)
 	})
 	t.Run("a CSV file whose runs are grouped: the limit is each run's", func(t *testing.T) {
 		f := streamed(t, "csv", "r.csv", strings.NewReader("run,benchmark,variant,value,sample\n"), lines("r1,a,b,1,\nr1,b,b,1,\nr1,c,b,1,\nr1,d,b,1,\n", MaxMeasurements/4),
 			lines("r2,a,b,1,\nr2,b,b,1,\nr2,c,b,1,\nr2,d,b,1,\n", MaxMeasurements/4), strings.NewReader("r2,e,b,1,\n"))
 		f.Options.groupedRuns = true
-		_, err, _ := readLimited(f)
+		_, _, err := readLimited(f)
 		checkLimit(t, err, 0, "r.csv:4000002: run r2: more than 2000000 rows in one run, the limit", 1)
 	})
 	t.Run("a JSON result file of more numbers than its measurements could have", func(t *testing.T) {
 		f := streamed(t, "hyperfine", "h.json", strings.NewReader(`{"results": [{"command": "a", "times": [1`), lines(",\n1", 4*MaxMeasurements), strings.NewReader("]}]}"))
-		_, err, peak := readLimited(f)
+		_, peak, err := readLimited(f)
 		checkLimit(t, err, peak, "h.json:8000001: more than 8000000 numbers in one JSON result file, the limit (4 for each of the 2000000 measurements one result file may hold)", 200*mib)
 	})
 }
