@@ -28,7 +28,7 @@ type Record struct {
 	// pytest-benchmark module and group), for formats that have such; ""
 	// when the name alone is the benchmark. Records of one file with the
 	// same Benchmark and different Qualified are different benchmarks;
-	// the loader names them by Qualified (see qualifyAmbiguous).
+	// the loader names them by Qualified (see qualifier).
 	Qualified string
 }
 

@@ -25,7 +25,7 @@ import (
 // both have a BenchmarkParse. Each record's Qualified name is
 // "PKG.NAME" (example.com/a.BenchmarkParse-8), which the loader uses
 // where a name is printed under two packages of one file (see
-// qualifyAmbiguous); a name printed under one package only keeps its
+// qualifier); a name printed under one package only keeps its
 // short name.
 //
 // A metric whose value is 0 (0 B/op, 0 allocs/op) is left out: a ratio of
