@@ -50,8 +50,8 @@ The check:
     --false-alarm P          the chance that steady runs raise a false drift
                              in --per runs checked after each (default
                              0.05; in (0, 0.5])
-    --per N                  the runs --false-alarm covers (default 20, as
-                             gate's --drift-window; 3 to 1000)
+    --per N                  the runs --false-alarm covers, in [3, 1000]
+                             (default 20, as gate's --drift-window)
     --seed N                 seed of the simulation that sets the check's
                              decision interval and of the change-point
                              test, any whole number from 0 to 2^64-1

@@ -81,8 +81,8 @@ The floor:
                              verdict "rerun" (exit 3: measure again on a
                              fresh runner, then judge both runs as
                              RUN1 RUN2) instead of FAIL; in [0, 0.5)
-                             (default 0: off); a pair has no band: below
-                             the floor, it fails
+                             (default 0: off);
+                             a pair has no band: below the floor, it fails
     --tag-threshold F        tag ratios beyond ±F as faster/SLOWER, in
                              [0, 1) (default 0.03)
 

@@ -17,7 +17,8 @@ benchmarks, noisiest first (by share of the score's variance).
 
 ` + analysisInputHelp + `
 Output:
-    --seed N                 seed of the change-point test (default 1)
+    --seed N                 seed of the change-point test, any whole
+                             number from 0 to 2^64-1 (default 1)
     --format FORMAT          text (default), markdown or json
 
 The score distribution: GSD is the geometric standard deviation, exp of the
