@@ -635,12 +635,11 @@ type lineScanner struct {
 	// text, when whole is set, is the rest of a TextReader's whole text
 	// (see openBytes), which Scan splits into lines itself, each line a
 	// substring of it (cur), rather than through sc, which copied them.
-	text      string
-	cur       string
-	whole     bool
-	line      int
-	unclosed  bool // the current line is the last and has no newline
-	lineBreak bool
+	text     string
+	cur      string
+	whole    bool
+	line     int
+	unclosed bool // the current line is the last and has no newline
 }
 
 func newLineScanner(r io.Reader) *lineScanner {
