@@ -253,13 +253,18 @@ func TestHelpListsEveryFlag(t *testing.T) {
 	}
 }
 
-// TestHelpLayout: every command's help reads at 80 columns up to its
-// example (whose commands and outputs are the binary's), has no line that
-// the Actions runner would take for a workflow command, and describes
-// each flag as the help generator expects: a value's placeholder in
-// backquotes, and no default stated by hand where the generator states
-// it.
+// TestHelpLayout: the list of commands, and every command's help up to
+// its example (whose commands and outputs are the binary's), read at 80
+// columns; a command's help has no line that the Actions runner would
+// take for a workflow command, and describes each flag as the help
+// generator expects: a value's placeholder in backquotes, and no default
+// stated by hand where the generator states it.
 func TestHelpLayout(t *testing.T) {
+	for _, l := range strings.Split(mainUsage(), "\n") {
+		if n := len([]rune(l)); n > 80 {
+			t.Errorf("qoscal help: a line of %d columns:\n%s", n, l)
+		}
+	}
 	for _, name := range commandNames() {
 		c := commands[name]
 		help := c.help()

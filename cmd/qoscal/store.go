@@ -11,7 +11,7 @@ import (
 
 var storeCmd = &command{
 	name:    "store",
-	summary: "copy runs between stores (SQLite files, PostgreSQL); upgrade a store",
+	summary: "copy runs between stores (SQLite, PostgreSQL); upgrade a store",
 	usage: `qoscal store copy --from STORE --to STORE
 qoscal store upgrade [--db STORE]
 `,
