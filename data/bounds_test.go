@@ -139,12 +139,13 @@ func BenchmarkReadLargeText(b *testing.B) {
 	benchLoad(b, "base.txt", buf.Bytes(), "bench0: t=1 (1 ops/sec)\n")
 }
 
-// BenchmarkReadLargeJSON loads a 32 MiB hyperfine JSON file (a 200 MiB one
-// took 7 GB and 50 s before issue 11).
+// BenchmarkReadLargeJSON loads a 24 MiB hyperfine JSON file (a 200 MiB one
+// took 7 GB and 50 s before issue 11). It was 32 MiB, 2.59 million times:
+// more measurements than one result file may hold (MaxMeasurements).
 func BenchmarkReadLargeJSON(b *testing.B) {
 	var buf bytes.Buffer
 	buf.WriteString(`{"results": [`)
-	for c := 0; buf.Len() < 32<<20; c++ {
+	for c := 0; buf.Len() < 24<<20; c++ {
 		if c > 0 {
 			buf.WriteString(",\n")
 		}
@@ -159,4 +160,78 @@ func BenchmarkReadLargeJSON(b *testing.B) {
 	}
 	buf.WriteString("]}\n")
 	benchLoad(b, "base.json", buf.Bytes(), `{"results": [{"command": "cmd0", "times": [0.1]}]}`)
+}
+
+// BenchmarkPeakHostile loads hostile result files of the kinds a sweep
+// tried (a 100 MB CSV header line, 3,000,000 samples of one benchmark, a
+// 64 MiB JSON file of "1," values, a 100 MB number), each as the
+// baseline of a run (or as a CSV PATH), and reports the peak heap of the
+// load and whether it was refused. The figures are in the commit that
+// bounded them; go test -run '^$' -bench PeakHostile -benchtime 1x.
+func BenchmarkPeakHostile(b *testing.B) {
+	const mib = 1 << 20
+	cases := []struct {
+		name, file string
+		format     string
+		make       func(*bytes.Buffer)
+	}{
+		{"csv-100MB-header", "r.csv", "", func(w *bytes.Buffer) {
+			w.WriteString("run,benchmark,variant,value,")
+			w.Write(bytes.Repeat([]byte("x"), 100*mib))
+			w.WriteString("\nr,a,b,1\n")
+		}},
+		{"ops-3M-samples", "base.txt", "", func(w *bytes.Buffer) {
+			w.Write(bytes.Repeat([]byte("larson: x=1 (5514093 ops/sec)\n"), 3000000))
+		}},
+		{"gobench-3M-samples", "base.txt", "", func(w *bytes.Buffer) {
+			w.Write(bytes.Repeat([]byte("BenchmarkA-2 1000 5 ns/op\n"), 3000000))
+		}},
+		{"hyperfine-64MiB-ones", "base.json", "", func(w *bytes.Buffer) {
+			w.WriteString(`{"results": [{"command": "a", "times": [1`)
+			for w.Len() < 63*mib {
+				w.WriteString(",1")
+			}
+			w.WriteString("]}]}")
+		}},
+		{"gobench-100MB-number", "base.txt", "gobench", func(w *bytes.Buffer) {
+			w.WriteString("BenchmarkA-2 1000 5 ns/op\nBenchmarkB-2 1000 ")
+			w.Write(bytes.Repeat([]byte("1"), 100*mib))
+			w.WriteString(" ns/op\n")
+		}},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			dir := b.TempDir()
+			path := filepath.Join(dir, c.file)
+			var buf bytes.Buffer
+			c.make(&buf)
+			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			buf = bytes.Buffer{}
+			small := filepath.Join(dir, "cand"+filepath.Ext(c.file))
+			if err := os.WriteFile(small, []byte("larson: x=1 (5514093 ops/sec)\n"), 0o644); err != nil {
+				b.Fatal(err)
+			}
+			format, _ := LookupFormat(c.format)
+			var peak uint64
+			refused := 0.0
+			for b.Loop() {
+				var err error
+				peak = max(peak, peakHeap(func() {
+					if filepath.Ext(c.file) == ".csv" {
+						_, err = Load([]string{path}, LoadOptions{Format: format})
+					} else {
+						_, err = LoadFiles(LoadOptions{RunID: "r", Baseline: VariantSpec{"base", path}, Candidate: VariantSpec{"cand", small}, Format: format, MaxJSONBytes: 64 * mib})
+					}
+				}))
+				if err != nil {
+					refused = 1
+					b.Log(strings.SplitN(err.Error(), "\n", 2)[0][:min(200, len(strings.SplitN(err.Error(), "\n", 2)[0]))])
+				}
+			}
+			b.ReportMetric(float64(peak)/mib, "peak-heap-MiB")
+			b.ReportMetric(refused, "refused")
+		})
+	}
 }

@@ -125,7 +125,9 @@ func (ids nameIDs) id(s string) int32 {
 var csvColumns = map[string]bool{"run": true, "benchmark": true, "variant": true, "value": true, "unit": true, "sample": true, "role": true, "time": true}
 
 func newCSVParser(r io.Reader, file string, opt ParseOptions) Parser {
-	cr := csv.NewReader(r)
+	// encoding/csv holds a record whole, however long its line: the
+	// line limit bounds it.
+	cr := csv.NewReader(newLineLimit(r, file))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	return &csvParser{r: cr, file: file, first: map[csvKey]int{}, opt: opt, names: map[string]string{}, ids: nameIDs{}}
@@ -260,7 +262,9 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 	if err := checkRecordNames(&r); err != nil {
 		return bad("%v", err)
 	}
-	v, err := parseValue(get(at.value))
+	// The value is the whole cell, not trimmed as names are: " 1e9" is
+	// not a number a harness prints (see plainDecimal).
+	v, err := parseValue(row[at.value])
 	if err != nil {
 		return bad("%v", err)
 	}
@@ -270,8 +274,10 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 	}
 	key := csvKey{p.ids.id(r.Run), p.ids.id(r.Variant), p.ids.id(r.Benchmark), p.ids.id(r.Unit)}
 	if s := get(at.sample); s != "" {
+		// Digits alone, as a value is a plain decimal: Atoi also takes
+		// a sign ("+3").
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 {
+		if err != nil || n < 0 || strings.TrimLeft(s, "0123456789") != "" {
 			return bad("sample %q: expected a whole number >= 0", s)
 		}
 		r.Sample = n

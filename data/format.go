@@ -23,6 +23,13 @@ type Record struct {
 	Labels map[string]string // labels of that run
 	Role   string            // RoleBaseline, RoleCandidate or ""
 	Time   time.Time         // when the run was measured, if the file says
+	// Qualified is the benchmark's name qualified by what else tells it
+	// apart in its file (its Go package, its Google Benchmark family, its
+	// pytest-benchmark module and group), for formats that have such; ""
+	// when the name alone is the benchmark. Records of one file with the
+	// same Benchmark and different Qualified are different benchmarks;
+	// the loader names them by Qualified (see qualifier).
+	Qualified string
 }
 
 // Parser reads records from one result file, a record at a time.
@@ -55,6 +62,10 @@ type Format struct {
 	// VariantsInside is true for formats whose one file may hold several
 	// variants as entries named after them (hyperfine's A/B commands).
 	VariantsInside bool
+	// Scoped is true for formats whose records carry a Qualified name:
+	// the loader then names the benchmarks that share a name in one
+	// file by it (see qualifier).
+	Scoped bool
 }
 
 var (
@@ -291,12 +302,29 @@ func (f *File) Parser() Parser { return f.Format.New(f.Text, f.Name, f.Options) 
 // (see Noter). Syntax errors are gathered into one *InputError (the first
 // MaxKept of them, and a count of the rest); an I/O error stops reading. A
 // file that yields no record at all is an error too: there is nothing to
-// measure.
+// measure. Records of benchmarks that share a name in the file are named
+// by their qualified names, as the loader names them (see qualifier).
 func ReadAll(f *File) ([]Record, []string, error) {
 	var recs []Record
-	notes, err := eachRecord(f, func(r Record) { recs = append(recs, r) })
+	var q *qualifier
+	if f.Format.Scoped {
+		q = newQualifier()
+	}
+	notes, err := eachRecord(f, func(r Record) {
+		if q != nil {
+			q.add(r.Benchmark, r.Qualified, r.Line)
+		}
+		recs = append(recs, r)
+	})
 	if err != nil {
 		return nil, nil, err
+	}
+	if q != nil {
+		if errs := q.apply(f.Name, func(i int, name string) { recs[i].Benchmark = name }); errs != nil {
+			var ie InputError
+			ie.Add(errs...)
+			return nil, nil, &ie
+		}
 	}
 	return recs, notes, nil
 }
@@ -318,6 +346,7 @@ func eachRecordUntil(f *File, fn func(Record) error) ([]string, error) {
 	}
 	var bad InputError
 	n := 0
+	limits := recordLimits{file: f.Name, multi: f.Format.MultiRun, grouped: f.Options.groupedRuns}
 	for {
 		r, err := p.Next()
 		if err == io.EOF {
@@ -333,6 +362,10 @@ func eachRecordUntil(f *File, fn func(Record) error) ([]string, error) {
 		if err := checkRecordNames(&r); err != nil {
 			bad.Add(&SyntaxError{File: f.Name, Line: r.Line, Msg: err.Error()})
 			continue
+		}
+		if se := limits.check(&r); se != nil {
+			bad.Add(se)
+			return nil, bad.err() // the file is refused: read no further
 		}
 		n++
 		if err := fn(r); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -225,16 +226,32 @@ func FuzzDecoder(f *testing.F) {
 	})
 }
 
-// FuzzParseNumber: parseNumber reads any text as strconv.ParseFloat does:
-// the same number (bit for bit) and the same error.
+// plainDecimalRE is the rule plainDecimal writes out by hand.
+var plainDecimalRE = regexp.MustCompile(`^-?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
+// FuzzParseNumber: parseNumber takes exactly the plain decimal numbers
+// (plainDecimalRE; plainDecimal on the same text as bytes agrees), and
+// reads each as strconv.ParseFloat does: the same number (bit for bit)
+// and the same error. Anything else (hex, underscores, a plus sign,
+// spaces, inf, NaN) is errNotPlain, though ParseFloat reads some of it.
 func FuzzParseNumber(f *testing.F) {
-	for _, s := range []string{"5514093", "0", "007", "999999999999999", "9999999999999999", "123456789012345", "1e5", "1.5", "-3", "+3", "", " 1", "1_000", "0x10", "inf", "NaN", "18446744073709551616"} {
+	for _, s := range []string{"5514093", "0", "007", "999999999999999", "9999999999999999", "123456789012345", "1e5", "1.5", "-3", "+3", "", " 1", "1_000", "0x10", "0x1p40", "inf", "NaN", "18446744073709551616", ".5", "5.", ".", "-", "1e", "1e+", "1.e5", "1e999", "1e-400", "0.12345678901234567890123456789012345678"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		got, gotErr := parseNumber(s)
+		plain := plainDecimalRE.MatchString(s)
+		if plainDecimal(s) != plain || plainDecimal([]byte(s)) != plain {
+			t.Fatalf("plainDecimal(%q) = %v, the regular expression %v", s, plainDecimal(s), plain)
+		}
+		if !plain {
+			if gotErr != errNotPlain {
+				t.Errorf("parseNumber(%q) = %v, %v; want errNotPlain", s, got, gotErr)
+			}
+			return
+		}
 		want, wantErr := strconv.ParseFloat(s, 64)
-		if math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+		if math.Float64bits(got) != math.Float64bits(want) || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 			t.Errorf("parseNumber(%q) = %v, %v; strconv.ParseFloat: %v, %v", s, got, gotErr, want, wantErr)
 		}
 	})

@@ -17,11 +17,21 @@ import (
 // error_occurred are left out, with a note. The scalar fields of "context"
 // (host_name, num_cpus, library_build_type, ...) become labels, except the
 // date.
+//
+// A benchmark is its run_name and, where the file says (Google Benchmark
+// 1.6 and later), its family_index and per_family_instance_index: two
+// families may be given one name (->Name("parse")), and one family the
+// same arguments twice. Benchmarks that share a run_name in one file are
+// named "NAME [family F]", or "NAME [family F instance I]" where two of
+// them are of one family (see qualifier); a name that one benchmark has
+// is kept as it is. The repetitions of a benchmark share its family and
+// instance: they are its samples.
 var gbenchFormat = &Format{
 	Name:   "gbench",
 	Doc:    `Google Benchmark JSON ({"context": ..., "benchmarks": [...]})`,
 	Detect: detectGbench,
 	New:    newGbenchParser,
+	Scoped: true,
 }
 
 func init() { Register(gbenchFormat) }
@@ -43,6 +53,60 @@ type gbenchRow struct {
 	BytesPerSec   *float64 `json:"bytes_per_second"`
 	ErrorOccurred bool     `json:"error_occurred"`
 	ErrorMessage  string   `json:"error_message"`
+	FamilyIndex   *int     `json:"family_index"`
+	InstanceIndex *int     `json:"per_family_instance_index"`
+}
+
+// gbenchID is a benchmark's family and instance, -1 where the file does
+// not say.
+type gbenchID struct{ family, instance int }
+
+func (b *gbenchRow) id() gbenchID {
+	id := gbenchID{-1, -1}
+	if b.FamilyIndex != nil {
+		id.family = *b.FamilyIndex
+	}
+	if b.InstanceIndex != nil {
+		id.instance = *b.InstanceIndex
+	}
+	return id
+}
+
+// gbenchQualified returns the qualified name of each benchmark (names[i]
+// of ids[i]) whose name another benchmark of the file has: "NAME [family
+// F]" when those benchmarks' families differ, "NAME [family F instance
+// I]" when two are of one family; "" for any other (and for one whose
+// family the file does not say).
+func gbenchQualified(names []string, ids []gbenchID) []string {
+	type nameID struct {
+		name string
+		id   gbenchID
+	}
+	type nameFamily struct {
+		name   string
+		family int
+	}
+	seen := map[nameID]bool{}
+	perName := map[string]int{}       // distinct benchmarks of a name
+	perFamily := map[nameFamily]int{} // of a name and family
+	for i, n := range names {
+		if k := (nameID{n, ids[i]}); !seen[k] {
+			seen[k] = true
+			perName[n]++
+			perFamily[nameFamily{n, ids[i].family}]++
+		}
+	}
+	quals := make([]string, len(names))
+	for i, n := range names {
+		switch id := ids[i]; {
+		case perName[n] < 2 || id.family < 0:
+		case perFamily[nameFamily{n, id.family}] == 1:
+			quals[i] = fmt.Sprintf("%s [family %d]", n, id.family)
+		default:
+			quals[i] = fmt.Sprintf("%s [family %d instance %d]", n, id.family, id.instance)
+		}
+	}
+	return quals
 }
 
 type gbenchFile struct {
@@ -75,7 +139,11 @@ func newGbenchParser(r io.Reader, file string, opt ParseOptions) Parser {
 			iterations = true
 		}
 	}
-	samples := map[[2]string]int{}
+	// The rows taken, their names and what they are, first: whether a
+	// name is shared is known once every row is seen.
+	var taken []int
+	var names []string
+	var ids []gbenchID
 	for i, b := range rows {
 		path := fmt.Sprintf("benchmarks[%d]", i)
 		name := b.RunName
@@ -97,6 +165,20 @@ func newGbenchParser(r io.Reader, file string, opt ParseOptions) Parser {
 		case !iterations && b.AggregateName != "median":
 			continue
 		}
+		taken = append(taken, i)
+		names = append(names, name)
+		ids = append(ids, b.id())
+	}
+	quals := gbenchQualified(names, ids)
+	type sampleKey struct {
+		name string
+		id   gbenchID
+		unit string
+	}
+	samples := map[sampleKey]int{}
+	for k, i := range taken {
+		b, name, qual := &rows[i], names[k], quals[k]
+		path := fmt.Sprintf("benchmarks[%d]", i)
 		scale, ok := timeScale(b.TimeUnit)
 		if !ok {
 			return bad("%s.time_unit: %q, expected ns, us, ms or s", path, b.TimeUnit)
@@ -115,9 +197,9 @@ func newGbenchParser(r io.Reader, file string, opt ParseOptions) Parser {
 			if err != nil {
 				return &SyntaxError{File: file, Msg: fmt.Sprintf("%s.%s: %v", path, field, err)}
 			}
-			k := [2]string{name, unit}
-			p.add(series{name: name, unit: unit, values: []float64{*v}, scale: scale, sample0: samples[k], labels: labels})
-			samples[k]++
+			sk := sampleKey{name, ids[k], unit}
+			p.add(series{name: name, qual: qual, unit: unit, values: []float64{*v}, scale: scale, sample0: samples[sk], labels: labels})
+			samples[sk]++
 			return nil
 		}
 		for _, m := range []struct {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"reflect"
 	"sort"
 	"strings"
@@ -37,6 +36,9 @@ func decodeJSON(r io.Reader, file string, limit int64, v any) error {
 		off = min(max(off, 0), int64(len(b)))
 		return 1 + bytes.Count(b[:off], []byte{'\n'})
 	}
+	if off := jsonNumberBeyond(b, maxJSONNumbers); off >= 0 {
+		return &SyntaxError{File: file, Line: lineAt(int64(off)), Msg: fmt.Sprintf("more than %d numbers in one JSON result file, the limit (4 for each of the %d measurements one result file may hold)", maxJSONNumbers, MaxMeasurements)}
+	}
 	if err := json.Unmarshal(b, v); err != nil {
 		var se *json.SyntaxError
 		var te *json.UnmarshalTypeError
@@ -54,7 +56,12 @@ func decodeJSON(r io.Reader, file string, limit int64, v any) error {
 			if head := bytes.TrimRight(b[:off], " \t\r\n"); len(head) > 0 && (head[len(head)-1] == '[' || head[len(head)-1] == '{') {
 				off = int64(len(head) - 1)
 			}
-			return &SyntaxError{File: file, Line: lineAt(off), Msg: fmt.Sprintf("%s: expected %s, got %s", jsonPathAt(b, off), jsonKind(te.Type), got)}
+			path := jsonPathAt(b, off)
+			if num, ok := strings.CutPrefix(te.Value, "number "); ok && jsonKind(te.Type) == "a number" {
+				// A number that a float64 cannot hold (1e999).
+				return &SyntaxError{File: file, Line: lineAt(off), Msg: fmt.Sprintf("%s: %v", path, rangeError(clip(num)))}
+			}
+			return &SyntaxError{File: file, Line: lineAt(off), Msg: fmt.Sprintf("%s: expected %s, got %s", path, jsonKind(te.Type), got)}
 		}
 		return &SyntaxError{File: file, Msg: "invalid JSON: " + err.Error()}
 	}
@@ -188,6 +195,7 @@ func (p *listParser) fail(format string, args ...any) Parser {
 // large file is not held as records too.
 type series struct {
 	name, unit string
+	qual       string    // the records' Qualified name
 	values     []float64 // the decoded values, not copied
 	scale      float64   // each value times scale is the measurement
 	sample0    int       // the sample number of values[0]
@@ -220,7 +228,7 @@ func (p *listParser) Next() (Record, error) {
 		return Record{}, io.EOF
 	}
 	s := &p.series[p.i]
-	r := Record{Measurement: Measurement{Benchmark: s.name, Sample: s.sample0 + p.j, Value: s.values[p.j] * s.scale, Unit: s.unit}, Labels: s.labels}
+	r := Record{Measurement: Measurement{Benchmark: s.name, Sample: s.sample0 + p.j, Value: s.values[p.j] * s.scale, Unit: s.unit}, Labels: s.labels, Qualified: s.qual}
 	p.j++
 	return r, nil
 }
@@ -289,19 +297,4 @@ func timeScale(unit string) (float64, bool) {
 		return 1, true
 	}
 	return 0, false
-}
-
-// checkSample validates a JSON-decoded value like parseValue does.
-func checkSample(v float64) error {
-	switch {
-	case math.IsNaN(v):
-		return fmt.Errorf("value is not a number (NaN)")
-	case math.IsInf(v, 0):
-		return fmt.Errorf("value %v is not finite", v)
-	case v <= 0:
-		return fmt.Errorf("value %v is not positive: measurements must be > 0", v)
-	case v < MinValue || v > MaxValue:
-		return rangeError(fmt.Sprint(v))
-	}
-	return nil
 }

@@ -191,6 +191,9 @@ func (o *LoadOptions) checkVariants(needFiles bool) error {
 // or a CSV file of many runs. Runs come back in path order. A run id seen
 // twice is an error.
 func Load(paths []string, opt LoadOptions) ([]Run, error) {
+	if err := checkPaths(paths); err != nil {
+		return nil, err
+	}
 	defer opt.flushNotes()
 	var runs []Run
 	where := map[string]string{}
@@ -223,6 +226,9 @@ func Load(paths []string, opt LoadOptions) ([]Run, error) {
 // error from fn stops reading and is returned; after any error, fn may
 // have seen runs of a path that then failed.
 func LoadEach(paths []string, opt LoadOptions, fn func(Run) error) (err error) {
+	if err := checkPaths(paths); err != nil {
+		return err
+	}
 	// The parsers' notes are said at the end, unless LoadSeq's consumer
 	// stopped taking runs: an ingest that failed (a conflict, say) stops
 	// after a number of runs that depends on the store, and the notes of
@@ -257,6 +263,18 @@ func LoadEach(paths []string, opt LoadOptions, fn func(Run) error) (err error) {
 		})
 		if err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// checkPaths refuses an empty PATH before any is read: it is what an
+// unset variable gives ("qoscal ingest $RESULTS"), and os.Stat's error
+// for it named no path at all (": no such file or folder").
+func checkPaths(paths []string) error {
+	for i, p := range paths {
+		if p == "" {
+			return fmt.Errorf("PATH %d is empty (an unset variable?): expected a run folder, a folder of run folders, a CSV file or a zip artifact", i+1)
 		}
 	}
 	return nil
@@ -538,19 +556,33 @@ func readVariants(run *Run, files []string, stats []fileStat, opt *LoadOptions) 
 		// measurements (the variant's are those from start on): a large
 		// file is never held as records.
 		start := len(run.Measurements)
-		stripped := map[string]origin{} // stripped name -> the first name that gave it
-		clashed := map[string]bool{}
+		stripped := map[identKey]origin{} // stripped benchmark -> the first name that gave it
+		clashed := map[identKey]bool{}
+		var q *qualifier
+		if f.Format.Scoped {
+			q = newQualifier()
+		}
 		notes, err := eachRecord(f, func(r Record) {
 			m := r.Measurement
 			m.Variant = v.Name
+			qual := r.Qualified
 			if opt.StripProcs {
 				m.Benchmark = stripProcs(m.Benchmark)
-				if o, seen := stripped[m.Benchmark]; !seen {
-					stripped[m.Benchmark] = origin{r.Benchmark, r.Line}
-				} else if o.name != r.Benchmark && !clashed[m.Benchmark] {
-					clashed[m.Benchmark] = true
+				if qual != "" {
+					qual = stripProcs(qual)
+				}
+				// Two names of one package (or other scope) that
+				// become one are one benchmark; of two packages, two.
+				k := identKey{m.Benchmark, qual}
+				if o, seen := stripped[k]; !seen {
+					stripped[k] = origin{r.Benchmark, r.Line}
+				} else if o.name != r.Benchmark && !clashed[k] {
+					clashed[k] = true
 					bad.Add(&SyntaxError{File: path, Line: r.Line, Msg: fmt.Sprintf("--strip-procs makes %s and %s%s one benchmark, %s: leave out --strip-procs, or run the benchmarks with one -cpu value", r.Benchmark, o.name, lineNote(o.line), m.Benchmark)})
 				}
+			}
+			if q != nil {
+				q.add(m.Benchmark, qual, r.Line)
 			}
 			if len(run.Measurements) == start {
 				// Room for as many measurements as the last run had, or
@@ -582,6 +614,14 @@ func readVariants(run *Run, files []string, stats []fileStat, opt *LoadOptions) 
 				continue
 			}
 			return err
+		}
+		if q != nil {
+			ms := run.Measurements[start:]
+			if errs := q.apply(path, func(i int, name string) { ms[i].Benchmark = name }); errs != nil {
+				run.Measurements = run.Measurements[:start]
+				bad.Add(errs...)
+				continue
+			}
 		}
 		for _, n := range notes {
 			opt.note(path, n)
@@ -706,7 +746,7 @@ func runsGrouped(p string, opt *LoadOptions) bool {
 	if f.Format != csvFormat {
 		return false
 	}
-	cr := csv.NewReader(f.Text)
+	cr := csv.NewReader(newLineLimit(f.Text, p))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	col := -1

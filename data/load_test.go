@@ -201,3 +201,22 @@ func TestNaturalSort(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestLoadEmptyPath: an empty PATH (an unset variable) is refused before
+// any PATH is read, naming which; os.Stat's error for it named no path
+// (": no such file or folder").
+func TestLoadEmptyPath(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, filepath.Join(dir, "r1", "b.txt"), "a: x=1 (5 ops/sec)\n")
+	writeFile(t, filepath.Join(dir, "r1", "c.txt"), "a: x=1 (5 ops/sec)\n")
+	opt := LoadOptions{Baseline: VariantSpec{"b", "b.txt"}, Candidate: VariantSpec{"c", "c.txt"}}
+	want := "PATH 2 is empty (an unset variable?): expected a run folder, a folder of run folders, a CSV file or a zip artifact"
+	if _, err := Load([]string{dir, ""}, opt); err == nil || err.Error() != want {
+		t.Errorf("Load: %v\nwant %s", err, want)
+	}
+	read := 0
+	err := LoadEach([]string{dir, ""}, opt, func(Run) error { read++; return nil })
+	if err == nil || err.Error() != want || read != 0 {
+		t.Errorf("LoadEach: %v, %d runs read before it\nwant %s, none read", err, read, want)
+	}
+}

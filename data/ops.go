@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -266,77 +264,6 @@ func (p *opsParser) Notes() []string {
 
 func (p *opsParser) errorf(format string, args ...any) error {
 	return &SyntaxError{File: p.file, Line: p.ls.line, Msg: fmt.Sprintf(format, args...)}
-}
-
-// parseValue parses a measured value: a finite number greater than zero,
-// within [MinValue, MaxValue]. Ratios and geometric means need positive
-// values, so zero, negatives, NaN, infinities and values out of that range
-// are refused here rather than clamped later.
-func parseValue(s string) (float64, error) {
-	if s == "" {
-		return 0, fmt.Errorf("missing value")
-	}
-	v, err := parseNumber(s)
-	switch {
-	case err != nil && !isRangeErr(err):
-		return 0, fmt.Errorf("value %q is not a number", clip(s))
-	case math.IsNaN(v):
-		return 0, fmt.Errorf("value %q is not a number (NaN)", s)
-	case err != nil:
-		return 0, fmt.Errorf("value %q is out of range", clip(s))
-	case math.IsInf(v, 0):
-		return 0, fmt.Errorf("value %q is not finite", clip(s))
-	case v == 0 && strings.ContainsAny(strings.ToLower(s)[:strings.IndexAny(strings.ToLower(s)+"e", "e")], "123456789"):
-		// A non-zero number too small for a float64 (1e-400) parses as 0.
-		return 0, rangeError(clip(s))
-	case v <= 0:
-		return 0, fmt.Errorf("value %s is not positive: measurements must be > 0", s)
-	}
-	if v < MinValue || v > MaxValue {
-		return 0, rangeError(clip(s))
-	}
-	return v, nil
-}
-
-// parseNumber is strconv.ParseFloat(s, 64), but reads a plain decimal
-// integer of at most 15 digits (what ops/sec figures are) itself: such a
-// number is below 2^53, so it is exactly a float64, the one ParseFloat
-// returns; anything else is ParseFloat's. FuzzParseNumber checks the two
-// agree.
-func parseNumber(s string) (float64, error) {
-	if len(s) == 0 || len(s) > 15 {
-		return strconv.ParseFloat(s, 64)
-	}
-	var n uint64
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return strconv.ParseFloat(s, 64)
-		}
-		n = n*10 + uint64(c-'0')
-	}
-	return float64(n), nil
-}
-
-// MinValue and MaxValue bound the values qoscal accepts. Any measurement
-// of time, size or rate lies far inside them (a femtosecond is 1e-15 s; a
-// petabyte 1e15 B). The bounds are chosen so that the ratio of any two
-// accepted values, and so any score, lies within [1e-300, 1e300]: a
-// finite, normal float64, never the infinity or the subnormal number that
-// 1e308 over 1e-320 would give (1e-320 is itself subnormal: it has lost
-// most of its precision).
-const (
-	MinValue = 1e-150
-	MaxValue = 1e150
-)
-
-func rangeError(v string) error {
-	return fmt.Errorf("value %s is outside the accepted range [1e-150, 1e150]: a ratio of two values must stay a finite, normal number", v)
-}
-
-func isRangeErr(err error) bool {
-	ne, ok := err.(*strconv.NumError)
-	return ok && ne.Err == strconv.ErrRange
 }
 
 // clip shortens s for an error message.

@@ -625,8 +625,16 @@ func (l *lineEnds) binary(i int64) {
 	l.err = &SyntaxError{File: l.file, Line: l.line, Msg: fmt.Sprintf("binary data at byte %d: not a text result file", l.off+i)}
 }
 
-// maxLine bounds the length of one line of a text result file.
+// maxLine bounds the length of one line of a text result file, and so
+// the memory its reading takes: result lines are short (under 200 bytes;
+// a CSV row with many labels a few KiB), and a line longer than 1 MiB is
+// not a benchmark suite's output.
 const maxLine = 1 << 20
+
+// lineTooLong is the error for line of file, longer than maxLine.
+func lineTooLong(file string, line int) error {
+	return &SyntaxError{File: file, Line: line, Msg: fmt.Sprintf("line longer than %d bytes (1 MiB), the limit for a line of a text result file: expected the lines a benchmark suite prints", maxLine)}
+}
 
 // lineScanner reads lines of a TextReader's text, dropping the line end
 // (LF: the TextReader has turned CR and CRLF into LF), and remembers whether the last line ended with a newline.
@@ -635,12 +643,11 @@ type lineScanner struct {
 	// text, when whole is set, is the rest of a TextReader's whole text
 	// (see openBytes), which Scan splits into lines itself, each line a
 	// substring of it (cur), rather than through sc, which copied them.
-	text      string
-	cur       string
-	whole     bool
-	line      int
-	unclosed  bool // the current line is the last and has no newline
-	lineBreak bool
+	text     string
+	cur      string
+	whole    bool
+	line     int
+	unclosed bool // the current line is the last and has no newline
 }
 
 func newLineScanner(r io.Reader) *lineScanner {
@@ -702,6 +709,14 @@ func (ls *lineScanner) Text() string {
 	return ls.sc.Text()
 }
 
+// appendText appends the current line, without its line end, to dst.
+func (ls *lineScanner) appendText(dst []byte) []byte {
+	if ls.whole {
+		return append(dst, ls.cur...)
+	}
+	return append(dst, ls.sc.Bytes()...)
+}
+
 // Err returns the reading error, if any, naming the line that was too long.
 func (ls *lineScanner) Err(file string) error {
 	if ls.whole {
@@ -709,7 +724,7 @@ func (ls *lineScanner) Err(file string) error {
 	}
 	err := ls.sc.Err()
 	if errors.Is(err, bufio.ErrTooLong) {
-		return &SyntaxError{File: file, Line: ls.line + 1, Msg: fmt.Sprintf("line longer than %d bytes", maxLine)}
+		return lineTooLong(file, ls.line+1)
 	}
 	return err
 }

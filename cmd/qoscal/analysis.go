@@ -5,8 +5,6 @@ import (
 	"maps"
 	"os"
 
-	"github.com/spf13/pflag"
-
 	"qoscal/calibrate"
 	"qoscal/data"
 )
@@ -29,16 +27,16 @@ type analysisFlags struct {
 // dirFlags override the direction the units give.
 type dirFlags struct{ higher, lower bool }
 
-func (d *dirFlags) add(fs *pflag.FlagSet) {
-	fs.BoolVar(&d.higher, "higher-is-better", false, "treat every metric as higher-is-better")
-	fs.BoolVar(&d.lower, "lower-is-better", false, "treat every metric as lower-is-better")
+func (d *dirFlags) add(fs *flagSet) {
+	fs.BoolVar(&d.higher, "higher-is-better", false, "every metric improves upward (overrides the direction its unit gives)")
+	fs.BoolVar(&d.lower, "lower-is-better", false, "every metric improves downward (likewise)")
 }
 
 // direction returns the overriding direction, Auto when none is given.
-func (d *dirFlags) direction(cmd string) (calibrate.Direction, error) {
+func (d *dirFlags) direction() (calibrate.Direction, error) {
 	switch {
 	case d.higher && d.lower:
-		return calibrate.Auto, usagef(cmd, "--higher-is-better and --lower-is-better exclude each other")
+		return calibrate.Auto, usagef("--higher-is-better and --lower-is-better exclude each other")
 	case d.higher:
 		return calibrate.HigherIsBetter, nil
 	case d.lower:
@@ -47,13 +45,21 @@ func (d *dirFlags) direction(cmd string) (calibrate.Direction, error) {
 	return calibrate.Auto, nil
 }
 
-func (f *analysisFlags) add(fs *pflag.FlagSet) {
-	f.addLoadFlags(fs, false, "input-format")
-	fs.StringVar(&f.db, "db", "", "the `STORE`: a SQLite file or a postgres:// URL")
-	fs.StringArrayVar(&f.labels, "label", nil, "only stored runs with this `KEY=VALUE` label")
+// add registers the input flags of an analysis command, in a group of
+// their own.
+func (f *analysisFlags) add(fs *flagSet) {
+	fs.group("Input (runs of unchanged code, from PATHs or from the store):")
+	fs.arg("PATH...", "run folders, folders of run folders, CSV files")
+	f.addLoadFlags(fs, loadHelp{
+		baseline:  "the baseline's result `[NAME=]FILE` in each run folder; with the store or a CSV, just its NAME (default: the role recorded at ingest)",
+		candidate: "the candidate's `[NAME=]FILE`, likewise",
+		variant:   "a further variant's result `[NAME=]FILE` in each run folder, read with the others, not compared",
+	}, "input-format")
+	fs.StringVar(&f.db, "db", "", "without PATHs, the `STORE`: a SQLite file or a postgres:// URL (default $QOSCAL_DB, else qoscal.db)")
+	fs.StringArrayVar(&f.labels, "label", nil, "with the store, only runs with this `KEY=VALUE` label")
 	f.dirFlags.add(fs)
-	fs.BoolVar(&f.allowPartial, "allow-partial", false, "use the benchmarks common to all runs")
-	fs.StringVar(&f.metric, "metric", "", "the `METRIC` to compare when results have several")
+	fs.BoolVar(&f.allowPartial, "allow-partial", false, "the suite is the benchmarks common to all runs, instead of leaving out runs that lack one")
+	fs.StringVar(&f.metric, "metric", "", "with several metrics per benchmark (Go's sec/op, B/op, allocs/op; Google Benchmark's real_time, cpu_time), the `METRIC` to compare (default sec/op)")
 }
 
 // inputs adds the files the analysis reads to fc: the runs' files at
@@ -65,34 +71,6 @@ func (f *analysisFlags) inputs(u *ui, fc *files, paths []string) {
 		fc.store(storePath(u, f.db))
 	}
 }
-
-// analysisInputHelp documents the flags of add, for the usage texts.
-const analysisInputHelp = `Input (runs of unchanged code, from PATHs or from the store):
-    PATH...                  run folders, folders of run folders, CSV files
-    --baseline [NAME=]FILE   the baseline's result file in each run folder;
-                             with the store or a CSV, just its NAME
-                             (default: the role recorded at ingest)
-    --candidate [NAME=]FILE  the candidate's, likewise
-    --input-format NAME      result-file format: auto (default), ops, csv,
-                             gobench, gbench, hyperfine, pytest-benchmark
-    --strip-procs            drop the -N GOMAXPROCS suffix of Go benchmark
-                             names (BenchmarkX-8 becomes BenchmarkX)
-    --ignore-columns         ignore CSV columns qoscal does not know (else
-                             they are an error)
-    --skip-incomplete        skip, with a warning, run folders lacking a file
-    --db STORE               without PATHs, the store: a SQLite file or a
-                             postgres:// URL (default $QOSCAL_DB, else
-                             qoscal.db)
-    --label KEY=VALUE        with the store, only runs with this label
-                             (repeatable)
-    --higher-is-better       every metric improves upward (overrides units)
-    --lower-is-better        every metric improves downward
-    --allow-partial          the suite is the benchmarks common to all runs,
-                             instead of leaving out runs that lack one
-    --metric METRIC          with several metrics per benchmark (Go's sec/op,
-                             B/op, allocs/op; Google Benchmark's real_time,
-                             cpu_time), the one to compare (default sec/op)
-`
 
 // input is what an analysis command read: the runs, where from, and the
 // analysis of them.
@@ -112,22 +90,22 @@ type input struct {
 
 // analyze reads the runs and analyses them. Warnings of the analysis are
 // printed on stderr.
-func (f *analysisFlags) analyze(u *ui, cmd string, paths []string) (*input, error) {
+func (f *analysisFlags) analyze(u *ui, paths []string) (*input, error) {
 	tuneGC(os.Getenv("GOGC"))
-	dir, err := f.direction(cmd)
+	dir, err := f.direction()
 	if err != nil {
 		return nil, err
 	}
 	filter, err := data.ParseLabels(f.labels)
 	if err != nil {
-		return nil, usagef(cmd, "--label: %v", err)
+		return nil, usagef("--label: %v", err)
 	}
 	opt := calibrate.Options{AllowPartial: f.allowPartial, Metric: f.metric, Direction: dir, Seed: f.seed}
 	in := &input{filter: filter}
 	if len(paths) > 0 && len(filter) > 0 {
-		return nil, usagef(cmd, "--label selects runs in the store; with PATHs, pick the folders instead")
+		return nil, usagef("--label selects runs in the store; with PATHs, pick the folders instead")
 	}
-	lopt, err := f.loadOptions(u, cmd, namesVariants(paths))
+	lopt, err := f.loadOptions(u, namesVariants(paths))
 	if err != nil {
 		return nil, err
 	}

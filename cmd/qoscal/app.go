@@ -20,17 +20,53 @@ import (
 // -ldflags "-X main.version=...".
 var version = "0.1.0-dev"
 
-// command is one subcommand.
+// command is one subcommand: its name and summary in the list of
+// commands, its help, and how it runs.
 type command struct {
 	name    string
 	summary string
-	usage   string // hand-written usage with a worked example
-	run     func(u *ui, args []string) error
+	// The help written by hand (see help): the usage lines (each a
+	// "qoscal ..." line), what the command does, notes after the flags,
+	// and the worked example, which TestHelpExamples runs. Each is text
+	// ending in a newline; notes may be empty.
+	usage, intro, notes, example string
+	// format is set when the command prints a result in the format that
+	// --format chooses: text, markdown or json (ui.show).
+	format bool
+	// annotates is what the command writes as GitHub Actions annotations
+	// ("the verdict, every warning and an error"), when it has
+	// --annotations to choose them; "" when it has not.
+	annotates string
+	// rewrite, when set, rewrites the arguments before they are parsed
+	// (report's "--summary FILE.md": summaryArg).
+	rewrite func(args []string) []string
+	// new returns the command's flags, unset, and its body; nil for a
+	// command of subcommands.
+	new func() runner
+	// subs are the subcommands (store copy, store upgrade), each with
+	// flags of its own, listed in this command's help; parent is the
+	// command a subcommand belongs to.
+	subs   []*command
+	parent *command
+}
+
+// runner is a command's flags and its body: flags registers the flags
+// into fs (in groups: flagSet.group), and run runs the command with the
+// arguments after the flags, once the opening (ui.open) has parsed them
+// and applied the common ones.
+type runner interface {
+	flags(fs *flagSet)
+	run(u *ui, args []string) error
 }
 
 var commands = map[string]*command{}
 
-func register(c *command) { commands[c.name] = c }
+func register(c *command) {
+	for _, sub := range c.subs {
+		sub.parent = c
+	}
+	commands[c.name] = c
+}
 
 // commandOrder is the order of the commands in the help: the data flow,
 // from ingest to gate. A registered command missing from it is a bug
@@ -84,9 +120,9 @@ func dispatch(u *ui, args []string) error {
 		if len(args) > 1 && args[0] == "help" {
 			c, ok := commands[args[1]]
 			if !ok {
-				return usagef("", "unknown command %q", args[1])
+				return usagef("unknown command %q", args[1])
 			}
-			fmt.Fprint(u.stdout, c.usage)
+			fmt.Fprint(u.stdout, c.help())
 			return nil
 		}
 		fmt.Fprint(u.stdout, mainUsage())
@@ -98,12 +134,132 @@ func dispatch(u *ui, args []string) error {
 	c, ok := commands[args[0]]
 	if !ok {
 		if strings.HasPrefix(args[0], "-") {
-			return usagef("", "unknown flag %s before the command", args[0])
+			return usagef("unknown flag %s before the command", args[0])
 		}
-		return usagef("", "unknown command %q", args[0])
+		return usagef("unknown command %q", args[0])
 	}
 	u.cmd = c.name
-	return c.run(u, args[1:])
+	return c.exec(u, args[1:])
+}
+
+// exec runs the command c with the arguments after its name: the
+// subcommand they name, or its own body after the opening.
+func (c *command) exec(u *ui, args []string) error {
+	if c.subs != nil {
+		if len(args) == 0 {
+			return usagef("expected a subcommand: %s", c.subUsage())
+		}
+		for _, sub := range c.subs {
+			if args[0] == sub.name {
+				return sub.exec(u, args[1:])
+			}
+		}
+		if args[0] == "-h" || args[0] == "--help" {
+			fmt.Fprint(u.stdout, c.help())
+			return nil
+		}
+		return usagef("unknown subcommand %q: expected %s", args[0], c.subNames())
+	}
+	r := c.new()
+	args, err := u.open(c, r, args)
+	if err != nil {
+		return err
+	}
+	return r.run(u, args)
+}
+
+// subUsage is the usage lines of a command of subcommands, joined with
+// ", or ".
+func (c *command) subUsage() string {
+	return strings.Join(strings.Split(strings.TrimSpace(c.usage), "\n"), ", or ")
+}
+
+// subNames is "copy or upgrade".
+func (c *command) subNames() string {
+	var names []string
+	for _, sub := range c.subs {
+		names = append(names, sub.name)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// flagSet returns c's flags as r registers them, then the common flags
+// the command has, in its last group: --annotations and --format, each
+// described here once.
+func (c *command) flagSet(r runner) *flagSet {
+	fs := newFlagSet(c.name)
+	r.flags(fs)
+	if c.annotates != "" {
+		fs.StringVar(&fs.annotations, "annotations", "auto", "CI annotations `MODE`: auto (github when GITHUB_ACTIONS=true, else none), github or none; with github, "+c.annotates+" are annotations (lines starting ::error:: or ::warning::) instead of plain lines")
+	}
+	if c.format {
+		fs.StringVar(&fs.format, "format", "text", "the output `FORMAT`: text, markdown or json")
+	}
+	return fs
+}
+
+// help is c's help: its usage lines, what it does, its flags by group,
+// listed from their registration (a subcommand's after its name), notes,
+// and the worked example. A subcommand's help is its command's.
+func (c *command) help() string {
+	if c.parent != nil {
+		return c.parent.help()
+	}
+	var b strings.Builder
+	b.WriteString("Usage:\n")
+	for _, l := range strings.Split(strings.TrimRight(c.usage, "\n"), "\n") {
+		b.WriteString("    " + l + "\n")
+	}
+	b.WriteString("\n" + c.intro)
+	if c.subs == nil {
+		c.flagSet(c.new()).writeHelp(&b)
+	}
+	for _, sub := range c.subs {
+		sub.flagSet(sub.new()).writeHelp(&b)
+	}
+	if c.notes != "" {
+		b.WriteString("\n" + c.notes)
+	}
+	b.WriteString("\n" + c.example)
+	return b.String()
+}
+
+// open is how every command starts, the one place that does what each
+// needs before its own work: it registers the command's flags and the
+// common ones (flagSet), parses args (parseFlags), and applies the common
+// flags to u: --annotations chooses whether warnings and errors are
+// annotations, and --format the output (so that an error after it is a
+// JSON document with json). It returns the arguments after the flags.
+// Errors need not name the command: exitCode knows it (u.cmd).
+//
+// An --annotations given is followed even when another flag is wrong, so
+// that "--annotations none" under Actions makes that error a plain line
+// too; --format applies only once every flag is read.
+func (u *ui) open(c *command, r runner, args []string) ([]string, error) {
+	fs := c.flagSet(r)
+	if c.rewrite != nil {
+		args = c.rewrite(args)
+	}
+	err := parseFlags(u, c, fs, args)
+	var modeErr error
+	if c.annotates != "" {
+		modeErr = u.annotationMode(fs.annotations)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c.format {
+		if err := u.outputFormat(fs.format); err != nil {
+			return nil, err
+		}
+	}
+	if modeErr != nil {
+		return nil, modeErr
+	}
+	return fs.Args(), nil
 }
 
 func mainUsage() string {
@@ -128,17 +284,8 @@ input error, 3 the gate could not judge.
 	return b.String()
 }
 
-// newFlags returns the FlagSet of a subcommand: errors are returned, not
-// printed, and --help prints the hand-written usage.
-func newFlags(c *command) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(c.name, pflag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.SortFlags = false
-	return fs
-}
-
 // parseFlags parses args; it reports --help as errHelp after printing the
-// usage to stdout. It is the one place that holds, for every command:
+// command's help to stdout. It is the one place that holds, for every command:
 //   - a flag that takes one value (--floor, --db, --report-only) may be
 //     given once: "--floor 2 --floor 0.5" is an error, not "the last
 //     wins", since in a workflow the second is most often a mistake
@@ -148,10 +295,7 @@ func newFlags(c *command) *pflag.FlagSet {
 //     it is most often an unset variable in the workflow (--db "$DB"),
 //     which would otherwise mean "not given" (for --db, the local file
 //     qoscal.db; for the gate's --calibration, no floor at all).
-func parseFlags(u *ui, c *command, fs *pflag.FlagSet, args []string) error {
-	if sawFlags != nil {
-		sawFlags(c, fs)
-	}
+func parseFlags(u *ui, c *command, fs *flagSet, args []string) error {
 	fs.VisitAll(func(f *pflag.Flag) {
 		if _, repeatable := f.Value.(pflag.SliceValue); !repeatable {
 			f.Value = &onceValue{Value: f.Value}
@@ -159,7 +303,7 @@ func parseFlags(u *ui, c *command, fs *pflag.FlagSet, args []string) error {
 	})
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
-		fmt.Fprint(u.stdout, c.usage)
+		fmt.Fprint(u.stdout, c.help())
 		return errHelp
 	}
 	var twice *givenTwice
@@ -167,27 +311,27 @@ func parseFlags(u *ui, c *command, fs *pflag.FlagSet, args []string) error {
 		var ive *pflag.InvalidValueError
 		if errors.As(err, &ive) {
 			if ive.GetFlag().Value.Type() == "bool" {
-				return usagef(c.name, "--%s is given twice: give it once", ive.GetFlag().Name)
+				return usagef("--%s is given twice: give it once", ive.GetFlag().Name)
 			}
-			return usagef(c.name, "--%s is given twice (%s, then %s): give it once", ive.GetFlag().Name, shownValue(twice.first), shownValue(ive.GetValue()))
+			return usagef("--%s is given twice (%s, then %s): give it once", ive.GetFlag().Name, shownValue(twice.first), shownValue(ive.GetValue()))
 		}
 	}
 	if err != nil {
 		if m := emptyArgument.FindStringSubmatch(err.Error()); m != nil {
-			return emptyFlag(c.name, m[1])
+			return emptyFlag(m[1])
 		}
 		var ive *pflag.InvalidValueError
 		if errors.As(err, &ive) {
 			if kind := valueKinds[ive.GetFlag().Value.Type()]; kind != "" {
-				return usagef(c.name, "--%s %s: expected %s", ive.GetFlag().Name, shownValue(ive.GetValue()), kind)
+				return usagef("--%s %s: expected %s", ive.GetFlag().Name, shownValue(ive.GetValue()), kind)
 			}
 		}
-		return usagef(c.name, "%v", err)
+		return usagef("%v", err)
 	}
 	var empty error
 	fs.Visit(func(f *pflag.Flag) {
 		if o, ok := f.Value.(*onceValue); ok && empty == nil && strings.TrimSpace(o.given) == "" {
-			empty = emptyFlag(c.name, f.Name)
+			empty = emptyFlag(f.Name)
 		}
 	})
 	return empty
@@ -202,12 +346,9 @@ var valueKinds = map[string]string{
 	"bool":    "true or false, or no value",
 }
 
-// sawFlags, when set (by a test), is shown every command's flags.
-var sawFlags func(*command, *pflag.FlagSet)
-
 // emptyFlag is the error for a flag given an empty value.
-func emptyFlag(cmd, name string) error {
-	return usagef(cmd, "--%s is empty: expected a value (an unset variable in the workflow?)", name)
+func emptyFlag(name string) error {
+	return usagef("--%s is empty: expected a value (an unset variable in the workflow?)", name)
 }
 
 // shownValue quotes a flag's value for a message when it needs quotes.
@@ -273,20 +414,16 @@ func (u *ui) now() (time.Time, error) {
 }
 
 // outputFormat validates --format for commands that print results, and
-// notes whether the command prints JSON (for the error document).
-func (u *ui) outputFormat(cmd, f string) error {
-	u.json = f == "json"
-	u.markdown = f == "markdown"
-	return checkFormat(cmd, f)
-}
-
-// checkFormat validates --format for commands that print results.
-func checkFormat(cmd, f string) error {
+// notes whether the command prints JSON (for the error document) or
+// Markdown (for where annotations go).
+func (u *ui) outputFormat(f string) error {
 	switch f {
 	case "text", "markdown", "json":
+		u.json = f == "json"
+		u.markdown = f == "markdown"
 		return nil
 	}
-	err := usagef(cmd, "--format must be text, markdown or json, got %q", f)
+	err := usagef("--format must be text, markdown or json, got %q", f)
 	if rf, _ := data.LookupFormat(f); rf != nil {
 		return withHint(err, "--format is the output's format; name the result files' format with --input-format %s", f)
 	}

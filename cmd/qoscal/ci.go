@@ -150,13 +150,18 @@ func prefixAll(p string, ss []string) []string {
 
 // annotationMode applies a command's --annotations flag: auto leaves the
 // environment's choice (GITHUB_ACTIONS=true), github and none force it.
-func (u *ui) annotationMode(mode string) {
+// Any other mode is an error, and changes nothing.
+func (u *ui) annotationMode(mode string) error {
 	switch mode {
+	case "auto":
 	case "github":
 		u.github = true
 	case "none":
 		u.github = false
+	default:
+		return usagef("--annotations must be auto, github or none, got %q", mode)
 	}
+	return nil
 }
 
 // output is one step output: name=value.

@@ -11,13 +11,14 @@ import (
 )
 
 var driftCmd = &command{
-	name:    "drift",
-	summary: "has the calibration gone stale?",
-	usage: `Usage:
-    qoscal drift --calibration FILE [flags] [PATH...]
-    qoscal drift --calibration FILE --db STORE [--label KEY=VALUE...]
-
-Compares the runs gated since a calibration (stored with 'qoscal gate
+	name:      "drift",
+	summary:   "has the calibration gone stale?",
+	format:    true,
+	annotates: "drift (a ::warning::), every warning and an error",
+	usage: `qoscal drift --calibration FILE [flags] [PATH...]
+qoscal drift --calibration FILE --db STORE [--label KEY=VALUE...]
+`,
+	intro: `Compares the runs gated since a calibration (stored with 'qoscal gate
 --record', or given as PATHs) with the calibration's own runs: a two-sided
 CUSUM of their log scores, in order, standardised by the mean and SD of the
 calibration's, says whether the score has moved up or down and stayed
@@ -31,39 +32,8 @@ autocorrelation); drift prints that rate. Each benchmark is checked the
 same way, at the same rate family-wise (Holm). At least 3 runs are needed.
 Exits 0 either way, unless --fail-on-drift (exit 1 on drift). Needs a
 version 2 calibration file (it holds the calibration's runs).
-
-Input:
-    --calibration FILE       the calibration file ('qoscal recommend --write')
-    PATH...                  run folders, folders of run folders, CSV files
-    --baseline [NAME=]FILE   in run folders, the baseline's result file
-                             (NAME defaults to the calibration's)
-    --candidate [NAME=]FILE  the candidate's
-    --input-format NAME      result-file format (default auto)
-    --db STORE               without PATHs, the store: a SQLite file or a
-                             postgres:// URL (default $QOSCAL_DB, else
-                             qoscal.db), runs in the order stored
-    --label KEY=VALUE        with the store, only runs with this label
-    --higher-is-better, --lower-is-better
-                             override the direction the units give
-
-The check:
-    --false-alarm P          the chance that steady runs raise a false drift
-                             in --per runs checked after each (default
-                             0.05; in (0, 0.5])
-    --per N                  the runs --false-alarm covers (default 20, as
-                             gate's --drift-window; 3 to 1000)
-    --seed N                 seed of the simulation that sets the check's
-                             decision interval and of the change-point
-                             test, any whole number from 0 to 2^64-1
-                             (default 1)
-
-Output:
-    --fail-on-drift          exit 1 when the score drifted
-    --annotations MODE       auto (default: github when GITHUB_ACTIONS=true),
-                             github, none: a ::warning:: on drift
-    --format FORMAT          text (default), markdown or json
-
-Example: calibrate on the bundled healthy runs (on the nine settled ones),
+`,
+	example: `Example: calibrate on the bundled healthy runs (on the nine settled ones),
 then compare the runs of the real regression with them:
 
     $ qoscal recommend --write settled.json --baseline glibc=baseline.txt --candidate mimalloc=mimalloc.txt \
@@ -76,89 +46,90 @@ then compare the runs of the real regression with them:
     drift: the score moved from median 1.26 to 1.15 from run run-01 on (p = 0.016): recalibrate.
     Checked at a false-alarm rate of 5% per 20 runs: a two-sided CUSUM of the log score against ...
 `,
+	new: func() runner { return new(driftFlags) },
 }
 
 func init() {
-	driftCmd.run = runDrift
 	register(driftCmd)
 }
 
-func runDrift(u *ui, args []string) error {
-	c := driftCmd
-	fs := newFlags(c)
-	var rf runFlags
-	var df dirFlags
-	rf.addLoadFlags(fs, false, "input-format")
-	df.add(fs)
-	var calPath, db, format, annotations string
-	var labels []string
-	var failOn bool
-	var seed uint64
-	var falseAlarm float64
-	var per int
-	fs.StringVar(&calPath, "calibration", "", "the calibration `FILE`")
-	fs.StringVar(&db, "db", "", "the `STORE`: a SQLite file or a postgres:// URL")
-	fs.StringArrayVar(&labels, "label", nil, "only stored runs with this `KEY=VALUE` label")
-	fs.BoolVar(&failOn, "fail-on-drift", false, "exit 1 on drift")
-	fs.Float64Var(&falseAlarm, "false-alarm", calibrate.DefaultDriftFalseAlarm, "false-alarm rate `P` per --per runs checked after each")
-	fs.IntVar(&per, "per", calibrate.DefaultDriftRuns, "the runs `N` --false-alarm covers")
-	fs.Uint64Var(&seed, "seed", 1, "seed `N` of the check's simulation")
-	fs.StringVar(&annotations, "annotations", "auto", "CI annotations: `MODE` auto, github or none")
-	fs.StringVar(&format, "format", "text", "output `FORMAT`: text, markdown or json")
-	if err := parseFlags(u, c, fs, args); err != nil {
-		return err
-	}
-	if err := u.outputFormat(c.name, format); err != nil {
-		return err
-	}
+// driftFlags are the drift command's flags.
+type driftFlags struct {
+	runFlags
+	dirFlags
+	calPath, db string
+	labels      []string
+	failOn      bool
+	seed        uint64
+	falseAlarm  float64
+	per         int
+}
+
+func (d *driftFlags) flags(fs *flagSet) {
+	fs.group("Input:")
+	fs.StringVar(&d.calPath, "calibration", "", "the calibration `FILE` ('qoscal recommend --write'), required")
+	fs.arg("PATH...", "run folders, folders of run folders, CSV files")
+	d.addLoadFlags(fs, loadHelp{
+		baseline:  "in run folders, the baseline's result `[NAME=]FILE` (NAME defaults to the calibration's)",
+		candidate: "the candidate's `[NAME=]FILE`, likewise",
+		variant:   "a further variant's result `[NAME=]FILE` in each run folder, read with the others, not compared",
+	}, "input-format")
+	fs.StringVar(&d.db, "db", "", "without PATHs, the `STORE`: a SQLite file or a postgres:// URL (default $QOSCAL_DB, else qoscal.db), runs in the order stored")
+	fs.StringArrayVar(&d.labels, "label", nil, "with the store, only runs with this `KEY=VALUE` label")
+	d.dirFlags.add(fs)
+	fs.group("The check:")
+	fs.Float64Var(&d.falseAlarm, "false-alarm", calibrate.DefaultDriftFalseAlarm, "the chance `P` that steady runs raise a false drift in --per runs checked after each, in (0, 0.5]")
+	fs.IntVar(&d.per, "per", calibrate.DefaultDriftRuns, fmt.Sprintf("the runs `N` --false-alarm covers (as gate's --drift-window), in [%d, %d]", calibrate.MinNewRuns, calibrate.MaxDriftRuns))
+	fs.Uint64Var(&d.seed, "seed", 1, "the seed `N` of the simulation that sets the check's decision interval and of the change-point test, any whole number from 0 to 2^64-1")
+	fs.group("Output:")
+	fs.BoolVar(&d.failOn, "fail-on-drift", false, "exit 1 when the score drifted")
+}
+
+func (d *driftFlags) run(u *ui, paths []string) error {
+	rf, calPath, db, labels, failOn, seed, falseAlarm, per := &d.runFlags, d.calPath, d.db, d.labels, d.failOn, d.seed, d.falseAlarm, d.per
 	if calPath == "" {
-		return usagef(c.name, "--calibration FILE is required: the calibration to compare the runs with")
+		return usagef("--calibration FILE is required: the calibration to compare the runs with")
 	}
 	fc := u.newFiles()
 	fc.in("the calibration file", calPath)
-	if fs.NArg() > 0 {
-		fc.runs(&rf, fs.Args())
+	if len(paths) > 0 {
+		fc.runs(rf, paths)
 	} else {
 		fc.store(storePath(u, db))
 	}
 	if err := fc.check(); err != nil {
 		return err
 	}
-	switch annotations {
-	case "auto", "github", "none":
-	default:
-		return usagef(c.name, "--annotations must be auto, github or none, got %q", annotations)
-	}
 	if !(falseAlarm > 0 && falseAlarm <= 0.5) {
-		return usagef(c.name, "--false-alarm must be in (0, 0.5], got %v", falseAlarm)
+		return usagef("--false-alarm must be in (0, 0.5], got %v", falseAlarm)
 	}
 	if per < calibrate.MinNewRuns || per > calibrate.MaxDriftRuns {
-		return usagef(c.name, "--per must be from %d to %d runs, got %d", calibrate.MinNewRuns, calibrate.MaxDriftRuns, per)
+		return usagef("--per must be from %d to %d runs, got %d", calibrate.MinNewRuns, calibrate.MaxDriftRuns, per)
 	}
 	cal, err := calibrate.ReadFile(calPath)
 	if err != nil {
 		return err
 	}
-	dir, err := df.direction(c.name)
+	dir, err := d.direction()
 	if err != nil {
 		return err
 	}
 	filter, err := data.ParseLabels(labels)
 	if err != nil {
-		return usagef(c.name, "--label: %v", err)
+		return usagef("--label: %v", err)
 	}
 	// The variants are the calibration's unless named.
-	if rf.baseline == "" && fs.NArg() == 0 {
+	if rf.baseline == "" && len(paths) == 0 {
 		rf.baseline = cal.Baseline
 	}
-	if rf.candidate == "" && fs.NArg() == 0 {
+	if rf.candidate == "" && len(paths) == 0 {
 		rf.candidate = cal.Candidate
 	}
-	lopt, err := rf.loadOptions(u, c.name, namesVariants(fs.Args()))
+	lopt, err := rf.loadOptions(u, namesVariants(paths))
 	if err != nil {
 		return err
 	}
-	src := data.Source{Paths: fs.Args(), Load: lopt, Store: storePath(u, db), Labels: filter}
+	src := data.Source{Paths: paths, Load: lopt, Store: storePath(u, db), Labels: filter}
 	runs, err := src.Runs(u.ctx)
 	if err != nil {
 		return err
@@ -173,22 +144,10 @@ func runDrift(u *ui, args []string) error {
 	if len(res.Foreign) > 0 {
 		u.warnf("left out, lacking the calibration's variants (%s and %s): %s", cal.Baseline, cal.Candidate, strings.Join(res.Foreign, ", "))
 	}
-	switch format {
-	case "json":
-		if err := writeJSON(u, driftJSON(res)); err != nil {
-			return err
-		}
-	case "markdown":
-		doc := &render.Doc{}
-		doc.Add(&render.Heading{Level: 3, Text: "qoscal drift: " + map[bool]string{true: "drift", false: "no drift"}[res.Drift]},
-			&render.Paragraph{Text: res.Sentence() + "."}, &render.Paragraph{Text: capitalize(res.RateSentence()) + "."})
-		doc.WriteMarkdown(u.stdout)
-	default:
-		fmt.Fprintln(u.stdout, res.Sentence()+".")
-		fmt.Fprintln(u.stdout, capitalize(res.RateSentence())+".")
+	if err := show(u, driftView{res}); err != nil {
+		return err
 	}
-	github := annotations == "github" || (annotations == "auto" && u.getenv("GITHUB_ACTIONS") == "true")
-	if github && res.Drift {
+	if u.github && res.Drift {
 		ghCommand(u.annotations(), "warning", "qoscal drift", res.Sentence())
 	}
 	if res.Drift && failOn {
@@ -196,6 +155,20 @@ func runDrift(u *ui, args []string) error {
 	}
 	return nil
 }
+
+// driftView is drift's result as it is shown: in text, its two
+// sentences; in Markdown, under a heading; in JSON, driftOut.
+type driftView struct{ res *calibrate.DriftResult }
+
+func (v driftView) Doc() *render.Doc {
+	res := v.res
+	doc := &render.Doc{}
+	doc.Add(&render.Heading{Level: 3, Text: "qoscal drift: " + map[bool]string{true: "drift", false: "no drift"}[res.Drift]},
+		&render.Paragraph{Text: res.Sentence() + "."}, &render.Paragraph{Text: capitalize(res.RateSentence()) + "."})
+	return doc
+}
+
+func (v driftView) JSON() driftOut { return driftJSON(v.res) }
 
 type driftOut struct {
 	Drift          bool                 `json:"drift"`

@@ -12,13 +12,13 @@ import (
 // values are usage errors that name the flag. A floor outside
 // [MinFloor, MaxFloor] is refused too: 1e-320 would pass every run and
 // 1e308 fail every one, and no geomean of ratios of real measurements is
-// that far from 1. cmd names the command in the error.
-func checkFloor(cmd string, v float64) error {
+// that far from 1.
+func checkFloor(v float64) error {
 	if !(v > 0) || math.IsInf(v, 1) { // NaN > 0 is false
-		return usagef(cmd, "--floor must be a finite number > 0, got %v", v)
+		return usagef("--floor must be a finite number > 0, got %v", v)
 	}
 	if v < MinFloor || v > MaxFloor {
-		return usagef(cmd, "--floor must be in [%g, %g], got %v: a score is a geomean of ratios, never that far from 1", MinFloor, MaxFloor, v)
+		return usagef("--floor must be in [%g, %g], got %v: a score is a geomean of ratios, never that far from 1", MinFloor, MaxFloor, v)
 	}
 	return nil
 }

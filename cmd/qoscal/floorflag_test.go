@@ -24,7 +24,7 @@ func TestCheckFloor(t *testing.T) {
 		{math.Inf(-1), "--floor must be a finite number > 0, got -Inf", "negative infinity"},
 	}
 	for _, tt := range tests {
-		err := checkFloor("plot", tt.v)
+		err := checkFloor(tt.v)
 		got := ""
 		if err != nil {
 			got = err.Error()

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"qoscal/calibrate"
 	"qoscal/data"
 	"qoscal/present"
@@ -18,15 +20,16 @@ import (
 )
 
 var gateCmd = &command{
-	name:    "gate",
-	summary: "judge one run against a floor",
-	usage: `Usage:
-    qoscal gate [flags] --baseline [NAME=]FILE --candidate [NAME=]FILE
-    qoscal gate [flags] --baseline NAME=FILE --candidate NAME=FILE RUN-FOLDER
-    qoscal gate [flags] --baseline NAME=FILE --candidate NAME=FILE RUN1 RUN2
-    qoscal gate [flags] --db STORE --run ID
-
-Judges one CI run: the geomean of the candidate/baseline ratios over the suite
+	name:      "gate",
+	summary:   "judge one run against a floor",
+	format:    true,
+	annotates: "the verdict, every warning and an error",
+	usage: `qoscal gate [flags] --baseline [NAME=]FILE --candidate [NAME=]FILE
+qoscal gate [flags] --baseline NAME=FILE --candidate NAME=FILE RUN-FOLDER
+qoscal gate [flags] --baseline NAME=FILE --candidate NAME=FILE RUN1 RUN2
+qoscal gate [flags] --db STORE --run ID
+`,
+	intro: `Judges one CI run: the geomean of the candidate/baseline ratios over the suite
 (the score) against the floor, and, with a calibration file, each benchmark
 against its calibrated band. The suite is the calibration's, or without one
 every benchmark either variant measured. PASS exits 0; FAIL (score below the
@@ -36,85 +39,12 @@ metric directions that differ from the calibration's exit 2, never PASS; a
 degraded runner with --on-degraded fail, a score within --rerun-band below the
 floor, or a verdict that rests on a benchmark far above its band (judged with
 it at its band's upper edge, the run gets another verdict) exits 3.
-
-The run:
-    --baseline [NAME=]FILE   the baseline's result file (a path; inside
-                             RUN-FOLDER, a file name); any format qoscal
-                             reads, UTF-16 from PowerShell included
-    --candidate [NAME=]FILE  the candidate's result file
-    --input-format NAME      result-file format: auto (default), ops, csv,
-                             gobench, gbench, hyperfine, pytest-benchmark
-    --strip-procs            drop the -N GOMAXPROCS suffix of Go benchmark
-                             names (BenchmarkX-8 becomes BenchmarkX)
-    --run ID                 the run's name (default: GITHUB_RUN_ID-
-                             GITHUB_RUN_ATTEMPT under Actions, else the
-                             folder of the candidate's file)
-    --db STORE --run ID      judge a stored run instead (a SQLite file or
-                             a postgres:// URL)
-    --higher-is-better, --lower-is-better
-                             override the direction the units give
-    --metric METRIC          with several metrics per benchmark, the one to
-                             compare (default sec/op)
-
-The floor:
-    --floor X                the floor (wins over the calibration file's),
-                             in [1e-06, 1e+06]
-    --calibration FILE       the file 'qoscal recommend --write' made: floor,
-                             suite, variant names, directions and the
-                             baseline history for the runner-health check
-    --report-only            report, never fail on a regression (exit 0)
-    --allow-partial          gate on the benchmarks of the suite the run has:
-                             with a calibration, against the floor of that
-                             sub-suite recomputed from it; with --floor
-                             alone, those both variants measured
-    --min-suite N            the fewest benchmarks of the suite a partial
-                             run is gated on, in [0, 100000] (default 0:
-                             half, at least 2)
-    --per-benchmark MODE     a benchmark below its calibrated band (Holm's
-                             step-down at the calibration's family-wise
-                             rate): warn (default), fail (exit 1 even when
-                             the geomean passes), off
-    --on-degraded MODE       a degraded runner: warn (default), fail (exit 3,
-                             "inconclusive"), ignore
-    --rerun-band FRACTION    a score below the floor by less than FRACTION
-                             of it (floor × (1 − FRACTION) ≤ score) is
-                             verdict "rerun" (exit 3: measure again on a
-                             fresh runner, then judge both runs as
-                             RUN1 RUN2) instead of FAIL; in [0, 0.5)
-                             (default 0: off); a pair has no band: below
-                             the floor, it fails
-    --tag-threshold F        tag ratios beyond ±F as faster/SLOWER, in
-                             [0, 1) (default 0.03)
-
-CI:
-    --annotations MODE       auto (default: github when GITHUB_ACTIONS=true),
-                             github, none: with github, the verdict, every
-                             warning and an error are annotations (lines
-                             starting ::error:: or ::warning::) instead of
-                             plain lines
-    --summary FILE           append a Markdown summary (default
-                             $GITHUB_STEP_SUMMARY when set)
-    --record                 also store the run (--db, --run ID, --label)
-    --emit-meta              write qoscal.json beside the candidate's
-                             result file: the Actions run id and attempt,
-                             commit, runner OS and name, and the time, read
-                             back as the run's labels when the folder (or
-                             its artifact) is a PATH
-    --drift-window N         with --db, check the last N stored gated runs
-                             (those with the --label labels, if given) for
-                             drift from the calibration, at a false-alarm
-                             rate of 5% per N runs checked after each:
-                             0 (no check) or in [3, 1000] (default 20): a
-                             note on drift, a warning annotation under
-                             Actions
-    --label KEY=VALUE        labels of the recorded run (repeatable)
-    --format FORMAT          text (default), markdown or json
-
-Under Actions ($GITHUB_OUTPUT set), gate also writes the step outputs
+`,
+	notes: `Under Actions ($GITHUB_OUTPUT set), gate also writes the step outputs
 verdict, verdict-detail, score, floor, floor-source, run and exit-code
 (after an error, exit-code=2 alone).
-
-Example: the Windows runner's first measurement against a 1.25 floor:
+`,
+	example: `Example: the Windows runner's first measurement against a 1.25 floor:
 
     $ qoscal gate --floor 1.25 --baseline system=baseline.txt --candidate hoard=hoard.txt
     hoard (candidate) vs system (baseline), run ...
@@ -129,66 +59,69 @@ Example: the Windows runner's first measurement against a 1.25 floor:
     ...
     PASS: hoard is 1.55x system (geomean), >= 1.25x floor.
 `,
+	new: func() runner { return new(gateFlags) },
 }
 
 func init() {
-	gateCmd.run = runGate
 	register(gateCmd)
 }
 
+// gateFlags are the gate command's flags.
 type gateFlags struct {
 	runFlags
 	dirFlags
-	db, calibration, onDegraded, annotations, summary, format, metric string
-	floor, tag                                                        float64
-	perBenchmark                                                      string
-	rerunBand                                                         float64
-	minSuite, driftWindow                                             int
-	reportOnly, allowPartial, record, emitMeta                        bool
+	db, calibration, onDegraded, summary, metric string
+	floor, tag                                   float64
+	perBenchmark                                 string
+	rerunBand                                    float64
+	minSuite, driftWindow                        int
+	reportOnly, allowPartial, record, emitMeta   bool
 	// dbNamed is set when --db or $QOSCAL_DB names the store.
 	dbNamed bool
 	labels  []string
+	// fs tells a flag given from one left at its default (--floor, --db).
+	fs *pflag.FlagSet
 }
 
-func runGate(u *ui, args []string) error {
-	c := gateCmd
-	fs := newFlags(c)
-	var g gateFlags
-	g.addLoadFlags(fs, true, "input-format")
-	fs.StringVar(&g.db, "db", "", "the `STORE`: a SQLite file or a postgres:// URL")
-	fs.Float64Var(&g.floor, "floor", 0, "the `FLOOR`")
-	fs.StringVar(&g.calibration, "calibration", "", "the calibration `FILE`")
-	fs.BoolVar(&g.reportOnly, "report-only", false, "never fail on a regression")
-	fs.BoolVar(&g.allowPartial, "allow-partial", false, "gate on the calibrated benchmarks present")
-	fs.StringVar(&g.onDegraded, "on-degraded", "warn", "degraded runner: `MODE` warn, fail or ignore")
-	fs.Float64Var(&g.tag, "tag-threshold", 0.03, "tag ratios beyond ±`F`")
-	fs.StringVar(&g.perBenchmark, "per-benchmark", "warn", "a benchmark below its band: `MODE` fail, warn or off")
-	fs.IntVar(&g.minSuite, "min-suite", 0, "the fewest calibrated benchmarks a partial run is gated on (`N`)")
-	fs.Float64Var(&g.rerunBand, "rerun-band", 0, "below the floor by less than this `FRACTION`: verdict rerun, exit 3")
-	fs.IntVar(&g.driftWindow, "drift-window", 20, "with --db, check the last `N` stored runs for drift (0: no check)")
-	fs.StringVar(&g.annotations, "annotations", "auto", "CI annotations: `MODE` auto, github or none")
-	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE`")
-	fs.BoolVar(&g.record, "record", false, "also store the gated run")
-	fs.BoolVar(&g.emitMeta, "emit-meta", false, "write qoscal.json beside the candidate's result file")
-	fs.StringArrayVar(&g.labels, "label", nil, "a `KEY=VALUE` label of the recorded run")
+func (g *gateFlags) flags(fs *flagSet) {
+	g.fs = fs.FlagSet
+	fs.group("The run:")
+	g.addLoadFlags(fs, loadHelp{
+		baseline:  "the baseline's result `[NAME=]FILE` (a path; inside RUN-FOLDER, a file name); any format qoscal reads, UTF-16 from PowerShell included",
+		candidate: "the candidate's result `[NAME=]FILE`",
+		variant:   "a further variant's result `[NAME=]FILE`, read with the run, not judged",
+		run:       "the run's `ID`: its name (default: GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT under Actions, else the folder of the candidate's file); with --db and no result files, the stored run to judge",
+	}, "input-format")
+	fs.StringVar(&g.db, "db", "", "the `STORE`: a SQLite file or a postgres:// URL (default $QOSCAL_DB, else qoscal.db); with --run ID and no result files, gate judges that stored run; --record stores the run there, and --drift-window reads the gated runs from it")
 	g.dirFlags.add(fs)
-	fs.StringVar(&g.metric, "metric", "", "the `METRIC` to compare when results have several")
-	fs.StringVar(&g.format, "format", "text", "output `FORMAT`: text, markdown or json")
-	if err := parseFlags(u, c, fs, args); err != nil {
-		return err
-	}
-	if err := u.outputFormat(c.name, g.format); err != nil {
-		return err
-	}
+	fs.StringVar(&g.metric, "metric", "", "with several metrics per benchmark, the `METRIC` to compare (default sec/op)")
+	fs.group("The floor:")
+	fs.Float64Var(&g.floor, "floor", 0, fmt.Sprintf("the `FLOOR` (wins over the calibration file's), in [%g, %g]", MinFloor, MaxFloor))
+	fs.StringVar(&g.calibration, "calibration", "", "the calibration `FILE` 'qoscal recommend --write' made: floor, suite, variant names, directions and the baseline history for the runner-health check")
+	fs.BoolVar(&g.reportOnly, "report-only", false, "report, never fail on a regression (exit 0)")
+	fs.BoolVar(&g.allowPartial, "allow-partial", false, "gate on the benchmarks of the suite the run has: with a calibration, against the floor of that sub-suite recomputed from it; with --floor alone, those both variants measured")
+	fs.IntVar(&g.minSuite, "min-suite", 0, fmt.Sprintf("the fewest benchmarks `N` of the suite a partial run is gated on, in [0, %d] (default 0: half, at least 2)", maxMinSuite))
+	fs.StringVar(&g.perBenchmark, "per-benchmark", calibrate.PerBenchmarkWarn, "what a benchmark below its calibrated band (Holm's step-down at the calibration's family-wise rate) does, `MODE`: warn, fail (exit 1 even when the geomean passes) or off")
+	fs.StringVar(&g.onDegraded, "on-degraded", "warn", "what a degraded runner does, `MODE`: warn, fail (exit 3, \"inconclusive\") or ignore")
+	fs.Float64Var(&g.rerunBand, "rerun-band", 0, "a score below the floor by less than this `FRACTION` of it (floor × (1 − FRACTION) ≤ score) is verdict \"rerun\" (exit 3) instead of FAIL: measure again on a fresh runner, then judge both runs as RUN1 RUN2; a pair has no band: below the floor, it fails; in [0, 0.5) (default 0: off)")
+	fs.Float64Var(&g.tag, "tag-threshold", 0.03, "tag ratios beyond ±`F` as faster or SLOWER, in [0, 1)")
+	fs.group("CI:")
+	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE` (default $GITHUB_STEP_SUMMARY when set)")
+	fs.BoolVar(&g.record, "record", false, "also store the run (--db, --run ID, --label)")
+	fs.BoolVar(&g.emitMeta, "emit-meta", false, "write qoscal.json beside the candidate's result file: the Actions run id and attempt, commit, runner OS and name, and the time, read back as the run's labels when the folder (or its artifact) is a PATH")
+	fs.IntVar(&g.driftWindow, "drift-window", 20, fmt.Sprintf("with --db, check the last `N` stored gated runs (those with the --label labels, if given) for drift from the calibration, at a false-alarm rate of %s%% per N runs checked after each: 0 (no check) or in [3, %d]; a note on drift, a warning annotation under Actions", strconv.FormatFloat(100*calibrate.DefaultDriftFalseAlarm, 'g', -1, 64), maxDriftWindow))
+	fs.StringArrayVar(&g.labels, "label", nil, "a `KEY=VALUE` label of the recorded run; with --drift-window, of the stored runs checked")
+}
+
+func (g *gateFlags) run(u *ui, paths []string) error {
+	fs := g.fs
 	if err := g.validate(fs.Changed("floor")); err != nil {
 		return err
 	}
-	u.annotationMode(g.annotations)
 	if g.summary != "" {
 		u.summary, u.summaryFlag = g.summary, "--summary"
 	}
 	g.dbNamed = fs.Changed("db") || u.getenv("QOSCAL_DB") != ""
-	paths := fs.Args()
 	if err := g.checkFiles(u, paths, fs.Changed("db")); err != nil {
 		return err
 	}
@@ -208,10 +141,10 @@ func runGate(u *ui, args []string) error {
 	if len(paths) == 2 {
 		// A pair: the two run folders of one job, judged by their mean.
 		if g.record {
-			return usagef("gate", "--record stores one run: gate a pair without it, and record each run on its own")
+			return usagef("--record stores one run: gate a pair without it, and record each run on its own")
 		}
 		if g.runID != "" {
-			return usagef("gate", "--run names one run: a pair of run folders is named after its folders")
+			return usagef("--run names one run: a pair of run folders is named after its folders")
 		}
 		if second, err = g.readRun(u, paths[1:]); err != nil {
 			return err
@@ -227,7 +160,7 @@ func runGate(u *ui, args []string) error {
 			return err
 		}
 	}
-	dir, err := g.direction("gate")
+	dir, err := g.direction()
 	if err != nil {
 		return err
 	}
@@ -273,21 +206,14 @@ func runGate(u *ui, args []string) error {
 		return err
 	}
 	u.warnAll(res.Warnings)
-	switch g.format {
-	case "json":
-		if err := writeJSON(u, v.JSON()); err != nil {
-			return err
-		}
-	case "markdown":
-		v.Doc().WriteMarkdown(u.stdout)
-	default:
-		v.Doc().WriteText(u.stdout)
+	if err := show(u, v); err != nil {
+		return err
 	}
 	annotated := false
 	if u.github {
 		annotated = v.annotate(u.annotations())
 	}
-	v.verdictLine(u, g.format == "json", annotated)
+	v.verdictLine(u, u.json, annotated)
 	if driftNote != "" {
 		u.warnAbout("drift", "drift: "+driftNote)
 	}
@@ -301,37 +227,32 @@ func (g *gateFlags) validate(floorSet bool) error {
 	switch g.onDegraded {
 	case "warn", "fail", "ignore":
 	default:
-		return usagef("gate", "--on-degraded must be warn, fail or ignore, got %q", g.onDegraded)
-	}
-	switch g.annotations {
-	case "auto", "github", "none":
-	default:
-		return usagef("gate", "--annotations must be auto, github or none, got %q", g.annotations)
+		return usagef("--on-degraded must be warn, fail or ignore, got %q", g.onDegraded)
 	}
 	switch g.perBenchmark {
 	case calibrate.PerBenchmarkFail, calibrate.PerBenchmarkWarn, calibrate.PerBenchmarkOff:
 	default:
-		return usagef("gate", "--per-benchmark must be fail, warn or off, got %q", g.perBenchmark)
+		return usagef("--per-benchmark must be fail, warn or off, got %q", g.perBenchmark)
 	}
 	if g.driftWindow != 0 && (g.driftWindow < 3 || g.driftWindow > maxDriftWindow) {
-		return usagef("gate", "--drift-window must be 0 (no check) or in [3, %d] (a change needs 3 runs), got %d", maxDriftWindow, g.driftWindow)
+		return usagef("--drift-window must be 0 (no check) or in [3, %d] (a change needs 3 runs), got %d", maxDriftWindow, g.driftWindow)
 	}
 	if !(g.rerunBand >= 0 && g.rerunBand < 0.5) {
-		return usagef("gate", "--rerun-band must be in [0, 0.5), got %v", g.rerunBand)
+		return usagef("--rerun-band must be in [0, 0.5), got %v", g.rerunBand)
 	}
 	if g.minSuite < 0 || g.minSuite > maxMinSuite {
-		return usagef("gate", "--min-suite must be in [0, %d] (0: half the calibrated suite, at least 2), got %d", maxMinSuite, g.minSuite)
+		return usagef("--min-suite must be in [0, %d] (0: half the calibrated suite, at least 2), got %d", maxMinSuite, g.minSuite)
 	}
 	if floorSet {
-		if err := checkFloor("gate", g.floor); err != nil {
+		if err := checkFloor(g.floor); err != nil {
 			return err
 		}
 	}
 	if !(g.tag >= 0 && g.tag < 1) {
-		return usagef("gate", "--tag-threshold must be in [0, 1), got %v", g.tag)
+		return usagef("--tag-threshold must be in [0, 1), got %v", g.tag)
 	}
 	if g.record && g.runID == "" {
-		return usagef("gate", "--record needs --run ID: the id of the run in the store")
+		return usagef("--record needs --run ID: the id of the run in the store")
 	}
 	return nil
 }
@@ -385,7 +306,7 @@ func namesFile(spec string) bool {
 // readRun reads the run to judge: from files, a run folder, or the store.
 func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 	if len(paths) > 1 {
-		return nil, usagef("gate", "gate judges one run, or a pair of run folders: give one or two run folders, or the files with --baseline and --candidate")
+		return nil, usagef("gate judges one run, or a pair of run folders: give one or two run folders, or the files with --baseline and --candidate")
 	}
 	if g.fromStore(paths) {
 		src := data.Source{Store: storePath(u, g.db), ID: g.runID}
@@ -393,7 +314,7 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		if err != nil {
 			return nil, err
 		}
-		opt, err := g.loadOptions(u, "gate", true)
+		opt, err := g.loadOptions(u, true)
 		if err != nil {
 			return nil, err
 		}
@@ -406,9 +327,9 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		return &runs[0], nil
 	}
 	if g.baseline == "" || g.candidate == "" {
-		return nil, usagef("gate", "name the run's files with --baseline and --candidate (or a stored run with --db and --run)")
+		return nil, usagef("name the run's files with --baseline and --candidate (or a stored run with --db and --run)")
 	}
-	opt, err := g.loadOptions(u, "gate", len(paths) > 0 && namesVariants(paths))
+	opt, err := g.loadOptions(u, len(paths) > 0 && namesVariants(paths))
 	if err != nil {
 		return nil, err
 	}
@@ -421,7 +342,7 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 			return nil, err
 		}
 		if len(runs) != 1 {
-			return nil, usagef("gate", "%s holds %d runs: gate judges one", paths[0], len(runs))
+			return nil, usagef("%s holds %d runs: gate judges one", paths[0], len(runs))
 		}
 		return &runs[0], nil
 	}
@@ -508,7 +429,7 @@ func (g *gateFlags) defaultRunID(u *ui) string {
 func (g *gateFlags) recordRun(u *ui, run *data.Run) error {
 	labels, err := data.ParseLabels(g.labels)
 	if err != nil {
-		return usagef("gate", "--label: %v", err)
+		return usagef("--label: %v", err)
 	}
 	for k, v := range labels {
 		if run.Labels == nil {
@@ -573,11 +494,11 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 // candidate's result file (in the run folder, when one is given).
 func (g *gateFlags) metaPath(paths []string) (string, error) {
 	if g.candidate == "" {
-		return "", usagef("gate", "--emit-meta writes beside the candidate's result file: give it with --candidate (not a stored run)")
+		return "", usagef("--emit-meta writes beside the candidate's result file: give it with --candidate (not a stored run)")
 	}
 	spec, err := data.ParseVariantSpec(g.candidate)
 	if err != nil {
-		return "", usagef("gate", "--candidate: %v", err)
+		return "", usagef("--candidate: %v", err)
 	}
 	dir := filepath.Dir(spec.File)
 	if len(paths) >= 1 {

@@ -11,11 +11,10 @@ import (
 var ingestCmd = &command{
 	name:    "ingest",
 	summary: "parse result files into the store",
-	usage: `Usage:
-    qoscal ingest [flags] PATH...
-    qoscal ingest [flags] --run ID --baseline [NAME=]FILE --candidate [NAME=]FILE
-
-Parses runs of result files into the store (a SQLite file, or a PostgreSQL
+	usage: `qoscal ingest [flags] PATH...
+qoscal ingest [flags] --run ID --baseline FILE --candidate FILE
+`,
+	intro: `Parses runs of result files into the store (a SQLite file, or a PostgreSQL
 database shared by a team's runners: see --db). A PATH is a run
 folder (it holds the baseline's and the candidate's result files), a folder of
 run folders (each subfolder holding them is a run, named after the folder), or
@@ -25,77 +24,60 @@ result files of a single run, named by --run.
 All runs of one call land together or not at all. A run id already stored
 with the same content is left alone ("already stored"); with other content it
 is an error, unless --replace.
-
-Flags:
-    --baseline [NAME=]FILE   the baseline's result file in each run folder;
-                             without NAME=, the variant is the file's stem
-    --candidate [NAME=]FILE  the candidate's result file in each run folder
-    --variant [NAME=]FILE    a further variant measured in the same runs
-                             (repeatable)
-    --run ID                 the run's id, for a single run
-    --id-prefix PREFIX       put PREFIX before every run id (run folders of
-                             two sets are often both named run-01)
-    --label KEY=VALUE        a label for every run ingested (repeatable)
-    --input-format NAME      result-file format: auto (default), ops, csv,
-                             gobench, gbench, hyperfine, pytest-benchmark
-                             (--format is a deprecated alias)
-    --strip-procs            drop the -N GOMAXPROCS suffix of Go benchmark
-                             names (BenchmarkX-8 becomes BenchmarkX)
-    --ignore-columns         ignore CSV columns qoscal does not know (else
-                             they are an error)
-    --db STORE               the store: a SQLite file, or a PostgreSQL URL
-                             postgres://USER@HOST/DATABASE (password from
-                             the URL, PGPASSWORD or ~/.pgpass) (default
-                             $QOSCAL_DB, else qoscal.db)
-    --replace                overwrite stored runs whose content differs
-    --skip-incomplete        skip, with a warning, run folders lacking a file
-
-Example: twelve CI runs of glibc malloc against mimalloc (bundled samples):
+`,
+	example: `Example: twelve CI runs of glibc malloc against mimalloc (bundled samples):
 
     $ qoscal ingest --db calib.db --label os=linux \
         --baseline glibc=baseline.txt --candidate mimalloc=mimalloc.txt \
         data/samples/linux-glibc-vs-mimalloc/healthy
     calib.db: 12 runs added, 0 already stored, 0 replaced; 240 measurements written
 `,
+	new: func() runner { return new(ingestFlags) },
 }
 
 func init() {
-	ingestCmd.run = runIngest
 	register(ingestCmd)
 }
 
-func runIngest(u *ui, args []string) error {
-	c := ingestCmd
-	fs := newFlags(c)
-	var in runFlags
-	in.addLoadFlags(fs, true, "input-format")
-	in.addFormatAlias(fs)
-	var labels []string
-	var db string
-	var replace bool
-	var prefix string
-	fs.StringArrayVar(&labels, "label", nil, "a `KEY=VALUE` label for every run")
-	fs.StringVar(&prefix, "id-prefix", "", "put `PREFIX` before every run id")
-	fs.StringVar(&db, "db", "", "the `STORE`: a SQLite file or a postgres:// URL")
-	fs.BoolVar(&replace, "replace", false, "overwrite stored runs whose content differs")
-	if err := parseFlags(u, c, fs, args); err != nil {
-		return err
-	}
+// ingestFlags are the ingest command's flags.
+type ingestFlags struct {
+	runFlags
+	labels     []string
+	db, prefix string
+	replace    bool
+}
+
+func (f *ingestFlags) flags(fs *flagSet) {
+	f.addLoadFlags(fs, loadHelp{
+		baseline:  "the baseline's result `[NAME=]FILE` in each run folder (without a PATH, its path); without NAME=, the variant is the file's stem",
+		candidate: "the candidate's result `[NAME=]FILE`, likewise",
+		variant:   "a further variant's result `[NAME=]FILE`, measured in the same runs and stored with them",
+		run:       "the run's `ID`, for a single run given by its files",
+	}, "input-format")
+	f.addFormatAlias(fs)
+	fs.StringArrayVar(&f.labels, "label", nil, "a `KEY=VALUE` label for every run ingested")
+	fs.StringVar(&f.prefix, "id-prefix", "", "put `PREFIX` before every run id (run folders of two sets are often both named run-01)")
+	fs.StringVar(&f.db, "db", "", "the `STORE`: a SQLite file, or a PostgreSQL URL postgres://USER@HOST/DATABASE (password from the URL, PGPASSWORD or ~/.pgpass) (default $QOSCAL_DB, else qoscal.db)")
+	fs.BoolVar(&f.replace, "replace", false, "overwrite stored runs whose content differs")
+}
+
+func (f *ingestFlags) run(u *ui, paths []string) error {
+	in, labels, db, prefix, replace := &f.runFlags, f.labels, f.db, f.prefix, f.replace
 	lab, err := data.ParseLabels(labels)
 	if err != nil {
-		return usagef(c.name, "--label: %v", err)
+		return usagef("--label: %v", err)
 	}
-	opt, err := in.loadOptions(u, c.name, fs.NArg() > 0 && namesVariants(fs.Args()))
+	opt, err := in.loadOptions(u, len(paths) > 0 && namesVariants(paths))
 	if err != nil {
 		return err
 	}
 	opt.Labels = lab
 	if err := data.CheckName("run id prefix", prefix); err != nil {
-		return usagef(c.name, "--id-prefix: %v", err)
+		return usagef("--id-prefix: %v", err)
 	}
 	opt.IDPrefix = prefix
 	fc := u.newFiles()
-	fc.runs(&in, fs.Args())
+	fc.runs(in, paths)
 	fc.store(storePath(u, db))
 	if err := fc.check(); err != nil {
 		return err
@@ -111,7 +93,7 @@ func runIngest(u *ui, args []string) error {
 			u.warnf("%s", w)
 		}
 	}
-	runs, err := in.each(c.name, opt, fs.Args())
+	runs, err := in.each(opt, paths)
 	if err != nil {
 		return err
 	}
@@ -198,11 +180,11 @@ const prefetchRuns = 64
 
 // each yields the runs of PATHs as they are read (data.LoadSeq), or, with
 // no PATH, the single run whose files --baseline and --candidate name.
-func (f *runFlags) each(cmd string, opt data.LoadOptions, paths []string) (iter.Seq2[data.Run, error], error) {
+func (f *runFlags) each(opt data.LoadOptions, paths []string) (iter.Seq2[data.Run, error], error) {
 	if len(paths) > 0 {
 		return data.LoadSeq(paths, opt), nil
 	}
-	runs, err := f.load(cmd, opt, nil)
+	runs, err := f.load(opt, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/spf13/pflag"
-
 	"qoscal/data"
 )
 
@@ -24,51 +22,61 @@ type runFlags struct {
 	ignoreColumns       bool
 }
 
-// addLoadFlags adds the flags naming variants and their files; single
-// adds --run, for commands that take one run by its files; formatFlag is
-// the name of the result-file format flag: --input-format in every
-// command (ingest keeps --format as a deprecated alias: addFormatAlias).
-func (f *runFlags) addLoadFlags(fs *pflag.FlagSet, single bool, formatFlag string) {
-	fs.StringVar(&f.baseline, "baseline", "", "the baseline's `[NAME=]FILE`")
-	fs.StringVar(&f.candidate, "candidate", "", "the candidate's `[NAME=]FILE`")
-	fs.StringArrayVar(&f.variants, "variant", nil, "a further variant's `[NAME=]FILE`")
-	if single {
-		fs.StringVar(&f.runID, "run", "", "the run's `ID`")
+// loadHelp is what the variant flags name in a command: the
+// descriptions of --baseline, --candidate and --variant (where their FILE
+// is looked for, what becomes of a further variant), and of --run: ""
+// leaves --run out, for commands that read many runs.
+type loadHelp struct {
+	baseline, candidate, variant, run string
+}
+
+// addLoadFlags adds the flags naming variants and their files, and how to
+// read them; formatFlag is the name of the result-file format flag:
+// --input-format in every command (ingest keeps --format as a deprecated
+// alias: addFormatAlias).
+func (f *runFlags) addLoadFlags(fs *flagSet, h loadHelp, formatFlag string) {
+	fs.StringVar(&f.baseline, "baseline", "", h.baseline)
+	fs.StringVar(&f.candidate, "candidate", "", h.candidate)
+	fs.StringArrayVar(&f.variants, "variant", nil, h.variant)
+	if h.run != "" {
+		fs.StringVar(&f.runID, "run", "", h.run)
 	}
-	fs.StringVar(&f.format, formatFlag, "auto", "result-file `FORMAT`")
+	fs.StringVar(&f.format, formatFlag, "auto", "the result files' `FORMAT`: auto (found for each file), "+strings.Join(data.FormatNames(), ", "))
 	f.formatFlag = formatFlag
-	fs.BoolVar(&f.skipIncomplete, "skip-incomplete", false, "skip run folders lacking a file")
-	fs.BoolVar(&f.stripProcs, "strip-procs", false, "drop the -N GOMAXPROCS suffix of Go benchmark names")
-	fs.BoolVar(&f.ignoreColumns, "ignore-columns", false, "ignore CSV columns qoscal does not know")
+	fs.BoolVar(&f.stripProcs, "strip-procs", false, "drop the -N GOMAXPROCS suffix of Go benchmark names (BenchmarkX-8 becomes BenchmarkX)")
+	fs.BoolVar(&f.ignoreColumns, "ignore-columns", false, "ignore CSV columns qoscal does not know (else they are an error)")
+	fs.BoolVar(&f.skipIncomplete, "skip-incomplete", false, "skip, with a warning, run folders lacking a file (else they are an error)")
 }
 
 // addFormatAlias adds --format, hidden, as a deprecated alias of
 // --input-format: ingest named the result-file format so before every
-// command used --input-format.
-func (f *runFlags) addFormatAlias(fs *pflag.FlagSet) {
+// command used --input-format. The help says so in --input-format's text.
+func (f *runFlags) addFormatAlias(fs *flagSet) {
 	fs.StringVar(&f.formatAlias, "format", "", "deprecated: use --input-format")
 	_ = fs.MarkHidden("format")
+	in := fs.Lookup(f.formatFlag)
+	in.Usage += "; --format is a deprecated alias"
 }
 
 // loadOptions turns the flags into data.LoadOptions. With byName, the
 // variant flags name variants, not files (see variantName).
-func (f *runFlags) loadOptions(u *ui, cmd string, byName bool) (data.LoadOptions, error) {
+func (f *runFlags) loadOptions(u *ui, byName bool) (data.LoadOptions, error) {
 	var opt data.LoadOptions
 	flag, name := f.formatFlag, f.format
 	if f.formatAlias != "" {
 		if name != "auto" && name != f.formatAlias {
-			return opt, usagef(cmd, "--format %s and --%s %s disagree: give --%s only", f.formatAlias, f.formatFlag, name, f.formatFlag)
+			return opt, usagef("--format %s and --%s %s disagree: give --%s only", f.formatAlias, f.formatFlag, name, f.formatFlag)
 		}
-		u.warnf("--format is deprecated in %s: use --input-format", cmd)
+		u.warnf("--format is deprecated in %s: use --input-format", u.cmd)
 		flag, name = "format", f.formatAlias
 	}
 	format, err := data.LookupFormat(name)
 	if err != nil {
-		return opt, usagef(cmd, "--%s: %v", flag, err)
+		return opt, usagef("--%s: %v", flag, err)
 	}
 	opt.Format = format
 	if err := data.CheckName("run id", f.runID); err != nil {
-		return opt, usagef(cmd, "--run: %v", err)
+		return opt, usagef("--run: %v", err)
 	}
 	opt.RunID = f.runID
 	opt.SkipIncomplete = f.skipIncomplete
@@ -81,18 +89,18 @@ func (f *runFlags) loadOptions(u *ui, cmd string, byName bool) (data.LoadOptions
 	}
 	if f.baseline != "" {
 		if opt.Baseline, err = parse(f.baseline); err != nil {
-			return opt, usagef(cmd, "--baseline: %v", err)
+			return opt, usagef("--baseline: %v", err)
 		}
 	}
 	if f.candidate != "" {
 		if opt.Candidate, err = parse(f.candidate); err != nil {
-			return opt, usagef(cmd, "--candidate: %v", err)
+			return opt, usagef("--candidate: %v", err)
 		}
 	}
 	for _, v := range f.variants {
 		spec, err := parse(v)
 		if err != nil {
-			return opt, usagef(cmd, "--variant: %v", err)
+			return opt, usagef("--variant: %v", err)
 		}
 		opt.Extra = append(opt.Extra, spec)
 	}
@@ -130,17 +138,17 @@ func namesVariants(paths []string) bool {
 
 // load reads runs from PATHs, or, with no PATH, the single run whose files
 // --baseline and --candidate name directly.
-func (f *runFlags) load(cmd string, opt data.LoadOptions, paths []string) ([]data.Run, error) {
+func (f *runFlags) load(opt data.LoadOptions, paths []string) ([]data.Run, error) {
 	if len(paths) == 0 {
 		if f.baseline == "" || f.candidate == "" {
-			return nil, usagef(cmd, "no PATH given: name run folders or CSV files, or a single run's files with --baseline and --candidate")
+			return nil, usagef("no PATH given: name run folders or CSV files, or a single run's files with --baseline and --candidate")
 		}
 		if f.runID == "" {
-			return nil, usagef(cmd, "a single run given by its files needs an id: add --run ID")
+			return nil, usagef("a single run given by its files needs an id: add --run ID")
 		}
 		for _, spec := range append([]data.VariantSpec{opt.Baseline, opt.Candidate}, opt.Extra...) {
 			if st, err := os.Stat(spec.File); err == nil && st.IsDir() {
-				return nil, usagef(cmd, "%s is a folder: give run folders as PATHs and file names with --baseline and --candidate", spec.File)
+				return nil, usagef("%s is a folder: give run folders as PATHs and file names with --baseline and --candidate", spec.File)
 			}
 		}
 		run, err := data.LoadFiles(opt)

@@ -17,10 +17,9 @@ import (
 var plotCmd = &command{
 	name:    "plot",
 	summary: "variance charts",
-	usage: `Usage:
-    qoscal plot [flags] [PATH...] --out DIR
-
-Draws the variance charts of runs of unchanged code into DIR, one file per
+	usage: `qoscal plot [flags] [PATH...] --out DIR
+`,
+	intro: `Draws the variance charts of runs of unchanged code into DIR, one file per
 chart, and prints their paths:
 
     ratio-spread.svg        each benchmark's ratio across runs (log axis),
@@ -35,33 +34,32 @@ chart, and prints their paths:
                             per run and r50
     history.svg             each benchmark's ratio run by run, a panel per
                             benchmark, with its band
-
-` + analysisInputHelp + `
-The floor drawn (default: the recommended one, with the flags of
-'qoscal recommend'):
-    --floor X                draw this floor instead, in [1e-06, 1e+06]
-    --calibration FILE       draw the floor of this calibration file, its
-                             per-benchmark bands on the ratio spread, and the
-                             runs after its own as gated runs on the sequence
-    --run ID                 mark this run's ratios on the ratio spread (with
-                             the bands of the runs read, without --calibration)
-` + recommendHelp + `
-Output:
-    --out DIR                the folder to write into (made if missing)
-    --image FORMAT           svg (default) or png (at 2x, for HiDPI screens)
-
-Example:
+`,
+	example: `Example:
 
     $ qoscal plot --out charts --baseline glibc=baseline.txt \
         --candidate mimalloc=mimalloc.txt data/samples/linux-glibc-vs-mimalloc/healthy
     charts/ratio-spread.svg
     ...
 `,
+	new: func() runner { return new(plotFlags) },
 }
 
 func init() {
-	plotCmd.run = runPlot
 	register(plotCmd)
+}
+
+// plotFlags are the plot command's flags.
+type plotFlags struct {
+	cf         chartFlags
+	out, image string
+}
+
+func (p *plotFlags) flags(fs *flagSet) {
+	p.cf.add(fs)
+	fs.group("Output:")
+	fs.StringVar(&p.out, "out", "", "the folder `DIR` to write the charts into (made if missing)")
+	fs.StringVar(&p.image, "image", "svg", "the charts' image `FORMAT`: svg, or png (at 2x, for HiDPI screens)")
 }
 
 // floorFlags choose the floor a chart or report shows.
@@ -74,17 +72,17 @@ type floorFlags struct {
 	cal *calibrate.File
 }
 
-func (f *floorFlags) add(fs *pflag.FlagSet) {
-	fs.Float64Var(&f.floor, "floor", 0, "draw this `FLOOR`")
-	fs.StringVar(&f.calibration, "calibration", "", "draw the floor of this calibration `FILE`")
-	f.fs = fs
+func (f *floorFlags) add(fs *flagSet) {
+	fs.Float64Var(&f.floor, "floor", 0, fmt.Sprintf("show this `FLOOR` instead of the recommended one, in [%g, %g]", MinFloor, MaxFloor))
+	fs.StringVar(&f.calibration, "calibration", "", "show the floor of this calibration `FILE`, its per-benchmark bands on the ratio spread, and the runs after its own as gated runs on the score sequence")
+	f.fs = fs.FlagSet
 }
 
 // check refuses a --floor that is no floor (see checkFloor); commands call
 // it before reading any run.
-func (f *floorFlags) check(cmd string) error {
+func (f *floorFlags) check() error {
 	if f.fs.Changed("floor") {
-		return checkFloor(cmd, f.floor)
+		return checkFloor(f.floor)
 	}
 	return nil
 }
@@ -116,18 +114,21 @@ type chartFlags struct {
 	run string
 }
 
-func (c *chartFlags) add(fs *pflag.FlagSet) {
+// add registers the inputs of plot and report: the runs, then the floor
+// shown and the flags of the recommendation, in a group of their own.
+func (c *chartFlags) add(fs *flagSet) {
 	c.af.add(fs)
-	c.rf.add(fs)
+	fs.group("The floor (default: the recommended one, with the flags of recommend):")
 	c.ff.add(fs)
-	fs.StringVar(&c.run, "run", "", "mark the ratios of the run `ID` on the ratio spread")
+	fs.StringVar(&c.run, "run", "", "mark the ratios of the run `ID` on the ratio spread (with the bands of the runs read, without --calibration)")
+	c.rf.add(fs)
 }
 
 // charts computes the data of every chart, with what the flags add: the
 // calibration's bands on the ratio spread and its later runs marked as
 // gated on the score sequence (--calibration), the marked run with the
 // bands of these runs when there is no calibration (--run).
-func (c *chartFlags) charts(cmd string, in *input, rec *calibrate.Recommendation, floor chartdata.Floor) ([]chartdata.Chart, error) {
+func (c *chartFlags) charts(in *input, rec *calibrate.Recommendation, floor chartdata.Floor) ([]chartdata.Chart, error) {
 	cs := chartdata.All(in.analysis, in.all, rec, floor)
 	for _, ch := range cs {
 		switch ch := ch.(type) {
@@ -144,7 +145,7 @@ func (c *chartFlags) charts(cmd string, in *input, rec *calibrate.Recommendation
 					all = in.all
 				}
 				if err := ch.MarkRun(all, c.run); err != nil {
-					return nil, usagef(cmd, "--run: %v", err)
+					return nil, usagef("--run: %v", err)
 				}
 			}
 		case *chartdata.ScoreSequence:
@@ -185,11 +186,11 @@ func chartFiles(fc *files, flag, dir, prefix string, format plots.Format) {
 }
 
 // read analyses the runs, recommends a floor and settles the floor shown.
-func (c *chartFlags) read(u *ui, cmd string, paths []string) (*input, *calibrate.Recommendation, chartdata.Floor, error) {
-	if err := c.ff.check(cmd); err != nil {
+func (c *chartFlags) read(u *ui, paths []string) (*input, *calibrate.Recommendation, chartdata.Floor, error) {
+	if err := c.ff.check(); err != nil {
 		return nil, nil, chartdata.Floor{}, err
 	}
-	in, rec, err := recommendFor(u, cmd, &c.af, &c.rf, paths)
+	in, rec, err := recommendFor(u, &c.af, &c.rf, paths)
 	if err != nil {
 		return nil, nil, chartdata.Floor{}, err
 	}
@@ -252,33 +253,24 @@ func writeCharts(dir, prefix string, ds []drawn, format plots.Format) ([]string,
 	return paths, nil
 }
 
-func runPlot(u *ui, args []string) error {
-	c := plotCmd
-	fs := newFlags(c)
-	var cf chartFlags
-	cf.add(fs)
-	var out, image string
-	fs.StringVar(&out, "out", "", "write the charts into `DIR`")
-	fs.StringVar(&image, "image", "svg", "image `FORMAT`: svg or png")
-	if err := parseFlags(u, c, fs, args); err != nil {
-		return err
-	}
+func (p *plotFlags) run(u *ui, paths []string) error {
+	cf, out, image := &p.cf, p.out, p.image
 	if out == "" {
-		return usagef(c.name, "--out DIR is required: the folder to write the charts into")
+		return usagef("--out DIR is required: the folder to write the charts into")
 	}
 	if image != "svg" && image != "png" {
-		return usagef(c.name, "--image must be svg or png, got %q", image)
+		return usagef("--image must be svg or png, got %q", image)
 	}
-	fc := cf.files(u, fs.Args())
+	fc := cf.files(u, paths)
 	chartFiles(fc, "--out", out, "", plots.Format(image))
 	if err := fc.check(); err != nil {
 		return err
 	}
-	in, rec, floor, err := cf.read(u, c.name, fs.Args())
+	in, rec, floor, err := cf.read(u, paths)
 	if err != nil {
 		return err
 	}
-	cs, err := cf.charts(c.name, in, rec, floor)
+	cs, err := cf.charts(in, rec, floor)
 	if err != nil {
 		return err
 	}
@@ -286,13 +278,13 @@ func runPlot(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
-	paths, err := writeCharts(out, "", ds, plots.Format(image))
+	written, err := writeCharts(out, "", ds, plots.Format(image))
 	if err != nil {
 		return err
 	}
-	for _, p := range paths {
-		if p != "" {
-			fmt.Fprintln(u.stdout, render.OneLine(p))
+	for _, path := range written {
+		if path != "" {
+			fmt.Fprintln(u.stdout, render.OneLine(path))
 		}
 	}
 	return nil

@@ -18,69 +18,60 @@ import (
 var recommendCmd = &command{
 	name:    "recommend",
 	summary: "floor recommendation (and calibration file)",
-	usage: `Usage:
-    qoscal recommend [flags] [PATH...]
-
-Recommends the floor of a gate from runs of unchanged code, and says what it
+	format:  true,
+	usage: `qoscal recommend [flags] [PATH...]
+`,
+	intro: `Recommends the floor of a gate from runs of unchanged code, and says what it
 costs: how often a healthy run would trip it (the false-positive rate), and how
 large a real regression it catches. A table of snugger floors, up to the lowest
 observed run, shows what each would cost instead.
-
-` + analysisInputHelp + `
-The floor:
-` + recommendHelp + `    --backtest PATH          also count the runs at PATH (same --baseline and
-                             --candidate files) that fall below the floor,
-                             such as runs of a known regression (repeatable)
-    --backtest-label K=V     likewise for the stored runs with this label
-                             (repeatable: all of them)
-    --write FILE             write the calibration file for 'qoscal gate'
-    --format FORMAT          text (default), markdown or json
-
-The false-positive rate is predictive (Student-t, log-normal scores), with
+`,
+	notes: `The false-positive rate is predictive (Student-t, log-normal scores), with
 the 95% upper confidence bound of the true rate (a different quantity, which
 can be below the predictive rate at few runs) and the bound 1/(n+1) that
 holds with no model.
 r50 and r90 are the mildest uniform regressions (every benchmark's ratio times
 r) the floor catches half the time and 90% of the time.
-
-Example: the worked example's five runs, a 13% margin on a 0.05 grid:
+`,
+	example: `Example: the worked example's five runs, a 13% margin on a 0.05 grid:
 
     $ qoscal recommend --margin 0.13 --step 0.05 --write gate.json runs.csv
     floor: 1.25x for geomean(hoard/system) ...
 `,
+	new: func() runner { return new(recommendFlags) },
 }
 
 func init() {
-	recommendCmd.run = runRecommend
 	register(recommendCmd)
 }
 
-func runRecommend(u *ui, args []string) error {
-	c := recommendCmd
-	fs := newFlags(c)
-	var af analysisFlags
-	af.add(fs)
-	var rf recFlags
-	rf.add(fs)
-	var format, write string
-	var backtest, backtestLabels []string
-	fs.StringArrayVar(&backtest, "backtest", nil, "runs at `PATH` to backtest the floor on")
-	fs.StringArrayVar(&backtestLabels, "backtest-label", nil, "backtest on the stored runs with this `KEY=VALUE` label")
-	fs.StringVar(&write, "write", "", "write the calibration `FILE`")
-	fs.StringVar(&format, "format", "text", "output `FORMAT`: text, markdown or json")
-	if err := parseFlags(u, c, fs, args); err != nil {
-		return err
-	}
-	if err := u.outputFormat(c.name, format); err != nil {
-		return err
-	}
+// recommendFlags are the recommend command's flags.
+type recommendFlags struct {
+	af                       analysisFlags
+	rf                       recFlags
+	write                    string
+	backtest, backtestLabels []string
+}
+
+func (r *recommendFlags) flags(fs *flagSet) {
+	r.af.add(fs)
+	fs.group("The floor:")
+	r.rf.add(fs)
+	fs.StringArrayVar(&r.backtest, "backtest", nil, "also count the runs at `PATH` (same --baseline and --candidate files) that fall below the floor, such as runs of a known regression")
+	fs.StringArrayVar(&r.backtestLabels, "backtest-label", nil, "likewise for the stored runs carrying every such `KEY=VALUE` label")
+	fs.group("Output:")
+	fs.StringVar(&r.write, "write", "", "write the calibration `FILE` for 'qoscal gate'")
+}
+
+func (r *recommendFlags) run(u *ui, paths []string) error {
+	af, rf, write, backtest, backtestLabels := &r.af, &r.rf, r.write, r.backtest, r.backtestLabels
 	if st, err := os.Stat(write); write != "" && err == nil && st.IsDir() {
-		return usagef(c.name, "--write %s is a folder: expected the calibration file's name, such as %s", write, filepath.Join(write, "gate.json"))
+		return usagef("--write %s is a folder: expected the calibration file's name, such as %s", write, filepath.Join(write, "gate.json"))
 	} else if write != "" && err == nil && !st.Mode().IsRegular() {
-		return usagef(c.name, "--write %s is %s, not a file: the calibration would replace it", write, data.FileKind(st.Mode()))
+		return usagef("--write %s is %s, not a file: the calibration would replace it", write, data.FileKind(st.Mode()))
 	}
 	fc := u.newFiles()
-	af.inputs(u, fc, fs.Args())
+	af.inputs(u, fc, paths)
 	fc.runs(&af.runFlags, backtest)
 	if len(backtestLabels) > 0 {
 		fc.store(storePath(u, af.db))
@@ -89,18 +80,18 @@ func runRecommend(u *ui, args []string) error {
 	if err := fc.check(); err != nil {
 		return err
 	}
-	in, rec, err := recommendFor(u, c.name, &af, &rf, fs.Args())
+	in, rec, err := recommendFor(u, af, rf, paths)
 	if err != nil {
 		return err
 	}
 	a := in.analysis
 	var others []calibrate.BacktestRun
 	if len(backtest) > 0 || len(backtestLabels) > 0 {
-		runs, err := backtestRuns(u, c.name, &af, backtest, backtestLabels)
+		runs, err := backtestRuns(u, af, backtest, backtestLabels)
 		if err != nil {
 			return err
 		}
-		if others, err = runBacktest(u, c.name, &af, a, rec, runs); err != nil {
+		if others, err = runBacktest(u, af, a, rec, runs); err != nil {
 			return err
 		}
 	}
@@ -123,16 +114,7 @@ func runRecommend(u *ui, args []string) error {
 		}
 		u.notef("wrote the calibration file %s (floor %s)", write, f.FloorText)
 	}
-	v := &present.Recommend{A: a, Rec: rec, Others: others, Warnings: warningTexts(a.Warnings, rec.Warnings), BacktestName: "--backtest"}
-	switch format {
-	case "json":
-		return writeJSON(u, v.JSON())
-	case "markdown":
-		v.Doc().WriteMarkdown(u.stdout)
-	default:
-		v.Doc().WriteText(u.stdout)
-	}
-	return nil
+	return show(u, &present.Recommend{A: a, Rec: rec, Others: others, Warnings: warningTexts(a.Warnings, rec.Warnings), BacktestName: "--backtest"})
 }
 
 // recFlags are the flags of a floor recommendation, shared by recommend,
@@ -146,25 +128,26 @@ type recFlags struct {
 	fs      *pflag.FlagSet
 }
 
-func (r *recFlags) add(fs *pflag.FlagSet) {
+// add registers the flags of a recommendation, into the group begun.
+func (r *recFlags) add(fs *flagSet) {
 	r.opt = calibrate.DefaultRecommendOptions
-	r.fs = fs
-	fs.StringVar(&r.method, "method", string(r.opt.Method), "floor `METHOD`: target-fpr, margin, prediction or tolerance")
-	fs.StringVar(&r.target, "target-fpr", "1/1000", "target-fpr method's false-positive rate per healthy run `P` (0.001 or 1/1000)")
-	fs.StringVar(&r.window, "regime", calibrate.WindowAuto, "calibrate on `RUNS`: auto (the latest regime when long enough), all, latest")
-	fs.IntVar(&r.minRuns, "min-runs", calibrate.DefaultMinRuns, "the fewest runs of the latest regime that auto calibrates on alone (`N`)")
-	fs.Float64Var(&r.opt.Margin, "margin", r.opt.Margin, "margin below the lowest run, as a `FRACTION`")
-	fs.Float64Var(&r.opt.Step, "step", r.opt.Step, "the floor's grid `STEP`")
-	fs.Float64Var(&r.opt.Alpha, "alpha", r.opt.Alpha, "prediction method's false-positive rate `A`")
-	fs.Float64Var(&r.opt.Coverage, "coverage", r.opt.Coverage, "tolerance method's coverage `P`")
-	fs.Float64Var(&r.opt.Confidence, "confidence", r.opt.Confidence, "tolerance method's confidence `G`")
-	fs.Float64Var(&r.opt.RerunBand, "rerun-band", r.opt.RerunBand, "report the gate with this rerun band `FRACTION` (0: not)")
-	fs.Float64Var(&r.opt.FamilyAlpha, "family-alpha", r.opt.FamilyAlpha, "the per-benchmark bands' family-wise false-positive rate `A`")
-	fs.Uint64Var(&r.opt.Seed, "seed", r.opt.Seed, "seed `N` of the bootstrap and the change-point test")
-	fs.IntVar(&r.opt.Bootstrap, "bootstrap", r.opt.Bootstrap, "bootstrap resamples `B`")
+	r.fs = fs.FlagSet
+	fs.StringVar(&r.method, "method", string(r.opt.Method), "the floor's `METHOD`: target-fpr, the snuggest floor whose predictive false-positive rate per healthy run is at most --target-fpr; margin, the lowest observed score × (1 − margin), rounded down to the step (--margin alone selects it); prediction, the log-normal lower prediction bound at --alpha; tolerance, the lower normal tolerance bound (log space) at --coverage and --confidence; every floor is rounded down to the step")
+	fs.StringVar(&r.target, "target-fpr", "1/1000", "the target-fpr method's false-positive rate `P` per healthy run, 0.001 or 1/1000, in (0, 0.5)")
+	fs.Float64Var(&r.opt.Margin, "margin", r.opt.Margin, "how far below the lowest run, as a `FRACTION` of it, in [0, 1)")
+	fs.Float64Var(&r.opt.Step, "step", r.opt.Step, "the floor's grid `STEP`, in [0.0001, 1]")
+	fs.Float64Var(&r.opt.Alpha, "alpha", r.opt.Alpha, "prediction: the false-positive rate `A`, in (0, 0.5)")
+	fs.Float64Var(&r.opt.Coverage, "coverage", r.opt.Coverage, "tolerance: the share `P` of healthy runs above the floor, in (0.5, 1)")
+	fs.Float64Var(&r.opt.Confidence, "confidence", r.opt.Confidence, "tolerance: the confidence `G` of that, in (0, 1)")
+	fs.StringVar(&r.window, "regime", calibrate.WindowAuto, "which `RUNS` to calibrate on: auto, the latest regime of the scores when a change is significant and it has --min-runs runs, else all; all; latest")
+	fs.IntVar(&r.minRuns, "min-runs", calibrate.DefaultMinRuns, fmt.Sprintf("the fewest runs `N` of the latest regime that auto calibrates on alone, in [2, %d]", maxMinRuns))
+	fs.Float64Var(&r.opt.RerunBand, "rerun-band", r.opt.RerunBand, "report what 'gate --rerun-band `FRACTION`' costs (0: not), in [0, 0.5)")
+	fs.Float64Var(&r.opt.FamilyAlpha, "family-alpha", r.opt.FamilyAlpha, "the per-benchmark bands' family-wise false-positive rate `A` per healthy run (Holm's step-down over the suite), in (0, 0.5)")
+	fs.Uint64Var(&r.opt.Seed, "seed", r.opt.Seed, "the seed `N` of the bootstrap diagnostic and of the change-point test, any whole number from 0 to 2^64-1")
+	fs.IntVar(&r.opt.Bootstrap, "bootstrap", r.opt.Bootstrap, "the bootstrap diagnostic's resamples `B` (0: none), in [0, 100000]")
 }
 
-func (r *recFlags) options(cmd string) (calibrate.RecommendOptions, error) {
+func (r *recFlags) options() (calibrate.RecommendOptions, error) {
 	opt := r.opt
 	opt.Method = calibrate.Method(r.method)
 	// The seed's rule is one flag away: --margin alone selects it.
@@ -173,19 +156,19 @@ func (r *recFlags) options(cmd string) (calibrate.RecommendOptions, error) {
 	}
 	p, err := parseRate(r.target)
 	if err != nil {
-		return opt, usagef(cmd, "--target-fpr: %v", err)
+		return opt, usagef("--target-fpr: %v", err)
 	}
 	opt.TargetFPR = p
 	if err := opt.Validate(); err != nil {
-		return opt, usagef(cmd, "%v", err)
+		return opt, usagef("%v", err)
 	}
 	switch r.window {
 	case calibrate.WindowAuto, calibrate.WindowAll, calibrate.WindowLatest:
 	default:
-		return opt, usagef(cmd, "--regime must be auto, all or latest, got %q", r.window)
+		return opt, usagef("--regime must be auto, all or latest, got %q", r.window)
 	}
 	if r.minRuns < 2 || r.minRuns > maxMinRuns {
-		return opt, usagef(cmd, "--min-runs must be in [2, %d], got %d", maxMinRuns, r.minRuns)
+		return opt, usagef("--min-runs must be in [2, %d], got %d", maxMinRuns, r.minRuns)
 	}
 	return opt, nil
 }
@@ -209,20 +192,20 @@ func parseRate(s string) (float64, error) {
 
 // recommendFor reads and analyses the runs and recommends a floor, printing
 // the warnings of both: what recommend, plot and report all start with.
-func recommendFor(u *ui, cmd string, af *analysisFlags, rf *recFlags, paths []string) (*input, *calibrate.Recommendation, error) {
-	opt, err := rf.options(cmd)
+func recommendFor(u *ui, af *analysisFlags, rf *recFlags, paths []string) (*input, *calibrate.Recommendation, error) {
+	opt, err := rf.options()
 	if err != nil {
 		return nil, nil, err
 	}
 	af.seed = opt.Seed
-	in, err := af.analyze(u, cmd, paths)
+	in, err := af.analyze(u, paths)
 	if err != nil {
 		return nil, nil, err
 	}
 	all := in.analysis
 	w, err := all.Choose(rf.window, rf.minRuns)
 	if err != nil {
-		return nil, nil, usagef(cmd, "--regime latest: %v", err)
+		return nil, nil, usagef("--regime latest: %v", err)
 	}
 	if w.Rule == calibrate.WindowLatest {
 		// Calibrate on the latest regime: analyse its runs alone.
@@ -249,53 +232,12 @@ func recommendFor(u *ui, cmd string, af *analysisFlags, rf *recFlags, paths []st
 	return in, rec, nil
 }
 
-// recommendHelp documents recFlags, for the usage texts.
-const recommendHelp = `    --method NAME            target-fpr (default): the snuggest floor whose
-                             predictive false-positive rate per healthy
-                             run is at most --target-fpr; margin: the
-                             lowest observed score × (1 − margin), rounded
-                             down to the step (--margin alone selects it);
-                             prediction: the log-normal lower prediction
-                             bound at --alpha; tolerance: the lower normal
-                             tolerance bound (log space) at --coverage and
-                             --confidence. Every floor is rounded down.
-    --target-fpr P           the target-fpr method's rate, 0.001 or 1/1000,
-                             in (0, 0.5) (default 1/1000)
-    --margin FRACTION        how far below the lowest run, in [0, 1)
-                             (default 0.10)
-    --step STEP              the floor's grid, in [0.0001, 1] (default 0.01)
-    --alpha A                prediction: false-positive rate, in (0, 0.5)
-                             (default 0.01)
-    --coverage P             tolerance: share of healthy runs above the
-                             floor, in (0.5, 1) (default 0.95)
-    --confidence G           tolerance: confidence of that, in (0, 1)
-                             (default 0.95)
-    --regime RUNS            which runs to calibrate on: auto (default: the
-                             latest regime of the scores when a change is
-                             significant and it has --min-runs runs, else
-                             all), all, latest
-    --min-runs N             the fewest runs of the latest regime that auto
-                             calibrates on alone, in [2, 1000000]
-                             (default 8)
-    --rerun-band FRACTION    report what 'gate --rerun-band FRACTION' costs,
-                             in [0, 0.5) (default 0.03; 0: not reported)
-    --family-alpha A         the per-benchmark bands' family-wise
-                             false-positive rate per healthy run (Holm's
-                             step-down over the suite), in (0, 0.5)
-                             (default 0.01)
-    --seed N                 seed of the bootstrap diagnostic and of the
-                             change-point test, any whole number from 0 to
-                             2^64-1 (default 1)
-    --bootstrap B            its resamples, in [0, 100000] (default 2000;
-                             0 turns it off)
-`
-
 // backtestRuns reads the runs to backtest a floor on: those at the
 // --backtest PATHs, and the stored runs with the --backtest-label labels.
-func backtestRuns(u *ui, cmd string, af *analysisFlags, paths, labels []string) ([]data.Run, error) {
+func backtestRuns(u *ui, af *analysisFlags, paths, labels []string) ([]data.Run, error) {
 	var runs []data.Run
 	if len(paths) > 0 {
-		lopt, err := af.loadOptions(u, cmd, namesVariants(paths))
+		lopt, err := af.loadOptions(u, namesVariants(paths))
 		if err != nil {
 			return nil, err
 		}
@@ -307,7 +249,7 @@ func backtestRuns(u *ui, cmd string, af *analysisFlags, paths, labels []string) 
 	if len(labels) > 0 {
 		filter, err := data.ParseLabels(labels)
 		if err != nil {
-			return nil, usagef(cmd, "--backtest-label: %v", err)
+			return nil, usagef("--backtest-label: %v", err)
 		}
 		src := data.Source{Store: storePath(u, af.db), Labels: filter}
 		stored, err := src.Runs(u.ctx)
@@ -321,8 +263,8 @@ func backtestRuns(u *ui, cmd string, af *analysisFlags, paths, labels []string) 
 
 // runBacktest scores runs on the calibration's suite against the floor,
 // and warns of the runs it could not score.
-func runBacktest(u *ui, cmd string, af *analysisFlags, a *calibrate.Analysis, rec *calibrate.Recommendation, runs []data.Run) ([]calibrate.BacktestRun, error) {
-	dir, err := af.direction(cmd)
+func runBacktest(u *ui, af *analysisFlags, a *calibrate.Analysis, rec *calibrate.Recommendation, runs []data.Run) ([]calibrate.BacktestRun, error) {
+	dir, err := af.direction()
 	if err != nil {
 		return nil, err
 	}

@@ -22,11 +22,10 @@ import (
 var reportCmd = &command{
 	name:    "report",
 	summary: "full variance report (HTML and/or Markdown)",
-	usage: `Usage:
-    qoscal report [flags] [PATH...] --out FILE.html [--markdown FILE.md]
-    qoscal report [flags] [PATH...] --summary [FILE.md]
-
-Writes the variance report of runs of unchanged code: the plain-language
+	usage: `qoscal report [flags] [PATH...] --out FILE.html [--markdown FILE.md]
+qoscal report [flags] [PATH...] --summary [FILE.md]
+`,
+	intro: `Writes the variance report of runs of unchanged code: the plain-language
 summary, the score distribution, the per-benchmark spread, the recommended
 floor with its false-positive rate and detection power, the table of
 candidate floors, the six charts of 'qoscal plot', and the inputs (runs,
@@ -43,22 +42,8 @@ Mermaid charts, each with the table of its exact numbers. (--markdown
 "$GITHUB_STEP_SUMMARY" does the same: it appends, never overwrites.)
 The same inputs give byte-identical files: the time is printed only when
 SOURCE_DATE_EPOCH is set.
-
-` + analysisInputHelp + `
-The floor (default: the recommended one):
-    --floor X                show this floor instead, in [1e-06, 1e+06]
-    --calibration FILE       show the floor of this calibration file, its
-                             bands and the runs gated since
-    --run ID                 mark this run's ratios on the ratio spread
-` + recommendHelp + `
-Output:
-    --out FILE.html          the HTML report
-    --markdown FILE.md       the Markdown report
-    --summary [FILE.md]      append the report with Mermaid charts to
-                             $GITHUB_STEP_SUMMARY, or to FILE.md (a
-                             FILE not ending in .md: --summary=FILE)
-
-Example:
+`,
+	example: `Example:
 
     $ qoscal report --out report.html --markdown report.md \
         --baseline glibc=baseline.txt --candidate mimalloc=mimalloc.txt \
@@ -68,29 +53,34 @@ Example:
     report-ratio-spread.svg
     ...
 `,
+	rewrite: summaryArg,
+	new:     func() runner { return new(reportFlags) },
 }
 
 func init() {
-	reportCmd.run = runReport
 	register(reportCmd)
 }
 
-func runReport(u *ui, args []string) error {
-	c := reportCmd
-	fs := newFlags(c)
-	var cf chartFlags
-	cf.add(fs)
-	var out, md, summary string
-	fs.StringVar(&out, "out", "", "write the HTML report to `FILE`")
-	fs.StringVar(&md, "markdown", "", "write the Markdown report to `FILE`")
-	fs.StringVar(&summary, "summary", "", "append the report with Mermaid charts to `FILE` (default $GITHUB_STEP_SUMMARY)")
+// reportFlags are the report command's flags.
+type reportFlags struct {
+	cf               chartFlags
+	out, md, summary string
+}
+
+func (r *reportFlags) flags(fs *flagSet) {
+	r.cf.add(fs)
+	fs.group("Output:")
+	fs.StringVar(&r.out, "out", "", "write the HTML report to `FILE.html`")
+	fs.StringVar(&r.md, "markdown", "", "write the Markdown report to `FILE.md`, its charts as SVG files beside it")
+	fs.StringVar(&r.summary, "summary", "", "append the report with Mermaid charts to $GITHUB_STEP_SUMMARY, or to `FILE.md` (a FILE not ending in .md: --summary=FILE)")
 	fs.Lookup("summary").NoOptDefVal = stepSummary
-	if err := parseFlags(u, c, fs, summaryArg(args)); err != nil {
-		return err
-	}
+}
+
+func (r *reportFlags) run(u *ui, paths []string) error {
+	cf, out, md, summary := &r.cf, r.out, r.md, r.summary
 	if summary == stepSummary {
 		if summary = u.getenv("GITHUB_STEP_SUMMARY"); summary == "" {
-			return usagef(c.name, "--summary without a FILE appends to $GITHUB_STEP_SUMMARY, which is not set: name the file (--summary report.md)")
+			return usagef("--summary without a FILE appends to $GITHUB_STEP_SUMMARY, which is not set: name the file (--summary report.md)")
 		}
 	}
 	// The step summary is appended to, never overwritten, and cannot show
@@ -102,9 +92,9 @@ func runReport(u *ui, args []string) error {
 		md = ""
 	}
 	if out == "" && md == "" && summary == "" {
-		return usagef(c.name, "name the report: --out FILE.html, --markdown FILE.md and/or --summary [FILE.md]")
+		return usagef("name the report: --out FILE.html, --markdown FILE.md and/or --summary [FILE.md]")
 	}
-	fc := cf.files(u, fs.Args())
+	fc := cf.files(u, paths)
 	fc.out("--out", out)
 	if md != "" {
 		fc.out("--markdown", md)
@@ -114,13 +104,13 @@ func runReport(u *ui, args []string) error {
 	if err := fc.check(); err != nil {
 		return err
 	}
-	in, rec, floor, err := cf.read(u, c.name, fs.Args())
+	in, rec, floor, err := cf.read(u, paths)
 	if err != nil {
 		return err
 	}
 	// Both reports show the charts as SVG: compute their data and draw
 	// them once (and warn once about a chart left out).
-	cd, err := cf.charts(c.name, in, rec, floor)
+	cd, err := cf.charts(in, rec, floor)
 	if err != nil {
 		return err
 	}

@@ -9,15 +9,14 @@ import (
 var samplesCmd = &command{
 	name:    "samples",
 	summary: "list or extract the bundled sample runs",
-	usage: `Usage:
-    qoscal samples [--out DIR]
-
-Lists the real benchmark runs bundled with qoscal, or, with --out, writes
+	usage: `qoscal samples [--out DIR]
+`,
+	intro: `Lists the real benchmark runs bundled with qoscal, or, with --out, writes
 them into DIR (which must not already hold them), so that every command can
 be tried without data of your own. Each set has a README.md saying how it was
 measured.
-
-Example:
+`,
+	example: `Example:
 
     $ qoscal samples --out samples
     samples: wrote ...
@@ -25,23 +24,24 @@ Example:
         --candidate mimalloc=mimalloc.txt samples/linux-glibc-vs-mimalloc/healthy
     try.db: 12 runs added, 0 already stored, 0 replaced; 240 measurements written
 `,
+	new: func() runner { return new(samplesFlags) },
 }
 
 func init() {
-	samplesCmd.run = runSamples
 	register(samplesCmd)
 }
 
-func runSamples(u *ui, args []string) error {
-	c := samplesCmd
-	fs := newFlags(c)
-	var out string
-	fs.StringVar(&out, "out", "", "write the samples into `DIR`")
-	if err := parseFlags(u, c, fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef(c.name, "unexpected argument %q", fs.Arg(0))
+// samplesFlags are the samples command's flags.
+type samplesFlags struct{ out string }
+
+func (s *samplesFlags) flags(fs *flagSet) {
+	fs.StringVar(&s.out, "out", "", "write the samples into `DIR`, which must not already hold them")
+}
+
+func (s *samplesFlags) run(u *ui, args []string) error {
+	out := s.out
+	if len(args) > 0 {
+		return usagef("unexpected argument %q", args[0])
 	}
 	if out == "" {
 		for _, s := range data.SampleSets() {

@@ -7,20 +7,15 @@ import (
 var spreadCmd = &command{
 	name:    "spread",
 	summary: "score distribution and per-benchmark spread",
-	usage: `Usage:
-    qoscal spread [flags] [PATH...]
-
-Shows how much the score (the geomean of the candidate/baseline ratios over
+	format:  true,
+	usage: `qoscal spread [flags] [PATH...]
+`,
+	intro: `Shows how much the score (the geomean of the candidate/baseline ratios over
 the suite) moves across runs of unchanged code, and how much each benchmark
 moves: the score of every run, the distribution of scores, and a table of the
 benchmarks, noisiest first (by share of the score's variance).
-
-` + analysisInputHelp + `
-Output:
-    --seed N                 seed of the change-point test (default 1)
-    --format FORMAT          text (default), markdown or json
-
-The score distribution: GSD is the geometric standard deviation, exp of the
+`,
+	notes: `The score distribution: GSD is the geometric standard deviation, exp of the
 SD of ln(score) (1.056: the scores spread by about 5.6% either way, one SD);
 the 95% CI is that of the geomean of the scores; regimes are stretches of
 runs between changes of level (E-Divisive change points).
@@ -32,8 +27,8 @@ variance of ln(score) (the shares add up to 100%; a negative share hedges
 the others); LOO, the median score over runs with this benchmark left out;
 shifts, the runs where this benchmark's ratio changed level (a regime of
 its own, found as for the score).
-
-Example: the twelve bundled healthy Linux runs, straight from their folders:
+`,
+	example: `Example: the twelve bundled healthy Linux runs, straight from their folders:
 
     $ qoscal spread --baseline glibc=baseline.txt --candidate mimalloc=mimalloc.txt \
         data/samples/linux-glibc-vs-mimalloc/healthy
@@ -43,45 +38,32 @@ Example: the twelve bundled healthy Linux runs, straight from their folders:
     mstress        1.11    1.16  1.89  67.1%  23.6%    21.3%  0.199  0.015 ...
     ...
 `,
+	new: func() runner { return new(spreadFlags) },
 }
 
 func init() {
-	spreadCmd.run = runSpread
 	register(spreadCmd)
 }
 
-func runSpread(u *ui, args []string) error {
-	c := spreadCmd
-	fs := newFlags(c)
-	var af analysisFlags
-	af.add(fs)
-	var format string
-	fs.Uint64Var(&af.seed, "seed", 1, "change-point test seed `N`")
-	fs.StringVar(&format, "format", "text", "output `FORMAT`: text, markdown or json")
-	if err := parseFlags(u, c, fs, args); err != nil {
-		return err
-	}
-	if err := u.outputFormat(c.name, format); err != nil {
-		return err
-	}
+// spreadFlags are the spread command's flags.
+type spreadFlags struct{ af analysisFlags }
+
+func (s *spreadFlags) flags(fs *flagSet) {
+	s.af.add(fs)
+	fs.group("Output:")
+	fs.Uint64Var(&s.af.seed, "seed", 1, "the seed `N` of the change-point test, any whole number from 0 to 2^64-1")
+}
+
+func (s *spreadFlags) run(u *ui, paths []string) error {
 	fc := u.newFiles()
-	af.inputs(u, fc, fs.Args())
+	s.af.inputs(u, fc, paths)
 	if err := fc.check(); err != nil {
 		return err
 	}
-	in, err := af.analyze(u, c.name, fs.Args())
+	in, err := s.af.analyze(u, paths)
 	if err != nil {
 		return err
 	}
 	u.warnAll(in.analysis.Warnings)
-	v := &present.Spread{A: in.analysis, Warnings: warningTexts(in.analysis.Warnings)}
-	switch format {
-	case "json":
-		return writeJSON(u, v.JSON())
-	case "markdown":
-		v.Doc().WriteMarkdown(u.stdout)
-	default:
-		v.Doc().WriteText(u.stdout)
-	}
-	return nil
+	return show(u, &present.Spread{A: in.analysis, Warnings: warningTexts(in.analysis.Warnings)})
 }

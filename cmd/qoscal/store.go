@@ -11,12 +11,11 @@ import (
 
 var storeCmd = &command{
 	name:    "store",
-	summary: "copy runs between stores (SQLite files, PostgreSQL); upgrade a store",
-	usage: `Usage:
-    qoscal store copy --from STORE --to STORE
-    qoscal store upgrade [--db STORE]
-
-Copies every run of one store into another. A STORE is a SQLite file or a
+	summary: "copy runs between stores (SQLite, PostgreSQL); upgrade a store",
+	usage: `qoscal store copy --from STORE --to STORE
+qoscal store upgrade [--db STORE]
+`,
+	intro: `Copies every run of one store into another. A STORE is a SQLite file or a
 PostgreSQL URL (postgres://USER@HOST/DATABASE; the password comes from the
 URL, PGPASSWORD or ~/.pgpass, and is never printed). Copy a file's history
 into a team's shared PostgreSQL store to adopt it, or a PostgreSQL store into
@@ -36,13 +35,8 @@ and gate --record upgrade it as they write. A store already up to date is
 left alone, once every page of a SQLite file has been read back: a store
 that lacks a table or column of its schema, or holds a garbled page, is
 reported damaged (exit 2).
-
-Flags:
-    --from STORE    the store to read
-    --to STORE      the store to write into
-    --db STORE      the store to upgrade (default $QOSCAL_DB, else qoscal.db)
-
-Example: take a store offline, then copy again:
+`,
+	example: `Example: take a store offline, then copy again:
 
     $ qoscal store copy --from calib.db --to offline.db
     calib.db -> offline.db: 12 runs copied, 0 already stored
@@ -57,44 +51,32 @@ Example: upgrade a store an older qoscal wrote, then again:
     $ qoscal store upgrade --db old.db
     old.db: schema version 2, up to date
 `,
+	subs: []*command{
+		{name: "copy", new: func() runner { return new(storeCopyFlags) }},
+		{name: "upgrade", new: func() runner { return new(storeUpgradeFlags) }},
+	},
 }
 
 func init() {
-	storeCmd.run = runStore
 	register(storeCmd)
 }
 
-func runStore(u *ui, args []string) error {
-	c := storeCmd
-	if len(args) == 0 {
-		return usagef(c.name, "expected a subcommand: qoscal store copy --from STORE --to STORE, or qoscal store upgrade --db STORE")
-	}
-	switch args[0] {
-	case "copy":
-		return runStoreCopy(u, args[1:])
-	case "upgrade":
-		return runStoreUpgrade(u, args[1:])
-	case "-h", "--help":
-		fmt.Fprint(u.stdout, c.usage)
-		return nil
-	}
-	return usagef(c.name, "unknown subcommand %q: expected copy or upgrade", args[0])
+// storeCopyFlags are the flags of store copy.
+type storeCopyFlags struct{ from, to string }
+
+func (f *storeCopyFlags) flags(fs *flagSet) {
+	fs.group("store copy:")
+	fs.StringVar(&f.from, "from", "", "the `STORE` to read")
+	fs.StringVar(&f.to, "to", "", "the `STORE` to write into (made when missing)")
 }
 
-func runStoreCopy(u *ui, args []string) error {
-	c := storeCmd
-	fs := newFlags(c)
-	var from, to string
-	fs.StringVar(&from, "from", "", "the `STORE` to read")
-	fs.StringVar(&to, "to", "", "the `STORE` to write into")
-	if err := parseFlags(u, c, fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef(c.name, "unexpected argument %q: name the stores with --from and --to", fs.Arg(0))
+func (f *storeCopyFlags) run(u *ui, args []string) error {
+	from, to := f.from, f.to
+	if len(args) > 0 {
+		return usagef("unexpected argument %q: name the stores with --from and --to", args[0])
 	}
 	if from == "" || to == "" {
-		return usagef(c.name, "name both stores: --from STORE --to STORE")
+		return usagef("name both stores: --from STORE --to STORE")
 	}
 	fc := u.newFiles()
 	fc.store(from)
@@ -126,19 +108,21 @@ func runStoreCopy(u *ui, args []string) error {
 	return nil
 }
 
-// runStoreUpgrade upgrades a store an older qoscal wrote. It first opens
-// the store read-only, so that a store that is missing, or is not a qoscal
-// store, is an error and is never made, and one up to date is not written.
-func runStoreUpgrade(u *ui, args []string) error {
-	c := storeCmd
-	fs := newFlags(c)
-	var db string
-	fs.StringVar(&db, "db", "", "the `STORE` to upgrade")
-	if err := parseFlags(u, c, fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usagef(c.name, "unexpected argument %q: name the store with --db", fs.Arg(0))
+// storeUpgradeFlags are the flags of store upgrade.
+type storeUpgradeFlags struct{ db string }
+
+func (f *storeUpgradeFlags) flags(fs *flagSet) {
+	fs.group("store upgrade:")
+	fs.StringVar(&f.db, "db", "", "the `STORE` to upgrade (default $QOSCAL_DB, else qoscal.db)")
+}
+
+// run upgrades a store an older qoscal wrote. It first opens the store
+// read-only, so that a store that is missing, or is not a qoscal store, is
+// an error and is never made, and one up to date is not written.
+func (f *storeUpgradeFlags) run(u *ui, args []string) error {
+	db := f.db
+	if len(args) > 0 {
+		return usagef("unexpected argument %q: name the store with --db", args[0])
 	}
 	loc := storePath(u, db)
 	fc := u.newFiles()

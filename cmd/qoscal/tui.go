@@ -12,8 +12,8 @@ package main
 //     An error never leaves with 0. With --format json, a command that
 //     fails before it printed its document prints {"error": ...,
 //     "exit_code": ...} instead, so stdout is always one JSON document.
-//   - Under GitHub Actions (GITHUB_ACTIONS=true, or gate --annotations
-//     github) a warning or an error is an annotation instead of a plain
+//   - Under GitHub Actions (GITHUB_ACTIONS=true, or --annotations github,
+//     which the opening applies: ui.open) a warning or an error is an annotation instead of a plain
 //     line, never both, so that every line is in the log once (ci.go);
 //     an error also leaves a short entry in the step summary.
 //   - No line of stdout that qoscal did not mean as a workflow command
@@ -155,6 +155,35 @@ func (r rawWriter) Write(p []byte) (int, error) {
 	return r.s.w.Write(p)
 }
 
+// show writes a command's result, a view of package present, in the
+// format --format chose: its JSON document, or its document (render.Doc)
+// as Markdown or text. It is the one place where a view meets an output
+// format.
+func show[J any](u *ui, v interface {
+	Doc() *render.Doc
+	JSON() J
+}) error {
+	switch {
+	case u.json:
+		return writeJSON(u, v.JSON())
+	case u.markdown:
+		v.Doc().WriteMarkdown(u.stdout)
+	default:
+		v.Doc().WriteText(u.stdout)
+	}
+	return nil
+}
+
+// writeJSON writes v as indented JSON on stdout.
+func writeJSON(u *ui, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encoding JSON: %v", err)
+	}
+	_, err = fmt.Fprintf(u.stdout, "%s\n", render.BreakLegacyJSON(b))
+	return err
+}
+
 // warnf prints a warning: a plain line, or under Actions an annotation.
 func (u *ui) warnf(format string, args ...any) {
 	msg := render.OneLine(fmt.Sprintf(format, args...))
@@ -219,16 +248,15 @@ func isTerminal(w io.Writer) bool {
 }
 
 // usageError is a mistake in the command line: exit 2, with a pointer to
-// the command's help.
+// the help of the command being run (u.cmd: errors need not name it).
 type usageError struct {
-	cmd string
 	err error
 }
 
 func (e *usageError) Error() string { return e.err.Error() }
 
-func usagef(cmd, format string, args ...any) error {
-	return &usageError{cmd: cmd, err: fmt.Errorf(format, args...)}
+func usagef(format string, args ...any) error {
+	return &usageError{err: fmt.Errorf(format, args...)}
 }
 
 // hintError carries a suggestion shown after the error.
@@ -279,7 +307,7 @@ func (u *ui) exitCode(err error) int {
 			return code
 		}
 	}
-	hints := errorHints(err)
+	hints := u.errorHints(err)
 	if u.github {
 		u.annotateError(err, hints)
 	} else {
@@ -303,8 +331,9 @@ func (u *ui) exitCode(err error) int {
 }
 
 // errorHints are the suggestions shown after an error: its own hint, and
-// for a usage error where the usage is.
-func errorHints(err error) []string {
+// for a usage error where the usage is: the help of the command being run,
+// or before one is, the list of commands.
+func (u *ui) errorHints(err error) []string {
 	var hints []string
 	var he *hintError
 	if errors.As(err, &he) {
@@ -312,8 +341,8 @@ func errorHints(err error) []string {
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
-		if ue.cmd != "" {
-			hints = append(hints, fmt.Sprintf("run 'qoscal help %s' for its usage", ue.cmd))
+		if u.cmd != "" {
+			hints = append(hints, fmt.Sprintf("run 'qoscal help %s' for its usage", u.cmd))
 		} else {
 			hints = append(hints, "run 'qoscal help' for the commands")
 		}

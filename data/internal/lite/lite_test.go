@@ -51,12 +51,11 @@ func TestReadsEveryType(t *testing.T) {
 		t.Fatal(err)
 	}
 	type row struct {
-		k, i    int64
-		f       float64
-		s       string
-		n       string
-		types   [5]int
-		nString string
+		k, i  int64
+		f     float64
+		s     string
+		n     string
+		types [5]int
 	}
 	var got []row
 	for st.Step() {
