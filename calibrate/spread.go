@@ -492,6 +492,9 @@ func (a *Analysis) weakDataWarnings() {
 	if s.ShapiroP < NormalityAlpha {
 		a.warn(Warning{Kind: WarnNotNormal}, "the log scores are not normal (Shapiro–Wilk W %.3f, p %.3f): the model-based rates may be too low; the no-model bound (j+1)/(n+1) holds whatever the distribution", s.ShapiroW, s.ShapiroP)
 	}
+	if !s.Tail.Normal() {
+		a.warn(Warning{Kind: WarnHeavyTail}, "the log scores have a heavier tail than the normal (a Student-t with %v degrees of freedom fits better, likelihood ratio %.1f): a floor trips healthy runs more often than the log-normal model says, and the rates given are those of that tail (docs/STATS.md 5d)", s.Tail.DF, s.Tail.LR)
+	}
 	if s.Lag1 > 2*s.Lag1SE {
 		a.warn(Warning{Kind: WarnAutocorrelated}, "consecutive runs are correlated (lag-1 autocorrelation %+.2f, SE %.2f): they carry less information than their number says; interleave or randomise the order of runs, or calibrate on more runs", s.Lag1, s.Lag1SE)
 	}

@@ -68,7 +68,12 @@ var NormalTail = Tail{DF: math.Inf(1), DFLower: math.Inf(1)}
 
 // FitTail fits the tail model to log scores y (docs/STATS.md 5d). With
 // fewer than 3 scores, or scores without spread, it returns NormalTail.
-func FitTail(y []float64) Tail {
+func FitTail(y []float64) Tail { return FitTailAt(y, TailCrit, TailLowerCrit) }
+
+// FitTailAt is FitTail with other thresholds: the normal is rejected when
+// the likelihood ratio exceeds crit, and DFLower is the heaviest ν within
+// lowerCrit of the best.
+func FitTailAt(y []float64, crit, lowerCrit float64) Tail {
 	n := len(y)
 	if n < 3 {
 		return NormalTail
@@ -94,11 +99,11 @@ func FitTail(y []float64) Tail {
 		}
 	}
 	t := Tail{DF: math.Inf(1), DFLower: math.Inf(1), LR: math.Max(0, 2*(ll[best]-ll[len(ll)-1]))}
-	if t.LR > TailCrit {
+	if t.LR > crit {
 		t.DF = TailDF[best]
 	}
 	for g, nu := range TailDF {
-		if 2*(ll[best]-ll[g]) <= TailLowerCrit {
+		if 2*(ll[best]-ll[g]) <= lowerCrit {
 			t.DFLower = nu
 			break
 		}
@@ -319,4 +324,46 @@ func tailExpect(u float64, e Effective, nu float64) float64 {
 		sum += gl20(f, a, a+width)
 	}
 	return math.Max(0, math.Min(1, sum))
+}
+
+// TailP is the predictive chance that a new value falls below x, for
+// values of mean m and n−1 SD s over n independent runs, under the tail
+// with nu degrees of freedom: tailExpect at u = (x − m)/s. For the normal
+// it is PredictiveP, the Student-t predictive. NaN when s is not > 0 or
+// n < 2.
+func TailP(m, s float64, n int, x, nu float64) float64 {
+	if math.IsInf(nu, 1) {
+		return PredictiveP(m, s, n, x)
+	}
+	if !(s > 0) || n < 2 {
+		return math.NaN()
+	}
+	return tailExpect((x-m)/s, Independent(n), nu)
+}
+
+// TailBound is the value below which a new value falls with predictive
+// chance p (0 < p < ½), for values of mean m and n−1 SD s over n
+// independent runs, under the tail with nu degrees of freedom: the lower
+// prediction bound m − t_{n−1,1−p}·s·sqrt(1 + 1/n) for the normal, and
+// otherwise m + u·s with u solving tailExpect(u) = p by bisection to 1e−9
+// in u.
+func TailBound(m, s float64, n int, p, nu float64) float64 {
+	if math.IsInf(nu, 1) {
+		nf := float64(n)
+		return m - TQuantile(1-p, nf-1)*s*math.Sqrt(1+1/nf)
+	}
+	e := Independent(n)
+	lo, hi := -1.0, 0.0
+	for tailExpect(lo, e, nu) > p && lo > -1e6 {
+		hi, lo = lo, 2*lo
+	}
+	for hi-lo > 1e-9 {
+		mid := (lo + hi) / 2
+		if tailExpect(mid, e, nu) > p {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return m + (lo+hi)/2*s
 }

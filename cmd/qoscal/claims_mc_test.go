@@ -8,10 +8,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"qoscal/calibrate"
 	"qoscal/stats"
 )
 
@@ -276,5 +278,103 @@ func TestClaimsThroughCommand(t *testing.T) {
 		if sc.name == "degraded" && len(seen2) > 0 {
 			t.Logf("%s, calibrations that saw at least 2 degraded runs: %v", sc.name, summarise(seen2))
 		}
+	}
+}
+
+// writeMatrixCSV writes runs whose benchmarks' log ratios are x[run][j].
+func writeMatrixCSV(path string, rng *rand.Rand, x [][]float64) error {
+	var b bytes.Buffer
+	b.WriteString("run,benchmark,variant,value,unit,role\n")
+	for i, row := range x {
+		for j, lr := range row {
+			base := 1e6 * math.Exp(0.01*rng.NormFloat64())
+			id := fmt.Sprintf("run-%04d", i+1)
+			fmt.Fprintf(&b, "%s,%s,base,%s,ops/sec,baseline\n", id, mcBenchmarks[j], strconv.FormatFloat(base, 'f', 6, 64))
+			fmt.Fprintf(&b, "%s,%s,cand,%s,ops/sec,candidate\n", id, mcBenchmarks[j], strconv.FormatFloat(base*math.Exp(lr), 'f', 6, 64))
+		}
+	}
+	return os.WriteFile(path, b.Bytes(), 0o644)
+}
+
+// bandsFamilyRate calibrates on n runs of k benchmarks with independent
+// noise drawn by noise (SD sd each), and returns the true chance that a
+// healthy run has some benchmark outside its band, below or above: the
+// gate's bands (those calibrate.File's matrix gives, at the file's
+// family-wise rate) against the generating distribution, whose CDF at z
+// SDs from the mean is cdf. Holm's step-down flags some benchmark exactly
+// when the smallest p-value is at most alpha/k, which is a value beyond
+// its band's edge.
+func bandsFamilyRate(t *testing.T, dir string, rng *rand.Rand, n int, noise func() float64, cdf func(z float64) float64) (below, above float64) {
+	t.Helper()
+	k := len(mcBenchmarks)
+	mu := []float64{0.1, 0.3, -0.05, 0.2}
+	sd := []float64{0.03, 0.05, 0.08, 0.04}
+	x := make([][]float64, n)
+	for i := range x {
+		x[i] = make([]float64, k)
+		for j := range k {
+			x[i][j] = mu[j] + sd[j]*noise()
+		}
+	}
+	runs := filepath.Join(dir, "runs.csv")
+	if err := writeMatrixCSV(runs, rng, x); err != nil {
+		t.Fatal(err)
+	}
+	calPath := filepath.Join(dir, "gate.json")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"recommend", "--regime", "all", "--write", calPath, runs}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("recommend exited %d: %s", code, stderr.String())
+	}
+	cal, err := calibrate.ReadFile(calPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bands := cal.Matrix.Bands(cal.RecommendOptions().FamilyAlpha)
+	noneBelow, noneAbove := 1.0, 1.0
+	for j, b := range bands {
+		jj := slices.Index(mcBenchmarks, b.Name)
+		lo := cdf((math.Log(b.Lower) - mu[jj]) / sd[jj])
+		hi := 1 - cdf((math.Log(b.Upper)-mu[jj])/sd[jj])
+		_ = j
+		noneBelow *= 1 - lo
+		noneAbove *= 1 - hi
+	}
+	return 1 - noneBelow, 1 - noneAbove
+}
+
+// TestBandsThroughCommand prints the bands' true family-wise rate per
+// healthy run on normal and Student-t(5) noise (QOSCAL_MC_REPS
+// calibrations of 30 runs, default 40).
+func TestBandsThroughCommand(t *testing.T) {
+	reps := 40
+	if v := os.Getenv("QOSCAL_MC_REPS"); v != "" {
+		reps, _ = strconv.Atoi(v)
+	}
+	tScale := math.Sqrt(3.0 / 5)
+	for _, c := range []struct {
+		name  string
+		noise func(rng *rand.Rand) float64
+		cdf   func(z float64) float64
+	}{
+		{"normal", func(rng *rand.Rand) float64 { return rng.NormFloat64() }, stats.NormalCDF},
+		{"t5", func(rng *rand.Rand) float64 {
+			var c float64
+			for range 5 {
+				g := rng.NormFloat64()
+				c += g * g
+			}
+			return tScale * rng.NormFloat64() / math.Sqrt(c/5)
+		}, func(z float64) float64 { return stats.TCDF(z/tScale, 5) }},
+	} {
+		rng := rand.New(rand.NewPCG(28, uint64(len(c.name))))
+		dir := t.TempDir()
+		var below, above float64
+		for range reps {
+			b, a := bandsFamilyRate(t, dir, rng, 30, func() float64 { return c.noise(rng) }, c.cdf)
+			below += b
+			above += a
+		}
+		f := float64(reps)
+		t.Logf("%s noise, %d calibrations of 30 runs: family-wise rate below %.4f, above %.4f, either %.4f (claimed 0.01 a side)", c.name, reps, below/f, above/f, (below+above)/f)
 	}
 }
