@@ -506,66 +506,74 @@ func TestWorkflow(t *testing.T) {
 	}
 }
 
-// TestReadmeWorkflows checks the README's workflows: every yaml block
-// parses, there are the three complete workflows (collect, calibrate, gate
-// shown as the step that changes) and the before/after of a gate script,
-// and every step that uses the action gives only inputs it has and every
-// required one.
-func TestReadmeWorkflows(t *testing.T) {
+// TestDocWorkflows checks the workflows the documents show (docFiles):
+// every yaml block parses, and every step that uses the action gives only
+// inputs it has and every required one; docs/github-actions.md holds the
+// complete workflows (collect and calibrate, the gate shown as the step
+// that changes) and the before/after of a gate script.
+func TestDocWorkflows(t *testing.T) {
 	a, root := readAction(t)
-	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	var complete, actionSteps int
+	for _, rel := range docFiles(t, root) {
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks := regexp.MustCompile("(?ms)^```yaml\n(.*?)^```$").FindAllStringSubmatch(string(b), -1)
+		for i, blk := range blocks {
+			var doc any
+			if err := yaml.Unmarshal([]byte(blk[1]), &doc); err != nil {
+				t.Errorf("%s: yaml block %d does not parse: %v\n%s", rel, i+1, err, blk[1])
+				continue
+			}
+			if m, ok := doc.(map[string]any); ok && m["jobs"] != nil && m["on"] != nil && rel == "docs/github-actions.md" {
+				complete++
+			}
+			var walk func(v any)
+			walk = func(v any) {
+				switch v := v.(type) {
+				case map[string]any:
+					if u, _ := v["uses"].(string); strings.HasPrefix(u, "OWNER/qoscal@") {
+						if rel == "docs/github-actions.md" {
+							actionSteps++
+						}
+						with, _ := v["with"].(map[string]any)
+						for k := range with {
+							if _, ok := a.Inputs[k]; !ok {
+								t.Errorf("%s: yaml block %d gives the action input %q, which action.yml does not have", rel, i+1, k)
+							}
+						}
+						for k, in := range a.Inputs {
+							if _, ok := with[k]; in.Required && !ok {
+								t.Errorf("%s: yaml block %d does not give the required input %q", rel, i+1, k)
+							}
+						}
+					}
+					for _, x := range v {
+						walk(x)
+					}
+				case []any:
+					for _, x := range v {
+						walk(x)
+					}
+				}
+			}
+			walk(doc)
+		}
+		if strings.Contains(string(b), "in a checkout of qoscal") {
+			t.Errorf("%s still tells a workflow to go install qoscal from a checkout", rel)
+		}
+	}
+	if complete < 2 || actionSteps < 3 {
+		t.Errorf("docs/github-actions.md: %d complete workflows and %d steps using the action; want the collect and calibrate workflows and the gate step", complete, actionSteps)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "docs", "github-actions.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := regexp.MustCompile("(?ms)^```yaml\n(.*?)^```$").FindAllStringSubmatch(string(b), -1)
-	complete, actionSteps := 0, 0
-	for i, blk := range blocks {
-		var doc any
-		if err := yaml.Unmarshal([]byte(blk[1]), &doc); err != nil {
-			t.Errorf("README yaml block %d does not parse: %v\n%s", i+1, err, blk[1])
-			continue
-		}
-		if m, ok := doc.(map[string]any); ok && m["jobs"] != nil && m["on"] != nil {
-			complete++
-		}
-		var walk func(v any)
-		walk = func(v any) {
-			switch v := v.(type) {
-			case map[string]any:
-				if u, _ := v["uses"].(string); strings.HasPrefix(u, "OWNER/qoscal@") {
-					actionSteps++
-					with, _ := v["with"].(map[string]any)
-					for k := range with {
-						if _, ok := a.Inputs[k]; !ok {
-							t.Errorf("README block %d gives the action input %q, which action.yml does not have", i+1, k)
-						}
-					}
-					for k, in := range a.Inputs {
-						if _, ok := with[k]; in.Required && !ok {
-							t.Errorf("README block %d does not give the required input %q", i+1, k)
-						}
-					}
-				}
-				for _, x := range v {
-					walk(x)
-				}
-			case []any:
-				for _, x := range v {
-					walk(x)
-				}
-			}
-		}
-		walk(doc)
-	}
-	if complete < 2 || actionSteps < 3 {
-		t.Errorf("README: %d complete workflows and %d steps using the action; want the collect and calibrate workflows and the gate step", complete, actionSteps)
-	}
-	for _, want := range []string{"## Use it in GitHub Actions", "python qos_windows.py --baseline baseline.txt --hoard hoard-results.txt --min-ratio 1.25"} {
+	for _, want := range []string{"# Use qoscal in GitHub Actions", "python qos_windows.py --baseline baseline.txt --hoard hoard-results.txt --min-ratio 1.25"} {
 		if !strings.Contains(string(b), want) {
-			t.Errorf("README lacks %q", want)
+			t.Errorf("docs/github-actions.md lacks %q", want)
 		}
-	}
-	if strings.Contains(string(b), "in a checkout of qoscal") {
-		t.Errorf("README still tells a workflow to go install qoscal from a checkout")
 	}
 }
