@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"qoscal/data"
+	"qoscal/internal/testenv"
 	"qoscal/stats"
 )
 
@@ -38,9 +39,6 @@ func corrRuns(rng *rand.Rand, n int, mu, sigma []float64, rho float64, prefix st
 // runs is within Monte Carlo error of, or below, what recommend claims:
 // alpha for the bands, and on average the claimed combined rate.
 func TestCombinedRuleHonest(t *testing.T) {
-	if testing.Short() || raceBuild {
-		t.Skip("Monte Carlo: skipped with -short and under the race detector (it checks statistics, not concurrency)")
-	}
 	const k, rho, alpha = 10, 0.5, 0.01
 	mu := make([]float64, k)
 	sigma := make([]float64, k)
@@ -50,7 +48,9 @@ func TestCombinedRuleHonest(t *testing.T) {
 	}
 	for _, n := range []int{10, 30} {
 		rng := rand.New(rand.NewPCG(uint64(n), 2026))
-		const calibrations, fresh = 120, 150
+		// 120 calibrations with QOSCAL_SLOW_TESTS=1, 10 in the quick run.
+		calibrations := testenv.Size(120, 10)
+		const fresh = 150
 		var bandRates, combinedRates, claimed []float64
 		for c := range calibrations {
 			a, err := Analyze(corrRuns(rng, n, mu, sigma, rho, "cal"), Options{NoRegimes: true})
@@ -135,7 +135,9 @@ func TestBandsWorked(t *testing.T) {
 // within Monte Carlo error. The true rate of each floor is computed
 // exactly, so a target as small as 1 in 1,000 is checked in seconds.
 func TestTargetFPRHonest(t *testing.T) {
-	const mu, sigma, reps = 0.23, 0.03, 20000
+	const mu, sigma = 0.23, 0.03
+	// 20,000 calibrations a cell with QOSCAL_SLOW_TESTS=1, 2,000 in the quick run.
+	reps := testenv.Size(20000, 2000)
 	for _, n := range []int{10, 30} {
 		for _, target := range []float64{0.001, 0.01} {
 			rng := rand.New(rand.NewPCG(uint64(n), uint64(target*1e6)))
@@ -153,7 +155,7 @@ func TestTargetFPRHonest(t *testing.T) {
 				}
 				rates[r] = stats.NormalCDF((math.Log(floor) - mu) / sigma)
 			}
-			mean, se := stats.Mean(rates), stats.SD(rates)/math.Sqrt(reps)
+			mean, se := stats.Mean(rates), stats.SD(rates)/math.Sqrt(float64(reps))
 			t.Logf("n = %d, target %v: true rate %.5f on average (SE %.5f)", n, target, mean, se)
 			if mean > target+3*se {
 				t.Errorf("n = %d: the target-%v floor's true rate is %.5f on average, above the target by more than 3 SE (%.5f)", n, target, mean, se)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"qoscal/data"
+	"qoscal/internal/testenv"
 	"qoscal/stats"
 )
 
@@ -44,9 +45,7 @@ func mixtureCalibration(t testing.TB, rng *rand.Rand, n int, eps, shift, sigma f
 // stays as honest as it was, and the claim departs from it only in the
 // ~5% of calibrations where Shapiro–Wilk rejects by chance.
 func TestClaimsOnMixtures(t *testing.T) {
-	if testing.Short() || raceBuild {
-		t.Skip("Monte Carlo: skipped with -short and under the race detector (it checks statistics, not concurrency)")
-	}
+	testenv.SkipUnlessFullSize(t)
 	const reps, sigma, shift = 300, 0.02, 0.9
 	t.Logf("%-8s %3s  %-9s %-9s %-9s %-9s %-8s %-8s", "runs", "n", "true", "model", "claimed", "true/clm", "not norm", "upper miss")
 	for _, eps := range []float64{0, 0.1} {

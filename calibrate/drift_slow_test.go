@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"qoscal/internal/testenv"
 	"qoscal/stats"
 )
 
@@ -22,7 +23,7 @@ import (
 // runs, and asserts the family-wise rate of the per-benchmark checks over
 // a suite of 10 independent benchmarks.
 func TestDriftClaims(t *testing.T) {
-	slowMonteCarlo(t)
+	testenv.SkipUnlessFullSize(t)
 	const reps = 2000
 	for _, n := range []int{10, 30} {
 		for _, rho := range []float64{0, 0.5} {

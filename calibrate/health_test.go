@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"qoscal/internal/testenv"
 	"qoscal/stats"
 )
 
@@ -50,9 +51,11 @@ func flagRate(rng *rand.Rand, R, n, k int, rho, factor, sd float64) float64 {
 // logged.
 func TestRunnerHealthNull(t *testing.T) {
 	rng := rand.New(rand.NewPCG(15, 35))
-	const R = 40000
+	// 40,000 calibrations a cell with QOSCAL_SLOW_TESTS=1, 2,000 in the
+	// quick run.
+	R := testenv.Size(40000, 2000)
 	// 0.5% with R = 40,000: the binomial SE is 0.035%; allow 3 SE.
-	limit := RunnerFalseFlag + 3*math.Sqrt(RunnerFalseFlag*(1-RunnerFalseFlag)/R)
+	limit := RunnerFalseFlag + 3*math.Sqrt(RunnerFalseFlag*(1-RunnerFalseFlag)/float64(R))
 	for _, n := range []int{3, 5, 10, 30} {
 		for _, c := range []struct {
 			k   int
@@ -66,8 +69,8 @@ func TestRunnerHealthNull(t *testing.T) {
 		}
 		// A real degradation: every baseline at 0.6×, with baseline noise
 		// σ_j = 1%…5% (k = 5, ρ = 0.5), and, logged only, 2%…10%.
-		deg := flagRate(rng, 4000, n, 5, 0.5, 0.6, 0.01)
-		wide := flagRate(rng, 4000, n, 5, 0.5, 0.6, 0.02)
+		deg := flagRate(rng, R/10, n, 5, 0.5, 0.6, 0.01)
+		wide := flagRate(rng, R/10, n, 5, 0.5, 0.6, 0.02)
 		t.Logf("n=%2d k=5 ρ=0.5, every baseline 0.6×: flagged %.4f (σ 1–5%%), %.4f (σ 2–10%%)", n, deg, wide)
 		// A MAD of 3 or 5 values is too unstable for a 0.5% cut-off to
 		// leave power (4% and 87% here; STATS.md 3.4): asserted from 10

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"qoscal/data"
+	"qoscal/internal/testenv"
 	"qoscal/stats"
 )
 
@@ -217,7 +218,8 @@ func calibrationOf(t testing.TB, rng *rand.Rand, n int, mu, sigma float64) *Anal
 // 2.3), so the realized rate must be within 4 binomial standard errors.
 // No rounding to a grid here (step 1e-9), since rounding lowers the floor.
 func TestMonteCarloPredictionFPR(t *testing.T) {
-	const R = 20000
+	// 20,000 calibrations a cell with QOSCAL_SLOW_TESTS=1, 1,000 in the quick run.
+	R := testenv.Size(20000, 1000)
 	const alpha = 0.05
 	const mu = 0.26 // ln 1.3
 	rng := rand.New(rand.NewPCG(2026, 12))
@@ -236,8 +238,8 @@ func TestMonteCarloPredictionFPR(t *testing.T) {
 					below++
 				}
 			}
-			rate := float64(below) / R
-			se := math.Sqrt(alpha * (1 - alpha) / R)
+			rate := float64(below) / float64(R)
+			se := math.Sqrt(alpha * (1 - alpha) / float64(R))
 			t.Logf("prediction α=%.2f n=%2d σ=%.2f: realized %.4f (binomial SE %.4f)", alpha, n, sigma, rate, se)
 			if math.Abs(rate-alpha) > 4*se {
 				t.Errorf("n=%d σ=%v: realized rate %.4f, want %.2f ± %.4f", n, sigma, rate, alpha, 4*se)
@@ -253,14 +255,15 @@ func TestMonteCarloPredictionFPR(t *testing.T) {
 // Carlo error. (It is conservative: the margin does not scale with the
 // spread, so for small noise the claim is far above the truth.)
 func TestMonteCarloMarginFPR(t *testing.T) {
-	const R = 4000
+	// 4,000 calibrations a cell with QOSCAL_SLOW_TESTS=1, 400 in the quick run.
+	R := float64(testenv.Size(4000, 400))
 	const mu = 0.26
 	rng := rand.New(rand.NewPCG(7, 2026))
 	for _, n := range []int{5, 10, 30} {
 		for _, sigma := range []float64{0.02, 0.05, 0.10, 0.30} {
 			opt := DefaultRecommendOptions // margin 10%, step 0.01
 			var claimed, realized, d, d2 float64
-			for i := 0; i < R; i++ {
+			for i := 0; i < int(R); i++ {
 				a := calibrationOf(t, rng, n, mu, sigma)
 				_, floor, _, _ := a.Floor(opt)
 				if floor <= 0 {

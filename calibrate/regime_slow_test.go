@@ -4,20 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"testing"
 
 	"qoscal/data"
+	"qoscal/internal/testenv"
 )
-
-// slowMonteCarlo skips a long Monte Carlo check unless QOSCAL_SLOW_TESTS=1
-// (and under the race detector: it checks statistics, not concurrency).
-func slowMonteCarlo(t *testing.T) {
-	t.Helper()
-	if os.Getenv("QOSCAL_SLOW_TESTS") != "1" || raceBuild {
-		t.Skip("long Monte Carlo: set QOSCAL_SLOW_TESTS=1 to run it (not under the race detector)")
-	}
-}
 
 // oneBenchmarkRuns are runs of one benchmark whose log scores are logs.
 func oneBenchmarkRuns(logs []float64) []data.Run {
@@ -40,7 +31,7 @@ func oneBenchmarkRuns(logs []float64) []data.Run {
 // (the audit behind docs/STATS.md 5); at most 10% now, and at most 2% of
 // independent ones (a chance latest regime, 4% before).
 func TestRegimeWindowClaims(t *testing.T) {
-	slowMonteCarlo(t)
+	testenv.SkipUnlessFullSize(t)
 	const reps, sd = 500, 0.025
 	for _, rho := range []float64{0, 0.5} {
 		for _, n := range []int{20, 30} {

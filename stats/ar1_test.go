@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"qoscal/internal/testenv"
 )
 
 // TestAR1Independent: with ρ = 0 the effective figures are the
@@ -110,7 +112,9 @@ func TestHorizonEffective(t *testing.T) {
 // on average (true rate Φ((ln F − μ)/(σ/√2)), computed exactly), and the
 // claimed r90 for the pair is caught about 90% of the time.
 func TestPairMonteCarlo(t *testing.T) {
-	const reps, sigma = 20000, 0.05
+	// 20,000 calibrations a cell with QOSCAL_SLOW_TESTS=1, 4,000 in the quick run.
+	reps := testenv.Size(20000, 4000)
+	const sigma = 0.05
 	for _, n := range []int{10, 30} {
 		rng := rand.New(rand.NewPCG(uint64(n), 13))
 		x := make([]float64, n)
@@ -127,7 +131,7 @@ func TestPairMonteCarlo(t *testing.T) {
 			r90 := DetectPredictiveMean(m, s, e, f, 0.9, 2)
 			power += NormalCDF((math.Log(f) - math.Log(r90)) / (sigma / math.Sqrt2))
 		}
-		ratio, pw := trueFPR/claimed, power/reps
+		ratio, pw := trueFPR/claimed, power/float64(reps)
 		t.Logf("n = %d: pair rule true/claimed rate %.3f; power at the claimed r90 %.3f", n, ratio, pw)
 		if ratio < 0.9 || ratio > 1.1 {
 			t.Errorf("n = %d: the pair rule's true rate is %.3f of the claim", n, ratio)

@@ -2,19 +2,10 @@ package stats
 
 import (
 	"math/rand/v2"
-	"os"
 	"testing"
-)
 
-// slowMonteCarlo skips a long Monte Carlo check unless QOSCAL_SLOW_TESTS=1:
-// the default test run keeps a quick version of it, and the check itself,
-// whose figures docs/STATS.md quotes, runs where the variable is set.
-func slowMonteCarlo(t *testing.T) {
-	t.Helper()
-	if os.Getenv("QOSCAL_SLOW_TESTS") != "1" {
-		t.Skip("long Monte Carlo: set QOSCAL_SLOW_TESTS=1 to run it")
-	}
-}
+	"qoscal/internal/testenv"
+)
 
 // TestChangePointClaims is the Monte Carlo behind docs/STATS.md 5 (1,000
 // series a cell, seeded): false change points on stationary AR(1) series
@@ -27,7 +18,7 @@ func slowMonteCarlo(t *testing.T) {
 // independent series of 30 (a chance regime; 4% without the minimum
 // shift); and the shift found at run 4 at least 80% of the time at sd 0.025.
 func TestChangePointClaims(t *testing.T) {
-	slowMonteCarlo(t)
+	testenv.SkipUnlessFullSize(t)
 	const reps = 1000
 	old := EDivisiveOptions{Exchangeable: true, MinShift: -1}
 	for _, rho := range []float64{0, 0.25, 0.5} {

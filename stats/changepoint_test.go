@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"qoscal/internal/testenv"
 )
 
 // bruteQ is Q̂(τ) from its definition, with plain loops.
@@ -338,7 +340,8 @@ func BenchmarkEDivisiveLong(b *testing.B) {
 func TestPermutationPMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(19, 5))
 	cases := 0
-	for _, n := range []int{6, 7, 10, 31, 100, 300} {
+	// Up to 300 runs with QOSCAL_SLOW_TESTS=1, 100 in the quick run.
+	for _, n := range testenv.Size([]int{6, 7, 10, 31, 100, 300}, []int{6, 7, 10, 31, 100}) {
 		for shape := range 6 {
 			z := make([]float64, n)
 			for i := range z {

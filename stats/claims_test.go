@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"qoscal/internal/testenv"
 )
 
 // TestFPRUpperEffIndependent: under the independent model the effective
@@ -26,9 +28,7 @@ func TestFPRUpperEffIndependent(t *testing.T) {
 // stays within 7%. The floor is the
 // prediction bound at 1% with the allowance, the default method's shape.
 func TestFPRUpperAR1MonteCarlo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("Monte Carlo: skipped with -short")
-	}
+	testenv.SkipUnlessFullSize(t)
 	const reps, n, sigma, p = 1000, 30, 0.10, 0.01
 	for _, rho := range []float64{0.5, 0} {
 		missEff, missIndep := upperMisses(reps, n, sigma, rho, p)
@@ -132,10 +132,9 @@ func TestDistributionFreeUpper(t *testing.T) {
 // power at r90 still agrees within Monte Carlo error (0.8905 against
 // 0.8902), and the test holds it to at most 4 SE above the truth.
 func TestTwoStagePowerMonteCarlo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("Monte Carlo: skipped with -short")
-	}
-	const reps, draws, sigma = 4000, 40, 0.05
+	// 4,000 calibrations a cell with QOSCAL_SLOW_TESTS=1, 400 in the quick run.
+	reps := testenv.Size(4000, 400)
+	const draws, sigma = 40, 0.05
 	for _, n := range []int{10, 30} {
 		for _, pivotal := range []bool{true, false} {
 			for _, power := range []bool{false, true} {
@@ -163,8 +162,8 @@ func TestTwoStagePowerMonteCarlo(t *testing.T) {
 					truth += tr
 					diff[i] = tr - c
 				}
-				mc, mt := claimed/reps, truth/reps
-				se := SD(diff) / math.Sqrt(reps)
+				mc, mt := claimed/float64(reps), truth/float64(reps)
+				se := SD(diff) / math.Sqrt(float64(reps))
 				kind, what := "fixed 3% band", "false-positive rate"
 				if pivotal {
 					kind = "band 0.6·s"

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"testing"
+
+	"qoscal/internal/testenv"
 )
 
 // relClose reports whether got is within rel of want, relatively (and
@@ -19,8 +21,11 @@ func relClose(got, want, rel float64) bool {
 
 // The sizes the fast predictive integrals are checked at against the
 // slow reference (reference_slow_test.go), from the smallest calibration
-// to the largest the engine is measured on.
-var speedSizes = []int{2, 3, 5, 10, 30, 100, 300, 1000, 3000, 10000, 30000, 100000}
+// to the largest the engine is measured on (with QOSCAL_SLOW_TESTS=1; the
+// quick run stops at 1,000 runs, where the reference is still fast).
+var speedSizes = testenv.Size(
+	[]int{2, 3, 5, 10, 30, 100, 300, 1000, 3000, 10000, 30000, 100000},
+	[]int{2, 3, 5, 10, 30, 100, 300, 1000})
 
 // TestToleranceConfidenceMatchesReference: γ(k) within 1e−9 relative of
 // the reference, or within 1e−14 absolute where γ is so near 0 that the
@@ -365,7 +370,8 @@ func TestBootstrapInterleavedIsOnePass(t *testing.T) {
 
 func bootstrapInterleavedIsOnePass(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 19))
-	for _, n := range []int{1, 2, 3, 10, 1000, 20000} {
+	// Up to 20,000 log scores with QOSCAL_SLOW_TESTS=1, 1,000 in the quick run.
+	for _, n := range testenv.Size([]int{1, 2, 3, 10, 1000, 20000}, []int{1, 2, 3, 10, 1000}) {
 		y := make([]float64, n)
 		for i := range y {
 			y[i] = 0.25 + 0.02*rng.NormFloat64()

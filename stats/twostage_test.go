@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"qoscal/internal/testenv"
 )
 
 // TestTwoStageGiven: with no band the rule is one run against the floor;
@@ -47,7 +49,9 @@ func TestTwoStageMonteCarlo(t *testing.T) {
 	// The true rate of one calibration's floor is skewed (a floor set on
 	// an unlucky calibration is far off), so its average needs many
 	// calibrations; the claim's posterior average needs few draws each.
-	const reps, draws, sigma, band = 10000, 50, 0.05, 0.03
+	// 10,000 calibrations a cell with QOSCAL_SLOW_TESTS=1, 2,000 in the quick run.
+	reps := testenv.Size(10000, 2000)
+	const draws, sigma, band = 50, 0.05, 0.03
 	for _, n := range []int{10, 30} {
 		rng := rand.New(rand.NewPCG(uint64(n), 14))
 		x := make([]float64, n)

@@ -7,8 +7,12 @@ package main
 // expressions the action uses are evaluated here (inputs, github.*,
 // runner.*, steps.*.outputs.*), and any other makes the test fail, so the
 // action cannot grow an expression this test does not understand. The
-// uses: steps (actions/setup-go, actions/cache) are not run: the machine's
-// Go stands for setup-go, and the cache is a miss, so the build step runs.
+// uses: steps are not run: the machine's Go stands for setup-go, and
+// actionCache for actions/cache. With QOSCAL_SLOW_TESTS=1 the first job
+// on each runner system misses the cache, so the build step builds qoscal
+// as a runner would, and the later jobs restore it; in the quick run
+// every job restores this test binary, which runs as qoscal (TestMain),
+// so that the test does not build the module again.
 //
 // The Windows runner: every run step must say shell: bash (checked here),
 // which the Windows runner has (Git Bash), so the scripts that run here are
@@ -25,10 +29,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"qoscal/internal/testenv"
 )
 
 type actionFile struct {
@@ -135,6 +142,7 @@ type actionRun struct {
 	t       *testing.T
 	a       *actionFile
 	root    string
+	cache   *actionCache
 	inputs  map[string]string
 	runner  map[string]string // runner.os, runner.arch, runner.temp
 	steps   map[string]map[string]string
@@ -223,6 +231,19 @@ func (r *actionRun) runAction(shell string) map[string]string {
 	t := r.t
 	r.steps = map[string]map[string]string{}
 	for i, s := range r.a.Runs.Steps {
+		if strings.HasPrefix(s.Uses, "actions/cache@") {
+			hit := r.cache.restore(t, r.eval(s.With["key"]), r.eval(s.With["path"]))
+			r.steps[s.ID] = map[string]string{"cache-hit": strconv.FormatBool(hit)}
+			if !hit {
+				// The post step saves the path when the job succeeds.
+				defer func(key string) {
+					if r.exit == 0 {
+						r.cache.saved[key] = true
+					}
+				}(r.eval(s.With["key"]))
+			}
+			continue
+		}
 		if s.Run == "" || !r.cond(s.If) {
 			continue
 		}
@@ -271,6 +292,49 @@ func (r *actionRun) runAction(shell string) map[string]string {
 	return outs
 }
 
+// actionCache stands for actions/cache across the jobs of one test: a key
+// hits once a job that missed it has succeeded (the path stays where that
+// job built it: the jobs share RUNNER_TEMP). With standIn, every key hits
+// and restores this test binary as qoscal instead.
+type actionCache struct {
+	saved   map[string]bool
+	standIn bool
+}
+
+// restore reports whether key hits; with standIn it puts this test binary
+// into dir as qoscal, and as qoscal.exe for the Windows runner's branch
+// (a script, here, since TestMain runs the binary as qoscal by its name).
+func (c *actionCache) restore(t *testing.T, key, dir string) bool {
+	t.Helper()
+	if !c.standIn {
+		return c.saved[key]
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "qoscal")
+	if _, err := os.Stat(bin); err != nil {
+		if err := os.Link(self, bin); err != nil {
+			b, err := os.ReadFile(self)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(bin, b, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	script := "#!/bin/sh\nexec \"$(dirname \"$0\")/qoscal\" \"$@\"\n"
+	if err := os.WriteFile(bin+".exe", []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return true
+}
+
 // TestActionSteps runs the action on the worked example's files: PASS
 // against a floor, FAIL (the job fails, the outputs and the summary are
 // still written), report-only, and the Windows runner's branch.
@@ -282,6 +346,7 @@ func TestActionSteps(t *testing.T) {
 	a, root := readAction(t)
 	sample := filepath.Join(root, "data", "samples", "windows-hoard-first-measurement")
 	temp := t.TempDir() // shared by the cases: the build is made once
+	cache := &actionCache{saved: map[string]bool{}, standIn: !testenv.Slow()}
 	cases := []struct {
 		name    string
 		inputs  map[string]string
@@ -360,7 +425,7 @@ func TestActionSteps(t *testing.T) {
 			for k, v := range c.inputs {
 				inputs[k] = v
 			}
-			r := &actionRun{t: t, a: a, root: root, inputs: inputs, dir: dir,
+			r := &actionRun{t: t, a: a, root: root, cache: cache, inputs: inputs, dir: dir,
 				runner:  map[string]string{"os": c.os, "arch": runtime.GOARCH, "temp": temp},
 				summary: filepath.Join(dir, "summary.md")}
 			outs := r.runAction(bash)
@@ -441,66 +506,74 @@ func TestWorkflow(t *testing.T) {
 	}
 }
 
-// TestReadmeWorkflows checks the README's workflows: every yaml block
-// parses, there are the three complete workflows (collect, calibrate, gate
-// shown as the step that changes) and the before/after of a gate script,
-// and every step that uses the action gives only inputs it has and every
-// required one.
-func TestReadmeWorkflows(t *testing.T) {
+// TestDocWorkflows checks the workflows the documents show (docFiles):
+// every yaml block parses, and every step that uses the action gives only
+// inputs it has and every required one; docs/github-actions.md holds the
+// complete workflows (collect and calibrate, the gate shown as the step
+// that changes) and the before/after of a gate script.
+func TestDocWorkflows(t *testing.T) {
 	a, root := readAction(t)
-	b, err := os.ReadFile(filepath.Join(root, "README.md"))
+	var complete, actionSteps int
+	for _, rel := range docFiles(t, root) {
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		blocks := regexp.MustCompile("(?ms)^```yaml\n(.*?)^```$").FindAllStringSubmatch(string(b), -1)
+		for i, blk := range blocks {
+			var doc any
+			if err := yaml.Unmarshal([]byte(blk[1]), &doc); err != nil {
+				t.Errorf("%s: yaml block %d does not parse: %v\n%s", rel, i+1, err, blk[1])
+				continue
+			}
+			if m, ok := doc.(map[string]any); ok && m["jobs"] != nil && m["on"] != nil && rel == "docs/github-actions.md" {
+				complete++
+			}
+			var walk func(v any)
+			walk = func(v any) {
+				switch v := v.(type) {
+				case map[string]any:
+					if u, _ := v["uses"].(string); strings.HasPrefix(u, "OWNER/qoscal@") {
+						if rel == "docs/github-actions.md" {
+							actionSteps++
+						}
+						with, _ := v["with"].(map[string]any)
+						for k := range with {
+							if _, ok := a.Inputs[k]; !ok {
+								t.Errorf("%s: yaml block %d gives the action input %q, which action.yml does not have", rel, i+1, k)
+							}
+						}
+						for k, in := range a.Inputs {
+							if _, ok := with[k]; in.Required && !ok {
+								t.Errorf("%s: yaml block %d does not give the required input %q", rel, i+1, k)
+							}
+						}
+					}
+					for _, x := range v {
+						walk(x)
+					}
+				case []any:
+					for _, x := range v {
+						walk(x)
+					}
+				}
+			}
+			walk(doc)
+		}
+		if strings.Contains(string(b), "in a checkout of qoscal") {
+			t.Errorf("%s still tells a workflow to go install qoscal from a checkout", rel)
+		}
+	}
+	if complete < 2 || actionSteps < 3 {
+		t.Errorf("docs/github-actions.md: %d complete workflows and %d steps using the action; want the collect and calibrate workflows and the gate step", complete, actionSteps)
+	}
+	b, err := os.ReadFile(filepath.Join(root, "docs", "github-actions.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := regexp.MustCompile("(?ms)^```yaml\n(.*?)^```$").FindAllStringSubmatch(string(b), -1)
-	complete, actionSteps := 0, 0
-	for i, blk := range blocks {
-		var doc any
-		if err := yaml.Unmarshal([]byte(blk[1]), &doc); err != nil {
-			t.Errorf("README yaml block %d does not parse: %v\n%s", i+1, err, blk[1])
-			continue
-		}
-		if m, ok := doc.(map[string]any); ok && m["jobs"] != nil && m["on"] != nil {
-			complete++
-		}
-		var walk func(v any)
-		walk = func(v any) {
-			switch v := v.(type) {
-			case map[string]any:
-				if u, _ := v["uses"].(string); strings.HasPrefix(u, "OWNER/qoscal@") {
-					actionSteps++
-					with, _ := v["with"].(map[string]any)
-					for k := range with {
-						if _, ok := a.Inputs[k]; !ok {
-							t.Errorf("README block %d gives the action input %q, which action.yml does not have", i+1, k)
-						}
-					}
-					for k, in := range a.Inputs {
-						if _, ok := with[k]; in.Required && !ok {
-							t.Errorf("README block %d does not give the required input %q", i+1, k)
-						}
-					}
-				}
-				for _, x := range v {
-					walk(x)
-				}
-			case []any:
-				for _, x := range v {
-					walk(x)
-				}
-			}
-		}
-		walk(doc)
-	}
-	if complete < 2 || actionSteps < 3 {
-		t.Errorf("README: %d complete workflows and %d steps using the action; want the collect and calibrate workflows and the gate step", complete, actionSteps)
-	}
-	for _, want := range []string{"## Use it in GitHub Actions", "python qos_windows.py --baseline baseline.txt --hoard hoard-results.txt --min-ratio 1.25"} {
+	for _, want := range []string{"# Use qoscal in GitHub Actions", "python qos_windows.py --baseline baseline.txt --hoard hoard-results.txt --min-ratio 1.25"} {
 		if !strings.Contains(string(b), want) {
-			t.Errorf("README lacks %q", want)
+			t.Errorf("docs/github-actions.md lacks %q", want)
 		}
-	}
-	if strings.Contains(string(b), "in a checkout of qoscal") {
-		t.Errorf("README still tells a workflow to go install qoscal from a checkout")
 	}
 }

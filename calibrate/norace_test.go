@@ -1,5 +1,0 @@
-//go:build !race
-
-package calibrate
-
-const raceBuild = false
