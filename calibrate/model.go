@@ -234,9 +234,14 @@ const BandLowerCrit = 0.454936423119572 // scipy.stats.chi2.ppf(0.5, 1)
 // Bands returns every benchmark's band for a family-wise false-positive
 // rate of alpha per healthy run, in the matrix's benchmark order.
 func (m *Matrix) Bands(alpha float64) []Band {
+	return m.bandsWith(alpha, m.BandTail().DFLower)
+}
+
+// bandsWith is Bands under the tail with df degrees of freedom (+Inf: the
+// normal).
+func (m *Matrix) bandsWith(alpha, df float64) []Band {
 	n, k := len(m.LogRatio), len(m.Benchmarks)
 	out := make([]Band, k)
-	df := m.BandTail().DFLower
 	// Every band's edge is its mean plus the same multiple of its SD: the
 	// multiple is found once.
 	var q float64
