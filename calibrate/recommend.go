@@ -464,13 +464,10 @@ func (a *Analysis) Cost(floor float64, horizon int) FloorCost {
 // tail the runs' SD is a poorer measure of σ than the normal model says.
 func upper95(s ScoreStats, floor float64) float64 {
 	ar := stats.FPRUpperEff(s.MeanLog, s.SDLog, s.UpperEffective, floor, 0.95)
-	tail := stats.TailUpper(stats.FPRUpperEff(s.MeanLog, s.SDLog, s.Effective, floor, TailUpperLevel), s.Tail.DFLower)
+	lo := s.Tail.DFLower
+	tail := stats.TailUpper(stats.FPRUpperEff(s.MeanLog, s.SDLog, s.Effective.Tail(lo), floor, 0.95), lo)
 	return maxKnown(ar, tail)
 }
-
-// TailUpperLevel is the confidence of the bound on (μ, σ) that the tail's
-// upper bound takes (upper95).
-const TailUpperLevel = 0.975
 
 // maxKnown is the larger of a and b, a NaN counting as unknown: the other
 // is returned.
