@@ -16,6 +16,7 @@ require (
 	gonum.org/v1/plot v0.17.0
 	modernc.org/libc v1.80.1
 	modernc.org/sqlite v1.62.0
+	zombiezen.com/go/sqlite v1.4.2
 )
 
 require (
