@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"qoscal/data/internal/lite"
+	"zombiezen.com/go/sqlite"
 )
 
 // The engine benchmarks do the SQL work of an ingest and of a read of
 // 10,000 runs × 20 measurements and nothing else: the same pure-Go engine
-// (modernc.org/sqlite's, reached through package lite as the store reaches
-// it, with nothing in between), the same store file settings and tables,
+// (modernc.org/sqlite's, reached through zombiezen.com/go/sqlite as the
+// store reaches it, with nothing in between), the same store file settings and tables,
 // the same kinds of statements, with every argument made beforehand and
 // no checks, digests, ordering or error reporting. They are the engine's
 // limit, against which BenchmarkIngest10000 and BenchmarkStoreRuns10000
@@ -30,14 +30,18 @@ func engineStore(b *testing.B, runs []Run) (string, map[seriesKey]int64) {
 		b.Fatal(err)
 	}
 	defer s.Close()
+	c, err := s.conn(context.Background())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.release(c)
 	ids := map[seriesKey]int64{}
 	for i := range runs[0].Measurements {
 		k := seriesOf(&runs[0].Measurements[i])
-		res, err := s.db.Exec(`INSERT INTO series (variant, benchmark, unit) VALUES (?, ?, ?)`, k.variant, k.benchmark, k.unit)
-		if err != nil {
+		if err := execute(c, `INSERT INTO series (variant, benchmark, unit) VALUES (?, ?, ?)`, k.variant, k.benchmark, k.unit); err != nil {
 			b.Fatal(err)
 		}
-		ids[k], _ = res.LastInsertId()
+		ids[k] = c.LastInsertRowID()
 	}
 	return path, ids
 }
@@ -54,71 +58,75 @@ func BenchmarkEngineInsert10000(b *testing.B) {
 		path, ids := engineStore(b, runs)
 		// Every argument beforehand: run rows, label rows, measurement rows.
 		type runArgs struct {
-			run, label []any
-			ms         []int64
-			values     []float64
+			run struct {
+				seq   int64
+				texts [6]string
+			}
+			label  string
+			ms     []int64
+			values []float64
 		}
 		args := make([]runArgs, n)
 		for i := range runs {
 			r := &runs[i]
 			seq := int64(i + 1)
-			args[i].run = []any{seq, r.ID, r.Source, r.Baseline, r.Candidate, Digest(r), "2026-12-01T08:00:00Z"}
-			args[i].label = []any{seq, "os", r.Labels["os"]}
+			args[i].run.seq = seq
+			args[i].run.texts = [6]string{r.ID, r.Source, r.Baseline, r.Candidate, Digest(r), "2026-12-01T08:00:00Z"}
+			args[i].label = r.Labels["os"]
 			for _, m := range r.Measurements {
 				args[i].ms = append(args[i].ms, seq, ids[seriesOf(&m)], int64(m.Sample))
 				args[i].values = append(args[i].values, m.Value)
 			}
 		}
-		c, err := lite.OpenReadWrite("file:"+path, BusyTimeout)
+		s := &SQLite{path: path}
+		c, err := s.connect()
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		for _, q := range []string{"PRAGMA foreign_keys = OFF", "PRAGMA synchronous = NORMAL", "BEGIN IMMEDIATE"} {
-			if err := c.Exec(q); err != nil {
-				b.Fatal(err)
-			}
+		if err := execute(c, "BEGIN IMMEDIATE"); err != nil {
+			b.Fatal(err)
 		}
 		insRun := prepare(b, c, `INSERT INTO runs (seq, id, source, baseline, candidate, digest, ingested_at) VALUES (?, ?, ?, ?, ?, ?, ?)`)
 		insLabel := prepare(b, c, `INSERT INTO labels (run_seq, key, value) VALUES (?, ?, ?)`)
 		insM := prepare(b, c, `INSERT INTO measurements (run_seq, series, sample, value) VALUES `+strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?), ", 20), ", "))
 		for i := range args {
-			for _, st := range []struct {
-				stmt *lite.Stmt
-				args []any
-			}{{insRun, args[i].run}, {insLabel, args[i].label}} {
-				if err := st.stmt.Bind(st.args...); err != nil {
-					b.Fatal(err)
-				}
-				if err := st.stmt.Exec(); err != nil {
-					b.Fatal(err)
-				}
+			a := &args[i]
+			insRun.BindInt64(1, a.run.seq)
+			for j, v := range a.run.texts {
+				insRun.BindText(j+2, v)
 			}
-			ms, values := args[i].ms, args[i].values
+			if err := run(insRun); err != nil {
+				b.Fatal(err)
+			}
+			insLabel.BindInt64(1, a.run.seq)
+			insLabel.BindText(2, "os")
+			insLabel.BindText(3, a.label)
+			if err := run(insLabel); err != nil {
+				b.Fatal(err)
+			}
+			ms, values := a.ms, a.values
 			for j := range values {
 				insM.BindInt64(4*j+1, ms[3*j])
 				insM.BindInt64(4*j+2, ms[3*j+1])
 				insM.BindInt64(4*j+3, ms[3*j+2])
-				insM.BindFloat64(4*j+4, values[j])
+				insM.BindFloat(4*j+4, values[j])
 			}
-			if err := insM.Exec(); err != nil {
+			if err := run(insM); err != nil {
 				b.Fatal(err)
 			}
 		}
-		if err := c.Exec("COMMIT"); err != nil {
+		if err := execute(c, "COMMIT"); err != nil {
 			b.Fatal(err)
 		}
 		b.StopTimer()
-		for _, st := range []*lite.Stmt{insRun, insLabel, insM} {
-			st.Close()
-		}
 		c.Close()
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(b.N*n*20)/b.Elapsed().Seconds(), "measurements/s")
 }
 
-func prepare(b *testing.B, c *lite.Conn, q string) *lite.Stmt {
+func prepare(b *testing.B, c *sqlite.Conn, q string) *sqlite.Stmt {
 	st, err := c.Prepare(q)
 	if err != nil {
 		b.Fatal(err)
@@ -140,7 +148,7 @@ func BenchmarkEngineSelect10000(b *testing.B) {
 		b.Fatal(err)
 	}
 	w.Close()
-	c, err := lite.OpenReadOnly("file:"+path+"?mode=ro", BusyTimeout)
+	c, err := (&SQLite{path: path, readOnly: true}).connect()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -150,38 +158,42 @@ func BenchmarkEngineSelect10000(b *testing.B) {
 	var ints []int64
 	var sum float64
 	for b.Loop() {
-		if err := c.Exec("BEGIN"); err != nil {
+		if err := execute(c, "BEGIN"); err != nil {
 			b.Fatal(err)
 		}
 		rows := 0
 		for _, q := range []struct {
 			sql  string
-			read func(st *lite.Stmt)
+			read func(st *sqlite.Stmt)
 		}{
-			{`SELECT seq, id, source, measured_at, baseline, candidate, ingested_at FROM runs ORDER BY seq`, func(st *lite.Stmt) {
-				ints = append(ints[:0], st.Int64(0))
-				texts = append(texts[:0], st.Text(1), st.Text(2), st.Text(3), st.Text(4), st.Text(5), st.Text(6))
+			{`SELECT seq, id, source, measured_at, baseline, candidate, ingested_at FROM runs ORDER BY seq`, func(st *sqlite.Stmt) {
+				ints = append(ints[:0], st.ColumnInt64(0))
+				texts = append(texts[:0], st.ColumnText(1), st.ColumnText(2), st.ColumnText(3), st.ColumnText(4), st.ColumnText(5), st.ColumnText(6))
 			}},
-			{`SELECT run_seq, key, value FROM labels`, func(st *lite.Stmt) {
-				ints = append(ints[:0], st.Int64(0))
-				texts = append(texts[:0], st.Text(1), st.Text(2))
+			{`SELECT run_seq, key, value FROM labels`, func(st *sqlite.Stmt) {
+				ints = append(ints[:0], st.ColumnInt64(0))
+				texts = append(texts[:0], st.ColumnText(1), st.ColumnText(2))
 			}},
-			{`SELECT run_seq, series, sample, value FROM measurements ORDER BY run_seq`, func(st *lite.Stmt) {
-				ints = append(ints[:0], st.Int64(0), st.Int64(1), st.Int64(2))
-				sum += st.Float64(3)
+			{`SELECT run_seq, series, sample, value FROM measurements ORDER BY run_seq`, func(st *sqlite.Stmt) {
+				ints = append(ints[:0], st.ColumnInt64(0), st.ColumnInt64(1), st.ColumnInt64(2))
+				sum += st.ColumnFloat(3)
 			}},
 		} {
 			st := prepare(b, c, q.sql)
-			for st.Step() {
+			for {
+				row, err := st.Step()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !row {
+					break
+				}
 				q.read(st)
 				rows++
 			}
-			if err := st.Err(); err != nil {
-				b.Fatal(err)
-			}
-			st.Close()
+			st.Reset()
 		}
-		if err := c.Exec("ROLLBACK"); err != nil {
+		if err := execute(c, "ROLLBACK"); err != nil {
 			b.Fatal(err)
 		}
 		if rows != n*22 {

@@ -2,7 +2,6 @@ package data_test
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -71,17 +70,8 @@ func TestMigrateFromV1(t *testing.T) {
 	}{
 		{"sqlite", func(t *testing.T) string {
 			path := filepath.Join(t.TempDir(), "v1.db")
-			db, err := sql.Open("sqlite", "file:"+path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
 			stmts := append([]string{data.SQLiteSchemaV1, "PRAGMA journal_mode = WAL", "PRAGMA user_version = 1", fmt.Sprintf("PRAGMA application_id = %d", 0x716f7363)}, v1Statements(runs)...)
-			for _, s := range stmts {
-				if _, err := db.Exec(s); err != nil {
-					t.Fatalf("%s: %v", s, err)
-				}
-			}
+			data.SQLExec(t, path, stmts...)
 			return path
 		}},
 		{"postgres", func(t *testing.T) string {

@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-// storeRows is what both backends' query results offer: database/sql's
-// *sql.Rows and pgx's Rows (which scans into sql.Scanner destinations such
-// as sql.NullString too). The caller closes them.
+// storeRows is what both backends' query results offer: the SQLite
+// store's rows and pgx's Rows (which scans into sql.Scanner destinations
+// such as sql.NullString too). The caller closes them.
 type storeRows interface {
 	Next() bool
 	Scan(dest ...any) error

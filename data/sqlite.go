@@ -11,14 +11,12 @@ import (
 	"os"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
-	"qoscal/data/internal/lite"
-
-	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+	"zombiezen.com/go/sqlite"
+	"zombiezen.com/go/sqlite/sqlitex"
 )
 
 // appID marks a SQLite file as a qoscal store (PRAGMA application_id):
@@ -93,21 +91,25 @@ var SchemaVersion = len(migrations)
 // processes to write one store file at once: the file is in WAL mode, every
 // write transaction takes the write lock when it begins (BEGIN IMMEDIATE),
 // and a writer waits up to BusyTimeout for another to finish.
+//
+// Every access goes through zombiezen.com/go/sqlite, a binding to the
+// pure-Go SQLite engine of modernc.org/sqlite that reads each column
+// straight into a Go value, and interrupts a statement when its context
+// ends (BenchmarkEngineSelect10000 and BenchmarkEngineInsert10000 in this
+// package time it alone on a store's reads and inserts).
 type SQLite struct {
-	db   *sql.DB
 	path string
-	// readOnly is set for a store opened without create.
-	readOnly bool
-	// snapshot is the store file as it was when opened immutable (see
-	// openReadOnly), nil otherwise.
-	snapshot os.FileInfo
-	// Reads of runs go through connections of their own (package lite:
-	// three times as fast as database/sql on a store's measurements,
-	// issue 19), opened read-only with readURI as they are needed;
-	// readers holds those not in use.
-	readURI string
-	mu      sync.Mutex
-	readers []*lite.Conn
+	// readOnly is set for a store opened without create; immutable for
+	// one opened immutable=1 (see openReadOnly), whose snapshot is then
+	// the store file as it was when opened.
+	readOnly, immutable bool
+	snapshot            os.FileInfo
+	// Each operation (a read, an ingest, a migration) takes a connection
+	// of its own, so that goroutines may read one store at once; idle
+	// holds those not in use, until Close.
+	mu     sync.Mutex
+	idle   []*sqlite.Conn
+	closed bool
 }
 
 // BusyTimeout is how long a writer waits for the store's write lock.
@@ -144,29 +146,17 @@ func OpenSQLite(path string, mode Mode) (*SQLite, error) {
 	// is tried again, for up to BusyTimeout.
 	deadline := time.Now().Add(BusyTimeout)
 	for {
-		s, err := openWritable(path)
-		if err == nil || !isBusy(err) || time.Now().After(deadline) {
-			return s, err
+		s := &SQLite{path: path}
+		err := s.migrate(context.Background())
+		if err == nil {
+			return s, nil
+		}
+		s.Close()
+		if !isBusy(err) || time.Now().After(deadline) {
+			return nil, err
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-}
-
-// openWritable opens the store at path for writing, and brings its
-// schema up to date. The file is put in WAL mode by migrate, once it is
-// known to be a qoscal store (or a new one): a connection setting would
-// switch another program's database to WAL mode before it was looked at.
-func openWritable(path string) (*SQLite, error) {
-	s, err := open(path, "_pragma=busy_timeout("+strconv.Itoa(int(BusyTimeout/time.Millisecond))+")"+
-		"&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate")
-	if err != nil {
-		return nil, err
-	}
-	if err := s.migrate(); err != nil {
-		s.Close()
-		return nil, err
-	}
-	return s, nil
 }
 
 // isBusy reports whether err is SQLite's "database is locked"
@@ -203,11 +193,7 @@ func openReadOnly(path string) (*SQLite, error) {
 	if err := checkSQLiteHeader(path); err != nil {
 		return nil, err
 	}
-	busy := "_pragma=busy_timeout(" + strconv.Itoa(int(BusyTimeout/time.Millisecond)) + ")"
-	s, err := open(path, "mode=ro&"+busy+"&_pragma=query_only(1)")
-	if err != nil {
-		return nil, err
-	}
+	s := &SQLite{path: path, readOnly: true}
 	err = s.checkReadable()
 	if err == nil {
 		return s, nil
@@ -219,11 +205,7 @@ func openReadOnly(path string) (*SQLite, error) {
 	if wal, werr := os.Stat(path + "-wal"); werr == nil && wal.Size() > 0 {
 		return nil, fmt.Errorf("store %s: cannot read it in a folder this user cannot write: its write-ahead log %s-wal holds changes not yet in the store file; open the store once where its folder is writable (any qoscal command does), or copy the store with its -wal file to a writable folder", path, path)
 	}
-	s, err = open(path, "mode=ro&immutable=1&_pragma=query_only(1)")
-	if err != nil {
-		return nil, err
-	}
-	s.snapshot = st
+	s = &SQLite{path: path, readOnly: true, immutable: true, snapshot: st}
 	if err := s.checkReadable(); err != nil {
 		s.Close()
 		return nil, err
@@ -249,18 +231,115 @@ func primaryCode(err error) int {
 	return se.Code() & 0xff
 }
 
-// open opens the SQLite file at path with the URI parameters query.
-func open(path, query string) (*SQLite, error) {
-	db, err := sql.Open("sqlite", "file:"+uriPath(path)+"?"+query)
+// connect opens a new connection to the store: read-only (mode=ro, and
+// immutable=1 when the store was opened so) or for writing, creating the
+// file when it is missing. It makes every setting of the store's
+// connections, here only: each waits up to BusyTimeout for a lock another
+// connection holds; one that writes syncs the file at checkpoints only
+// (synchronous NORMAL, safe in WAL mode), and leaves SQLite's foreign key
+// checks off. The writer makes every run and series a row refers to, or
+// reads it in its transaction, which holds the write lock; and it deletes
+// a replaced run's rows itself. The checks were a third of an ingest's
+// time (two lookups for each measurement row); the tests check the keys
+// of what the writer wrote (PRAGMA foreign_key_check, checkForeignKeys).
+// The file is put in WAL mode by migrate, once it is known to be a qoscal
+// store (or a new one): a connection setting would switch another
+// program's database to WAL mode before it was looked at.
+func (s *SQLite) connect() (*sqlite.Conn, error) {
+	uri := "file:" + uriPath(s.path)
+	flags := sqlite.OpenReadWrite | sqlite.OpenCreate | sqlite.OpenURI
+	if s.readOnly {
+		uri += "?mode=ro"
+		if s.immutable {
+			uri += "&immutable=1"
+		}
+		flags = sqlite.OpenReadOnly | sqlite.OpenURI
+	}
+	c, err := sqlite.OpenConn(uri, flags)
 	if err != nil {
-		return nil, fmt.Errorf("store %s: %v", path, err)
+		return nil, s.wrap(sqliteErr(err))
 	}
-	db.SetMaxOpenConns(1)
-	readURI := "file:" + uriPath(path) + "?mode=ro"
-	if strings.Contains(query, "immutable=1") {
-		readURI += "&immutable=1"
+	c.SetBusyTimeout(BusyTimeout)
+	if !s.readOnly {
+		for _, q := range []string{"PRAGMA synchronous = NORMAL", "PRAGMA foreign_keys = OFF"} {
+			if err := execute(c, q); err != nil {
+				c.Close()
+				return nil, s.wrap(err)
+			}
+		}
 	}
-	return &SQLite{db: db, path: path, readURI: readURI}, nil
+	return c, nil
+}
+
+// conn takes a connection for an operation under ctx: a statement that
+// runs when ctx ends is interrupted (SQLite checks between steps of its
+// program), and so is every statement after it. release gives the
+// connection back, its transaction, if any, rolled back.
+func (s *SQLite) conn(ctx context.Context) (*sqlite.Conn, error) {
+	s.mu.Lock()
+	var c *sqlite.Conn
+	if n := len(s.idle); n > 0 {
+		c, s.idle = s.idle[n-1], s.idle[:n-1]
+	}
+	s.mu.Unlock()
+	if c == nil {
+		var err error
+		if c, err = s.connect(); err != nil {
+			return nil, err
+		}
+	}
+	c.SetInterrupt(ctx.Done())
+	return c, nil
+}
+
+func (s *SQLite) release(c *sqlite.Conn) {
+	c.SetInterrupt(nil)
+	if !c.AutocommitEnabled() {
+		if err := execute(c, "ROLLBACK"); err != nil {
+			c.Close()
+			return
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		c.Close()
+		return
+	}
+	s.idle = append(s.idle, c)
+}
+
+// beginWrite takes the store's write lock (BEGIN IMMEDIATE) on c, a
+// connection that conn took for ctx: it waits up to BusyTimeout for
+// another writer to finish, or until ctx ends.
+func beginWrite(ctx context.Context, c *sqlite.Conn) error {
+	wait, stop := context.WithTimeout(ctx, BusyTimeout)
+	defer stop()
+	// While it waits, the connection gives up when wait ends, rather than
+	// after SQLite's own busy timeout, which no interrupt cuts short.
+	c.SetInterrupt(wait.Done())
+	c.SetBlockOnBusy()
+	err := execute(c, "BEGIN IMMEDIATE")
+	c.SetBusyTimeout(BusyTimeout)
+	c.SetInterrupt(ctx.Done())
+	switch {
+	case err == nil:
+		return nil
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case wait.Err() != nil: // SQLITE_BUSY, as SQLite's busy timeout says it
+		return &sqliteError{code: 5, msg: "database is locked"}
+	}
+	return err
+}
+
+// interrupted returns the error of an operation under ctx: ctx's own
+// error when ctx ended it (SQLITE_INTERRUPT), else err.
+func (s *SQLite) interrupted(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil && primaryCode(err) == 9 { // SQLITE_INTERRUPT
+		return s.wrap(ctx.Err())
+	}
+	return err
 }
 
 // uriPath escapes the characters of a file name that a SQLite URI
@@ -285,38 +364,39 @@ func checkSQLiteHeader(path string) error {
 	return nil
 }
 
-// identify reads the store's schema version, after checking that the file
-// is a qoscal store (or an empty SQLite database, version 0, which only
-// OpenSQLite with ReadWrite may make one).
-func (s *SQLite) identify(tx *sql.Tx) (int, error) {
-	var version, app int
-	if err := tx.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
+// identify reads the store's schema version on c, after checking that the
+// file is a qoscal store (or an empty SQLite database, version 0, which
+// only OpenSQLite with ReadWrite may make one).
+func (s *SQLite) identify(c *sqlite.Conn) (int, error) {
+	version, err := queryInt(c, "PRAGMA user_version")
+	if err != nil {
 		return 0, s.wrap(err)
 	}
-	if err := tx.QueryRow("PRAGMA application_id").Scan(&app); err != nil {
+	app, err := queryInt(c, "PRAGMA application_id")
+	if err != nil {
 		return 0, s.wrap(err)
 	}
 	if app != 0 && app != appID {
 		return 0, fmt.Errorf("store %s is a SQLite database of another program (application id %#x), not a qoscal store", s.path, app)
 	}
 	if version == 0 {
-		var tables int
-		if err := tx.QueryRow("SELECT count(*) FROM sqlite_master").Scan(&tables); err != nil {
+		tables, err := queryInt(c, "SELECT count(*) FROM sqlite_master")
+		if err != nil {
 			return 0, s.wrap(err)
 		}
 		if tables > 0 {
 			return 0, fmt.Errorf("store %s is a SQLite database with tables of its own, not a qoscal store", s.path)
 		}
 	}
-	if version > len(migrations) || version < 0 {
+	if version > int64(len(migrations)) || version < 0 {
 		return 0, fmt.Errorf("store %s was written by a newer qoscal (schema version %d; this qoscal knows up to %d): upgrade qoscal", s.path, version, len(migrations))
 	}
 	if version > 0 {
-		if err := s.checkSchema(tx, version); err != nil {
+		if err := s.checkSchema(c, int(version)); err != nil {
 			return 0, err
 		}
 	}
-	return version, nil
+	return int(version), nil
 }
 
 // checkSchema checks that the store holds every table and column of
@@ -324,12 +404,12 @@ func (s *SQLite) identify(tx *sql.Tx) (int, error) {
 // table dropped by hand, a half-restored copy) is damaged, and said so
 // here, rather than found up to date by 'store upgrade' and failing later
 // with "no such table".
-func (s *SQLite) checkSchema(tx *sql.Tx, version int) error {
+func (s *SQLite) checkSchema(c *sqlite.Conn, version int) error {
 	want, err := schemaOf(version)
 	if err != nil {
 		return err
 	}
-	got, err := tableColumns(tx)
+	got, err := tableColumns(c)
 	if err != nil {
 		return s.wrap(err)
 	}
@@ -363,25 +443,18 @@ var (
 
 func schemaOf(version int) (schema, error) {
 	schemasOnce.Do(func() {
-		db, err := sql.Open("sqlite", ":memory:")
+		c, err := sqlite.OpenConn(":memory:", sqlite.OpenReadWrite|sqlite.OpenCreate|sqlite.OpenMemory)
 		if err != nil {
 			schemasErr = err
 			return
 		}
-		defer db.Close()
-		db.SetMaxOpenConns(1)
+		defer c.Close()
 		for _, m := range migrations {
-			if _, err := db.Exec(m); err != nil {
-				schemasErr = err
+			if err := sqlitex.ExecuteScript(c, m, nil); err != nil {
+				schemasErr = sqliteErr(err)
 				return
 			}
-			tx, err := db.Begin()
-			if err != nil {
-				schemasErr = err
-				return
-			}
-			cols, err := tableColumns(tx)
-			tx.Rollback()
+			cols, err := tableColumns(c)
 			if err != nil {
 				schemasErr = err
 				return
@@ -401,20 +474,20 @@ func schemaOf(version int) (schema, error) {
 }
 
 // tableColumns returns the columns of every table of the database.
-func tableColumns(tx *sql.Tx) (map[string][]string, error) {
-	rows, err := tx.Query(`SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
+func tableColumns(c *sqlite.Conn) (map[string][]string, error) {
+	rows, err := selectRows(c, `SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p
 		WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%' ORDER BY m.name, p.cid`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	out := map[string][]string{}
+	var t, col string
 	for rows.Next() {
-		var t, c string
-		if err := rows.Scan(&t, &c); err != nil {
+		if err := rows.Scan(&t, &col); err != nil {
 			return nil, err
 		}
-		out[t] = append(out[t], c)
+		out[t] = append(out[t], col)
 	}
 	return out, rows.Err()
 }
@@ -422,15 +495,21 @@ func tableColumns(tx *sql.Tx) (map[string][]string, error) {
 // Check reads every page of the store (PRAGMA quick_check), and reports a
 // store that SQLite finds damaged: 'store upgrade' checks so before it
 // says a store is up to date.
-func (s *SQLite) Check(ctx context.Context) error {
-	rows, err := s.db.QueryContext(ctx, "PRAGMA quick_check")
+func (s *SQLite) Check(ctx context.Context) (err error) {
+	c, err := s.conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer s.release(c)
+	defer func() { err = s.interrupted(ctx, err) }()
+	rows, err := selectRows(c, "PRAGMA quick_check")
 	if err != nil {
 		return s.wrap(err)
 	}
 	defer rows.Close()
 	var problems []string
+	var msg string
 	for rows.Next() {
-		var msg string
 		if err := rows.Scan(&msg); err != nil {
 			return s.wrap(err)
 		}
@@ -456,23 +535,33 @@ func (s *SQLite) Check(ctx context.Context) error {
 	return nil
 }
 
-// migrate checks what the file is, without writing to it, then puts it
-// in WAL mode and brings its schema up to date.
-func (s *SQLite) migrate() error {
-	if err := s.identifyOnly(); err != nil {
+// migrate checks what the file is, in a transaction that writes nothing,
+// then puts it in WAL mode and brings its schema up to date.
+func (s *SQLite) migrate(ctx context.Context) (err error) {
+	c, err := s.conn(ctx)
+	if err != nil {
 		return err
 	}
-	if _, err := s.db.Exec("PRAGMA journal_mode = WAL"); err != nil {
+	defer s.release(c)
+	defer func() { err = s.interrupted(ctx, err) }()
+	if err := execute(c, "BEGIN"); err != nil {
 		return s.wrap(err)
 	}
-	tx, err := s.db.BeginTx(context.Background(), nil)
-	if err != nil {
+	if _, err := s.identify(c); err != nil {
+		return err
+	}
+	if err := execute(c, "ROLLBACK"); err != nil {
 		return s.wrap(err)
 	}
-	defer tx.Rollback()
+	if err := execute(c, "PRAGMA journal_mode = WAL"); err != nil {
+		return s.wrap(err)
+	}
+	if err := beginWrite(ctx, c); err != nil {
+		return s.wrap(err)
+	}
 	// Again, in the transaction that migrates: another process may have
 	// migrated the store since.
-	version, err := s.identify(tx)
+	version, err := s.identify(c)
 	if err != nil {
 		return err
 	}
@@ -480,40 +569,30 @@ func (s *SQLite) migrate() error {
 		return nil
 	}
 	for v := version; v < len(migrations); v++ {
-		if _, err := tx.Exec(migrations[v]); err != nil {
-			return fmt.Errorf("store %s: migrating schema to version %d: %w", s.path, v+1, err)
+		if err := sqlitex.ExecuteScript(c, migrations[v], nil); err != nil {
+			return fmt.Errorf("store %s: migrating schema to version %d: %w", s.path, v+1, sqliteErr(err))
 		}
 	}
 	for _, pragma := range []string{fmt.Sprintf("PRAGMA user_version = %d", len(migrations)), fmt.Sprintf("PRAGMA application_id = %d", appID)} {
-		if _, err := tx.Exec(pragma); err != nil {
+		if err := execute(c, pragma); err != nil {
 			return s.wrap(err)
 		}
 	}
-	return s.wrap(tx.Commit())
-}
-
-// identifyOnly checks what the file is (identify) in a transaction that
-// writes nothing.
-func (s *SQLite) identifyOnly() error {
-	tx, err := s.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return s.wrap(err)
-	}
-	defer tx.Rollback()
-	_, err = s.identify(tx)
-	return err
+	return s.wrap(execute(c, "COMMIT"))
 }
 
 // checkReadable checks, without writing, that a store opened read-only is a
 // qoscal store at this build's schema version.
 func (s *SQLite) checkReadable() error {
-	s.readOnly = true
-	tx, err := s.db.BeginTx(context.Background(), &sql.TxOptions{ReadOnly: true})
+	c, err := s.conn(context.Background())
 	if err != nil {
+		return err
+	}
+	defer s.release(c)
+	if err := execute(c, "BEGIN"); err != nil {
 		return s.wrap(err)
 	}
-	defer tx.Rollback()
-	version, err := s.identify(tx)
+	version, err := s.identify(c)
 	switch {
 	case err != nil:
 		return err
@@ -555,11 +634,12 @@ func (s *SQLite) wrap(err error) error {
 func (s *SQLite) Close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, c := range s.readers {
-		c.Close()
+	var err error
+	for _, c := range s.idle {
+		err = cmp.Or(err, c.Close())
 	}
-	s.readers = nil
-	return s.db.Close()
+	s.idle, s.closed = nil, true
+	return s.wrap(sqliteErr(err))
 }
 
 // Compact rewrites the store file without its free pages (VACUUM), and
@@ -567,20 +647,27 @@ func (s *SQLite) Close() error {
 // leaves the old measurements' pages free, more than half the file; SQLite
 // reuses free pages but does not give them back.
 func (s *SQLite) Compact(ctx context.Context) (before, after int64, err error) {
+	if s.readOnly {
+		return 0, 0, fmt.Errorf("store %s is open read-only", s.path)
+	}
+	c, err := s.conn(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer s.release(c)
+	defer func() { err = s.interrupted(ctx, err) }()
 	size := func() (int64, error) {
-		var pages, pageSize int64
-		if err := s.db.QueryRowContext(ctx, "PRAGMA page_count").Scan(&pages); err != nil {
+		pages, err := queryInt(c, "PRAGMA page_count")
+		if err != nil {
 			return 0, err
 		}
-		if err := s.db.QueryRowContext(ctx, "PRAGMA page_size").Scan(&pageSize); err != nil {
-			return 0, err
-		}
-		return pages * pageSize, nil
+		pageSize, err := queryInt(c, "PRAGMA page_size")
+		return pages * pageSize, err
 	}
 	if before, err = size(); err != nil {
 		return 0, 0, s.wrap(err)
 	}
-	if _, err := s.db.ExecContext(ctx, "VACUUM"); err != nil {
+	if err := execute(c, "VACUUM"); err != nil {
 		return 0, 0, s.wrap(err)
 	}
 	if after, err = size(); err != nil {
@@ -599,42 +686,24 @@ func (s *SQLite) Ingest(ctx context.Context, runs []Run, opt IngestOptions) (Ing
 
 // IngestEach implements Store. It takes the file's write lock for the
 // whole transaction (BEGIN IMMEDIATE), so concurrent ingests queue, and
-// writes each run as it comes. It writes through a connection of its own
-// (package lite): a tenth of the work per statement of database/sql's.
-func (s *SQLite) IngestEach(ctx context.Context, runs iter.Seq2[StoredRun, error], opt IngestOptions) (IngestResult, error) {
-	var res IngestResult
+// writes each run as it comes.
+func (s *SQLite) IngestEach(ctx context.Context, runs iter.Seq2[StoredRun, error], opt IngestOptions) (res IngestResult, err error) {
 	if s.readOnly {
 		return res, fmt.Errorf("store %s is open read-only", s.path)
 	}
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
-	c, err := lite.OpenReadWrite("file:"+uriPath(s.path), BusyTimeout)
+	c, err := s.conn(ctx)
 	if err != nil {
+		return res, err
+	}
+	defer s.release(c)
+	defer func() { err = s.interrupted(ctx, err) }()
+	if err := beginWrite(ctx, c); err != nil {
 		return res, s.wrap(err)
 	}
-	defer c.Close()
-	// The connection's settings as OpenSQLite's for writing (the file is
-	// in WAL mode already), then the transaction. Foreign keys are not
-	// checked: every run and series a row refers to, the writer has just
-	// inserted, or read in this transaction, which holds the write lock;
-	// and it deletes a replaced run's rows itself. The checks were a
-	// third of an ingest's time (two lookups for each measurement row);
-	// the tests check the keys of what the writer wrote (PRAGMA
-	// foreign_key_check, checkForeignKeys).
-	for _, q := range []string{"PRAGMA foreign_keys = OFF", "PRAGMA synchronous = NORMAL", "BEGIN IMMEDIATE"} {
-		if err := c.Exec(q); err != nil {
-			return res, s.wrap(err)
-		}
-	}
-	committed := false
-	defer func() {
-		if !committed {
-			c.Exec("ROLLBACK")
-		}
-	}()
-	w := &ingestWriter{s: s, c: c, stmts: map[string]*lite.Stmt{}}
-	defer w.close()
+	w := &ingestWriter{s: s, c: c}
 	if err := w.readSeries(); err != nil {
 		return res, err
 	}
@@ -660,7 +729,7 @@ func (s *SQLite) IngestEach(ctx context.Context, runs iter.Seq2[StoredRun, error
 		}
 		var seq int64
 		if c.Changes() == 1 {
-			seq = c.LastInsertRowid()
+			seq = c.LastInsertRowID()
 			res.Added++
 		} else {
 			var old string
@@ -698,7 +767,7 @@ func (s *SQLite) IngestEach(ctx context.Context, runs iter.Seq2[StoredRun, error
 		if err := w.insertMeasurements(seq, r.Measurements); err != nil {
 			var me *measurementError
 			if errors.As(err, &me) {
-				return IngestResult{}, fmt.Errorf("store %s: run %s: %s %s sample %d: %v", s.path, r.ID, me.m.Variant, me.m.Benchmark, me.m.Sample, me.err)
+				return IngestResult{}, fmt.Errorf("store %s: run %s: %s %s sample %d: %w", s.path, r.ID, me.m.Variant, me.m.Benchmark, me.m.Sample, me.err)
 			}
 			return IngestResult{}, err
 		}
@@ -707,10 +776,9 @@ func (s *SQLite) IngestEach(ctx context.Context, runs iter.Seq2[StoredRun, error
 			progress(done, 0)
 		}
 	}
-	if err := c.Exec("COMMIT"); err != nil {
+	if err := execute(c, "COMMIT"); err != nil {
 		return IngestResult{}, s.wrap(err)
 	}
-	committed = true
 	return res, nil
 }
 
@@ -768,65 +836,40 @@ func withDigests(seq iter.Seq2[StoredRun, error]) iter.Seq2[digestedRun, error] 
 // digestAhead is how many runs withDigests digests ahead of the writes.
 const digestAhead = 16
 
-// ingestWriter writes runs in an ingest's transaction on c. It keeps each
-// statement it prepares, for the next run; it numbers each series it has
-// not seen in the store (schema version 2).
+// ingestWriter writes runs in an ingest's transaction on c, through
+// statements the connection prepares once and keeps; it numbers each
+// series it has not seen in the store (schema version 2).
 type ingestWriter struct {
-	s     *SQLite
-	c     *lite.Conn
-	stmts map[string]*lite.Stmt
+	s *SQLite
+	c *sqlite.Conn
 	// rowsStmts[n] adds n measurements (a multi-row INSERT): with a
 	// statement per row the engine took twice as long (343-356 ms against
 	// 165-178 ms for 200,000 rows, BenchmarkInsertMeasurements).
-	rowsStmts map[int]*lite.Stmt
+	rowsStmts map[int]*sqlite.Stmt
 	// series holds the store's series numbers (0 for one being added).
 	series map[seriesKey]int64
 	// ids is insertMeasurements's buffer of a run's series numbers.
 	ids []int64
 }
 
-// stmt returns the statement for query, prepared once.
-func (w *ingestWriter) stmt(query string) (*lite.Stmt, error) {
-	st, ok := w.stmts[query]
-	if !ok {
-		var err error
-		if st, err = w.c.Prepare(query); err != nil {
-			return nil, w.s.wrap(err)
-		}
-		w.stmts[query] = st
-	}
-	return st, nil
-}
-
 // exec executes query with args.
 func (w *ingestWriter) exec(query string, args ...any) error {
-	st, err := w.stmt(query)
-	if err != nil {
-		return err
-	}
-	if err := st.Bind(args...); err != nil {
-		return w.s.wrap(err)
-	}
-	return w.s.wrap(st.Exec())
+	return w.s.wrap(execute(w.c, query, args...))
 }
 
 // findRun returns the seq and digest of the stored run id.
 func (w *ingestWriter) findRun(id string) (int64, string, error) {
-	st, err := w.stmt(`SELECT seq, digest FROM runs WHERE id = ?`)
+	rows, err := selectRows(w.c, `SELECT seq, digest FROM runs WHERE id = ?`, id)
 	if err != nil {
-		return 0, "", err
-	}
-	defer st.Reset()
-	if err := st.Bind(id); err != nil {
 		return 0, "", w.s.wrap(err)
 	}
-	if !st.Step() {
-		if err := st.Err(); err != nil {
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
 			return 0, "", w.s.wrap(err)
 		}
 		return 0, "", fmt.Errorf("store %s: run %s was neither added nor found", w.s.path, id)
 	}
-	rows := &liteRows{st}
 	var seq int64
 	var digest string
 	if err := rows.Scan(&seq, &digest); err != nil {
@@ -846,15 +889,6 @@ func (w *ingestWriter) readSeries() error {
 		w.series[k] = id
 	}
 	return nil
-}
-
-func (w *ingestWriter) close() {
-	for _, st := range w.stmts {
-		st.Close()
-	}
-	for _, st := range w.rowsStmts {
-		st.Close()
-	}
 }
 
 // maxInsertRows is how many measurements one INSERT statement adds: 100
@@ -898,10 +932,10 @@ func (w *ingestWriter) insertMeasurements(seq int64, ms []Measurement) error {
 	slices.SortFunc(added, func(a, b int) int { return compareMeasurements(ms[a], ms[b]) })
 	for _, i := range added {
 		k := seriesOf(&ms[i])
-		if err := w.exec(`INSERT INTO series (variant, benchmark, unit) VALUES (?, ?, ?)`, k.variant, k.benchmark, k.unit); err != nil {
-			return &measurementError{m: ms[i], err: errors.Unwrap(err)}
+		if err := execute(w.c, `INSERT INTO series (variant, benchmark, unit) VALUES (?, ?, ?)`, k.variant, k.benchmark, k.unit); err != nil {
+			return &measurementError{m: ms[i], err: err}
 		}
-		w.series[k] = w.c.LastInsertRowid()
+		w.series[k] = w.c.LastInsertRowID()
 	}
 	if len(added) > 0 {
 		for i := range ids {
@@ -918,8 +952,8 @@ func (w *ingestWriter) insertMeasurements(seq int64, ms []Measurement) error {
 		if err == nil {
 			continue
 		}
-		var le *lite.Error
-		if !errors.As(err, &le) {
+		var se *sqliteError
+		if !errors.As(err, &se) || primaryCode(err) == 9 { // SQLITE_INTERRUPT: no row is to blame
 			return err
 		}
 		for i := range chunk {
@@ -946,20 +980,21 @@ func (w *ingestWriter) insertRows(seq int64, ms []Measurement, ids []int64) erro
 		}
 		var err error
 		if st, err = w.c.Prepare(q.String()); err != nil {
-			return w.s.wrap(err)
+			return w.s.wrap(sqliteErr(err))
 		}
 		if w.rowsStmts == nil {
-			w.rowsStmts = map[int]*lite.Stmt{}
+			w.rowsStmts = map[int]*sqlite.Stmt{}
 		}
 		w.rowsStmts[len(ms)] = st
 	}
 	for i := range ms {
 		p := 4 * i
-		if err := cmp.Or(st.BindInt64(p+1, seq), st.BindInt64(p+2, ids[i]), st.BindInt64(p+3, int64(ms[i].Sample)), st.BindFloat64(p+4, ms[i].Value)); err != nil {
-			return err
-		}
+		st.BindInt64(p+1, seq)
+		st.BindInt64(p+2, ids[i])
+		st.BindInt64(p+3, int64(ms[i].Sample))
+		st.BindFloat(p+4, ms[i].Value)
 	}
-	return st.Exec()
+	return run(st)
 }
 
 // Runs implements Store.
@@ -981,12 +1016,12 @@ func (s *SQLite) EachRun(ctx context.Context, q Query) iter.Seq2[StoredRun, erro
 			yieldAll(s.Runs(ctx, q))(yield)
 			return
 		}
-		c, err := s.beginRead()
+		c, err := s.beginRead(ctx)
 		if err != nil {
 			yield(StoredRun{}, err)
 			return
 		}
-		defer s.endRead(c)
+		defer s.release(c)
 		where, args := labelFilter(q.Labels)
 		page := `r.seq IN (SELECT r.seq FROM runs r WHERE ` + where + ` AND r.seq > ? ORDER BY r.seq LIMIT ?)`
 		var last int64
@@ -996,7 +1031,7 @@ func (s *SQLite) EachRun(ctx context.Context, q Query) iter.Seq2[StoredRun, erro
 				err = s.checkUnchanged()
 			}
 			if err != nil {
-				yield(StoredRun{}, err)
+				yield(StoredRun{}, s.interrupted(ctx, err))
 				return
 			}
 			for i := range runs {
@@ -1015,13 +1050,14 @@ func (s *SQLite) EachRun(ctx context.Context, q Query) iter.Seq2[StoredRun, erro
 // query loads the runs that match a condition on runs r, with their labels
 // and measurements, in ingest order. It reads in one transaction, so that
 // a concurrent ingest is seen whole or not at all.
-func (s *SQLite) query(ctx context.Context, where string, args []any) ([]StoredRun, error) {
-	c, err := s.beginRead()
+func (s *SQLite) query(ctx context.Context, where string, args []any) (runs []StoredRun, err error) {
+	c, err := s.beginRead(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer s.endRead(c)
-	runs, _, err := s.queryTx(ctx, c, where, args)
+	defer s.release(c)
+	defer func() { err = s.interrupted(ctx, err) }()
+	runs, _, err = s.queryTx(ctx, c, where, args)
 	if err != nil {
 		return nil, err
 	}
@@ -1031,45 +1067,27 @@ func (s *SQLite) query(ctx context.Context, where string, args []any) ([]StoredR
 	return runs, nil
 }
 
-// beginRead takes a read connection (see readers) and begins a read
-// transaction on it; endRead ends it and gives the connection back.
-func (s *SQLite) beginRead() (*lite.Conn, error) {
-	s.mu.Lock()
-	var c *lite.Conn
-	if n := len(s.readers); n > 0 {
-		c, s.readers = s.readers[n-1], s.readers[:n-1]
-	}
-	s.mu.Unlock()
-	if c == nil {
-		var err error
-		if c, err = lite.OpenReadOnly(s.readURI, BusyTimeout); err != nil {
-			return nil, s.wrap(err)
-		}
-	}
-	if err := c.Exec("BEGIN"); err != nil {
-		c.Close()
+// beginRead takes a connection (see conn) and begins a read transaction
+// on it; release ends it.
+func (s *SQLite) beginRead(ctx context.Context) (*sqlite.Conn, error) {
+	if err := ctx.Err(); err != nil {
 		return nil, s.wrap(err)
+	}
+	c, err := s.conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := execute(c, "BEGIN"); err != nil {
+		s.release(c)
+		return nil, s.interrupted(ctx, s.wrap(err))
 	}
 	return c, nil
 }
 
-func (s *SQLite) endRead(c *lite.Conn) {
-	if err := c.Exec("ROLLBACK"); err != nil {
-		c.Close()
-		return
-	}
-	s.mu.Lock()
-	s.readers = append(s.readers, c)
-	s.mu.Unlock()
-}
-
 // queryTx is query in the read transaction of c; it returns the runs'
 // seqs too.
-func (s *SQLite) queryTx(ctx context.Context, c *lite.Conn, where string, args []any) ([]StoredRun, []int64, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, nil, s.wrap(err)
-	}
-	rows, err := selectRows(c, `SELECT seq, id, source, measured_at, baseline, candidate, ingested_at FROM runs r WHERE `+where+` ORDER BY seq`, args)
+func (s *SQLite) queryTx(ctx context.Context, c *sqlite.Conn, where string, args []any) ([]StoredRun, []int64, error) {
+	rows, err := selectRows(c, `SELECT seq, id, source, measured_at, baseline, candidate, ingested_at FROM runs r WHERE `+where+` ORDER BY seq`, args...)
 	if err != nil {
 		return nil, nil, s.wrap(err)
 	}
@@ -1092,7 +1110,7 @@ func (s *SQLite) queryTx(ctx context.Context, c *lite.Conn, where string, args [
 	if first, last := seqs[0], seqs[len(seqs)-1]; last-first+1 == int64(len(seqs)) {
 		of, ofArgs = `run_seq BETWEEN ? AND ?`, []any{first, last}
 	}
-	lrows, err := selectRows(c, `SELECT run_seq, key, value FROM labels WHERE `+of, ofArgs)
+	lrows, err := selectRows(c, `SELECT run_seq, key, value FROM labels WHERE `+of, ofArgs...)
 	if err != nil {
 		return nil, nil, s.wrap(err)
 	}
@@ -1109,7 +1127,7 @@ func (s *SQLite) queryTx(ctx context.Context, c *lite.Conn, where string, args [
 		return nil, nil, s.wrap(err)
 	}
 	table := newSeriesTable(series)
-	mrows, err := selectRows(c, `SELECT run_seq, series, sample, value FROM measurements WHERE `+of+` ORDER BY run_seq`, ofArgs)
+	mrows, err := selectRows(c, `SELECT run_seq, series, sample, value FROM measurements WHERE `+of+` ORDER BY run_seq`, ofArgs...)
 	if err != nil {
 		return nil, nil, s.wrap(err)
 	}
@@ -1131,17 +1149,13 @@ func (s *SQLite) queryTx(ctx context.Context, c *lite.Conn, where string, args [
 		sortByRank(ms, ranks)
 		runs[cur].Measurements = ms
 	}
-	for n := 0; mrows.Step(); n++ {
-		if n%cancelCheck == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, nil, s.wrap(err)
-			}
-		}
-		if err := mrows.check(lite.Integer, lite.Integer, lite.Integer, lite.Float); err != nil {
+	st := mrows.st
+	for mrows.Next() {
+		if err := mrows.check(sqlite.TypeInteger, sqlite.TypeInteger, sqlite.TypeInteger, sqlite.TypeFloat); err != nil {
 			return nil, nil, s.wrap(err)
 		}
-		seq, id := mrows.Int64(0), mrows.Int64(1)
-		m := Measurement{Sample: int(mrows.Int64(2)), Value: mrows.Float64(3)}
+		seq, id := st.ColumnInt64(0), st.ColumnInt64(1)
+		m := Measurement{Sample: int(st.ColumnInt64(2)), Value: st.ColumnFloat(3)}
 		if cur < 0 || seq != curSeq {
 			i, ok := rr.index[seq]
 			if !ok {
@@ -1178,14 +1192,10 @@ func (s *SQLite) queryTx(ctx context.Context, c *lite.Conn, where string, args [
 	return runs, seqs, nil
 }
 
-// cancelCheck is how many rows a read steps through between looks at its
-// context.
-const cancelCheck = 4096
-
 // readSeries reads the series table in the read transaction of c: each
 // series by its number. Its errors do not name the store.
-func readSeries(c *lite.Conn) (map[int64]seriesKey, error) {
-	rows, err := selectRows(c, `SELECT id, variant, benchmark, unit FROM series`, nil)
+func readSeries(c *sqlite.Conn) (map[int64]seriesKey, error) {
+	rows, err := selectRows(c, `SELECT id, variant, benchmark, unit FROM series`)
 	if err != nil {
 		return nil, err
 	}
@@ -1203,66 +1213,184 @@ func readSeries(c *lite.Conn) (map[int64]seriesKey, error) {
 	return series, rows.Err()
 }
 
-// selectRows prepares a query on c and binds its arguments.
-func selectRows(c *lite.Conn, query string, args []any) (*liteRows, error) {
+// sqliteError is an error SQLite returned: its message and its result
+// code (extended), said as SQLite's message followed by the code, e.g.
+// "database is locked (5)". As pgx's errors, it does not name the store:
+// the caller's does (storeError).
+type sqliteError struct {
+	code int
+	msg  string
+}
+
+func (e *sqliteError) Error() string { return fmt.Sprintf("%s (%d)", e.msg, e.code) }
+
+// Code returns SQLite's result code; its low 8 bits are the primary code
+// (SQLITE_BUSY is 5).
+func (e *sqliteError) Code() int { return e.code }
+
+// sqliteErr makes an error of the binding a sqliteError. The binding says
+// what it did and the code's text before SQLite's message ("sqlite: step:
+// constraint failed: UNIQUE constraint failed: measurements.run_seq, …");
+// SQLite's message is what people read, and is kept, with the code. An
+// error that is not SQLite's is returned as it is.
+func sqliteErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var se *sqliteError
+	if errors.As(err, &se) {
+		return err
+	}
+	code := sqlite.ErrCode(err)
+	text, name := err.Error(), code.Message()
+	msg := name
+	if i := strings.Index(text, name+": "); i >= 0 {
+		msg = text[i+len(name)+2:]
+	} else if !strings.HasSuffix(text, name) {
+		return err
+	}
+	return &sqliteError{code: int(code), msg: msg}
+}
+
+// execute runs query, one statement, with args to its end, through the
+// statement c prepared for it before (or prepares now, and keeps).
+func execute(c *sqlite.Conn, query string, args ...any) error {
+	st, err := statement(c, query, args)
+	if err != nil {
+		return err
+	}
+	return run(st)
+}
+
+// run steps st to its end, and resets it to run again.
+func run(st *sqlite.Stmt) error {
+	for {
+		row, err := st.Step()
+		if err != nil {
+			return sqliteErr(err)
+		}
+		if !row {
+			return sqliteErr(st.Reset())
+		}
+	}
+}
+
+// queryInt returns the integer that query, one statement that returns a
+// row of one column, returns.
+func queryInt(c *sqlite.Conn, query string) (int64, error) {
+	rows, err := selectRows(c, query)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		return 0, cmp.Or(rows.Err(), fmt.Errorf("%s returned no row", query))
+	}
+	var n int64
+	err = rows.Scan(&n)
+	return n, err
+}
+
+// statement returns the statement c prepared for query, with its
+// parameters bound to args: each an int64, an int, a float64, a string or
+// nil (NULL).
+func statement(c *sqlite.Conn, query string, args []any) (*sqlite.Stmt, error) {
 	st, err := c.Prepare(query)
+	if err != nil {
+		return nil, sqliteErr(err)
+	}
+	for i, a := range args {
+		switch v := a.(type) {
+		case nil:
+			st.BindNull(i + 1)
+		case int64:
+			st.BindInt64(i+1, v)
+		case int:
+			st.BindInt64(i+1, int64(v))
+		case float64:
+			st.BindFloat(i+1, v)
+		case string:
+			st.BindText(i+1, v)
+		default:
+			return nil, fmt.Errorf("cannot bind %T (parameter %d of %s)", a, i+1, query)
+		}
+	}
+	return st, nil
+}
+
+// query runs query with args, and returns its rows.
+func selectRows(c *sqlite.Conn, query string, args ...any) (*rows, error) {
+	return queryRows(c, query, args)
+}
+
+func queryRows(c *sqlite.Conn, query string, args []any) (*rows, error) {
+	st, err := statement(c, query, args)
 	if err != nil {
 		return nil, err
 	}
-	if err := st.Bind(args...); err != nil {
-		st.Close()
-		return nil, err
+	return &rows{st: st}, nil
+}
+
+// rows are a query's rows as runsRead reads them (storeRows), with each
+// column's type checked against its destination's: a row that holds
+// another type is a damagedRow. As pgx's rows, their errors do not name
+// the store: the caller's do (storeError). Close
+// resets the statement, for its next run.
+type rows struct {
+	st  *sqlite.Stmt
+	err error
+}
+
+func (r *rows) Next() bool {
+	if r.err != nil {
+		return false
 	}
-	return &liteRows{st}, nil
+	row, err := r.st.Step()
+	r.err = sqliteErr(err)
+	return row
 }
 
-// liteRows are a query's rows as runsRead reads them (storeRows), with
-// each column's type checked against its destination's: a row that holds
-// another type is a damagedRow. As database/sql's and pgx's rows, their
-// errors do not name the store: the caller's do (storeError).
-type liteRows struct {
-	*lite.Stmt
-}
+func (r *rows) Err() error { return r.err }
 
-func (r *liteRows) Next() bool { return r.Step() }
+func (r *rows) Close() { r.st.Reset() }
 
 // Scan reads the current row's columns into dest: *int64 (an INTEGER),
 // *string (TEXT) and *sql.NullString (TEXT or NULL).
-func (r *liteRows) Scan(dest ...any) error {
+func (r *rows) Scan(dest ...any) error {
 	for i, d := range dest {
-		t := r.Type(i)
+		t := r.st.ColumnType(i)
 		switch d := d.(type) {
 		case *int64:
-			if t != lite.Integer {
+			if t != sqlite.TypeInteger {
 				return r.typeError(i, "an integer")
 			}
-			*d = r.Int64(i)
+			*d = r.st.ColumnInt64(i)
 		case *string:
-			if t != lite.Text {
+			if t != sqlite.TypeText {
 				return r.typeError(i, "text")
 			}
-			*d = r.Text(i)
+			*d = r.st.ColumnText(i)
 		case *sql.NullString:
-			if t != lite.Text && t != lite.Null {
+			if t != sqlite.TypeText && t != sqlite.TypeNull {
 				return r.typeError(i, "text or NULL")
 			}
-			*d = sql.NullString{String: r.Text(i), Valid: t != lite.Null}
+			*d = sql.NullString{String: r.st.ColumnText(i), Valid: t != sqlite.TypeNull}
 		default:
-			return fmt.Errorf("liteRows.Scan: cannot scan into %T", d)
+			return fmt.Errorf("rows.Scan: cannot scan into %T", d)
 		}
 	}
 	return nil
 }
 
 // check checks the types of the current row's columns.
-func (r *liteRows) check(types ...int) error {
+func (r *rows) check(types ...sqlite.ColumnType) error {
 	for i, t := range types {
-		got := r.Type(i)
-		if got == t || t == lite.Float && got == lite.Integer {
+		got := r.st.ColumnType(i)
+		if got == t || t == sqlite.TypeFloat && got == sqlite.TypeInteger {
 			continue
 		}
 		want := "an integer"
-		if t == lite.Float {
+		if t == sqlite.TypeFloat {
 			want = "a number"
 		}
 		return r.typeError(i, want)
@@ -1270,9 +1398,9 @@ func (r *liteRows) check(types ...int) error {
 	return nil
 }
 
-func (r *liteRows) typeError(i int, want string) error {
-	names := map[int]string{lite.Integer: "an integer", lite.Float: "a number", lite.Text: "text", lite.Blob: "a blob", lite.Null: "NULL"}
-	return &damagedRow{col: i + 1, got: names[r.Type(i)], want: want}
+func (r *rows) typeError(i int, want string) error {
+	names := map[sqlite.ColumnType]string{sqlite.TypeInteger: "an integer", sqlite.TypeFloat: "a number", sqlite.TypeText: "text", sqlite.TypeBlob: "a blob", sqlite.TypeNull: "NULL"}
+	return &damagedRow{col: i + 1, got: names[r.st.ColumnType(i)], want: want}
 }
 
 // measurementChunk is how many measurements the store's reads allocate at

@@ -2,7 +2,6 @@ package data
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"strings"
@@ -90,39 +89,34 @@ func TestIngestDuplicateMeasurement(t *testing.T) {
 // checks off, and must keep them itself.
 func checkForeignKeys(t *testing.T, path string) {
 	t.Helper()
-	problems, err := foreignKeyProblems(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range problems {
+	for _, p := range foreignKeyProblems(t, path) {
 		t.Errorf("store %s: %s", path, p)
 	}
 }
 
 // foreignKeyProblems lists the rows of the store at path that refer to a
 // row the store lacks (PRAGMA foreign_key_check).
-func foreignKeyProblems(path string) ([]string, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+func foreignKeyProblems(t *testing.T, path string) []string {
+	t.Helper()
+	c := sqlConn(t, path)
+	defer c.Close()
+	st, _, err := c.PrepareTransient(`PRAGMA foreign_key_check`)
 	if err != nil {
-		return nil, err
+		t.Fatal(err)
 	}
-	defer db.Close()
-	rows, err := db.Query(`PRAGMA foreign_key_check`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
+	defer st.Finalize()
 	var problems []string
-	for rows.Next() {
-		var table, parent string
-		var rowid sql.NullInt64
-		var fk int
-		if err := rows.Scan(&table, &rowid, &parent, &fk); err != nil {
-			return nil, err
+	for {
+		row, err := st.Step()
+		if err != nil {
+			t.Fatal(err)
 		}
-		problems = append(problems, fmt.Sprintf("a row of %s refers to a missing row of %s", table, parent))
+		if !row {
+			return problems
+		}
+		// The columns: table, rowid, parent table, foreign key number.
+		problems = append(problems, fmt.Sprintf("a row of %s refers to a missing row of %s", st.ColumnText(0), st.ColumnText(2)))
 	}
-	return problems, rows.Err()
 }
 
 // TestCheckForeignKeys: foreignKeyProblems sees a measurement of a run
@@ -133,16 +127,8 @@ func TestCheckForeignKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkForeignKeys(t, path)
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(0)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	if _, err := db.Exec(`INSERT INTO measurements (run_seq, series, sample, value) VALUES (99, 1, 0, 1.5)`); err != nil {
-		t.Fatal(err)
-	}
-	problems, err := foreignKeyProblems(path)
-	if err != nil || len(problems) != 1 || problems[0] != "a row of measurements refers to a missing row of runs" {
-		t.Errorf("an orphan measurement: %q, %v", problems, err)
+	sqlExec(t, path, `INSERT INTO measurements (run_seq, series, sample, value) VALUES (99, 1, 0, 1.5)`)
+	if problems := foreignKeyProblems(t, path); len(problems) != 1 || problems[0] != "a row of measurements refers to a missing row of runs" {
+		t.Errorf("an orphan measurement: %q", problems)
 	}
 }

@@ -2,7 +2,6 @@ package data
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"reflect"
@@ -99,19 +98,9 @@ func TestReadSparseSeries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(0)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	for _, q := range []string{
+	sqlExec(t, path,
 		`UPDATE series SET id = id * 1000000000000 + 7`,
-		`UPDATE measurements SET series = series * 1000000000000 + 7`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
+		`UPDATE measurements SET series = series * 1000000000000 + 7`)
 	after, err := s.Runs(ctx, Query{})
 	if err != nil {
 		t.Fatal(err)
@@ -167,15 +156,8 @@ func TestReadDamagedTypes(t *testing.T) {
 			if _, err := s.Ingest(ctx, []Run{testRun("r1", 1, map[string]string{"os": "linux"})}, IngestOptions{Now: testNow}); err != nil {
 				t.Fatal(err)
 			}
-			db, err := sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(0)")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer db.Close()
-			if _, err := db.Exec(q); err != nil {
-				t.Fatal(err)
-			}
-			_, err = s.Runs(ctx, Query{})
+			sqlExec(t, path, q)
+			_, err := s.Runs(ctx, Query{})
 			if err == nil || !strings.HasPrefix(err.Error(), "store "+path+" is damaged: column ") {
 				t.Errorf("read: %v, want the store named damaged", err)
 			}

@@ -3,9 +3,9 @@ package data
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -24,14 +24,7 @@ func TestStoreForeignUnchanged(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(dir, tt.name)
-			db, err := sql.Open("sqlite", path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, err := db.Exec(tt.setup); err != nil {
-				t.Fatal(err)
-			}
-			db.Close()
+			sqlExec(t, path, tt.setup)
 			before, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -86,14 +79,7 @@ func TestStoreDamaged(t *testing.T) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		db, err := sql.Open("sqlite", "file:"+path+"?_pragma=foreign_keys(0)")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
+		sqlExec(t, path, q)
 		return path
 	}
 	for _, tt := range []struct{ name, q, want string }{
@@ -123,18 +109,14 @@ func TestStoreDamaged(t *testing.T) {
 		if err := os.WriteFile(path, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		db, err := sql.Open("sqlite", path)
+		root, err := strconv.ParseInt(sqlValue(t, path, "SELECT rootpage FROM sqlite_master WHERE name = 'measurements'"), 10, 64)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var root, size int64
-		if err := db.QueryRow("SELECT rootpage FROM sqlite_master WHERE name = 'measurements'").Scan(&root); err != nil {
+		size, err := strconv.ParseInt(sqlValue(t, path, "PRAGMA page_size"), 10, 64)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if err := db.QueryRow("PRAGMA page_size").Scan(&size); err != nil {
-			t.Fatal(err)
-		}
-		db.Close()
 		f, err := os.OpenFile(path, os.O_RDWR, 0)
 		if err != nil {
 			t.Fatal(err)

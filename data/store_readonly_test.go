@@ -3,7 +3,6 @@ package data
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -44,14 +43,7 @@ func TestStoreReadOnlyRefusals(t *testing.T) {
 	plain := filepath.Join(dir, "plain.db")
 	emptySQLite := filepath.Join(dir, "nothing.db")
 	for path, stmt := range map[string]string{plain: "CREATE TABLE mine(x)", emptySQLite: "PRAGMA page_size = 4096; VACUUM"} {
-		db, err := sql.Open("sqlite", path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := db.Exec(stmt); err != nil {
-			t.Fatal(err)
-		}
-		db.Close()
+		sqlExec(t, path, stmt)
 	}
 	if st, err := os.Stat(emptySQLite); err != nil || st.Size() == 0 {
 		t.Fatalf("%s: want a SQLite file with no tables, got %v, %v", emptySQLite, st, err)
@@ -129,12 +121,8 @@ func TestStoreImmutableSeesWrites(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := open(path, "mode=ro&immutable=1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := &SQLite{path: path, readOnly: true, immutable: true, snapshot: st}
 	defer s.Close()
-	s.snapshot = st
 	if err := s.checkReadable(); err != nil {
 		t.Fatal(err)
 	}

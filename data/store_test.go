@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -163,25 +162,14 @@ func TestStoreRefusesForeignFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 		s.Close()
-		db, err := sql.Open("sqlite", path)
-		if err != nil {
-			t.Fatal(err)
-		}
 		stmt := "PRAGMA user_version = 99"
 		if setup != "" {
 			stmt = "PRAGMA application_id = 1234; " + setup
 		}
-		if _, err := db.Exec(stmt); err != nil {
-			t.Fatal(err)
-		}
-		db.Close()
+		sqlExec(t, path, stmt)
 	}
 	plain := filepath.Join(dir, "plain.db")
-	db, _ := sql.Open("sqlite", plain)
-	if _, err := db.Exec("CREATE TABLE mine(x)"); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	sqlExec(t, plain, "CREATE TABLE mine(x)")
 	textBefore, _ := os.ReadFile(text)
 	tests := []struct{ path, create, want string }{
 		{text, "create", "store " + text + " is not a SQLite database: name a qoscal store with --db"},
@@ -219,10 +207,8 @@ func TestStoreMigratesEmptyFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	var v int
-	s.db.QueryRow("PRAGMA user_version").Scan(&v)
-	if v != SchemaVersion {
-		t.Errorf("schema version %d, want %d", v, SchemaVersion)
+	if v := sqlValue(t, path, "PRAGMA user_version"); v != strconv.Itoa(SchemaVersion) {
+		t.Errorf("schema version %s, want %d", v, SchemaVersion)
 	}
 }
 
@@ -323,15 +309,9 @@ func TestKilledIngest(t *testing.T) {
 	if err != nil || len(runs) != 1 || runs[0].ID != "before" {
 		t.Errorf("after the kill the store holds %d runs (%v), want only the run ingested before", len(runs), err)
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
-	if err != nil {
-		t.Fatal(err)
+	if check := sqlValue(t, path, `PRAGMA integrity_check`); check != "ok" {
+		t.Errorf("integrity_check: %q", check)
 	}
-	var check string
-	if err := db.QueryRow(`PRAGMA integrity_check`).Scan(&check); err != nil || check != "ok" {
-		t.Errorf("integrity_check: %q, %v", check, err)
-	}
-	db.Close()
 	checkForeignKeys(t, path)
 	w, err := OpenSQLite(path, ReadWrite)
 	if err != nil {

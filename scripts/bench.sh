@@ -154,7 +154,7 @@ memrows "qoscal store copy" "${mem_copy[@]}"
 # (modernc.org/sqlite's), 10,000 runs × 20 measurements, in one go test
 # run: Ingest10000 and StoreRuns10000 are the store's ingest and read;
 # EngineInsert10000 and EngineSelect10000 do only their SQL, through the
-# same binding (data/internal/lite), with every argument made beforehand.
+# same binding (zombiezen.com/go/sqlite), with every argument made beforehand.
 # The ratio of each pair is qoscal's overhead over its engine: the
 # ingest's digests and checks, the read's Go values of every run.
 echo

@@ -2,13 +2,15 @@ package main
 
 import (
 	"bytes"
-	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"zombiezen.com/go/sqlite"
+	"zombiezen.com/go/sqlite/sqlitex"
 )
 
 // testdata/store-v1.db is a store that qoscal wrote at schema version 1
@@ -137,21 +139,10 @@ func TestStoreUpgradeDamaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sqlExec := func(path, q string) {
-		t.Helper()
-		db, err := sql.Open("sqlite", path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer db.Close()
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
 
 	dropped := filepath.Join(dir, "dropped.db")
 	os.WriteFile(dropped, fixture, 0o644)
-	sqlExec(dropped, "DROP TABLE measurements")
+	sqlExec(t, dropped, "DROP TABLE measurements")
 	garbled := filepath.Join(dir, "garbled.db")
 	os.WriteFile(garbled, fixture, 0o644)
 	// Every page after the schema's and the runs table's first: page
@@ -184,14 +175,7 @@ func TestIngestForeignStore(t *testing.T) {
 	t.Setenv("QOSCAL_DB", "")
 	dir := t.TempDir()
 	other := filepath.Join(dir, "other.db")
-	db, err := sql.Open("sqlite", other)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec("CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('keep me')"); err != nil {
-		t.Fatal(err)
-	}
-	db.Close()
+	sqlExec(t, other, "CREATE TABLE notes(body TEXT); INSERT INTO notes VALUES ('keep me')")
 	before, err := os.ReadFile(other)
 	if err != nil {
 		t.Fatal(err)
@@ -211,5 +195,19 @@ func TestIngestForeignStore(t *testing.T) {
 		if after, _ := os.ReadFile(other); !bytes.Equal(after, before) {
 			t.Errorf("%s changed another program's database", args[0])
 		}
+	}
+}
+
+// sqlExec runs an SQL script on the SQLite file at path (made when it is
+// missing), as a program other than qoscal would.
+func sqlExec(t *testing.T, path, script string) {
+	t.Helper()
+	c, err := sqlite.OpenConn(path, sqlite.OpenReadWrite|sqlite.OpenCreate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := sqlitex.ExecuteScript(c, script, nil); err != nil {
+		t.Fatal(err)
 	}
 }
