@@ -278,15 +278,16 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 	s := a.Score
 	rec := &Recommendation{Options: opt, Decimals: StepDecimals(opt.Step)}
 	var err error
-	if rec.Raw, rec.Floor, rec.ToleranceK, err = a.Floor(opt); err != nil {
+	var capped bool
+	if rec.Raw, rec.Floor, rec.ToleranceK, capped, err = floorOf(a.scores(), opt); err != nil {
 		return nil, err
 	}
 	if rec.Floor <= 0 {
 		return nil, fmt.Errorf("the %s method gives a floor of %.4g, which rounds to %s at step %v: nothing to gate on; with so few or so spread runs, calibrate on more runs, or put the floor a margin below the lowest run instead", opt.Method, rec.Raw, rec.FormatFloor(rec.Floor), opt.Step)
 	}
-	if capped := a.capNotNormal(rec.Floor, opt); capped != rec.Floor {
-		rec.warn(WarnNotNormal, "the log scores are not normal, so the target floor %s is capped at the lowest calibration run, %s, where the no-model bound is 1/(n+1)", rec.FormatFloor(rec.Floor), rec.FormatFloor(capped))
-		rec.Floor = capped
+	if capped {
+		_, uncapped, _, _ := floorFrom(s.Min, s.MeanLog, s.SDLog, s.Effective, opt)
+		rec.warn(WarnNotNormal, "the log-normal model of the scores is in doubt (%s), so the target floor %s is capped at the lowest calibration run, %s, where the no-model bound is 1/(n+1)", doubtReason(s), rec.FormatFloor(uncapped), rec.FormatFloor(rec.Floor))
 	}
 	rec.Cost = a.Cost(rec.Floor, opt.Horizon)
 	rec.PredictionBound = stats.PredictionBoundEff(s.MeanLog, s.SDLog, s.Effective, opt.Alpha)
@@ -371,22 +372,32 @@ func (r *Recommendation) warn(kind WarningKind, format string, args ...any) {
 	r.Warnings = append(r.Warnings, Warning{Kind: kind, Msg: fmt.Sprintf(format, args...)})
 }
 
-// capNotNormal is the target method's floor when the log scores are not
-// normal: the model is in doubt, so the floor stays at or below the
-// lowest calibration run, where the no-model bound is its smallest.
-// Other methods' floors, and floors of normal scores, are returned as
-// they are.
-func (a *Analysis) capNotNormal(floor float64, opt RecommendOptions) float64 {
-	if opt.Method == MethodTargetFPR && a.Score.ShapiroP < NormalityAlpha {
-		return math.Min(floor, RoundDown(a.Score.Min, opt.Step))
+// doubtReason says why the model is in doubt: "Shapiro–Wilk p 0.009",
+// "a Student-t tail with 4 degrees of freedom fits better", or both.
+func doubtReason(s ScoreStats) string {
+	var why []string
+	if s.ShapiroP < NormalityAlpha {
+		why = append(why, fmt.Sprintf("Shapiro–Wilk p %.3f", s.ShapiroP))
 	}
-	return floor
+	if !s.Tail.Normal() {
+		why = append(why, fmt.Sprintf("a Student-t tail with %v degrees of freedom fits better", s.Tail.DF))
+	}
+	return strings.Join(why, "; ")
 }
 
-// Floor applies the options' method to the calibration (see FloorOf).
+// scores returns the calibration runs' scores, in run order.
+func (a *Analysis) scores() []float64 {
+	out := make([]float64, len(a.Runs))
+	for i, r := range a.Runs {
+		out[i] = r.Score
+	}
+	return out
+}
+
+// Floor applies the options' method to the calibration: FloorOf on its
+// scores.
 func (a *Analysis) Floor(opt RecommendOptions) (raw, floor, k float64, err error) {
-	s := a.Score
-	return floorFrom(s.Min, s.MeanLog, s.SDLog, s.Effective, opt)
+	return FloorOf(a.scores(), opt)
 }
 
 // Cost computes what floor F costs for this calibration.
@@ -400,8 +411,8 @@ func (a *Analysis) Cost(floor float64, horizon int) FloorCost {
 		Floor:            floor,
 		BelowMinPct:      (s.Min - floor) / s.Min * 100,
 		KObs:             stats.KObs(s.MeanLog, s.SDLog, floor),
-		Predictive:       stats.FPRPredictiveEff(s.MeanLog, s.SDLog, s.Effective, floor),
-		Upper95:          stats.FPRUpperEff(s.MeanLog, s.SDLog, s.UpperEffective, floor, 0.95),
+		Predictive:       stats.TailPredictive(s.MeanLog, s.SDLog, s.Effective, floor, s.Tail.DF),
+		Upper95:          upper95(s, floor),
 		Plugin:           stats.FPRPlugin(s.MeanLog, s.SDLog, floor),
 		DistributionFree: stats.DistributionFreeFPR(scores, floor),
 		// The bound at the lowest run is the confidence 1 − (1 − p)^n that
@@ -418,7 +429,7 @@ func (a *Analysis) Cost(floor float64, horizon int) FloorCost {
 		c.Predictive, c.Upper95, c.Plugin, c.R90 = nan, nan, nan, nan
 	}
 	c.Claimed, c.ClaimedUpper95 = c.Predictive, c.Upper95
-	if s.ShapiroP < NormalityAlpha || !(s.SDLog > 0) {
+	if s.InDoubt() || !(s.SDLog > 0) {
 		// Not normal: the model may understate the tail, so claim no less
 		// than the model-free figures; no spread: the model has nothing to
 		// say (its figures are NaN) and the model-free ones are the claim.
@@ -441,6 +452,21 @@ func (a *Analysis) Cost(floor float64, horizon int) FloorCost {
 		}
 	}
 	return c
+}
+
+// upper95 is the 95% upper bound of a floor's true rate (docs/STATS.md
+// 5d): the larger of two bounds, one for each way the log-normal model
+// can understate the rate. The first allows for the autocorrelation of
+// the runs the data cannot rule out (ρ one standard error above its
+// estimate: UpperEffective) under the normal tail, at 95%; the second for
+// the heaviest tail the runs do not rule out (Tail.DFLower, a one-sided
+// 95% bound on 1/ν) with (μ, σ) at their 97.5% bound, since with a heavy
+// tail the runs' SD is a poorer measure of σ than the normal model says.
+func upper95(s ScoreStats, floor float64) float64 {
+	ar := stats.FPRUpperEff(s.MeanLog, s.SDLog, s.UpperEffective, floor, 0.95)
+	lo := s.Tail.DFLower
+	tail := stats.TailUpper(stats.FPRUpperEff(s.MeanLog, s.SDLog, s.Effective.Tail(lo), floor, 0.95), lo)
+	return maxKnown(ar, tail)
 }
 
 // maxKnown is the larger of a and b, a NaN counting as unknown: the other

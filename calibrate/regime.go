@@ -186,3 +186,26 @@ func (w Window) Describe() string {
 	}
 	return s
 }
+
+// CheckWindow checks the floor of a recommendation made on the latest
+// regime (w, a window of a's runs) against every run before it: a split
+// that was chance, not a change, would make a floor those runs refute, so
+// the runs of the earlier regimes that score below the floor are named in
+// a warning (added to rec's), and their number returned.
+func (a *Analysis) CheckWindow(w Window, rec *Recommendation) int {
+	if w.Rule != WindowLatest {
+		return 0
+	}
+	var below []string
+	for i, r := range a.Runs {
+		if (i < w.Start || i >= w.Start+w.N) && r.Score < rec.Floor {
+			below = append(below, r.ID)
+		}
+	}
+	if len(below) == 0 {
+		return 0
+	}
+	rec.warn(WarnEarlierBelow, "the floor %s, calibrated on the latest regime, is above %d of the %d runs before it (%s): right if the scores rose for good at %s, too snug if the change was chance",
+		rec.FormatFloor(rec.Floor), len(below), len(a.Runs)-w.N, listSome(below, maxListed), w.First)
+	return len(below)
+}

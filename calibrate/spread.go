@@ -75,9 +75,27 @@ type ScoreStats struct {
 	// that is significant, so that the bound allows for how poorly a few
 	// runs estimate ρ (stats.AR1Upper).
 	UpperEffective stats.Effective
+	// Tail is what the log scores say about their tail: the tail they
+	// favour and the heaviest they do not rule out (docs/STATS.md 5d).
+	Tail stats.Tail
 	// NextBelowMin is 1/(n+1): the chance, with no model, that the next
 	// healthy run scores below the lowest of these n (STATS.md 2.2).
 	NextBelowMin float64
+}
+
+// InDoubt reports whether the log-normal model of the scores is in doubt:
+// they fail the Shapiro–Wilk check, or favour a heavier tail than the
+// normal (ModelInDoubt).
+func (s *ScoreStats) InDoubt() bool { return ModelInDoubt(s.ShapiroP, s.Tail) }
+
+// ModelInDoubt is the one rule for when the log-normal model of the
+// scores is in doubt: the log scores fail the Shapiro–Wilk check at
+// NormalityAlpha (a mixture, a skew), or the tail model favours a heavier
+// tail than the normal (docs/STATS.md 5d). The target floor is then
+// capped at the lowest calibration run, and the claimed rates are no
+// lower than the model-free ones.
+func ModelInDoubt(shapiroP float64, tail stats.Tail) bool {
+	return shapiroP < NormalityAlpha || !tail.Normal()
 }
 
 // BenchmarkSpread is one benchmark's spread across the calibration runs.
@@ -350,6 +368,10 @@ func (a *Analysis) scoreStats() {
 	s.Lag1, s.Lag1SE = stats.Lag1Autocorrelation(logs)
 	s.Effective = stats.AR1(s.N, stats.ShrinkRho(s.Lag1, s.Lag1SE, s.N))
 	s.UpperEffective = stats.AR1Upper(s.N, s.Lag1, s.Lag1SE)
+	s.Tail = stats.NormalTail
+	if s.SDLog > 0 {
+		s.Tail = stats.FitTail(logs)
+	}
 	lo, hi := 0, 0
 	for i := range scores {
 		if scores[i] < scores[lo] {
@@ -469,6 +491,9 @@ func (a *Analysis) weakDataWarnings() {
 	}
 	if s.ShapiroP < NormalityAlpha {
 		a.warn(Warning{Kind: WarnNotNormal}, "the log scores are not normal (Shapiro–Wilk W %.3f, p %.3f): the model-based rates may be too low; the no-model bound (j+1)/(n+1) holds whatever the distribution", s.ShapiroW, s.ShapiroP)
+	}
+	if !s.Tail.Normal() {
+		a.warn(Warning{Kind: WarnHeavyTail}, "the log scores have a heavier tail than the normal (a Student-t with %v degrees of freedom fits better, likelihood ratio %.1f): a floor trips healthy runs more often than the log-normal model says, and the rates given are those of that tail (docs/STATS.md 5d)", s.Tail.DF, s.Tail.LR)
 	}
 	if s.Lag1 > 2*s.Lag1SE {
 		a.warn(Warning{Kind: WarnAutocorrelated}, "consecutive runs are correlated (lag-1 autocorrelation %+.2f, SE %.2f): they carry less information than their number says; interleave or randomise the order of runs, or calibrate on more runs", s.Lag1, s.Lag1SE)

@@ -422,8 +422,8 @@ func TestAnalyzeOutlier(t *testing.T) {
 		t.Errorf("outliers (-want +got):\n%s", diff)
 	}
 	// One outlier among tight scores: the outlier warning, and the
-	// normality check that the outlier fails.
-	if len(a.Warnings) != 2 || a.Warnings[0].Kind != WarnNotNormal || a.Warnings[1].Run != "r10" || !strings.HasPrefix(a.Warnings[1].Msg, "run r10 is an outlier: score 0.90, robust z") {
+	// normality check and the tail model that the outlier fails.
+	if len(a.Warnings) != 3 || a.Warnings[0].Kind != WarnNotNormal || a.Warnings[1].Kind != WarnHeavyTail || a.Warnings[2].Run != "r10" || !strings.HasPrefix(a.Warnings[2].Msg, "run r10 is an outlier: score 0.90, robust z") {
 		t.Errorf("warnings %q", a.Warnings)
 	}
 }

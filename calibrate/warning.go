@@ -35,10 +35,12 @@ const (
 	WarnThinShares      WarningKind = "thin-shares"      // variance shares from few runs
 	WarnRegimes         WarningKind = "regimes"          // the score changed regime
 	WarnNotNormal       WarningKind = "not-normal"       // Shapiro–Wilk rejects log-normal scores
+	WarnHeavyTail       WarningKind = "heavy-tail"       // the scores favour a heavier tail than the normal
 	WarnAutocorrelated  WarningKind = "autocorrelated"   // consecutive runs are correlated
 	WarnFloorBelowOne   WarningKind = "floor-below-one"  // Recommend: the floor accepts a slower candidate
 	WarnOutliers        WarningKind = "outliers"         // Recommend: the distribution has outlier runs
 	WarnFloorAboveMin   WarningKind = "floor-above-min"  // Recommend: a calibration run would have failed
+	WarnEarlierBelow    WarningKind = "earlier-below"    // Recommend: runs before the window score below its floor
 	WarnOneVariantOnly  WarningKind = "one-variant"      // Gate: benchmarks only one variant measured
 	WarnPartialGate     WarningKind = "partial-gate"     // Gate: gating on part of the calibrated suite
 	WarnNotCalibrated   WarningKind = "not-calibrated"   // Gate: benchmarks the calibration lacks

@@ -131,9 +131,9 @@ func (v *Recommend) CandidateTable() *render.Table {
 
 // TrueRateNote qualifies the 95% upper confidence bound of the true rate
 // when it is below the predictive rate (STATS.md 2.5): it is a bound of
-// the rate Φ((ln F − μ)/σ), not of the predictive rate, which averages
-// that rate over the parameters and which, at few runs, the unlikely wide
-// spreads dominate.
+// the rate of this calibration's true parameters, not of the predictive
+// rate, which averages that rate over the parameters and which, at few
+// runs, the unlikely wide spreads dominate.
 func TrueRateNote(c calibrate.FloorCost) string {
 	if c.Upper95 < c.Predictive {
 		return " (below the predictive rate, which is the rate's average: at few runs the unlikely wide spreads dominate it)"
@@ -186,7 +186,7 @@ func (v *Recommend) Figures() *render.Table {
 	t.AddRow("runs", strings.TrimPrefix(v.window().Describe(), "calibrated on "))
 	t.AddRow("method", v.MethodNote())
 	t.AddRow("false-positive rate per healthy run (predictive)", Rate(c.Predictive)+" ("+OneIn(c.Predictive)+")")
-	t.AddRow("the true rate Φ((ln F − μ)/σ): 95% upper confidence bound", Rate(c.Upper95)+TrueRateNote(c))
+	t.AddRow("the true rate: 95% upper confidence bound, allowing for the heavier tails and correlation the runs do not rule out", Rate(c.Upper95)+TrueRateNote(c))
 	t.AddRow("bound with no model, (j+1)/(n+1)", Rate(c.DistributionFree))
 	t.AddRow("the true rate with no model: 95% upper confidence bound", Rate(c.DistributionFreeUpper95))
 	if c.Claimed != c.Predictive {
@@ -248,7 +248,7 @@ func (v *Recommend) textLines() []string {
 		"",
 		"false-positive rate per healthy run:",
 		fmt.Sprintf("    predictive %s (%s); plug-in %s", Rate(c.Predictive), PerRun(c.Predictive), Rate(c.Plugin)),
-		fmt.Sprintf("    the true rate Φ((ln F − μ)/σ) is below %s with 95%% confidence%s", Rate(c.Upper95), TrueRateNote(c)),
+		fmt.Sprintf("    the true rate is below %s with 95%% confidence, allowing for the heavier tails and correlation the runs do not rule out%s", Rate(c.Upper95), TrueRateNote(c)),
 		fmt.Sprintf("    with no model: at most %s, (j+1)/(n+1) = %d/%d with j = %d calibration runs below; the true rate is below %s with 95%% confidence", Rate(c.DistributionFree), c.CalibrationBelow+1, s.N+1, c.CalibrationBelow, Rate(c.DistributionFreeUpper95)),
 		fmt.Sprintf("    over the next %d healthy runs: %s chance of a false alarm (predictive); no model: %s chance one falls below the lowest so far", c.HorizonRuns, Rate(c.Horizon), Rate(c.HorizonFree)),
 		"",

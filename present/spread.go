@@ -8,6 +8,7 @@ import (
 
 	"qoscal/calibrate"
 	"qoscal/render"
+	"qoscal/stats"
 )
 
 // Spread is the view of a calibration's spread (qoscal spread).
@@ -131,8 +132,21 @@ func ModelCheck(s calibrate.ScoreStats) string {
 	if s.Effective.Rho > 0 {
 		corr = "consecutive runs correlated"
 	}
-	return fmt.Sprintf("model check: log scores %s (Shapiro–Wilk W %.3f, p %.3f); lag-1 autocorrelation %+.2f (SE %.2f), %s",
-		verdict, s.ShapiroW, s.ShapiroP, s.Lag1, s.Lag1SE, corr)
+	return fmt.Sprintf("model check: log scores %s (Shapiro–Wilk W %.3f, p %.3f); %s; lag-1 autocorrelation %+.2f (SE %.2f), %s",
+		verdict, s.ShapiroW, s.ShapiroP, TailNote(s.Tail), s.Lag1, s.Lag1SE, corr)
+}
+
+// TailNote says what the tail model found (docs/STATS.md 5d): "tail
+// normal (t with ≥ 5 degrees of freedom not ruled out)", "tail heavier
+// than normal: t with 4 degrees of freedom (likelihood ratio 3.2)".
+func TailNote(t stats.Tail) string {
+	if !t.Normal() {
+		return fmt.Sprintf("tail heavier than normal: Student-t with %v degrees of freedom (likelihood ratio %.1f)", t.DF, t.LR)
+	}
+	if math.IsInf(t.DFLower, 1) {
+		return "tail normal"
+	}
+	return fmt.Sprintf("tail normal, a Student-t with %v degrees of freedom not ruled out", t.DFLower)
 }
 
 // ModelCheckRows are the model checks as rows of a table of figures: the
@@ -150,7 +164,14 @@ func ModelCheckRows(s calibrate.ScoreStats) [][2]string {
 	if e := s.Effective; e.Rho > 0 {
 		corr = fmt.Sprintf("%+.2f (SE %.2f): consecutive runs correlated; allowing for ρ %.2f the %d runs count as %.1f", s.Lag1, s.Lag1SE, e.Rho, s.N, e.N)
 	}
-	return [][2]string{{"log scores normal?", normal}, {"lag-1 autocorrelation of the log scores", corr}}
+	tail := "normal: the rates are the log-normal model's"
+	if !s.Tail.Normal() {
+		tail = fmt.Sprintf("heavier than normal: a Student-t with %v degrees of freedom fits better (likelihood ratio %.1f); the rates are that tail's, and the claimed rates no lower than the model-free ones", s.Tail.DF, s.Tail.LR)
+	}
+	if !math.IsInf(s.Tail.DFLower, 1) {
+		tail += fmt.Sprintf("; the 95%% bound allows for a tail as heavy as a Student-t with %v degrees of freedom, which the runs do not rule out", s.Tail.DFLower)
+	}
+	return [][2]string{{"log scores normal?", normal}, {"tail of the log scores", tail}, {"lag-1 autocorrelation of the log scores", corr}}
 }
 
 // ModelCheckJSON is the model checks in JSON.
@@ -160,12 +181,24 @@ type ModelCheckJSON struct {
 	Normal   *bool        `json:"normal"`
 	Lag1     render.Float `json:"lag1_autocorrelation"`
 	Lag1SE   render.Float `json:"lag1_se"`
+	Tail     TailJSON     `json:"tail"`
+}
+
+// TailJSON is what the tail model found (docs/STATS.md 5d): the degrees
+// of freedom of the tail the runs favour (null: the normal), of the
+// heaviest they do not rule out (null: none heavier than the normal),
+// and the likelihood ratio of the best fit against the normal.
+type TailJSON struct {
+	DF      render.Float `json:"df"`
+	DFLower render.Float `json:"df_lower"`
+	LR      render.Float `json:"likelihood_ratio"`
 }
 
 // ModelCheckOf returns the model checks of a score distribution.
 func ModelCheckOf(s calibrate.ScoreStats) ModelCheckJSON {
 	j := ModelCheckJSON{ShapiroW: render.Float(s.ShapiroW), ShapiroP: render.Float(s.ShapiroP),
-		Lag1: render.Float(s.Lag1), Lag1SE: render.Float(s.Lag1SE)}
+		Lag1: render.Float(s.Lag1), Lag1SE: render.Float(s.Lag1SE),
+		Tail: TailJSON{DF: render.Float(s.Tail.DF), DFLower: render.Float(s.Tail.DFLower), LR: render.Float(s.Tail.LR)}}
 	if !math.IsNaN(s.ShapiroP) {
 		normal := s.ShapiroP >= calibrate.NormalityAlpha
 		j.Normal = &normal

@@ -228,6 +228,7 @@ func recommendFor(u *ui, af *analysisFlags, rf *recFlags, paths []string) (*inpu
 		return nil, nil, err
 	}
 	rec.Window, rec.Regimes = w, all.Regimes
+	all.CheckWindow(w, rec)
 	u.warnAll(rec.Warnings)
 	return in, rec, nil
 }
