@@ -71,7 +71,7 @@ func register(c *command) {
 // commandOrder is the order of the commands in the help: the data flow,
 // from ingest to gate. A registered command missing from it is a bug
 // (TestCommandOrder).
-var commandOrder = []string{"ingest", "runs", "store", "spread", "recommend", "plot", "report", "gate", "drift", "samples"}
+var commandOrder = []string{"ingest", "runs", "store", "spread", "recommend", "plot", "report", "gate", "comment", "drift", "samples"}
 
 // commandNames returns the registered commands in commandOrder, then any
 // others by name.
@@ -101,6 +101,7 @@ func commandNames() []string {
 // exit code. It is the only place that turns errors into exit codes.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	u := newUI(stdout, stderr, os.Getenv)
+	u.stdin = stdin
 	defer u.flush()
 	defer func() {
 		if p := recover(); p != nil {

@@ -41,6 +41,10 @@ import (
 type ui struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
+
+	// stdin is standard input, for a command that reads a file named "-"
+	// (comment --body -); nil when there is none.
+	stdin io.Reader
 	// out is stdout behind the "::" guard; stdout is out.
 	out *safeWriter
 	// json is set by outputFormat when the command prints JSON.
