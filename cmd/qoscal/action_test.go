@@ -23,7 +23,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -792,6 +794,101 @@ func TestDocWorkflows(t *testing.T) {
 	for _, want := range []string{"# Use qoscal in GitHub Actions", "python qos_windows.py --baseline baseline.txt --hoard hoard-results.txt --min-ratio 1.25"} {
 		if !strings.Contains(string(b), want) {
 			t.Errorf("docs/github-actions.md lacks %q", want)
+		}
+	}
+}
+
+// TestWorkflowWindowsJob: ci.yml's action-windows job runs the Action on
+// windows-latest (PowerShell the default shell) and asserts a pass and a
+// fail; here its two action steps run with the same inputs on the
+// Windows branch of the action (bash), on the same calibration and the
+// same doctored measurement (hoard's ops/sec at 60%, as the job's
+// PowerShell step makes it), and give the verdicts the job asserts.
+func TestWorkflowWindowsJob(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Fatalf("bash: %v", err)
+	}
+	a, root := readAction(t)
+	b, err := os.ReadFile(filepath.Join(root, ".github", "workflows", "ci.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wf struct {
+		Jobs map[string]struct {
+			RunsOn   string `yaml:"runs-on"`
+			Defaults struct {
+				Run struct {
+					Shell string `yaml:"shell"`
+				} `yaml:"run"`
+			} `yaml:"defaults"`
+			Steps []actionStep `yaml:"steps"`
+		} `yaml:"jobs"`
+	}
+	if err := yaml.Unmarshal(b, &wf); err != nil {
+		t.Fatal(err)
+	}
+	job, ok := wf.Jobs["action-windows"]
+	if !ok || job.RunsOn != "windows-latest" || job.Defaults.Run.Shell != "pwsh" {
+		t.Fatalf("ci.yml: want a job action-windows on windows-latest with PowerShell as its shell, got %+v", job)
+	}
+	var uses []actionStep
+	for _, s := range job.Steps {
+		if s.Uses == "./" {
+			uses = append(uses, s)
+		}
+	}
+	if len(uses) != 2 {
+		t.Fatalf("action-windows uses the action %d times, want 2 (a pass and a fail)", len(uses))
+	}
+
+	dir := t.TempDir()
+	sample := filepath.Join(root, "data", "samples", "windows-hoard-first-measurement")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"recommend", "--margin", "0.13", "--step", "0.05", "--write", filepath.Join(dir, "gate.json"),
+		filepath.Join(root, "data", "samples", "windows-hoard-worked-example", "five-runs.csv")}, nil, &stdout, &stderr); code != 0 {
+		t.Fatalf("recommend: %s", stderr.String())
+	}
+	for _, d := range []string{"data/samples/windows-hoard-first-measurement", "regressed"} {
+		if err := os.MkdirAll(filepath.Join(dir, filepath.FromSlash(d)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{"baseline.txt", "hoard.txt"} {
+		raw, err := os.ReadFile(filepath.Join(sample, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "data/samples/windows-hoard-first-measurement", f), raw, 0o644)
+		if f == "hoard.txt" {
+			// The job's PowerShell: '^(.*\()(\d+)( ops/sec\).*)$' with the
+			// figure times 0.6, rounded down.
+			re := regexp.MustCompile(`(?m)^(.*\()(\d+)( ops/sec\).*)$`)
+			raw = re.ReplaceAllFunc(raw, func(m []byte) []byte {
+				p := re.FindSubmatch(m)
+				v, _ := strconv.ParseFloat(string(p[2]), 64)
+				return []byte(string(p[1]) + strconv.FormatFloat(math.Floor(v*0.6), 'f', 0, 64) + string(p[3]))
+			})
+		}
+		os.WriteFile(filepath.Join(dir, "regressed", f), raw, 0o644)
+	}
+	cache := &actionCache{saved: map[string]bool{}, standIn: !testenv.Slow()}
+	temp := t.TempDir()
+	want := []struct {
+		verdict, code string
+		exit          int
+	}{{"pass", "0", 0}, {"fail", "1", 1}}
+	for i, s := range uses {
+		inputs := map[string]string{}
+		for k, v := range s.With {
+			inputs[k] = v
+		}
+		r := &actionRun{t: t, a: a, root: root, cache: cache, inputs: inputs, dir: dir,
+			runner:  map[string]string{"os": "Windows", "arch": runtime.GOARCH, "temp": temp},
+			summary: filepath.Join(dir, fmt.Sprintf("summary-%d.md", i))}
+		outs := r.runAction(bash)
+		if outs["verdict"] != want[i].verdict || outs["exit-code"] != want[i].code || r.exit != want[i].exit {
+			t.Errorf("step %q: verdict %q, exit-code %q, exit %d; want %s, %s, %d; log:\n%s", s.Name, outs["verdict"], outs["exit-code"], r.exit, want[i].verdict, want[i].code, want[i].exit, r.logs.String())
 		}
 	}
 }
