@@ -403,11 +403,17 @@ func storePath(u *ui, flag string) string {
 
 // now returns the current time, or SOURCE_DATE_EPOCH when it is set, for
 // reproducible output.
+// maxEpoch is the last second of year 9999, the latest time RFC 3339 can
+// write.
+const maxEpoch = 253402300799
+
 func (u *ui) now() (time.Time, error) {
 	if s := u.getenv("SOURCE_DATE_EPOCH"); s != "" {
 		sec, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH=%q: expected seconds since 1970", s)
+		// Times are written as RFC 3339, whose years have four digits:
+		// a later time would be stored and then refused on every read.
+		if err != nil || sec < 0 || sec > maxEpoch {
+			return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH=%q: expected whole seconds since 1970, from 0 to %d (9999-12-31)", s, maxEpoch)
 		}
 		return time.Unix(sec, 0).UTC(), nil
 	}

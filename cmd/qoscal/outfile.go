@@ -187,6 +187,10 @@ type files struct {
 type inFile struct {
 	what string // what it is, for the message: "the calibration file"
 	path string
+	// meta is a run folder's qoscal.json read as the run's labels, the
+	// one file gate --emit-meta may replace: a calibration file or a
+	// result file of that name is an input like any other.
+	meta bool
 }
 
 // outFile is a file a command writes.
@@ -223,7 +227,7 @@ func (u *ui) newFiles() *files {
 // in adds an input file.
 func (f *files) in(what, path string) {
 	if path != "" {
-		f.ins = append(f.ins, inFile{what, path})
+		f.ins = append(f.ins, inFile{what: what, path: path})
 	}
 }
 
@@ -265,12 +269,17 @@ func (f *files) runFiles(rf *runFlags, paths []string) {
 		opt.Candidate = specs[1]
 		opt.Extra = specs[2:]
 	}
+	resultNames := map[string]bool{}
+	for _, v := range specs {
+		resultNames[filepath.Base(v.File)] = true
+	}
 	for _, p := range data.ReadFiles(paths, opt) {
+		if filepath.Base(p) == data.MetaFile && !resultNames[data.MetaFile] {
+			f.ins = append(f.ins, inFile{what: "a run's " + data.MetaFile, path: p, meta: true})
+			continue
+		}
 		what := "a result file"
-		switch {
-		case filepath.Base(p) == data.MetaFile:
-			what = "a run's " + data.MetaFile
-		case slices.Contains(paths, p):
+		if slices.Contains(paths, p) {
 			what = "a PATH"
 		}
 		f.in(what, p)
@@ -350,8 +359,8 @@ func (f *files) check() error {
 			if s.st == nil || !os.SameFile(st, s.st) {
 				continue
 			}
-			if s.o.meta && filepath.Base(in.path) == data.MetaFile {
-				continue // --emit-meta rewrites the run's qoscal.json
+			if s.o.meta && in.meta {
+				continue // --emit-meta rewrites the run's own qoscal.json
 			}
 			name := in.path
 			if name != s.o.path {

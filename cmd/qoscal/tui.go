@@ -324,7 +324,9 @@ func (u *ui) exitCode(err error) int {
 			Error    string `json:"error"`
 			ExitCode int    `json:"exit_code"`
 		}{err.Error(), code}, "", "  ")
-		fmt.Fprintf(u.stdout, "%s\n", b)
+		// As writeJSON does: "##[" in a string is written escaped, so that
+		// the document still parses after the stdout writer's rule.
+		fmt.Fprintf(u.stdout, "%s\n", render.BreakLegacyJSON(b))
 	}
 	if !u.github {
 		for _, h := range hints {
