@@ -78,12 +78,12 @@ func (r *Run) BenchmarkCount() map[string]int {
 // benchmark, unit, sample (a stable sort: measurements equal in all four
 // keep their order).
 func (r *Run) Sort() {
-	slices.SortStableFunc(r.Measurements, compareMeasurements)
+	slices.SortStableFunc(r.Measurements, CompareMeasurements)
 }
 
-// compareMeasurements orders measurements by variant, benchmark, unit and
-// sample.
-func compareMeasurements(a, b Measurement) int {
+// CompareMeasurements orders measurements by variant, benchmark, unit and
+// sample: the canonical order of Run.Sort, in which a store keeps them.
+func CompareMeasurements(a, b Measurement) int {
 	return cmp.Or(strings.Compare(a.Variant, b.Variant), strings.Compare(a.Benchmark, b.Benchmark),
 		strings.Compare(a.Unit, b.Unit), cmp.Compare(a.Sample, b.Sample))
 }

@@ -1,7 +1,6 @@
 package data
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,79 +74,6 @@ func TestHeadLines(t *testing.T) {
 	headLines([]byte("a\nb\nc"), func([]byte) bool { n++; return n < 2 })
 	if n != 2 {
 		t.Errorf("headLines went on after fn returned false: %d calls", n)
-	}
-}
-
-// benchRuns returns n runs of 10 benchmarks × 2 variants, one sample each.
-func benchRuns(n int) []Run {
-	runs := make([]Run, n)
-	for i := range runs {
-		r := Run{ID: fmt.Sprintf("run-%06d", i), Source: "bench", Labels: map[string]string{"os": "linux"}, Baseline: "system", Candidate: "hoard"}
-		for b := range 10 {
-			name := fmt.Sprintf("bench-%02d", b)
-			r.Measurements = append(r.Measurements,
-				Measurement{Benchmark: name, Variant: "hoard", Value: float64(1500 + i%97 + b), Unit: OpsUnit},
-				Measurement{Benchmark: name, Variant: "system", Value: float64(1000 + i%89 + b), Unit: OpsUnit})
-		}
-		runs[i] = r
-	}
-	return runs
-}
-
-// BenchmarkStoreRuns10000 reads 10,000 stored runs of 20 measurements:
-// what every analysis command pays before it analyses (issue 19: half of
-// spread's time).
-func BenchmarkStoreRuns10000(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "b.db")
-	s, err := OpenSQLite(path, ReadWrite)
-	if err != nil {
-		b.Fatal(err)
-	}
-	const n = 10000
-	if _, err := s.Ingest(context.Background(), benchRuns(n), IngestOptions{}); err != nil {
-		b.Fatal(err)
-	}
-	s.Close()
-	r, err := OpenSQLite(path, ReadOnly)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer r.Close()
-	b.ReportAllocs()
-	for b.Loop() {
-		runs, err := r.Runs(context.Background(), Query{})
-		if err != nil || len(runs) != n || len(runs[n-1].Measurements) != 20 {
-			b.Fatalf("%d runs, %v", len(runs), err)
-		}
-	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n*20), "ns/measurement")
-}
-
-// BenchmarkIngest10000 ingests 10,000 runs of 20 measurements into a new
-// store, in one transaction.
-func BenchmarkIngest10000(b *testing.B) {
-	const n = 10000
-	b.ReportAllocs()
-	ingestIntoNew(b, benchRuns(n))
-	b.ReportMetric(float64(b.N*n*20)/b.Elapsed().Seconds(), "measurements/s")
-}
-
-// ingestIntoNew times ingesting runs into a new SQLite store, once per
-// iteration; opening and closing the store are not timed.
-func ingestIntoNew(b *testing.B, runs []Run) {
-	for b.Loop() {
-		b.StopTimer()
-		s, err := OpenSQLite(filepath.Join(b.TempDir(), "b.db"), ReadWrite)
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.StartTimer()
-		if _, err := s.Ingest(context.Background(), runs, IngestOptions{}); err != nil {
-			b.Fatal(err)
-		}
-		b.StopTimer()
-		s.Close()
-		b.StartTimer()
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"qoscal/data"
+	"qoscal/data/store"
 )
 
 // version is the qoscal version; release builds set it with
@@ -389,7 +390,7 @@ var errHelp = &exitError{code: exitOK}
 
 // storePath resolves the store: --db, else $QOSCAL_DB, else qoscal.db. It
 // is a SQLite file name or a PostgreSQL URL, which may hold a password:
-// show a store by its Location, or data.RedactLocation.
+// show a store by its Location, or store.RedactLocation.
 func storePath(u *ui, flag string) string {
 	if flag != "" {
 		return flag
@@ -397,7 +398,7 @@ func storePath(u *ui, flag string) string {
 	if env := u.getenv("QOSCAL_DB"); env != "" {
 		return env
 	}
-	return data.DefaultStore
+	return store.DefaultStore
 }
 
 // now returns the current time, or SOURCE_DATE_EPOCH when it is set, for

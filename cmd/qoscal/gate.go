@@ -15,6 +15,8 @@ import (
 
 	"qoscal/calibrate"
 	"qoscal/data"
+	"qoscal/data/source"
+	"qoscal/data/store"
 	"qoscal/present"
 	"qoscal/render"
 )
@@ -309,7 +311,7 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		return nil, usagef("gate judges one run, or a pair of run folders: give one or two run folders, or the files with --baseline and --candidate")
 	}
 	if g.fromStore(paths) {
-		src := data.Source{Store: storePath(u, g.db), ID: g.runID}
+		src := source.Source{Store: storePath(u, g.db), ID: g.runID}
 		runs, err := src.Runs(u.ctx)
 		if err != nil {
 			return nil, err
@@ -369,7 +371,7 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *calibrate.File, dir cali
 	if err != nil {
 		return ""
 	}
-	src := data.Source{Store: storePath(u, g.db), Labels: filter}
+	src := source.Source{Store: storePath(u, g.db), Labels: filter}
 	runs, err := src.Runs(u.ctx)
 	if err != nil {
 		u.warnf("no drift check: %v", err)
@@ -400,7 +402,7 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *calibrate.File, dir cali
 		return ""
 	}
 	return fmt.Sprintf("the last %d gated runs in %s: the score moved %s from median %.2f to %.2f from run %s on (false-alarm rate %s per %d runs): recalibrate (qoscal drift)",
-		len(d.Runs), data.RedactLocation(src.Store), d.Direction, d.BeforeMedian, d.AfterMedian, d.FromRun,
+		len(d.Runs), store.RedactLocation(src.Store), d.Direction, d.BeforeMedian, d.AfterMedian, d.FromRun,
 		strconv.FormatFloat(100*d.FalseAlarm, 'g', 3, 64)+"%", d.PerRuns)
 }
 
@@ -442,12 +444,12 @@ func (g *gateFlags) recordRun(u *ui, run *data.Run) error {
 	if err != nil {
 		return err
 	}
-	st, err := data.Open(u.ctx, storePath(u, g.db), data.ReadWrite)
+	st, err := source.OpenStore(u.ctx, storePath(u, g.db), store.ReadWrite)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	res, err := st.Ingest(u.ctx, []data.Run{*run}, data.IngestOptions{Now: now})
+	res, err := st.Ingest(u.ctx, []data.Run{*run}, store.IngestOptions{Now: now})
 	if err != nil {
 		return err
 	}

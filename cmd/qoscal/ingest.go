@@ -5,6 +5,8 @@ import (
 	"iter"
 
 	"qoscal/data"
+	"qoscal/data/source"
+	"qoscal/data/store"
 	"qoscal/present"
 )
 
@@ -102,7 +104,7 @@ func (f *ingestFlags) run(u *ui, paths []string) error {
 	// storing use a core each. The first is read before the store is
 	// opened, so that input that fails at once (a file that does not
 	// parse, a bad CSV) does not make a store.
-	next, stop := data.Prefetch(runs, prefetchRuns)
+	next, stop := store.Prefetch(runs, prefetchRuns)
 	defer stop()
 	first, err, ok := next()
 	if ok && err != nil {
@@ -114,7 +116,7 @@ func (f *ingestFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := data.Open(u.ctx, storePath(u, db), data.ReadWrite)
+	st, err := source.OpenStore(u.ctx, storePath(u, db), store.ReadWrite)
 	if err != nil {
 		return err
 	}
@@ -144,7 +146,7 @@ func (f *ingestFlags) run(u *ui, paths []string) error {
 			}
 		}
 	}
-	res, err := st.IngestEach(u.ctx, data.Incoming(all), data.IngestOptions{Replace: replace, Progress: progress, Now: now})
+	res, err := st.IngestEach(u.ctx, store.Incoming(all), store.IngestOptions{Replace: replace, Progress: progress, Now: now})
 	// The reading stops (and with it the loader's warnings) before they
 	// are said.
 	stop()
