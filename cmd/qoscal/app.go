@@ -13,7 +13,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"qoscal/data"
+	"qoscal/data/formats"
 	"qoscal/data/store"
 )
 
@@ -425,7 +425,7 @@ func (u *ui) outputFormat(f string) error {
 		return nil
 	}
 	err := usagef("--format must be text, markdown or json, got %q", f)
-	if rf, _ := data.LookupFormat(f); rf != nil {
+	if rf, _ := formats.LookupFormat(f); rf != nil {
 		return withHint(err, "--format is the output's format; name the result files' format with --input-format %s", f)
 	}
 	return err

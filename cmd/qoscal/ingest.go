@@ -5,6 +5,7 @@ import (
 	"iter"
 
 	"qoscal/data"
+	"qoscal/data/load"
 	"qoscal/data/source"
 	"qoscal/data/store"
 	"qoscal/present"
@@ -180,11 +181,11 @@ const progressMin = 50
 // keep both busy, few enough that memory does not grow with the input.
 const prefetchRuns = 64
 
-// each yields the runs of PATHs as they are read (data.LoadSeq), or, with
+// each yields the runs of PATHs as they are read (load.LoadSeq), or, with
 // no PATH, the single run whose files --baseline and --candidate name.
-func (f *runFlags) each(opt data.LoadOptions, paths []string) (iter.Seq2[data.Run, error], error) {
+func (f *runFlags) each(opt load.LoadOptions, paths []string) (iter.Seq2[data.Run, error], error) {
 	if len(paths) > 0 {
-		return data.LoadSeq(paths, opt), nil
+		return load.LoadSeq(paths, opt), nil
 	}
 	runs, err := f.load(opt, nil)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"syscall"
 
-	"qoscal/data"
+	"qoscal/data/load"
 )
 
 // The files qoscal writes: calibration files, reports, charts,
@@ -238,17 +238,17 @@ func (f *files) store(loc string) {
 	}
 }
 
-// runs adds the files the runs at paths are read from (data.ReadFiles),
+// runs adds the files the runs at paths are read from (load.ReadFiles),
 // or, without paths, the result files the variants name.
 func (f *files) runs(rf *runFlags, paths []string) {
 	f.later = append(f.later, func() { f.runFiles(rf, paths) })
 }
 
 func (f *files) runFiles(rf *runFlags, paths []string) {
-	var opt data.LoadOptions
-	var specs []data.VariantSpec
+	var opt load.LoadOptions
+	var specs []load.VariantSpec
 	for _, s := range append([]string{rf.baseline, rf.candidate}, rf.variants...) {
-		if v, err := data.ParseVariantSpec(s); err == nil {
+		if v, err := load.ParseVariantSpec(s); err == nil {
 			specs = append(specs, v)
 		}
 	}
@@ -265,11 +265,11 @@ func (f *files) runFiles(rf *runFlags, paths []string) {
 		opt.Candidate = specs[1]
 		opt.Extra = specs[2:]
 	}
-	for _, p := range data.ReadFiles(paths, opt) {
+	for _, p := range load.ReadFiles(paths, opt) {
 		what := "a result file"
 		switch {
-		case filepath.Base(p) == data.MetaFile:
-			what = "a run's " + data.MetaFile
+		case filepath.Base(p) == load.MetaFile:
+			what = "a run's " + load.MetaFile
 		case slices.Contains(paths, p):
 			what = "a PATH"
 		}
@@ -350,7 +350,7 @@ func (f *files) check() error {
 			if s.st == nil || !os.SameFile(st, s.st) {
 				continue
 			}
-			if s.o.meta && filepath.Base(in.path) == data.MetaFile {
+			if s.o.meta && filepath.Base(in.path) == load.MetaFile {
 				continue // --emit-meta rewrites the run's qoscal.json
 			}
 			name := in.path

@@ -10,6 +10,7 @@ import (
 	"iter"
 
 	"qoscal/data"
+	"qoscal/data/load"
 	"qoscal/data/store"
 	"qoscal/data/store/postgres"
 	"qoscal/data/store/sqlite"
@@ -22,7 +23,7 @@ type Source struct {
 	// Paths are read when given; otherwise the store is.
 	Paths []string
 	// Load says how to read Paths.
-	Load data.LoadOptions
+	Load load.LoadOptions
 	// Store is the store's location, read when Paths is empty.
 	Store string
 	// Labels keeps, of the stored runs, those that carry every label.
@@ -41,7 +42,7 @@ func (s *Source) FromStore() bool { return len(s.Paths) == 0 }
 // caller can suggest what to do instead.
 func (s *Source) Runs(ctx context.Context) ([]data.Run, error) {
 	if !s.FromStore() {
-		return data.Load(s.Paths, s.Load)
+		return load.Load(s.Paths, s.Load)
 	}
 	st, err := OpenStore(ctx, s.Store, store.ReadOnly)
 	if err != nil {
@@ -77,7 +78,7 @@ func (s *Source) Runs(ctx context.Context) ([]data.Run, error) {
 func (s *Source) Each(ctx context.Context) iter.Seq2[data.Run, error] {
 	return func(yield func(data.Run, error) bool) {
 		if !s.FromStore() {
-			for r, err := range data.LoadSeq(s.Paths, s.Load) {
+			for r, err := range load.LoadSeq(s.Paths, s.Load) {
 				if !yield(r, err) || err != nil {
 					return
 				}

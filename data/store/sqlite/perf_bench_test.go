@@ -18,8 +18,8 @@ func benchRuns(n int) []data.Run {
 		for b := range 10 {
 			name := fmt.Sprintf("bench-%02d", b)
 			r.Measurements = append(r.Measurements,
-				data.Measurement{Benchmark: name, Variant: "hoard", Value: float64(1500 + i%97 + b), Unit: data.OpsUnit},
-				data.Measurement{Benchmark: name, Variant: "system", Value: float64(1000 + i%89 + b), Unit: data.OpsUnit})
+				data.Measurement{Benchmark: name, Variant: "hoard", Value: float64(1500 + i%97 + b), Unit: "ops/sec"},
+				data.Measurement{Benchmark: name, Variant: "system", Value: float64(1000 + i%89 + b), Unit: "ops/sec"})
 		}
 		runs[i] = r
 	}
