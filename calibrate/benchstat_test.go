@@ -41,7 +41,7 @@ func TestAgainstBenchstat(t *testing.T) {
 	dir := filepath.Join("..", "data", "formats", "testdata", "gobench")
 	b, _ := load.ParseVariantSpec("base=" + filepath.Join(dir, "base.txt"))
 	c, _ := load.ParseVariantSpec("cand=" + filepath.Join(dir, "cand.txt"))
-	run, err := load.LoadFiles(load.LoadOptions{Baseline: b, Candidate: c, RunID: "go"})
+	run, err := load.Files(load.Options{Baseline: b, Candidate: c, RunID: "go"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ import (
 // recommend_worked_example testscript).
 func workedExample(t *testing.T) (*calibrate.Analysis, *calibrate.Recommendation) {
 	t.Helper()
-	runs, err := load.Load([]string{filepath.Join("..", "data", "samples", "windows-hoard-worked-example", "five-runs.csv")}, load.LoadOptions{})
+	runs, err := load.All([]string{filepath.Join("..", "data", "samples", "windows-hoard-worked-example", "five-runs.csv")}, load.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -438,7 +438,7 @@ func TestSameScores(t *testing.T) {
 func TestScoreSequenceRegimes(t *testing.T) {
 	b, _ := load.ParseVariantSpec("glibc=baseline.txt")
 	c, _ := load.ParseVariantSpec("mimalloc=mimalloc.txt")
-	runs, err := load.Load([]string{filepath.Join("..", "data", "samples", "linux-glibc-vs-mimalloc", "healthy")}, load.LoadOptions{Baseline: b, Candidate: c})
+	runs, err := load.All([]string{filepath.Join("..", "data", "samples", "linux-glibc-vs-mimalloc", "healthy")}, load.Options{Baseline: b, Candidate: c})
 	if err != nil {
 		t.Fatal(err)
 	}

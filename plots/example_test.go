@@ -19,7 +19,7 @@ import (
 func sample() (*calibrate.Analysis, *calibrate.Recommendation) {
 	b, _ := load.ParseVariantSpec("glibc=baseline.txt")
 	c, _ := load.ParseVariantSpec("mimalloc=mimalloc.txt")
-	runs, err := load.Load([]string{filepath.Join("..", "data", "samples", "linux-glibc-vs-mimalloc", "healthy")}, load.LoadOptions{Baseline: b, Candidate: c})
+	runs, err := load.All([]string{filepath.Join("..", "data", "samples", "linux-glibc-vs-mimalloc", "healthy")}, load.Options{Baseline: b, Candidate: c})
 	if err != nil {
 		log.Fatal(err)
 	}

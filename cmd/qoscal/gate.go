@@ -340,7 +340,7 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		opt.RunID = g.defaultRunID(u)
 	}
 	if len(paths) == 1 {
-		runs, err := load.Load(paths, opt)
+		runs, err := load.All(paths, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -349,7 +349,7 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		}
 		return &runs[0], nil
 	}
-	run, err := load.LoadFiles(opt)
+	run, err := load.Files(opt)
 	if err != nil {
 		return nil, err
 	}

@@ -181,11 +181,11 @@ const progressMin = 50
 // keep both busy, few enough that memory does not grow with the input.
 const prefetchRuns = 64
 
-// each yields the runs of PATHs as they are read (load.LoadSeq), or, with
+// each yields the runs of PATHs as they are read (load.Runs), or, with
 // no PATH, the single run whose files --baseline and --candidate name.
-func (f *runFlags) each(opt load.LoadOptions, paths []string) (iter.Seq2[data.Run, error], error) {
+func (f *runFlags) each(opt load.Options, paths []string) (iter.Seq2[data.Run, error], error) {
 	if len(paths) > 0 {
-		return load.LoadSeq(paths, opt), nil
+		return load.Runs(paths, opt), nil
 	}
 	runs, err := f.load(opt, nil)
 	if err != nil {

@@ -60,10 +60,10 @@ func (f *runFlags) addFormatAlias(fs *flagSet) {
 	in.Usage += "; --format is a deprecated alias"
 }
 
-// loadOptions turns the flags into load.LoadOptions. With byName, the
+// loadOptions turns the flags into load.Options. With byName, the
 // variant flags name variants, not files (see variantName).
-func (f *runFlags) loadOptions(u *ui, byName bool) (load.LoadOptions, error) {
-	var opt load.LoadOptions
+func (f *runFlags) loadOptions(u *ui, byName bool) (load.Options, error) {
+	var opt load.Options
 	flag, name := f.formatFlag, f.format
 	if f.formatAlias != "" {
 		if name != "auto" && name != f.formatAlias {
@@ -140,7 +140,7 @@ func namesVariants(paths []string) bool {
 
 // load reads runs from PATHs, or, with no PATH, the single run whose files
 // --baseline and --candidate name directly.
-func (f *runFlags) load(opt load.LoadOptions, paths []string) ([]data.Run, error) {
+func (f *runFlags) load(opt load.Options, paths []string) ([]data.Run, error) {
 	if len(paths) == 0 {
 		if f.baseline == "" || f.candidate == "" {
 			return nil, usagef("no PATH given: name run folders or CSV files, or a single run's files with --baseline and --candidate")
@@ -153,11 +153,11 @@ func (f *runFlags) load(opt load.LoadOptions, paths []string) ([]data.Run, error
 				return nil, usagef("%s is a folder: give run folders as PATHs and file names with --baseline and --candidate", spec.File)
 			}
 		}
-		run, err := load.LoadFiles(opt)
+		run, err := load.Files(opt)
 		if err != nil {
 			return nil, err
 		}
 		return []data.Run{run}, nil
 	}
-	return load.Load(paths, opt)
+	return load.All(paths, opt)
 }

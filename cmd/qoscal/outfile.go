@@ -245,7 +245,7 @@ func (f *files) runs(rf *runFlags, paths []string) {
 }
 
 func (f *files) runFiles(rf *runFlags, paths []string) {
-	var opt load.LoadOptions
+	var opt load.Options
 	var specs []load.VariantSpec
 	for _, s := range append([]string{rf.baseline, rf.candidate}, rf.variants...) {
 		if v, err := load.ParseVariantSpec(s); err == nil {

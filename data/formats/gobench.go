@@ -19,7 +19,7 @@ import (
 // sec/op, MB/s becomes B/s; B/op, allocs/op and custom metrics stay. Each
 // line of a benchmark (go test -count N) is a sample. Benchmark names are
 // kept as printed, "BenchmarkJoin/parts=16-8", GOMAXPROCS suffix included
-// (LoadOptions.StripProcs drops it). Configuration lines (goos:, goarch:,
+// (load.Options.StripProcs drops it). Configuration lines (goos:, goarch:,
 // pkg:, cpu:, and any other key: value) become labels of the run.
 //
 // A benchmark is its package and its name: `go test -bench . ./...` prints

@@ -14,7 +14,7 @@ import (
 )
 
 // DefaultMaxJSONBytes bounds a JSON result file when
-// LoadOptions.MaxJSONBytes is 0. A JSON result file is decoded whole, into
+// ParseOptions.MaxJSONBytes is 0. A JSON result file is decoded whole, into
 // about as many bytes again; 64 MiB holds millions of samples (a
 // hyperfine run of 1,000 commands with 10,000 times each is ~150 MB) while
 // keeping a malformed or hostile file from taking gigabytes.

@@ -8,7 +8,7 @@ import (
 
 // The limits of a result file, chosen so that reading any input takes
 // memory bounded by them (the parsers stream, and a load holds one run
-// at a time: see LoadEach), and generous for real suites. Each is said by
+// at a time: see package load), and generous for real suites. Each is said by
 // name, at the file and line that passes it, when an input does.
 //
 //   - A line of a text result file is at most maxLine (1 MiB); a line of

@@ -234,19 +234,19 @@ func unzipFile(f *zip.File, dst string, budget int64) (int64, error) {
 // loadZip reads the runs of a zip artifact given as a PATH: one run named
 // after the zip when the result files are at its top, else the run
 // folders inside it (a zip of downloaded artifact folders).
-func loadZip(p string, opt *LoadOptions, yield func(data.Run) error) error {
+func (l *Loader) loadZip(p string, yield func(data.Run) error) error {
 	dir, err := unzip(p)
 	if err != nil {
 		return err
 	}
 	defer release(dir)
-	defer opt.namedByZip(dir, p)()
-	if present, _, stats := statFiles(dir, opt); present == len(opt.variants()) {
-		id := opt.RunID
+	defer l.namedByZip(dir, p)()
+	if present, _, stats := l.statFiles(dir); present == len(l.vs) {
+		id := l.opt.RunID
 		if id == "" {
 			id = zipStem(p)
 		}
-		r, err := loadRunFolder(dir, id, opt, stats)
+		r, err := l.loadRunFolder(dir, id, stats)
 		if err != nil {
 			return unzipPaths(err, dir, p)
 		}
@@ -256,7 +256,7 @@ func loadZip(p string, opt *LoadOptions, yield func(data.Run) error) error {
 	// The runs are yielded as they are read; an error of the caller's
 	// (yield's) is returned as it is, one of reading names the zip.
 	var fromYield error
-	err = loadPath(dir, opt, func(r data.Run) error {
+	err = l.loadPath(dir, func(r data.Run) error {
 		r.Source = zipPath(r.Source, dir, p)
 		fromYield = yield(r)
 		return fromYield
@@ -271,33 +271,33 @@ func loadZip(p string, opt *LoadOptions, yield func(data.Run) error) error {
 // run it holds, named after the zip: its result files at its top, or in
 // its one folder (a zip of a run folder). ok is false when the zip holds
 // none of the result files there (not a run).
-func loadZipRun(p string, opt *LoadOptions) (run data.Run, missing []string, ok bool, err error) {
+func (l *Loader) loadZipRun(p string) (run data.Run, missing []string, ok bool, err error) {
 	dir, err := unzip(p)
 	if err != nil {
 		return data.Run{}, nil, false, err
 	}
 	defer release(dir)
-	defer opt.namedByZip(dir, p)()
+	defer l.namedByZip(dir, p)()
 	root := dir
-	present, missing, stats := statFiles(root, opt)
+	present, missing, stats := l.statFiles(root)
 	if sub, ok := onlyFolder(dir); present == 0 && ok {
 		// A zip of its run folder (zip -r run-2.zip run-2): the result
 		// files are one folder down.
 		root = sub
-		present, missing, stats = statFiles(root, opt)
+		present, missing, stats = l.statFiles(root)
 	}
 	if present == 0 {
 		// Not a run; but one holding a result file deeper down is said,
 		// not passed over: the runs read would be one fewer than given.
-		if where := findResultFile(dir, opt); where != "" {
-			opt.warn("skipped artifact %s: it holds %s, but a run artifact holds its result files at its top or in its one folder", p, zipPath(where, dir, p))
+		if where := l.findResultFile(dir); where != "" {
+			l.warnf("skipped artifact %s: it holds %s, but a run artifact holds its result files at its top or in its one folder", p, zipPath(where, dir, p))
 		}
 		return data.Run{}, nil, false, nil
 	}
 	if len(missing) > 0 {
 		return data.Run{}, missing, true, nil
 	}
-	r, err := loadRunFolder(root, zipStem(p), opt, stats)
+	r, err := l.loadRunFolder(root, zipStem(p), stats)
 	if err != nil {
 		return data.Run{}, nil, true, unzipPaths(err, dir, p)
 	}
@@ -316,9 +316,9 @@ func onlyFolder(dir string) (string, bool) {
 
 // findResultFile returns the first file under dir, in walk order, named
 // like one of the variants' result files, or "".
-func findResultFile(dir string, opt *LoadOptions) string {
+func (l *Loader) findResultFile(dir string) string {
 	names := map[string]bool{}
-	for _, v := range opt.variants() {
+	for _, v := range l.vs {
 		names[filepath.Base(v.File)] = true
 	}
 	found := ""
@@ -334,28 +334,28 @@ func findResultFile(dir string, opt *LoadOptions) string {
 
 // namedByZip makes the warnings said while the zip artifact zipFile is
 // read from its temporary folder dir name the zip instead: those said at
-// once (Warn), and the parsers' notes gathered until the load ends, which
+// once (Options.Warn), and the parsers' notes gathered until the load ends, which
 // the returned function rewrites when the zip is read (the folder is gone
 // by the time they are said).
-func (o *LoadOptions) namedByZip(dir, zipFile string) func() {
-	warn := o.Warn
+func (l *Loader) namedByZip(dir, zipFile string) func() {
+	warn := l.warn
 	if warn != nil {
-		o.Warn = func(s string) { warn(strings.ReplaceAll(s, dir, zipFile)) }
+		l.warn = func(s string) { warn(strings.ReplaceAll(s, dir, zipFile)) }
 	}
 	return func() {
-		o.Warn = warn
-		if o.notes == nil {
+		l.warn = warn
+		if l.notes == nil {
 			return
 		}
-		files := make(map[string][]string, len(o.notes.files))
-		for i, rest := range o.notes.order {
+		files := make(map[string][]string, len(l.notes.files))
+		for i, rest := range l.notes.order {
 			named := strings.ReplaceAll(rest, dir, zipFile)
-			for _, f := range o.notes.files[rest] {
+			for _, f := range l.notes.files[rest] {
 				files[named] = append(files[named], zipPath(f, dir, zipFile))
 			}
-			o.notes.order[i] = named
+			l.notes.order[i] = named
 		}
-		o.notes.files = files
+		l.notes.files = files
 	}
 }
 

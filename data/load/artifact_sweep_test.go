@@ -25,16 +25,16 @@ func TestZipMessagesNameTheZip(t *testing.T) {
 	t.Run("an entry under a file", func(t *testing.T) {
 		p := filepath.Join(t.TempDir(), "run-1.zip")
 		writeZip(t, p, [2]string{"a", "x"}, [2]string{"a/b", "y"})
-		_, err := Load([]string{p}, artOptions())
+		_, err := All([]string{p}, artOptions())
 		if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), `entry "a/b"`) || strings.Contains(err.Error(), tempArtifact) {
 			t.Fatalf("error %v: want one naming %s and the entry a/b, not the temporary folder", err, p)
 		}
 	})
-	warned := func(t *testing.T, opt LoadOptions, path, want string) {
+	warned := func(t *testing.T, opt Options, path, want string) {
 		t.Helper()
 		var warnings []string
 		opt.Warn = func(s string) { warnings = append(warnings, s) }
-		if _, err := Load([]string{path}, opt); err != nil {
+		if _, err := All([]string{path}, opt); err != nil {
 			t.Fatal(err)
 		}
 		all := strings.Join(warnings, "\n")
@@ -92,7 +92,7 @@ func TestParseMetaKeys(t *testing.T) {
 func TestMetaNotAFile(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "run-1.zip")
 	writeZip(t, p, [2]string{"baseline.txt", artBase}, [2]string{"hoard.txt", artCand}, [2]string{MetaFile + "/x", "{}"})
-	_, err := Load([]string{p}, artOptions())
+	_, err := All([]string{p}, artOptions())
 	if err == nil || !strings.Contains(err.Error(), p+"/"+MetaFile) || !strings.Contains(err.Error(), "not a regular file") {
 		t.Fatalf("error %v: want one naming %s/%s, not a regular file", err, p, MetaFile)
 	}
@@ -123,7 +123,7 @@ func TestNestedZipShareLimits(t *testing.T) {
 	}
 	outer := filepath.Join(dir, "runs.zip")
 	writeZip(t, outer, runs...)
-	_, err := Load([]string{outer}, artOptions())
+	_, err := All([]string{outer}, artOptions())
 	if err == nil || !strings.Contains(err.Error(), "unpacks to more than the 1048576 bytes") || !strings.HasPrefix(err.Error(), outer+"/run-") || strings.Contains(err.Error(), tempArtifact) {
 		t.Fatalf("error %v: want the outer zip's byte limit, shared by the zips inside it", err)
 	}
@@ -137,7 +137,7 @@ func TestNestedZipShareLimits(t *testing.T) {
 		runs = append(runs, inner(n, append([][2]string{{"baseline.txt", artBase}, {"hoard.txt", artCand}}, many...)...))
 	}
 	writeZip(t, outer, runs...)
-	_, err = Load([]string{outer}, artOptions())
+	_, err = All([]string{outer}, artOptions())
 	if err == nil || !strings.Contains(err.Error(), "more than the 20") {
 		t.Fatalf("error %v: want the outer zip's entry limit, shared by the zips inside it", err)
 	}
@@ -157,7 +157,7 @@ func TestZipOfAFolderAmongRuns(t *testing.T) {
 	opt := artOptions()
 	var warnings []string
 	opt.Warn = func(s string) { warnings = append(warnings, s) }
-	runs, err := Load([]string{dir}, opt)
+	runs, err := All([]string{dir}, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -195,7 +195,7 @@ func TestZipEncrypted(t *testing.T) {
 	if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Load([]string{p}, artOptions())
+	_, err := All([]string{p}, artOptions())
 	if err == nil || !strings.Contains(err.Error(), p+`: entry "baseline.txt" is encrypted`) {
 		t.Fatalf("error %v: want the entry named as encrypted", err)
 	}

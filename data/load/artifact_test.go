@@ -39,8 +39,8 @@ const (
 	artCand = "larson: threads=2 ops=4000000 time=0.4 sec (9908188 ops/sec)\ncfrac: iterations=40000000 time=0.5 sec (79291066 ops/sec)\n"
 )
 
-func artOptions() LoadOptions {
-	return LoadOptions{Baseline: VariantSpec{Name: "system", File: "baseline.txt"}, Candidate: VariantSpec{Name: "hoard", File: "hoard.txt"}}
+func artOptions() Options {
+	return Options{Baseline: VariantSpec{Name: "system", File: "baseline.txt"}, Candidate: VariantSpec{Name: "hoard", File: "hoard.txt"}}
 }
 
 // TestZipRefused: archives that would write outside their folder, hold a
@@ -76,7 +76,7 @@ func TestZipRefused(t *testing.T) {
 			p := filepath.Join(dir, "run-1.zip")
 			writeZip(t, p, c.entries...)
 			before, _ := filepath.Glob(filepath.Join(os.TempDir(), "qoscal-artifact-*"))
-			_, err := Load([]string{p}, artOptions())
+			_, err := All([]string{p}, artOptions())
 			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), p) {
 				t.Fatalf("error %v, want one naming %s and saying %q", err, p, c.want)
 			}
@@ -110,12 +110,12 @@ func TestZipSameAsFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeZip(t, zipped, [2]string{"baseline.txt", artBase}, [2]string{"hoard.txt", artCand}, [2]string{MetaFile, meta})
-	want, err := Load([]string{folder}, artOptions())
+	want, err := All([]string{folder}, artOptions())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{zipped, filepath.Dir(zipped)} {
-		got, err := Load([]string{p}, artOptions())
+		got, err := All([]string{p}, artOptions())
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}

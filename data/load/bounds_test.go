@@ -22,12 +22,12 @@ func TestMaxJSONBytes(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "ab.json")
 	writeFile(t, path, `{"results": [{"command": "old", "times": [0.1, 0.2]}, {"command": "new", "times": [0.1, 0.3]}]}`)
-	opt := LoadOptions{RunID: "r", Baseline: VariantSpec{"old", path}, Candidate: VariantSpec{"new", path}}
-	if _, err := LoadFiles(opt); err != nil {
+	opt := Options{RunID: "r", Baseline: VariantSpec{"old", path}, Candidate: VariantSpec{"new", path}}
+	if _, err := Files(opt); err != nil {
 		t.Fatal(err)
 	}
 	opt.MaxJSONBytes = 64
-	_, err := LoadFiles(opt)
+	_, err := Files(opt)
 	want := path + ": JSON result file larger than 64 bytes, the limit for JSON input\n" + path + ": JSON result file larger than 64 bytes, the limit for JSON input"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v\nwant  %s", err, want)
@@ -46,7 +46,7 @@ func benchLoad(b *testing.B, name string, big []byte, small string) {
 	if err := os.WriteFile(cand, []byte(small), 0o644); err != nil {
 		b.Fatal(err)
 	}
-	opt := LoadOptions{RunID: "r", Baseline: VariantSpec{"base", base}, Candidate: VariantSpec{"cand", cand}, MaxJSONBytes: 1 << 30}
+	opt := Options{RunID: "r", Baseline: VariantSpec{"base", base}, Candidate: VariantSpec{"cand", cand}, MaxJSONBytes: 1 << 30}
 	b.ReportAllocs()
 	b.SetBytes(int64(len(big)))
 	var peak uint64
@@ -55,7 +55,7 @@ func benchLoad(b *testing.B, name string, big []byte, small string) {
 		var run data.Run
 		p := peakHeap(func() {
 			var err error
-			if run, err = LoadFiles(opt); err != nil {
+			if run, err = Files(opt); err != nil {
 				b.Fatal(err)
 			}
 		})
@@ -158,9 +158,9 @@ func BenchmarkPeakHostile(b *testing.B) {
 				var err error
 				peak = max(peak, peakHeap(func() {
 					if filepath.Ext(c.file) == ".csv" {
-						_, err = Load([]string{path}, LoadOptions{Format: format})
+						_, err = All([]string{path}, Options{Format: format})
 					} else {
-						_, err = LoadFiles(LoadOptions{RunID: "r", Baseline: VariantSpec{"base", path}, Candidate: VariantSpec{"cand", small}, Format: format, MaxJSONBytes: 64 * mib})
+						_, err = Files(Options{RunID: "r", Baseline: VariantSpec{"base", path}, Candidate: VariantSpec{"cand", small}, Format: format, MaxJSONBytes: 64 * mib})
 					}
 				}))
 				if err != nil {

@@ -9,7 +9,7 @@ func TestHyperfineAB(t *testing.T) {
 	path := filepath.Join(fixtures, "hyperfine", "ab.json")
 	b, _ := ParseVariantSpec("old=" + path)
 	c, _ := ParseVariantSpec("new=" + path)
-	run, err := LoadFiles(LoadOptions{Baseline: b, Candidate: c, RunID: "ab"})
+	run, err := Files(Options{Baseline: b, Candidate: c, RunID: "ab"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestStripProcsAndFileLabels(t *testing.T) {
 	dir := filepath.Join(fixtures, "gobench")
 	b, _ := ParseVariantSpec("old=" + filepath.Join(dir, "base.txt"))
 	c, _ := ParseVariantSpec("new=" + filepath.Join(dir, "cand.txt"))
-	run, err := LoadFiles(LoadOptions{Baseline: b, Candidate: c, RunID: "go", StripProcs: true})
+	run, err := Files(Options{Baseline: b, Candidate: c, RunID: "go", StripProcs: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,15 +52,15 @@ func TestStripProcsClash(t *testing.T) {
 	cand := filepath.Join(dir, "cand.txt")
 	writeFile(t, base, "goos: linux\nBenchmarkA-4 10 5 ns/op\nBenchmarkB-4 10 5 ns/op\nBenchmarkA-8 10 3 ns/op\nBenchmarkA-4 10 5 ns/op\nBenchmarkB 10 5 ns/op\n")
 	writeFile(t, cand, "BenchmarkA-4 10 5 ns/op\nBenchmarkB-4 10 5 ns/op\n")
-	opt := LoadOptions{Baseline: VariantSpec{"old", base}, Candidate: VariantSpec{"new", cand}, RunID: "r", StripProcs: true}
-	_, err := LoadFiles(opt)
+	opt := Options{Baseline: VariantSpec{"old", base}, Candidate: VariantSpec{"new", cand}, RunID: "r", StripProcs: true}
+	_, err := Files(opt)
 	want := base + ":4: --strip-procs makes BenchmarkA-8 and BenchmarkA-4 (line 2) one benchmark, BenchmarkA: leave out --strip-procs, or run the benchmarks with one -cpu value\n" +
 		base + ":6: --strip-procs makes BenchmarkB and BenchmarkB-4 (line 3) one benchmark, BenchmarkB: leave out --strip-procs, or run the benchmarks with one -cpu value"
 	if err == nil || err.Error() != want {
 		t.Errorf("error %v\nwant  %s", err, want)
 	}
 	opt.StripProcs = false
-	if _, err := LoadFiles(opt); err != nil {
+	if _, err := Files(opt); err != nil {
 		t.Errorf("without --strip-procs: %v", err)
 	}
 }

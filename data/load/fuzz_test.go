@@ -27,7 +27,7 @@ func FuzzCSVRuns(f *testing.F) {
 		if err != nil {
 			return
 		}
-		runs, err := runsFromRecords("fuzz.csv", recs, &LoadOptions{})
+		runs, err := runsFromRecords("fuzz.csv", recs, &Options{})
 		if err != nil {
 			return
 		}

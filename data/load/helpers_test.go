@@ -92,3 +92,18 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 	}
 	return k, nil
 }
+
+// loadEach reads the runs at paths with Runs and passes each to fn: an
+// error from fn stops the reading (the consumer stops taking runs) and is
+// returned, as is the sequence's error.
+func loadEach(paths []string, opt Options, fn func(data.Run) error) error {
+	for r, err := range Runs(paths, opt) {
+		if err != nil {
+			return err
+		}
+		if err := fn(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 )
 
-// ReadFiles lists the files that Load (and LoadEach) would read at paths
+// ReadFiles lists the files that Runs would read at paths
 // with opt, as far as they exist: a PATH that is a file (a CSV file, a zip
 // artifact) itself; in a run folder, the variants' result files and its
 // MetaFile; in a folder of run folders, those of each subfolder, and each
@@ -13,11 +13,11 @@ import (
 // check, before it reads any input, that none of the files it writes is
 // one of them (compared by identity: the caller stats what it lists).
 //
-// A folder is listed as Load reads it: a folder that holds every
+// A folder is listed as Runs reads it: a folder that holds every
 // variant's file is one run, else its subfolders are. Without variants
 // that name files (a store's names, or CSV), a folder's files are not
 // known, and only its zip artifacts and the MetaFiles are listed.
-func ReadFiles(paths []string, opt LoadOptions) []string {
+func ReadFiles(paths []string, opt Options) []string {
 	var out []string
 	vs := opt.variants()
 	add := func(p string) {

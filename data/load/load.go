@@ -55,10 +55,12 @@ func ParseVariantSpec(s string) (VariantSpec, error) {
 	return VariantSpec{Name: stem, File: s}, nil
 }
 
-// LoadOptions says how to read runs from paths.
-type LoadOptions struct {
+// Options say how to read runs from paths. They are plain values: a
+// Loader reads them and never changes them, and what its fast paths learn
+// while it reads is kept in the Loader, not here.
+type Options struct {
 	// Baseline and Candidate name the two compared variants and their
-	// result files inside each run folder (or, for LoadFiles, their paths).
+	// result files inside each run folder (or, for Files, their paths).
 	Baseline, Candidate VariantSpec
 	// Extra are further variants measured in the same runs.
 	Extra []VariantSpec
@@ -81,80 +83,16 @@ type LoadOptions struct {
 	// refusing the file.
 	IgnoreColumns bool
 	// MaxJSONBytes bounds the size of a JSON result file, which is decoded
-	// whole; 0 means DefaultMaxJSONBytes.
+	// whole; 0 means formats.DefaultMaxJSONBytes.
 	MaxJSONBytes int64
 	// Warn receives warnings (skipped folders, parser notes); nil drops
 	// them.
 	Warn func(string)
-
-	notes *noteSet
-	// runLen is how many measurements the last run read had: room for
-	// as many is made for the next one's at once (run folders hold alike
-	// files), rather than grown step by step.
-	runLen int
-	// names are the benchmark names read so far (ParseOptions.names).
-	names formats.Names
-	// vs caches variants(): a load asks for them several times a run
-	// folder, and the options do not change while it reads.
-	vs []VariantSpec
-}
-
-// noteSet gathers the parsers' notes of one Load or LoadFiles call, so
-// that a note that many result files share (the same benchmark without a
-// figure in every run folder) is said once, naming the first file and how
-// many more say the same, instead of once per file.
-type noteSet struct {
-	order []string            // the notes without their file, in order
-	files map[string][]string // note -> the files it came from
-}
-
-// note records a parser's note about file.
-func (o *LoadOptions) note(file, note string) {
-	if o.notes == nil {
-		o.notes = &noteSet{files: map[string][]string{}}
-	}
-	rest, ok := strings.CutPrefix(note, file+": ")
-	if !ok {
-		file, rest = "", note
-	}
-	if _, seen := o.notes.files[rest]; !seen {
-		o.notes.order = append(o.notes.order, rest)
-	}
-	o.notes.files[rest] = append(o.notes.files[rest], file)
-}
-
-// flushNotes passes the gathered notes to Warn.
-func (o *LoadOptions) flushNotes() {
-	if o.notes == nil {
-		return
-	}
-	for _, rest := range o.notes.order {
-		files := o.notes.files[rest]
-		msg := rest
-		if files[0] != "" {
-			msg = files[0] + ": " + rest
-		}
-		if n := len(files) - 1; n > 0 {
-			msg += fmt.Sprintf(" (likewise in %s)", pluralFiles(n))
-		}
-		o.warn("%s", msg)
-	}
-	o.notes = nil
-}
-
-func pluralFiles(n int) string {
-	if n == 1 {
-		return "1 more file"
-	}
-	return fmt.Sprintf("%d more files", n)
 }
 
 // variants returns the named variants, the baseline and the candidate
-// first. The slice is shared: callers must not change it.
-func (o *LoadOptions) variants() []VariantSpec {
-	if o.vs != nil {
-		return o.vs
-	}
+// first.
+func (o *Options) variants() []VariantSpec {
 	vs := make([]VariantSpec, 0, 2+len(o.Extra))
 	for _, v := range [2]VariantSpec{o.Baseline, o.Candidate} {
 		if v.File != "" || v.Name != "" {
@@ -166,19 +104,118 @@ func (o *LoadOptions) variants() []VariantSpec {
 			vs = append(vs, v)
 		}
 	}
-	o.vs = vs
 	return vs
 }
 
-func (o *LoadOptions) warn(format string, args ...any) {
-	if o.Warn != nil {
-		o.Warn(fmt.Sprintf(format, args...))
+// A Loader reads runs with its Options: Runs yields the runs at PATHs one
+// at a time, Files reads one run from files given by path. It keeps what
+// its fast paths learn from one file and run to the next (the benchmark
+// names read so far, each held once; how many measurements the last run
+// had), and the parsers' notes until they are said. A Loader is for one
+// goroutine at a time.
+type Loader struct {
+	opt Options
+	// vs are l.vs: a load asks for them several times a run
+	// folder, and the options do not change while it reads.
+	vs []VariantSpec
+	// warn is l.opt.Warn, or, while a zip artifact is read from its
+	// temporary folder, it naming the zip instead (namedByZip).
+	warn  func(string)
+	notes *noteSet
+	// runLen is how many measurements the last run read had: room for
+	// as many is made for the next one's at once (run folders hold alike
+	// files), rather than grown step by step.
+	runLen int
+	// names are the benchmark names read so far (formats.ParseOptions.Names).
+	names formats.Names
+}
+
+// New returns a Loader that reads with opt.
+func New(opt Options) *Loader {
+	return &Loader{opt: opt, vs: opt.variants(), warn: opt.Warn, names: formats.Names{}}
+}
+
+// Runs yields the runs at paths as New(opt).Runs does.
+func Runs(paths []string, opt Options) iter.Seq2[data.Run, error] {
+	return New(opt).Runs(paths)
+}
+
+// All reads every run at paths (Runs, gathered), or returns the first
+// error.
+func All(paths []string, opt Options) ([]data.Run, error) {
+	var runs []data.Run
+	for r, err := range Runs(paths, opt) {
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, r)
+	}
+	return runs, nil
+}
+
+// Files reads one run from result files given by path, as
+// New(opt).Files does.
+func Files(opt Options) (data.Run, error) { return New(opt).Files() }
+
+// noteSet gathers the parsers' notes of one Runs or Files call, so
+// that a note that many result files share (the same benchmark without a
+// figure in every run folder) is said once, naming the first file and how
+// many more say the same, instead of once per file.
+type noteSet struct {
+	order []string            // the notes without their file, in order
+	files map[string][]string // note -> the files it came from
+}
+
+// note records a parser's note about file.
+func (l *Loader) note(file, note string) {
+	if l.notes == nil {
+		l.notes = &noteSet{files: map[string][]string{}}
+	}
+	rest, ok := strings.CutPrefix(note, file+": ")
+	if !ok {
+		file, rest = "", note
+	}
+	if _, seen := l.notes.files[rest]; !seen {
+		l.notes.order = append(l.notes.order, rest)
+	}
+	l.notes.files[rest] = append(l.notes.files[rest], file)
+}
+
+// flushNotes passes the gathered notes to Warn.
+func (l *Loader) flushNotes() {
+	if l.notes == nil {
+		return
+	}
+	for _, rest := range l.notes.order {
+		files := l.notes.files[rest]
+		msg := rest
+		if files[0] != "" {
+			msg = files[0] + ": " + rest
+		}
+		if n := len(files) - 1; n > 0 {
+			msg += fmt.Sprintf(" (likewise in %s)", pluralFiles(n))
+		}
+		l.warnf("%s", msg)
+	}
+	l.notes = nil
+}
+
+func pluralFiles(n int) string {
+	if n == 1 {
+		return "1 more file"
+	}
+	return fmt.Sprintf("%d more files", n)
+}
+
+func (l *Loader) warnf(format string, args ...any) {
+	if l.warn != nil {
+		l.warn(fmt.Sprintf(format, args...))
 	}
 }
 
-func (o *LoadOptions) checkVariants(needFiles bool) error {
-	vs := o.variants()
-	if needFiles && (o.Baseline.File == "" || o.Candidate.File == "") {
+func (l *Loader) checkVariants(needFiles bool) error {
+	vs := l.vs
+	if needFiles && (l.opt.Baseline.File == "" || l.opt.Candidate.File == "") {
 		return errors.New("run folders need --baseline and --candidate: the result file of each variant inside every run folder")
 	}
 	seen := map[string]bool{}
@@ -191,57 +228,51 @@ func (o *LoadOptions) checkVariants(needFiles bool) error {
 	return nil
 }
 
-// Load reads runs from paths. A path is a run folder (it holds the named
-// result files), a folder of run folders (each subfolder that holds them is
-// a run, named after the subfolder, in natural order: run-2 before run-10),
-// or a CSV file of many runs. Runs come back in path order. A run id seen
-// twice is an error.
-func Load(paths []string, opt LoadOptions) ([]data.Run, error) {
-	if err := checkPaths(paths); err != nil {
-		return nil, err
-	}
-	defer opt.flushNotes()
-	var runs []data.Run
-	where := map[string]string{}
-	for _, p := range paths {
-		var got []data.Run
-		if err := loadPath(p, &opt, func(r data.Run) error { got = append(got, r); return nil }); err != nil {
-			return nil, err
-		}
-		for _, r := range got {
-			r.ID = opt.IDPrefix + r.ID
-			if err := data.CheckName("run id", r.ID); err != nil {
-				return nil, fmt.Errorf("%s: %w", r.Source, err)
+// Runs yields the runs at paths, one at a time, the way every command
+// reads runs. A path is a run folder (it holds the named result files), a
+// folder of run folders (each subfolder that holds them is a run, named
+// after the subfolder, in natural order: run-2 before run-10), a CSV file
+// of many runs, or a zip artifact. Runs come in path order. Each run's id
+// is checked (prefixed, valid, not seen before: a run id seen twice is an
+// error) before it is yielded. A folder of run folders is never held
+// whole, nor a CSV file whose runs' rows are grouped (see
+// eachMultiRunFile; any other CSV file is, until it is read to its end,
+// since a run's rows may be anywhere in it). A failure to read is yielded
+// as the sequence's last error; runs of a path that then fails may have
+// been yielded before it. The parsers' notes are said (Warn) when the
+// sequence ends, unless its consumer stopped taking runs.
+func (l *Loader) Runs(paths []string) iter.Seq2[data.Run, error] {
+	return func(yield func(data.Run, error) bool) {
+		stopped := false
+		err := l.each(paths, func(r data.Run) error {
+			if !yield(r, nil) {
+				stopped = true
+				return errStopped
 			}
-			if prev, dup := where[r.ID]; dup {
-				return nil, fmt.Errorf("run id %q appears twice: in %s and in %s", r.ID, prev, r.Source)
-			}
-			where[r.ID] = r.Source
-			runs = append(runs, r)
+			return nil
+		})
+		if err != nil && !stopped {
+			yield(data.Run{}, err)
 		}
 	}
-	return runs, nil
 }
 
-// LoadEach reads runs from paths as Load does, passing each run to fn as
-// soon as it is read instead of returning them all: a folder of run
-// folders is then never held whole, nor a CSV file whose runs' rows are
-// grouped (see eachMultiRunFile; any other CSV file is, until it is read
-// to its end, since a run's rows may be anywhere in it). Each run's
-// id is checked (prefixed, valid, not seen before) before fn sees it. An
-// error from fn stops reading and is returned; after any error, fn may
-// have seen runs of a path that then failed.
-func LoadEach(paths []string, opt LoadOptions, fn func(data.Run) error) (err error) {
+// each reads the runs at paths, passing each to fn as it is read (see
+// Runs); an error from fn stops the reading and is returned.
+func (l *Loader) each(paths []string, fn func(data.Run) error) (err error) {
 	if err := checkPaths(paths); err != nil {
 		return err
 	}
-	// The parsers' notes are said at the end, unless LoadSeq's consumer
+	// The parsers' notes are said at the end, unless Runs's consumer
 	// stopped taking runs: an ingest that failed (a conflict, say) stops
 	// after a number of runs that depends on the store, and the notes of
-	// the files read by then would differ with it.
+	// the files read by then would differ with it. They are dropped then,
+	// not left for the Loader's next read.
 	defer func() {
-		if !errors.Is(err, errStopped) {
-			opt.flushNotes()
+		if errors.Is(err, errStopped) {
+			l.notes = nil
+		} else {
+			l.flushNotes()
 		}
 	}()
 	// A run id seen before is found by a 64-bit hash of each id, not by a
@@ -252,14 +283,14 @@ func LoadEach(paths []string, opt LoadOptions, fn func(data.Run) error) (err err
 	seen := map[uint64]struct{}{}
 	n := 0
 	for _, p := range paths {
-		err := loadPath(p, &opt, func(r data.Run) error {
-			r.ID = opt.IDPrefix + r.ID
+		err := l.loadPath(p, func(r data.Run) error {
+			r.ID = l.opt.IDPrefix + r.ID
 			if err := data.CheckName("run id", r.ID); err != nil {
 				return fmt.Errorf("%s: %w", r.Source, err)
 			}
 			h := maphash.String(seed, r.ID)
 			if _, again := seen[h]; again {
-				if prev, ok := firstSource(paths, opt, r.ID, n); ok {
+				if prev, ok := firstSource(paths, l.opt, r.ID, n); ok {
 					return fmt.Errorf("run id %q appears twice: in %s and in %s", r.ID, prev, r.Source)
 				}
 			}
@@ -286,20 +317,22 @@ func checkPaths(paths []string) error {
 	return nil
 }
 
-// firstSource reads paths again, as LoadEach does, and returns the source
-// of the first run with the given id among the first n runs.
-func firstSource(paths []string, opt LoadOptions, id string, n int) (string, bool) {
-	opt.Warn, opt.notes = nil, nil
+// firstSource reads paths again, with a Loader of its own that says
+// nothing, and returns the source of the first run with the given id
+// among the first n runs.
+func firstSource(paths []string, opt Options, id string, n int) (string, bool) {
+	opt.Warn = nil
+	l := New(opt)
 	found := errors.New("found")
 	var source string
 	i := 0
 	for _, p := range paths {
-		err := loadPath(p, &opt, func(r data.Run) error {
+		err := l.loadPath(p, func(r data.Run) error {
 			if i >= n {
 				return errStopped
 			}
 			i++
-			if opt.IDPrefix+r.ID == id {
+			if l.opt.IDPrefix+r.ID == id {
 				source = r.Source
 				return found
 			}
@@ -312,57 +345,38 @@ func firstSource(paths []string, opt LoadOptions, id string, n int) (string, boo
 	return "", false
 }
 
-// LoadSeq yields the runs that LoadEach reads, one at a time, for
-// store.Store.IngestEach (through store.Incoming); a failure to read is yielded as
-// the sequence's last error.
-func LoadSeq(paths []string, opt LoadOptions) iter.Seq2[data.Run, error] {
-	return func(yield func(data.Run, error) bool) {
-		stopped := false
-		err := LoadEach(paths, opt, func(r data.Run) error {
-			if !yield(r, nil) {
-				stopped = true
-				return errStopped
-			}
-			return nil
-		})
-		if err != nil && !stopped {
-			yield(data.Run{}, err)
-		}
-	}
-}
-
-// errStopped ends LoadEach when LoadSeq's consumer stops taking runs (an
-// ingest that failed).
+// errStopped ends each when Runs's consumer stops taking runs (an ingest
+// that failed).
 var errStopped = errors.New("stopped")
 
 // loadPath reads the runs at p, passing each to yield as it is read.
-func loadPath(p string, opt *LoadOptions, yield func(data.Run) error) error {
+func (l *Loader) loadPath(p string, yield func(data.Run) error) error {
 	st, err := os.Stat(p)
 	if err != nil {
 		return pathError(p, err)
 	}
 	if !st.IsDir() {
 		if isZip(p) {
-			return loadZip(p, opt, yield)
+			return l.loadZip(p, yield)
 		}
-		return eachMultiRunFile(p, opt, yield)
+		return l.eachMultiRunFile(p, yield)
 	}
-	if err := opt.checkVariants(true); err != nil {
+	if err := l.checkVariants(true); err != nil {
 		return err
 	}
-	if present, _, stats := statFiles(p, opt); present == len(opt.variants()) {
-		id := opt.RunID
+	if present, _, stats := l.statFiles(p); present == len(l.vs) {
+		id := l.opt.RunID
 		if id == "" {
 			id = filepath.Base(filepath.Clean(p))
 		}
-		r, err := loadRunFolder(p, id, opt, stats)
+		r, err := l.loadRunFolder(p, id, stats)
 		if err != nil {
 			return err
 		}
 		return yield(r)
 	}
-	if opt.RunID != "" {
-		_, missing := presentFiles(p, opt)
+	if l.opt.RunID != "" {
+		_, missing := l.presentFiles(p)
 		return fmt.Errorf("run folder %s lacks %s", p, strings.Join(missing, " and "))
 	}
 	entries, err := os.ReadDir(p)
@@ -384,17 +398,17 @@ func loadPath(p string, opt *LoadOptions, yield func(data.Run) error) error {
 	for _, name := range names {
 		dir := filepath.Join(p, name)
 		if zips[name] {
-			r, missing, isRun, err := loadZipRun(dir, opt)
+			r, missing, isRun, err := l.loadZipRun(dir)
 			switch {
 			case err != nil:
 				return err
 			case !isRun:
 				continue
 			case len(missing) > 0:
-				if !opt.SkipIncomplete {
+				if !l.opt.SkipIncomplete {
 					return fmt.Errorf("artifact %s lacks %s (use --skip-incomplete to skip such artifacts)", dir, strings.Join(missing, " and "))
 				}
-				opt.warn("skipped incomplete artifact %s: it lacks %s", dir, strings.Join(missing, " and "))
+				l.warnf("skipped incomplete artifact %s: it lacks %s", dir, strings.Join(missing, " and "))
 				continue
 			}
 			found++
@@ -403,18 +417,18 @@ func loadPath(p string, opt *LoadOptions, yield func(data.Run) error) error {
 			}
 			continue
 		}
-		present, missing, stats := statFiles(dir, opt)
+		present, missing, stats := l.statFiles(dir)
 		switch {
 		case present == 0:
 			continue // not a run folder
 		case len(missing) > 0:
-			if !opt.SkipIncomplete {
+			if !l.opt.SkipIncomplete {
 				return fmt.Errorf("run folder %s lacks %s (use --skip-incomplete to skip such folders)", dir, strings.Join(missing, " and "))
 			}
-			opt.warn("skipped incomplete run folder %s: it lacks %s", dir, strings.Join(missing, " and "))
+			l.warnf("skipped incomplete run folder %s: it lacks %s", dir, strings.Join(missing, " and "))
 			continue
 		}
-		r, err := loadRunFolder(dir, name, opt, stats)
+		r, err := l.loadRunFolder(dir, name, stats)
 		if err != nil {
 			return err
 		}
@@ -425,11 +439,11 @@ func loadPath(p string, opt *LoadOptions, yield func(data.Run) error) error {
 	}
 	if found == 0 {
 		files := make([]string, 0, 2)
-		for _, v := range opt.variants() {
+		for _, v := range l.vs {
 			files = append(files, v.File)
 		}
 		msg := fmt.Sprintf("%s holds no run: expected %s in it, or subfolders holding them", p, strings.Join(files, " and "))
-		if sets := setsBelow(p, names, opt); len(sets) > 0 {
+		if sets := l.setsBelow(p, names); len(sets) > 0 {
 			msg += fmt.Sprintf("; its subfolders %s hold run folders: name them as PATHs", strings.Join(sets, ", "))
 		}
 		return errors.New(msg)
@@ -439,8 +453,8 @@ func loadPath(p string, opt *LoadOptions, yield func(data.Run) error) error {
 
 // presentFiles counts which of the named result files exist in dir and
 // lists the missing ones.
-func presentFiles(dir string, opt *LoadOptions) (present int, missing []string) {
-	present, missing, _ = statFiles(dir, opt)
+func (l *Loader) presentFiles(dir string) (present int, missing []string) {
+	present, missing, _ = l.statFiles(dir)
 	return present, missing
 }
 
@@ -448,8 +462,8 @@ func presentFiles(dir string, opt *LoadOptions) (present int, missing []string) 
 // what it found of each (folderFiles), so that reading them need not ask
 // again: a run folder took two stats of each file, one here and one in
 // OpenFile (issue 19).
-func statFiles(dir string, opt *LoadOptions) (present int, missing []string, ff folderFiles) {
-	vs := opt.variants()
+func (l *Loader) statFiles(dir string) (present int, missing []string, ff folderFiles) {
+	vs := l.vs
 	ff = folderFiles{paths: make([]string, len(vs)), stats: make([]fileStat, len(vs))}
 	for i, v := range vs {
 		ff.paths[i] = filepath.Join(dir, v.File)
@@ -464,7 +478,7 @@ func statFiles(dir string, opt *LoadOptions) (present int, missing []string, ff 
 }
 
 // folderFiles are the paths of a run folder's result files, in the order
-// of opt.variants(), and what a stat found of each (the zero fileStat:
+// of l.vs, and what a stat found of each (the zero fileStat:
 // missing).
 type folderFiles struct {
 	paths []string
@@ -487,9 +501,9 @@ const (
 )
 
 // loadRunFolder reads the run in dir, whose result files statFiles found.
-func loadRunFolder(dir, id string, opt *LoadOptions, ff folderFiles) (data.Run, error) {
+func (l *Loader) loadRunFolder(dir, id string, ff folderFiles) (data.Run, error) {
 	run := data.Run{ID: id, Source: dir}
-	if err := readVariants(&run, ff.paths, ff.stats, opt); err != nil {
+	if err := l.readVariants(&run, ff.paths, ff.stats); err != nil {
 		return data.Run{}, err
 	}
 	if err := readMeta(dir, &run); err != nil {
@@ -498,49 +512,49 @@ func loadRunFolder(dir, id string, opt *LoadOptions, ff folderFiles) (data.Run, 
 	return run, nil
 }
 
-// LoadFiles reads one run from result files given by path: the baseline's
+// Files reads one run from result files given by path: the baseline's
 // and the candidate's files (and any extra variants'). The run's id is
-// opt.RunID.
-func LoadFiles(opt LoadOptions) (data.Run, error) {
-	if err := opt.checkVariants(true); err != nil {
+// Options.RunID.
+func (l *Loader) Files() (data.Run, error) {
+	if err := l.checkVariants(true); err != nil {
 		return data.Run{}, err
 	}
-	if err := data.CheckName("run id", opt.RunID); err != nil {
+	if err := data.CheckName("run id", l.opt.RunID); err != nil {
 		return data.Run{}, err
 	}
-	run := data.Run{ID: opt.RunID}
+	run := data.Run{ID: l.opt.RunID}
 	var files []string
-	for _, v := range opt.variants() {
+	for _, v := range l.vs {
 		files = append(files, v.File)
 	}
 	run.Source = strings.Join(files, ",")
-	defer opt.flushNotes()
-	if err := readVariants(&run, files, nil, &opt); err != nil {
+	defer l.flushNotes()
+	if err := l.readVariants(&run, files, nil); err != nil {
 		return data.Run{}, err
 	}
 	return run, nil
 }
 
 // readVariants reads each variant's result file, files[i] for the i-th of
-// opt.variants(), into run; stats[i], when stats is not nil, is what a
+// l.vs, into run; stats[i], when stats is not nil, is what a
 // stat of that file found (a regular file is then not stat-ed again).
-func readVariants(run *data.Run, files []string, stats []fileStat, opt *LoadOptions) error {
-	run.Baseline, run.Candidate = opt.Baseline.Name, opt.Candidate.Name
-	run.Labels = copyLabels(opt.Labels)
+func (l *Loader) readVariants(run *data.Run, files []string, stats []fileStat) error {
+	run.Baseline, run.Candidate = l.opt.Baseline.Name, l.opt.Candidate.Name
+	run.Labels = copyLabels(l.opt.Labels)
 	fileLabels := map[string]*fileLabel{}
 	var bad formats.InputError
 	type origin struct {
 		name string
 		line int
 	}
-	for i, v := range opt.variants() {
+	for i, v := range l.vs {
 		path := files[i]
 		var f *formats.File
 		var err error
 		if stats != nil && stats[i].kind == kindRegular {
-			f, err = formats.OpenRegular(path, stats[i].size, opt.Format)
+			f, err = formats.OpenRegular(path, stats[i].size, l.opt.Format)
 		} else {
-			f, err = formats.OpenFile(path, opt.Format)
+			f, err = formats.OpenFile(path, l.opt.Format)
 		}
 		if err != nil {
 			if se, ok := asSyntax(err); ok {
@@ -549,11 +563,11 @@ func readVariants(run *data.Run, files []string, stats []fileStat, opt *LoadOpti
 			}
 			return pathError(path, err)
 		}
-		f.Options.MaxJSONBytes = opt.MaxJSONBytes
-		if opt.names == nil {
-			opt.names = formats.Names{}
+		f.Options.MaxJSONBytes = l.opt.MaxJSONBytes
+		if l.names == nil {
+			l.names = formats.Names{}
 		}
-		f.Options.Names = opt.names
+		f.Options.Names = l.names
 		if f.Format.MultiRun {
 			f.Close()
 			return fmt.Errorf("%s is in %s format, which holds whole runs: give it as a PATH, not as a variant's file", path, f.Format.Name)
@@ -572,7 +586,7 @@ func readVariants(run *data.Run, files []string, stats []fileStat, opt *LoadOpti
 			m := r.Measurement
 			m.Variant = v.Name
 			qual := r.Qualified
-			if opt.StripProcs {
+			if l.opt.StripProcs {
 				m.Benchmark = stripProcs(m.Benchmark)
 				if qual != "" {
 					qual = stripProcs(qual)
@@ -594,7 +608,7 @@ func readVariants(run *data.Run, files []string, stats []fileStat, opt *LoadOpti
 				// Room for as many measurements as the last run had, or
 				// as the parser expects of this file.
 				if run.Measurements == nil {
-					run.Measurements = make([]data.Measurement, 0, max(opt.runLen, f.SizeHint()))
+					run.Measurements = make([]data.Measurement, 0, max(l.runLen, f.SizeHint()))
 				} else {
 					run.Measurements = slices.Grow(run.Measurements, f.SizeHint())
 				}
@@ -631,7 +645,7 @@ func readVariants(run *data.Run, files []string, stats []fileStat, opt *LoadOpti
 			}
 		}
 		for _, n := range notes {
-			opt.note(path, n)
+			l.note(path, n)
 		}
 		if f.Format.VariantsInside {
 			picked := pickVariant(run.Measurements[start:], v.Name, path)
@@ -639,29 +653,29 @@ func readVariants(run *data.Run, files []string, stats []fileStat, opt *LoadOpti
 		}
 	}
 	mergeFileLabels(run, fileLabels)
-	opt.runLen = len(run.Measurements)
+	l.runLen = len(run.Measurements)
 	return bad.Err()
 }
 
 // loadMultiRunFile reads a file that holds whole runs (CSV).
-func loadMultiRunFile(p string, opt *LoadOptions) ([]data.Run, error) {
-	f, err := formats.OpenFile(p, opt.Format)
+func (l *Loader) loadMultiRunFile(p string) ([]data.Run, error) {
+	f, err := formats.OpenFile(p, l.opt.Format)
 	if err != nil {
 		return nil, pathError(p, err)
 	}
 	defer f.Close()
-	f.Options.IgnoreColumns = opt.IgnoreColumns
+	f.Options.IgnoreColumns = l.opt.IgnoreColumns
 	if !f.Format.MultiRun {
 		return nil, fmt.Errorf("%s is a single %s result file, not a run: give run folders as PATHs, or name the files with --baseline and --candidate", p, f.Format.Name)
 	}
-	f.Options.MaxJSONBytes = opt.MaxJSONBytes
-	g := newRunGrouper(p, opt)
+	f.Options.MaxJSONBytes = l.opt.MaxJSONBytes
+	g := newRunGrouper(p, &l.opt)
 	notes, err := formats.EachRecord(f, func(r formats.Record) error { g.add(r); return nil })
 	if err != nil {
 		return nil, err
 	}
 	for _, n := range notes {
-		opt.note(p, n)
+		l.note(p, n)
 	}
 	return g.runs()
 }
@@ -686,23 +700,23 @@ func yieldRuns(runs []data.Run, yield func(data.Run) error) error {
 // loadMultiRunFile does. Either way the runs, the checks and the errors
 // are the same: after any error in the file no further run is passed on,
 // and the errors of the whole file are returned together.
-func eachMultiRunFile(p string, opt *LoadOptions, yield func(data.Run) error) error {
-	if !formats.RunsGrouped(p, opt.Format) {
-		runs, err := loadMultiRunFile(p, opt)
+func (l *Loader) eachMultiRunFile(p string, yield func(data.Run) error) error {
+	if !formats.RunsGrouped(p, l.opt.Format) {
+		runs, err := l.loadMultiRunFile(p)
 		if err != nil {
 			return err
 		}
 		return yieldRuns(runs, yield)
 	}
-	f, err := formats.OpenFile(p, opt.Format)
+	f, err := formats.OpenFile(p, l.opt.Format)
 	if err != nil {
 		return pathError(p, err)
 	}
 	defer f.Close()
-	f.Options.IgnoreColumns = opt.IgnoreColumns
-	f.Options.MaxJSONBytes = opt.MaxJSONBytes
+	f.Options.IgnoreColumns = l.opt.IgnoreColumns
+	f.Options.MaxJSONBytes = l.opt.MaxJSONBytes
 	f.Options.GroupedRuns = true
-	g := newRunGrouper(p, opt)
+	g := newRunGrouper(p, &l.opt)
 	// pass hands on the run gathered so far, unless an error was found
 	// (the file's errors are then reported together at its end), and
 	// starts afresh.
@@ -734,14 +748,14 @@ func eachMultiRunFile(p string, opt *LoadOptions, yield func(data.Run) error) er
 		return err
 	}
 	for _, n := range notes {
-		opt.note(p, n)
+		l.note(p, n)
 	}
 	return pass()
 }
 
 // runsFromRecords groups a multi-run file's records into runs, in order of
 // first appearance, checking that each run's labels and roles agree.
-func runsFromRecords(file string, recs []formats.Record, opt *LoadOptions) ([]data.Run, error) {
+func runsFromRecords(file string, recs []formats.Record, opt *Options) ([]data.Run, error) {
 	g := newRunGrouper(file, opt)
 	for _, r := range recs {
 		g.add(r)
@@ -752,7 +766,7 @@ func runsFromRecords(file string, recs []formats.Record, opt *LoadOptions) ([]da
 // runGrouper groups a multi-run file's records into runs as they are read.
 type runGrouper struct {
 	file      string
-	opt       *LoadOptions
+	opt       *Options
 	byID      map[string]*data.Run
 	labelLine map[string]int
 	order     []string
@@ -768,7 +782,7 @@ type mkey struct {
 	sample                    int
 }
 
-func newRunGrouper(file string, opt *LoadOptions) *runGrouper {
+func newRunGrouper(file string, opt *Options) *runGrouper {
 	return &runGrouper{file: file, opt: opt, byID: map[string]*data.Run{}, labelLine: map[string]int{}, seen: map[mkey]int{}, ids: formats.NameIDs{}}
 }
 
@@ -954,7 +968,7 @@ func mergeFileLabels(run *data.Run, fileLabels map[string]*fileLabel) {
 
 // setsBelow lists the subfolders of p (named in names) that are folders of
 // run folders themselves, for the hint of an error.
-func setsBelow(p string, names []string, opt *LoadOptions) []string {
+func (l *Loader) setsBelow(p string, names []string) []string {
 	var sets []string
 	for _, name := range names {
 		entries, err := os.ReadDir(filepath.Join(p, name))
@@ -965,7 +979,7 @@ func setsBelow(p string, names []string, opt *LoadOptions) []string {
 			if !e.IsDir() {
 				continue
 			}
-			if _, missing := presentFiles(filepath.Join(p, name, e.Name()), opt); len(missing) == 0 {
+			if _, missing := l.presentFiles(filepath.Join(p, name, e.Name())); len(missing) == 0 {
 				sets = append(sets, filepath.Join(p, name))
 				break
 			}

@@ -57,7 +57,7 @@ func csvRows(t *testing.T, dir, name string, grouped bool, bad string) string {
 
 // TestCSVStreamsGroupedRuns: a CSV file whose runs' rows are adjacent is
 // passed on run by run as it is read; any other is read whole first; both
-// give the runs Load gives, and the same errors.
+// give the runs All gives, and the same errors.
 func TestCSVStreamsGroupedRuns(t *testing.T) {
 	dir := t.TempDir()
 	grouped := csvRows(t, dir, "grouped.csv", true, "")
@@ -70,14 +70,14 @@ func TestCSVStreamsGroupedRuns(t *testing.T) {
 			t.Errorf("RunsGrouped(%s) = %v, want %v", filepath.Base(c.path), got, c.want)
 		}
 	}
-	want, err := Load([]string{grouped}, LoadOptions{})
+	want, err := All([]string{grouped}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(want) != 3 || len(want[2].Measurements) != 4 {
-		t.Fatalf("Load read %d runs, want 3 of 4 measurements", len(want))
+		t.Fatalf("All read %d runs, want 3 of 4 measurements", len(want))
 	}
-	fromMixed, err := Load([]string{mixed}, LoadOptions{})
+	fromMixed, err := All([]string{mixed}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,29 +86,29 @@ func TestCSVStreamsGroupedRuns(t *testing.T) {
 	}
 	for _, p := range []string{grouped, mixed} {
 		var got []data.Run
-		if err := LoadEach([]string{p}, LoadOptions{}, func(r data.Run) error { got = append(got, r); return nil }); err != nil {
+		if err := loadEach([]string{p}, Options{}, func(r data.Run) error { got = append(got, r); return nil }); err != nil {
 			t.Fatal(err)
 		}
 		if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(data.Run{}, "Source")); diff != "" {
-			t.Errorf("%s: LoadEach (-Load +LoadEach):\n%s", filepath.Base(p), diff)
+			t.Errorf("%s: Runs (-All +Runs):\n%s", filepath.Base(p), diff)
 		}
 	}
 
 	// A bad value in the last run: the grouped file has passed on the
-	// runs before it, the interleaved one none; the error is Load's.
+	// runs before it, the interleaved one none; the error is All's.
 	for _, c := range []struct {
 		grouped bool
 		seen    []string
 	}{{true, []string{"a", "b"}}, {false, nil}} {
 		p := csvRows(t, t.TempDir(), "bad.csv", c.grouped, "-1")
-		_, loadErr := Load([]string{p}, LoadOptions{})
+		_, loadErr := All([]string{p}, Options{})
 		if loadErr == nil {
 			t.Fatal("a negative value was read")
 		}
 		var seen []string
-		err := LoadEach([]string{p}, LoadOptions{}, func(r data.Run) error { seen = append(seen, r.ID); return nil })
+		err := loadEach([]string{p}, Options{}, func(r data.Run) error { seen = append(seen, r.ID); return nil })
 		if err == nil || err.Error() != loadErr.Error() {
-			t.Errorf("grouped %v: LoadEach error %v, want Load's %v", c.grouped, err, loadErr)
+			t.Errorf("grouped %v: Runs error %v, want All's %v", c.grouped, err, loadErr)
 		}
 		if !cmp.Equal(seen, c.seen) {
 			t.Errorf("grouped %v: runs passed on before the error %v, want %v", c.grouped, seen, c.seen)
@@ -118,7 +118,7 @@ func TestCSVStreamsGroupedRuns(t *testing.T) {
 	// A run id seen before names both places, found by reading again.
 	other := csvRows(t, t.TempDir(), "other.csv", false, "")
 	n := 0
-	err = LoadEach([]string{grouped, other}, LoadOptions{}, func(data.Run) error { n++; return nil })
+	err = loadEach([]string{grouped, other}, Options{}, func(data.Run) error { n++; return nil })
 	if want := fmt.Sprintf("run id %q appears twice: in %s and in %s", "a", grouped, other); err == nil || err.Error() != want || n != 3 {
 		t.Errorf("a run id in two files: %v after %d runs, want %q after 3", err, n, want)
 	}
@@ -126,13 +126,13 @@ func TestCSVStreamsGroupedRuns(t *testing.T) {
 	// The consumer stops the reading at the first run.
 	stop := errors.New("stop")
 	n = 0
-	if err := LoadEach([]string{grouped}, LoadOptions{}, func(data.Run) error { n++; return stop }); err != stop || n != 1 {
+	if err := loadEach([]string{grouped}, Options{}, func(data.Run) error { n++; return stop }); err != stop || n != 1 {
 		t.Errorf("fn's error: %v after %d runs, want stop after 1", err, n)
 	}
 }
 
-// FuzzCSVStream: for any CSV file, LoadEach (which streams a file whose
-// runs are grouped) passes on the runs Load returns, or fails with Load's
+// FuzzCSVStream: for any CSV file, Runs (which streams a file whose
+// runs are grouped) yields the runs All returns, or fails with All's
 // error.
 func FuzzCSVStream(f *testing.F) {
 	f.Add("run,benchmark,variant,value\na,x,s,1\na,y,s,2\nb,x,s,3\n")
@@ -145,16 +145,16 @@ func FuzzCSVStream(f *testing.F) {
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		opt := LoadOptions{Format: csvFormat}
-		want, wantErr := Load([]string{p}, opt)
+		opt := Options{Format: csvFormat}
+		want, wantErr := All([]string{p}, opt)
 		var got []data.Run
-		err := LoadEach([]string{p}, opt, func(r data.Run) error { got = append(got, r); return nil })
+		err := loadEach([]string{p}, opt, func(r data.Run) error { got = append(got, r); return nil })
 		if (err == nil) != (wantErr == nil) || (err != nil && err.Error() != wantErr.Error()) {
-			t.Fatalf("LoadEach error %v, Load's %v", err, wantErr)
+			t.Fatalf("Runs error %v, All's %v", err, wantErr)
 		}
 		if err == nil {
 			if diff := cmp.Diff(want, got, cmpopts.EquateEmpty()); diff != "" {
-				t.Fatalf("LoadEach (-Load +LoadEach):\n%s", diff)
+				t.Fatalf("Runs (-All +Runs):\n%s", diff)
 			}
 		}
 	})

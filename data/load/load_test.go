@@ -23,10 +23,10 @@ func write(t *testing.T, path, content string) {
 	}
 }
 
-func specs(t *testing.T) LoadOptions {
+func specs(t *testing.T) Options {
 	b, _ := ParseVariantSpec("system=base.txt")
 	c, _ := ParseVariantSpec("hoard.txt")
-	return LoadOptions{Baseline: b, Candidate: c}
+	return Options{Baseline: b, Candidate: c}
 }
 
 func ids(runs []data.Run) []string {
@@ -72,7 +72,7 @@ func TestLoadFolderOfRunFolders(t *testing.T) {
 		write(t, filepath.Join(dir, n, "hoard.txt"), "a: x=1 (15 ops/sec)\nb: x=1 (18 ops/sec)\na: x=1 (16 ops/sec)\n")
 	}
 	os.MkdirAll(filepath.Join(dir, "logs"), 0o755) // not a run folder: ignored
-	runs, err := Load([]string{dir}, specs(t))
+	runs, err := All([]string{dir}, specs(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,19 +88,19 @@ func TestLoadFolderOfRunFolders(t *testing.T) {
 	}
 
 	// One run folder as PATH, and the same with --run.
-	one, err := Load([]string{filepath.Join(dir, "run-2")}, specs(t))
+	one, err := All([]string{filepath.Join(dir, "run-2")}, specs(t))
 	if err != nil || len(one) != 1 || one[0].ID != "run-2" {
 		t.Errorf("single run folder: %v %v", ids(one), err)
 	}
 	opt := specs(t)
 	opt.RunID = "job-7"
-	one, err = Load([]string{filepath.Join(dir, "run-2")}, opt)
+	one, err = All([]string{filepath.Join(dir, "run-2")}, opt)
 	if err != nil || one[0].ID != "job-7" {
 		t.Errorf("single run folder with --run: %v %v", ids(one), err)
 	}
 
 	// The same run twice is refused.
-	_, err = Load([]string{dir, filepath.Join(dir, "run-2")}, specs(t))
+	_, err = All([]string{dir, filepath.Join(dir, "run-2")}, specs(t))
 	if err == nil || !strings.Contains(err.Error(), `run id "run-2" appears twice`) {
 		t.Errorf("duplicate ids: %v", err)
 	}
@@ -111,7 +111,7 @@ func TestLoadIncomplete(t *testing.T) {
 	write(t, filepath.Join(dir, "run-1", "base.txt"), "a: x=1 (10 ops/sec)\n")
 	write(t, filepath.Join(dir, "run-1", "hoard.txt"), "a: x=1 (12 ops/sec)\n")
 	write(t, filepath.Join(dir, "run-2", "base.txt"), "a: x=1 (10 ops/sec)\n")
-	_, err := Load([]string{dir}, specs(t))
+	_, err := All([]string{dir}, specs(t))
 	want := "run folder " + filepath.Join(dir, "run-2") + " lacks hoard.txt (use --skip-incomplete to skip such folders)"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
@@ -120,14 +120,14 @@ func TestLoadIncomplete(t *testing.T) {
 	opt.SkipIncomplete = true
 	var warnings []string
 	opt.Warn = func(s string) { warnings = append(warnings, s) }
-	runs, err := Load([]string{dir}, opt)
+	runs, err := All([]string{dir}, opt)
 	if err != nil || len(runs) != 1 {
 		t.Fatalf("skip-incomplete: %v %v", ids(runs), err)
 	}
 	if want := []string{"skipped incomplete run folder " + filepath.Join(dir, "run-2") + ": it lacks hoard.txt"}; !cmp.Equal(want, warnings) {
 		t.Errorf("warnings %q", warnings)
 	}
-	_, err = Load([]string{filepath.Join(dir, "nope")}, specs(t))
+	_, err = All([]string{filepath.Join(dir, "nope")}, specs(t))
 	if err == nil || err.Error() != filepath.Join(dir, "nope")+": no such file or folder" {
 		t.Errorf("missing path: %v", err)
 	}
@@ -137,7 +137,7 @@ func TestLoadBadFileNamesFileAndLine(t *testing.T) {
 	dir := t.TempDir()
 	write(t, filepath.Join(dir, "r", "base.txt"), "a: x=1 (10 ops/sec)\nb: x=1 (0 ops/sec)\n")
 	write(t, filepath.Join(dir, "r", "hoard.txt"), "")
-	_, err := Load([]string{filepath.Join(dir, "r")}, specs(t))
+	_, err := All([]string{filepath.Join(dir, "r")}, specs(t))
 	var ie *formats.InputError
 	if !errors.As(err, &ie) {
 		t.Fatalf("got %T %v", err, err)
@@ -153,7 +153,7 @@ func TestLoadCSV(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "runs.csv")
 	write(t, path, "run,benchmark,variant,value,role,label.os\nr2,a,sys,1,baseline,linux\nr2,a,hoard,2,candidate,linux\nr1,a,sys,1,baseline,linux\nr1,a,hoard,3,,linux\n")
-	runs, err := Load([]string{path}, LoadOptions{Labels: map[string]string{"ci": "gha"}})
+	runs, err := All([]string{path}, Options{Labels: map[string]string{"ci": "gha"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,13 +164,13 @@ func TestLoadCSV(t *testing.T) {
 		t.Errorf("run r1 %+v", r)
 	}
 	// Roles named by the caller override the file's.
-	runs, err = Load([]string{path}, LoadOptions{Baseline: VariantSpec{Name: "hoard"}, Candidate: VariantSpec{Name: "sys"}})
+	runs, err = All([]string{path}, Options{Baseline: VariantSpec{Name: "hoard"}, Candidate: VariantSpec{Name: "sys"}})
 	if err != nil || runs[0].Baseline != "hoard" || runs[0].Candidate != "sys" {
 		t.Errorf("role override: %+v %v", runs, err)
 	}
 	// Rows of one run must agree on labels, roles and not repeat a sample.
 	write(t, path, "run,benchmark,variant,value,role,label.os,sample\nr1,a,sys,1,baseline,linux,0\nr1,b,sys,1,baseline,windows,0\nr1,a,hoard,2,baseline,linux,0\nr1,a,sys,1,,linux,0\n")
-	_, err = Load([]string{path}, LoadOptions{})
+	_, err = All([]string{path}, Options{})
 	want := path + ":3: run r1: label os=windows differs from os=linux on line 2\n" +
 		path + ":4: run r1: baseline is hoard here but sys elsewhere\n" +
 		path + ":5: run r1: sys sample 0 of a already given on line 2"
@@ -185,12 +185,12 @@ func TestLoadFiles(t *testing.T) {
 	write(t, filepath.Join(dir, "hoard.txt"), "a: x=1 (12 ops/sec)\n")
 	b, _ := ParseVariantSpec("system=" + filepath.Join(dir, "base.txt"))
 	c, _ := ParseVariantSpec(filepath.Join(dir, "hoard.txt"))
-	r, err := LoadFiles(LoadOptions{Baseline: b, Candidate: c, RunID: "job"})
+	r, err := Files(Options{Baseline: b, Candidate: c, RunID: "job"})
 	if err != nil || r.ID != "job" || r.Candidate != "hoard" || len(r.Measurements) != 2 {
 		t.Errorf("%+v %v", r, err)
 	}
 	// A result file given as PATH is not a run.
-	_, err = Load([]string{filepath.Join(dir, "base.txt")}, LoadOptions{Baseline: b, Candidate: c})
+	_, err = All([]string{filepath.Join(dir, "base.txt")}, Options{Baseline: b, Candidate: c})
 	if err == nil || !strings.Contains(err.Error(), "is a single ops result file, not a run") {
 		t.Errorf("result file as PATH: %v", err)
 	}
@@ -203,14 +203,14 @@ func TestLoadEmptyPath(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "r1", "b.txt"), "a: x=1 (5 ops/sec)\n")
 	writeFile(t, filepath.Join(dir, "r1", "c.txt"), "a: x=1 (5 ops/sec)\n")
-	opt := LoadOptions{Baseline: VariantSpec{"b", "b.txt"}, Candidate: VariantSpec{"c", "c.txt"}}
+	opt := Options{Baseline: VariantSpec{"b", "b.txt"}, Candidate: VariantSpec{"c", "c.txt"}}
 	want := "PATH 2 is empty (an unset variable?): expected a run folder, a folder of run folders, a CSV file or a zip artifact"
-	if _, err := Load([]string{dir, ""}, opt); err == nil || err.Error() != want {
-		t.Errorf("Load: %v\nwant %s", err, want)
+	if _, err := All([]string{dir, ""}, opt); err == nil || err.Error() != want {
+		t.Errorf("All: %v\nwant %s", err, want)
 	}
 	read := 0
-	err := LoadEach([]string{dir, ""}, opt, func(data.Run) error { read++; return nil })
+	err := loadEach([]string{dir, ""}, opt, func(data.Run) error { read++; return nil })
 	if err == nil || err.Error() != want || read != 0 {
-		t.Errorf("LoadEach: %v, %d runs read before it\nwant %s, none read", err, read, want)
+		t.Errorf("Runs: %v, %d runs read before it\nwant %s, none read", err, read, want)
 	}
 }

@@ -24,16 +24,16 @@ func TestNamesFromFlagsAndFolders(t *testing.T) {
 	check("stem", err, `variant name "ho\u2028ard" holds the line separator U+2028 at byte 2`+tail+" (the stem of results/ho\u2028ard.txt): name the variant with NAME=FILE")
 	_, _, err = data.ParseLabel("os=lin\rux")
 	check("label", err, `label os value "lin\rux" holds the control character U+000D at byte 3`+tail)
-	_, err = LoadFiles(LoadOptions{RunID: "r\x1b", Baseline: VariantSpec{"a", "a.txt"}, Candidate: VariantSpec{"b", "b.txt"}})
+	_, err = Files(Options{RunID: "r\x1b", Baseline: VariantSpec{"a", "a.txt"}, Candidate: VariantSpec{"b", "b.txt"}})
 	check("--run", err, `run id "r\x1b" holds the control character U+001B at byte 1`+tail)
 
 	dir := t.TempDir()
 	run := dir + "/run\u20281"
 	writeFile(t, run+"/a.txt", "x: t=1 (1 ops/sec)\n")
 	writeFile(t, run+"/b.txt", "x: t=1 (2 ops/sec)\n")
-	_, err = Load([]string{dir}, LoadOptions{Baseline: VariantSpec{"a", "a.txt"}, Candidate: VariantSpec{"b", "b.txt"}})
+	_, err = All([]string{dir}, Options{Baseline: VariantSpec{"a", "a.txt"}, Candidate: VariantSpec{"b", "b.txt"}})
 	check("folder name", err, run+`: run id "run\u20281" holds the line separator U+2028 at byte 3`+tail)
-	_, err = Load([]string{run}, LoadOptions{IDPrefix: "\x1b", RunID: "ok", Baseline: VariantSpec{"a", "a.txt"}, Candidate: VariantSpec{"b", "b.txt"}})
+	_, err = All([]string{run}, Options{IDPrefix: "\x1b", RunID: "ok", Baseline: VariantSpec{"a", "a.txt"}, Candidate: VariantSpec{"b", "b.txt"}})
 	check("--id-prefix", err, run+`: run id "\x1bok" holds the control character U+001B at byte 0`+tail)
 }
 

@@ -37,10 +37,10 @@ func BenchmarkLoadSmallFiles(b *testing.B) {
 	dir := b.TempDir()
 	const runs = 1000
 	writeSmallRunFolders(b, dir, runs)
-	opt := LoadOptions{Baseline: VariantSpec{Name: "system", File: "baseline.txt"}, Candidate: VariantSpec{Name: "hoard", File: "candidate.txt"}}
+	opt := Options{Baseline: VariantSpec{Name: "system", File: "baseline.txt"}, Candidate: VariantSpec{Name: "hoard", File: "candidate.txt"}}
 	b.ReportAllocs()
 	for b.Loop() {
-		got, err := Load([]string{dir}, opt)
+		got, err := All([]string{dir}, opt)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -68,7 +68,7 @@ func BenchmarkLoadCSV10000(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		runs, err := Load([]string{path}, LoadOptions{})
+		runs, err := All([]string{path}, Options{})
 		if err != nil || len(runs) != n {
 			b.Fatalf("%d runs, %v", len(runs), err)
 		}
@@ -77,18 +77,18 @@ func BenchmarkLoadCSV10000(b *testing.B) {
 }
 
 // BenchmarkLoadSeqFolders streams 2,000 run folders of two ~700-byte
-// result files each through LoadSeq, as `qoscal ingest` of run folders
+// result files each through Runs, as `qoscal ingest` of run folders
 // reads them: the producer side of an ingest (issue 19), per file.
 func BenchmarkLoadSeqFolders(b *testing.B) {
 	dir := b.TempDir()
 	const runs = 2000
 	writeSmallRunFolders(b, dir, runs)
-	opt := LoadOptions{Baseline: VariantSpec{Name: "system", File: "baseline.txt"}, Candidate: VariantSpec{Name: "hoard", File: "candidate.txt"}}
+	opt := Options{Baseline: VariantSpec{Name: "system", File: "baseline.txt"}, Candidate: VariantSpec{Name: "hoard", File: "candidate.txt"}}
 	b.ReportAllocs()
 	cpu := cpuTime()
 	for b.Loop() {
 		n := 0
-		for r, err := range LoadSeq([]string{dir}, opt) {
+		for r, err := range Runs([]string{dir}, opt) {
 			if err != nil {
 				b.Fatal(err)
 			}

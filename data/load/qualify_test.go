@@ -17,7 +17,7 @@ func TestQualifiedStripProcs(t *testing.T) {
 	cand := filepath.Join(dir, "cand.txt")
 	writeFile(t, base, "pkg: a\nBenchmarkA-8 10 5 ns/op\npkg: b\nBenchmarkA-4 10 5 ns/op\n")
 	writeFile(t, cand, "pkg: a\nBenchmarkA-8 10 5 ns/op\npkg: b\nBenchmarkA-4 10 15 ns/op\n")
-	run, err := LoadFiles(LoadOptions{Baseline: VariantSpec{"old", base}, Candidate: VariantSpec{"new", cand}, RunID: "r", StripProcs: true})
+	run, err := Files(Options{Baseline: VariantSpec{"old", base}, Candidate: VariantSpec{"new", cand}, RunID: "r", StripProcs: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestQualifiedStripProcs(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	writeFile(t, cand, "pkg: a\nBenchmarkA-8 10 5 ns/op\nBenchmarkA-4 10 15 ns/op\n")
-	_, err = LoadFiles(LoadOptions{Baseline: VariantSpec{"old", base}, Candidate: VariantSpec{"new", cand}, RunID: "r", StripProcs: true})
+	_, err = Files(Options{Baseline: VariantSpec{"old", base}, Candidate: VariantSpec{"new", cand}, RunID: "r", StripProcs: true})
 	if want := cand + ":3: --strip-procs makes BenchmarkA-4 and BenchmarkA-8 (line 2) one benchmark, BenchmarkA"; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("error %v\nwant  %s...", err, want)
 	}

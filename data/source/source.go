@@ -17,13 +17,13 @@ import (
 )
 
 // Source says where a command's runs come from: result files at paths
-// (run folders, folders of run folders, CSV files), read with Load, or a
+// (run folders, folders of run folders, CSV files), read by package load, or a
 // store. It is the one place that turns "PATHs or --db" into runs.
 type Source struct {
 	// Paths are read when given; otherwise the store is.
 	Paths []string
 	// Load says how to read Paths.
-	Load load.LoadOptions
+	Load load.Options
 	// Store is the store's location, read when Paths is empty.
 	Store string
 	// Labels keeps, of the stored runs, those that carry every label.
@@ -42,7 +42,7 @@ func (s *Source) FromStore() bool { return len(s.Paths) == 0 }
 // caller can suggest what to do instead.
 func (s *Source) Runs(ctx context.Context) ([]data.Run, error) {
 	if !s.FromStore() {
-		return load.Load(s.Paths, s.Load)
+		return load.All(s.Paths, s.Load)
 	}
 	st, err := OpenStore(ctx, s.Store, store.ReadOnly)
 	if err != nil {
@@ -72,13 +72,13 @@ func (s *Source) Runs(ctx context.Context) ([]data.Run, error) {
 
 // Each yields the source's runs one at a time, as Runs returns them and
 // with its errors (yielded last), reading a store a page at a time and
-// PATHs as LoadSeq does: so that a command that needs each run once (an
+// PATHs as load.Runs does: so that a command that needs each run once (an
 // analysis, which keeps their ratios) never holds every run's
 // measurements.
 func (s *Source) Each(ctx context.Context) iter.Seq2[data.Run, error] {
 	return func(yield func(data.Run, error) bool) {
 		if !s.FromStore() {
-			for r, err := range load.LoadSeq(s.Paths, s.Load) {
+			for r, err := range load.Runs(s.Paths, s.Load) {
 				if !yield(r, err) || err != nil {
 					return
 				}
