@@ -1,7 +1,6 @@
 package load
 
 import (
-	"io"
 	"maps"
 	"math"
 	"os"
@@ -69,28 +68,6 @@ func checkMeasurement(t *testing.T, where string, m data.Measurement) {
 	if m.Benchmark == "" || !(m.Value >= formats.MinValue && m.Value <= formats.MaxValue) || math.IsInf(m.Value, 0) {
 		t.Fatalf("%s: bad measurement %+v", where, m)
 	}
-}
-
-// lines returns a reader of s repeated n times.
-func lines(s string, n int) io.Reader { return &repeatReader{s: s, n: n} }
-
-type repeatReader struct {
-	s   string
-	n   int
-	off int
-}
-
-func (r *repeatReader) Read(p []byte) (int, error) {
-	if r.n == 0 {
-		return 0, io.EOF
-	}
-	k := copy(p, r.s[r.off:])
-	r.off += k
-	if r.off == len(r.s) {
-		r.off = 0
-		r.n--
-	}
-	return k, nil
 }
 
 // loadEach reads the runs at paths with Runs and passes each to fn: an
