@@ -4,7 +4,7 @@ package load
 
 import "os"
 
-// statQuick stats name into a fileStat (see open_unix.go).
+// statQuick stats name into a fileStat (see stat_unix.go).
 func statQuick(name string) (fileStat, error) {
 	st, err := os.Stat(name)
 	if err != nil {
