@@ -13,7 +13,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"qoscal/data"
+	"qoscal/data/formats"
+	"qoscal/data/store"
 )
 
 // version is the qoscal version; release builds set it with
@@ -390,7 +391,7 @@ var errHelp = &exitError{code: exitOK}
 
 // storePath resolves the store: --db, else $QOSCAL_DB, else qoscal.db. It
 // is a SQLite file name or a PostgreSQL URL, which may hold a password:
-// show a store by its Location, or data.RedactLocation.
+// show a store by its Location, or store.RedactLocation.
 func storePath(u *ui, flag string) string {
 	if flag != "" {
 		return flag
@@ -398,7 +399,7 @@ func storePath(u *ui, flag string) string {
 	if env := u.getenv("QOSCAL_DB"); env != "" {
 		return env
 	}
-	return data.DefaultStore
+	return store.DefaultStore
 }
 
 // now returns the current time, or SOURCE_DATE_EPOCH when it is set, for
@@ -431,7 +432,7 @@ func (u *ui) outputFormat(f string) error {
 		return nil
 	}
 	err := usagef("--format must be text, markdown or json, got %q", f)
-	if rf, _ := data.LookupFormat(f); rf != nil {
+	if rf, _ := formats.LookupFormat(f); rf != nil {
 		return withHint(err, "--format is the output's format; name the result files' format with --input-format %s", f)
 	}
 	return err

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"syscall"
 
-	"qoscal/data"
+	"qoscal/data/load"
 )
 
 // The files qoscal writes: calibration files, reports, charts,
@@ -242,17 +242,17 @@ func (f *files) store(loc string) {
 	}
 }
 
-// runs adds the files the runs at paths are read from (data.ReadFiles),
+// runs adds the files the runs at paths are read from (load.ReadFiles),
 // or, without paths, the result files the variants name.
 func (f *files) runs(rf *runFlags, paths []string) {
 	f.later = append(f.later, func() { f.runFiles(rf, paths) })
 }
 
 func (f *files) runFiles(rf *runFlags, paths []string) {
-	var opt data.LoadOptions
-	var specs []data.VariantSpec
+	var opt load.Options
+	var specs []load.VariantSpec
 	for _, s := range append([]string{rf.baseline, rf.candidate}, rf.variants...) {
-		if v, err := data.ParseVariantSpec(s); err == nil {
+		if v, err := load.ParseVariantSpec(s); err == nil {
 			specs = append(specs, v)
 		}
 	}
@@ -273,9 +273,9 @@ func (f *files) runFiles(rf *runFlags, paths []string) {
 	for _, v := range specs {
 		resultNames[filepath.Base(v.File)] = true
 	}
-	for _, p := range data.ReadFiles(paths, opt) {
-		if filepath.Base(p) == data.MetaFile && !resultNames[data.MetaFile] {
-			f.ins = append(f.ins, inFile{what: "a run's " + data.MetaFile, path: p, meta: true})
+	for _, p := range load.ReadFiles(paths, opt) {
+		if filepath.Base(p) == load.MetaFile && !resultNames[load.MetaFile] {
+			f.ins = append(f.ins, inFile{what: "a run's " + load.MetaFile, path: p, meta: true})
 			continue
 		}
 		what := "a result file"
