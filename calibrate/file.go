@@ -2,6 +2,8 @@ package calibrate
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -77,6 +79,11 @@ type File struct {
 	// Path is the name the file was read from (ParseFile's path), for
 	// messages about it; it is not part of the file.
 	Path string `json:"-"`
+	// SHA256 is the SHA-256 of the file's bytes as ReadFile read them, in
+	// lower-case hex: the calibration's identity in the verdict ledger
+	// (gate --record, audit). Not part of the file; "" for a file not
+	// read by ReadFile.
+	SHA256 string `json:"-"`
 }
 
 // FileParams are the method's parameters.
@@ -312,7 +319,13 @@ func readFile(path string, limit int64) (*File, error) {
 		return nil, fmt.Errorf("calibration file %s: more than the %s a calibration file may hold", path, sizeText(limit))
 	}
 	// A UTF-8 byte-order mark (an editor on Windows) is not part of JSON.
-	return ParseFile(path, bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF}))
+	f, err := ParseFile(path, bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF}))
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(b)
+	f.SHA256 = hex.EncodeToString(sum[:])
+	return f, nil
 }
 
 // readLimited reads the file at path, at most limit+1 bytes of it (one

@@ -27,7 +27,16 @@ import (
 // It needs 0 ≤ x ≤ n, n ≥ 1 and conf in (0, 1); otherwise both bounds
 // are NaN.
 func ClopperPearson(x, n int, conf float64) (lo, hi float64) {
-	if n < 1 || x < 0 || x > n || !(conf > 0 && conf < 1) {
+	return ClopperPearsonAt(float64(x), float64(n), conf)
+}
+
+// ClopperPearsonAt is ClopperPearson at a count and a number of trials
+// that need not be whole: the same Beta quantiles with real parameters,
+// continuous and monotone in both, for a projection of counts to come
+// ("at this rate, how many runs would tell", which whole counts answer
+// only up to their rounding).
+func ClopperPearsonAt(x, n, conf float64) (lo, hi float64) {
+	if !(n > 0) || !(x >= 0) || x > n || !(conf > 0 && conf < 1) || math.IsInf(n, 0) {
 		return math.NaN(), math.NaN()
 	}
 	half := (1 - conf) / 2
@@ -35,17 +44,17 @@ func ClopperPearson(x, n int, conf float64) (lo, hi float64) {
 	case 0:
 		lo = 0
 	case n:
-		lo = math.Exp(math.Log(half) / float64(n))
+		lo = math.Exp(math.Log(half) / n)
 	default:
-		lo = distuv.Beta{Alpha: float64(x), Beta: float64(n - x + 1)}.Quantile(half)
+		lo = distuv.Beta{Alpha: x, Beta: n - x + 1}.Quantile(half)
 	}
 	switch x {
 	case n:
 		hi = 1
 	case 0:
-		hi = -math.Expm1(math.Log(half) / float64(n))
+		hi = -math.Expm1(math.Log(half) / n)
 	default:
-		hi = distuv.Beta{Alpha: float64(x + 1), Beta: float64(n - x)}.Quantile(1 - half)
+		hi = distuv.Beta{Alpha: x + 1, Beta: n - x}.Quantile(1 - half)
 	}
 	return lo, hi
 }
