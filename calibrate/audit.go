@@ -129,6 +129,10 @@ type AuditResult struct {
 	// Unknown counts the runs whose health is neither marked nor
 	// presumed.
 	Unknown int
+	// InCalibration counts the verdicts on runs of the calibration
+	// itself, left out: a run the floor was set on says nothing of how
+	// the floor does on runs it has not seen.
+	InCalibration int
 	// Presumption says how runs were presumed healthy.
 	Presumption Presumption
 }
@@ -228,6 +232,19 @@ func Audit(cal *File, runs []AuditRun, opt AuditOptions) (*AuditResult, error) {
 		return nil, fmt.Errorf("the calibration has no matrix: %v", ErrVersion1)
 	}
 	res := &AuditResult{Options: opt}
+	inCal := map[string]bool{}
+	for _, id := range cal.Matrix.Runs {
+		inCal[id] = true
+	}
+	var kept []AuditRun
+	for _, r := range runs {
+		if inCal[r.ID] {
+			res.InCalibration++
+			continue
+		}
+		kept = append(kept, r)
+	}
+	runs = kept
 	presumed, pr, err := presume(cal, runs, opt)
 	if err != nil {
 		return nil, err

@@ -109,6 +109,8 @@ type Mark struct {
 type LedgerQuery struct {
 	// Labels keeps the entries of the runs that carry every label given.
 	Labels map[string]string
+	// Run, when not "", keeps the entries of that run alone.
+	Run string
 	// Calibration, when not "", keeps the verdicts against the
 	// calibration of that SHA-256 (the marks of every selected run are
 	// returned whatever it is).

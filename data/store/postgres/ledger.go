@@ -146,6 +146,9 @@ func (s *Store) Ledger(ctx context.Context, q store.LedgerQuery) (l store.Ledger
 	}
 	defer tx.Rollback(ctx)
 	where, args := pgLabelFilter(q.Labels)
+	if q.Run != "" {
+		where, args = fmt.Sprintf("%s AND r.id = $%d", where, len(args)+1), append(args, q.Run)
+	}
 	vwhere, vargs := where, args
 	if q.Calibration != "" {
 		vwhere, vargs = fmt.Sprintf("%s AND v.calibration_sha256 = $%d", where, len(args)+1), append(args[:len(args):len(args)], q.Calibration)

@@ -154,6 +154,9 @@ func (s *Store) Ledger(ctx context.Context, q store.LedgerQuery) (l store.Ledger
 	defer s.release(c)
 	defer func() { err = s.interrupted(ctx, err) }()
 	where, args := labelFilter(q.Labels)
+	if q.Run != "" {
+		where, args = where+` AND r.id = ?`, append(args, q.Run)
+	}
 	vwhere, vargs := where, args
 	if q.Calibration != "" {
 		vwhere, vargs = where+` AND v.calibration_sha256 = ?`, append(args[:len(args):len(args)], q.Calibration)

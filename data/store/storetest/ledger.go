@@ -115,6 +115,8 @@ func testLedgerQuery(t *testing.T, s store.Store) {
 		{store.LedgerQuery{Labels: map[string]string{"cpu": "x"}, Calibration: "aaaa"}, []string{"w1/aaaa", "l1/aaaa", "mark w1"}},
 		{store.LedgerQuery{Calibration: "cccc"}, []string{"mark l2", "mark w1"}},
 		{store.LedgerQuery{Labels: map[string]string{"os": "bsd"}}, nil},
+		{store.LedgerQuery{Run: "l1"}, []string{"l1/aaaa", "l1/bbbb"}},
+		{store.LedgerQuery{Run: "w1", Labels: map[string]string{"cpu": "x"}, Calibration: "bbbb"}, []string{"mark w1"}},
 	} {
 		if got := key(ledgerOf(t, s, c.q)); !cmp.Equal(got, c.want, cmpopts.EquateEmpty()) {
 			t.Errorf("%+v: %v, want %v", c.q, got, c.want)
