@@ -57,18 +57,20 @@ func (v *Audit) Headline() string {
 
 // rateSentence says what a rule's false alarms say of its claim.
 func (v *Audit) rateSentence(a *calibrate.RateAudit) string {
-	s := fmt.Sprintf("%s in %s", Plural(a.FalseAlarms, "false alarm"), Plural(a.Healthy, "healthy run"))
-	if a.Healthy > 0 {
-		s += fmt.Sprintf(" (%s)", truthWords(a.Marked, a.Presumed))
+	var s string
+	if a.Healthy == 0 {
+		s = "no healthy run to count false alarms on"
+	} else {
+		s = fmt.Sprintf("%s in %s (%s)", Plural(a.FalseAlarms, "false alarm"), Plural(a.Healthy, "healthy run"), truthWords(a.Marked, a.Presumed))
 	}
 	s += fmt.Sprintf(" against a claimed %s (%s): %s", Rate(a.Claimed), OneIn(a.Claimed), a.Verdict)
 	switch a.Verdict {
 	case calibrate.AuditTooFew:
-		at := "the rate seen so far"
 		if a.Healthy == 0 {
-			at = "the claimed rate"
+			s += fmt.Sprintf("; about %s healthy runs at the claimed rate would tell", Thousands(float64(a.MoreRuns)))
+		} else {
+			s += fmt.Sprintf("; about %s more healthy runs at the rate seen so far would tell", Thousands(float64(a.MoreRuns)))
 		}
-		s += fmt.Sprintf("; about %s more healthy runs at %s would tell", Thousands(float64(a.MoreRuns)), at)
 	case calibrate.AuditMore:
 		if a.OnDegraded > 0 {
 			s += fmt.Sprintf(" (%d of the %s on a runner the gate found degraded)", a.OnDegraded, Plural(a.FalseAlarms, "false alarm"))
@@ -100,9 +102,10 @@ func (v *Audit) Doc() *render.Doc {
 	doc := &render.Doc{}
 	md := render.In{Only: render.Markdown}
 	doc.Add(&render.Heading{In: md, Level: 3, Text: "qoscal audit: " + r.Floor.Verdict})
-	head := fmt.Sprintf("audit of %s (sha256 %s), floor %sx, in %s", render.OneLine(v.CalPath), short(v.Cal.SHA256), v.Cal.FloorText, render.OneLine(v.Store))
-	doc.Add(&render.Paragraph{Text: head + fmt.Sprintf(": %s gated (%d passed, %d failed, %d rerun, %d other)",
-		Plural(r.Gated, "run"), r.Passed, r.Failed, r.Rerun, r.Other) + ".", Width: 79})
+	doc.Add(&render.Lines{Lines: []string{
+		fmt.Sprintf("audit of %s (sha256 %s, floor %sx) in %s", render.OneLine(v.CalPath), short(v.Cal.SHA256), v.Cal.FloorText, render.OneLine(v.Store)),
+		fmt.Sprintf("%s gated: %d passed, %d failed, %d rerun, %d other", Plural(r.Gated, "run"), r.Passed, r.Failed, r.Rerun, r.Other),
+	}})
 	rows := []rateRow{{"floor", &r.Floor}, {"bands", &r.Bands}}
 	blank := &render.Blank{In: render.In{Only: render.Text}}
 	doc.Add(blank, render.NewTable(auditColumns(), rows), blank)
@@ -152,15 +155,25 @@ func (v *Audit) presumptionWords() string {
 	if h := Dec(p.H, 2); h != "-" {
 		check += ", h " + h
 	}
-	s := fmt.Sprintf("Presumed healthy: unmarked runs of the calibrated branch (its labels%s) with no change of level at them and %d runs after them (%s: docs/STATS.md 5e)",
+	s := fmt.Sprintf("Presumed healthy: unmarked runs of the calibrated branch (its labels%s) with no change of level at them and at least %d runs after them (%s: docs/STATS.md 5e)",
 		labelWords(v.Cal.Labels), p.Follow, check)
+	var not []string
+	if len(p.Changed) > 0 {
+		not = append(not, fmt.Sprintf("%d in a change of level", len(p.Changed)))
+	}
+	if len(p.Recent) > 0 {
+		not = append(not, fmt.Sprintf("%d too recent", len(p.Recent)))
+	}
 	switch {
 	case p.None != "":
 		s += "; none: " + p.None
-	case len(p.Changed)+len(p.Recent) > 0:
-		s += fmt.Sprintf("; not %d in a change of level and %d too recent", len(p.Changed), len(p.Recent))
+	case len(not) > 0:
+		s += "; not " + strings.Join(not, " nor ")
 	}
-	s += fmt.Sprintf(". %s of unknown health.", Plural(r.Unknown, "run"))
+	s += "."
+	if r.Unknown > 0 {
+		s += fmt.Sprintf(" %s of unknown health: neither marked nor presumed, left out of the rates.", Plural(r.Unknown, "run"))
+	}
 	return s
 }
 

@@ -60,7 +60,7 @@ calibration on them, in text and in JSON:
     marked run job-18 healthy in ledger.db
     $ qoscal audit --calibration gate.json --db ledger.db
     audit of gate.json (sha256 ...
-    gated (2 passed, 0 failed, 0 rerun, 0 other).
+    2 runs gated: 2 passed, 0 failed, 0 rerun, 0 other
     $ qoscal audit --calibration gate.json --db ledger.db --format json
     {
     ...
