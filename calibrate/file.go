@@ -381,7 +381,7 @@ func ParseFile(path string, b []byte) (*File, error) {
 		}
 	}
 	if err := f.check(present); err != nil {
-		return nil, bad("%v", err)
+		return nil, fmt.Errorf("calibration file %s: %w", path, err)
 	}
 	f.Path = path
 	return &f, nil
@@ -615,6 +615,9 @@ func (f *File) checkModel() error {
 	}
 	if floor != f.Floor {
 		return fmt.Errorf("field floor %v is not what the %s method gives on the matrix (%v): write the file again with qoscal recommend --write, or give the floor to the gate with --floor", f.Floor, f.Method, floor)
+	}
+	if err := CheckFloorUseful(scores, f.Floor, f.RecommendOptions()); err != nil {
+		return fmt.Errorf("field floor %v: %w", f.Floor, err)
 	}
 	return nil
 }

@@ -402,7 +402,20 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 		if !(sub > 0) {
 			return nil, inputErrorf("the %s method gives the sub-suite of %d benchmarks no floor above 0", cal.Method, len(res.Suite))
 		}
+		if err := CheckFloorUseful(scores, sub, cal.RecommendOptions()); err != nil {
+			return nil, &InputError{Msg: fmt.Sprintf("the floor of the sub-suite of %d benchmarks: %v", len(res.Suite), err)}
+		}
 		res.FullFloor, res.SubSuiteFloor, res.Floor = cal.Floor, sub, sub
+	}
+	if cal != nil {
+		// A thin calibration: said on every gate that rests on it, since
+		// recommend's warnings are long gone when the gate runs.
+		if cal.Runs < FewRuns {
+			warn(Warning{Kind: WarnFewRuns}, "the calibration rests on %d runs, fewer than %d: its floor and bands move with every run added, and the next healthy run falls below the lowest of them about 1 time in %d; calibrate on %d or more runs", cal.Runs, FewRuns, cal.Runs+1, FewRuns)
+		}
+		if res.FloorSource == FloorCalibration && res.Floor < 1 {
+			warn(Warning{Kind: WarnFloorBelowOne}, "the floor %s from the calibration is below 1.0: the gate accepts a candidate slower than the baseline", cal.FormatFloor(res.Floor))
+		}
 	}
 	res.CappedScore = math.NaN()
 	capped := res.judgeBands(cal, opt, rr, warn)

@@ -29,7 +29,7 @@ const (
 	WarnDroppedBench    WarningKind = "dropped-bench"    // benchmarks in half the runs or fewer, left out
 	WarnRunExcluded     WarningKind = "run-excluded"     // a run lacking a suite benchmark, left out
 	WarnNoSpread        WarningKind = "no-spread"        // every run has the same score
-	WarnFewRuns         WarningKind = "few-runs"         // fewer than FewRuns runs
+	WarnFewRuns         WarningKind = "few-runs"         // fewer than FewRuns runs (Gate: the calibration rests on so few)
 	WarnOutlierRun      WarningKind = "outlier-run"      // one run's score is an outlier
 	WarnNoisyBench      WarningKind = "noisy-bench"      // benchmarks far noisier than the score
 	WarnThinShares      WarningKind = "thin-shares"      // variance shares from few runs
@@ -37,7 +37,7 @@ const (
 	WarnNotNormal       WarningKind = "not-normal"       // Shapiro–Wilk rejects log-normal scores
 	WarnHeavyTail       WarningKind = "heavy-tail"       // the scores favour a heavier tail than the normal
 	WarnAutocorrelated  WarningKind = "autocorrelated"   // consecutive runs are correlated
-	WarnFloorBelowOne   WarningKind = "floor-below-one"  // Recommend: the floor accepts a slower candidate
+	WarnFloorBelowOne   WarningKind = "floor-below-one"  // Recommend, Gate: the floor accepts a slower candidate
 	WarnOutliers        WarningKind = "outliers"         // Recommend: the distribution has outlier runs
 	WarnFloorAboveMin   WarningKind = "floor-above-min"  // Recommend: a calibration run would have failed
 	WarnEarlierBelow    WarningKind = "earlier-below"    // Recommend: runs before the window score below its floor

@@ -97,6 +97,10 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 		}
 	}
 	if write != "" {
+		// What the gate would refuse is not written (calibrate.CheckFloorUseful).
+		if err := a.CheckFloorUseful(rec.Floor, rec.Options); err != nil {
+			return err
+		}
 		now, err := u.now()
 		if err != nil {
 			return err

@@ -35,6 +35,7 @@ import (
 
 	"golang.org/x/term"
 
+	"qoscal/calibrate"
 	"qoscal/render"
 )
 
@@ -344,6 +345,10 @@ func (u *ui) errorHints(err error) []string {
 	var he *hintError
 	if errors.As(err, &he) {
 		hints = append(hints, he.hint)
+	}
+	var low *calibrate.FloorTooLowError
+	if errors.As(err, &low) {
+		hints = append(hints, "calibrate on more runs (10 or more), or choose how far below the lowest run the floor goes with --margin FRACTION (--margin 0.1: 10% below)")
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {

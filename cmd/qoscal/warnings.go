@@ -51,6 +51,8 @@ var warningTitle = map[calibrate.WarningKind]string{
 	calibrate.WarnPartialGate:     "partial suite",
 	calibrate.WarnNotCalibrated:   "not calibrated",
 	calibrate.WarnFloorOverride:   "floor override",
+	calibrate.WarnFewRuns:         "thin calibration",
+	calibrate.WarnFloorBelowOne:   "floor below 1.0",
 }
 
 // namedRuns is how many more runs a grouped warning names before it says
