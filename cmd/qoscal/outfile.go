@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"qoscal/data/load"
+	"qoscal/data/store/sqlite"
 )
 
 // The files qoscal writes: calibration files, reports, charts,
@@ -181,6 +182,10 @@ type files struct {
 	// later are inputs listed only when an output exists to compare them
 	// with (listing the files of a folder of run folders reads folders).
 	later []func()
+	// bad is the first store location refused outright (an in-memory
+	// SQLite database keeps nothing), returned by check before it reads
+	// anything.
+	bad error
 }
 
 // inFile is a file a command reads.
@@ -236,6 +241,9 @@ func (f *files) in(what, path string) {
 func (f *files) store(loc string) {
 	if loc == "" || strings.Contains(loc, "://") {
 		return
+	}
+	if err := sqlite.CheckLocation(loc); err != nil && f.bad == nil {
+		f.bad = err
 	}
 	for _, s := range []string{"", "-wal", "-shm", "-journal"} {
 		f.in("the store", loc+s)
@@ -308,8 +316,12 @@ func (f *files) meta(flag, path string) {
 // check refuses, with exit 2, an output that is a symbolic link (when
 // replaced) or a folder, the same file given to two outputs (unless both
 // append: --summary naming the step summary), and an output that is one
-// of the inputs. It reads no file.
+// of the inputs, and first a store location that is no store file
+// (sqlite.CheckLocation). It reads no file.
 func (f *files) check() error {
+	if f.bad != nil {
+		return f.bad
+	}
 	type seen struct {
 		o   outFile
 		st  fs.FileInfo // nil: it does not exist (or is no regular file)
