@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -152,11 +153,19 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 		if second, err = g.readRun(u, paths[1:]); err != nil {
 			return err
 		}
+	}
+	pair := paths
+	if second != nil {
 		paths = paths[:1]
 	}
 	run, err := g.readRun(u, paths)
 	if err != nil {
 		return err
+	}
+	if second != nil && run.ID == second.ID {
+		if err := namePair(run, second, pair[0], pair[1]); err != nil {
+			return err
+		}
 	}
 	if g.emitMeta {
 		if err := g.writeMeta(u, paths); err != nil {
@@ -354,6 +363,55 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		return nil, err
 	}
 	return &run, nil
+}
+
+// namePair names apart two runs of a pair that have one id (two run
+// folders of one name in two places: p/a/run-01, p/b/run-01) by the end
+// of their paths that tells them apart (a/run-01, b/run-01); a zip
+// artifact's ".zip" is left off, and a run whose path does not end in its
+// id (a CSV file) keeps its id after a colon (x.csv:r1). The same run
+// given twice is an error.
+func namePair(a, b *data.Run, pa, pb string) error {
+	sa, errA := os.Stat(pa)
+	sb, errB := os.Stat(pb)
+	if errA == nil && errB == nil && os.SameFile(sa, sb) {
+		kind := "run folder"
+		if !sa.IsDir() {
+			kind = "file"
+		}
+		return usagef("%s and %s are the same %s (%s): give two different runs", pa, pb, kind, a.ID)
+	}
+	ca, cb := pathParts(pa), pathParts(pb)
+	k := 1
+	for k < len(ca) && k < len(cb) && strings.Join(ca[len(ca)-k:], "/") == strings.Join(cb[len(cb)-k:], "/") {
+		k++
+	}
+	name := func(run *data.Run, parts []string) string {
+		tail := append([]string(nil), parts[max(0, len(parts)-k):]...)
+		last := tail[len(tail)-1]
+		switch {
+		case last == run.ID:
+		case strings.EqualFold(filepath.Ext(last), ".zip") && strings.TrimSuffix(last, filepath.Ext(last)) == run.ID:
+			tail[len(tail)-1] = run.ID
+		default:
+			tail[len(tail)-1] = last + ":" + run.ID
+		}
+		return strings.Join(tail, "/")
+	}
+	ida, idb := name(a, ca), name(b, cb)
+	if ida == idb || data.CheckName("run id", ida) != nil || data.CheckName("run id", idb) != nil {
+		return usagef("the two runs are both %s (%s and %s): give two different runs", a.ID, pa, pb)
+	}
+	a.ID, b.ID = ida, idb
+	return nil
+}
+
+// pathParts splits a path, made absolute and clean, into its names.
+func pathParts(p string) []string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	return strings.FieldsFunc(filepath.ToSlash(filepath.Clean(p)), func(r rune) bool { return r == '/' })
 }
 
 // driftNote checks, when --db names a store of gated runs and the
