@@ -396,12 +396,23 @@ func EachRecord(f *File, fn func(Record) error) ([]string, error) {
 	if err := bad.Err(); err != nil {
 		return nil, err
 	}
-	if n == 0 {
-		return nil, &SyntaxError{File: f.Name, Msg: fmt.Sprintf("no result lines (format %s: %s)", f.Format.Name, f.Format.Doc)}
-	}
 	var notes []string
 	if nt, ok := p.(Noter); ok {
 		notes = nt.Notes()
+	}
+	if n == 0 {
+		msg := fmt.Sprintf("no result lines (format %s: %s)", f.Format.Name, f.Format.Doc)
+		if len(notes) > 0 {
+			// What the parser left out (a benchmark that reported an
+			// error) is why there is nothing: say it here, where the
+			// notes would otherwise never be shown.
+			said := make([]string, len(notes))
+			for i, n := range notes {
+				said[i] = strings.TrimPrefix(n, f.Name+": ")
+			}
+			msg += ": every benchmark was left out: " + strings.Join(said, "; ")
+		}
+		return nil, &SyntaxError{File: f.Name, Msg: msg}
 	}
 	return notes, nil
 }
