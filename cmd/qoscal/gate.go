@@ -193,6 +193,9 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
+	if w := g.sameFiles(pair); w != "" {
+		res.Warnings = append([]calibrate.Warning{{Kind: warnSameFile, Msg: w}}, res.Warnings...)
+	}
 	if g.record {
 		if err := g.recordRun(u, run); err != nil {
 			return err
@@ -412,6 +415,74 @@ func pathParts(p string) []string {
 		p = abs
 	}
 	return strings.FieldsFunc(filepath.ToSlash(filepath.Clean(p)), func(r rune) bool { return r == '/' })
+}
+
+// warnSameFile is the kind of the gate's warning that the candidate's
+// result file is the baseline's.
+const warnSameFile calibrate.WarningKind = "same-file"
+
+// sameFiles returns a warning when the candidate's result file is the
+// baseline's (one file, or two with the same bytes), in the files given
+// or in a run folder: every ratio is then 1, whatever the candidate is,
+// and a floor at or below 1 passes it. "" otherwise, and for a stored run.
+func (g *gateFlags) sameFiles(paths []string) string {
+	if g.fromStore(paths) {
+		return ""
+	}
+	b, errB := load.ParseVariantSpec(g.baseline)
+	c, errC := load.ParseVariantSpec(g.candidate)
+	if errB != nil || errC != nil {
+		return ""
+	}
+	folders := paths
+	if len(folders) == 0 {
+		folders = []string{""}
+	}
+	for _, dir := range folders {
+		bf, cf := b.File, c.File
+		if dir != "" {
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				continue // a zip artifact or a CSV file
+			}
+			bf, cf = filepath.Join(dir, bf), filepath.Join(dir, cf)
+		}
+		sb, err1 := os.Stat(bf)
+		sc, err2 := os.Stat(cf)
+		switch {
+		case err1 != nil || err2 != nil || !sb.Mode().IsRegular() || !sc.Mode().IsRegular():
+		case os.SameFile(sb, sc):
+			return fmt.Sprintf("the candidate and the baseline are the same file (%s): every ratio is 1", cf)
+		case sb.Size() == sc.Size() && sameBytes(bf, cf):
+			return fmt.Sprintf("the candidate and the baseline are the same file, byte for byte (%s and %s): every ratio is 1", cf, bf)
+		}
+	}
+	return ""
+}
+
+// sameBytes reports whether two files hold the same bytes, reading both a
+// block at a time.
+func sameBytes(a, b string) bool {
+	fa, err := os.Open(a)
+	if err != nil {
+		return false
+	}
+	defer fa.Close()
+	fb, err := os.Open(b)
+	if err != nil {
+		return false
+	}
+	defer fb.Close()
+	ba, bb := make([]byte, 64<<10), make([]byte, 64<<10)
+	for {
+		na, ea := io.ReadFull(fa, ba)
+		nb, eb := io.ReadFull(fb, bb)
+		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
+			return false
+		}
+		if ea != nil || eb != nil {
+			return (ea == io.EOF || ea == io.ErrUnexpectedEOF) && (eb == io.EOF || eb == io.ErrUnexpectedEOF)
+		}
+	}
 }
 
 // driftNote checks, when --db names a store of gated runs and the

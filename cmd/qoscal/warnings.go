@@ -53,6 +53,7 @@ var warningTitle = map[calibrate.WarningKind]string{
 	calibrate.WarnFloorOverride:   "floor override",
 	calibrate.WarnFewRuns:         "thin calibration",
 	calibrate.WarnFloorBelowOne:   "floor below 1.0",
+	warnSameFile:                  "same file",
 }
 
 // namedRuns is how many more runs a grouped warning names before it says
