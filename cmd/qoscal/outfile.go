@@ -311,10 +311,17 @@ func (f *files) dir(flag, path string) {
 	}
 }
 
-// checkFolders refuses an output folder that exists and is no folder, and
+// checkFolders refuses an output named "-" (a file of that name, where
+// stdout was meant), an output folder that exists and is no folder, and
 // an output (a folder or a file) whose path runs through a file: "mkdir
 // cal.json: not a directory" named no flag.
 func (f *files) checkFolders() error {
+	for _, o := range append(append([]outFile(nil), f.dirs...), f.outs...) {
+		if o.path == "-" {
+			// Read elsewhere as stdout; written here, a file named "-".
+			return f.refuse(o, fmt.Errorf(`%s -: "-" is not a file name here: qoscal prints its results on stdout, and %s names a file to write (./- for a file named "-")`, o.flag, o.flag))
+		}
+	}
 	for _, d := range f.dirs {
 		if st, err := os.Stat(d.path); err == nil && !st.IsDir() {
 			return fmt.Errorf("%s %s is %s, not a folder: expected the folder to write into (made if missing)", d.flag, d.path, kindName(st.Mode()))
