@@ -97,7 +97,7 @@ func TestCollectErrors(t *testing.T) {
 	}{
 		{"nothing", nil, nil, Options{}, "no runs to analyse"},
 		// r2 lacks glibc, but the roles fail first, found at the last run.
-		{"roles after a bad run", []data.Run{good, good, other}, nil, Options{}, "the runs disagree on the baseline (glibc in r3, system in r1): name it with --baseline NAME"},
+		{"roles after a bad run", []data.Run{good, good, other}, nil, Options{}, "the runs disagree on the baseline (glibc in r3, system in r1)"},
 		{"a bad run before a sound one", []data.Run{other, noGlibc, other}, nil, Options{Baseline: "glibc"}, `run r2 has no measurements of variant "glibc" (it has hoard, system)`},
 		{"units", []data.Run{good, widgets, good}, nil, Options{}, `benchmark a is in "ops/sec" in some runs and "B/s" in run r4`},
 		{"reading fails after a bad run", []data.Run{good, widgets}, readErr, Options{}, "reading: broken"},

@@ -172,7 +172,7 @@ func TestNoSpreadRounding(t *testing.T) {
 	}
 	for _, w := range a.Warnings {
 		if w.Kind == WarnNoisyBench || w.Kind == WarnOutlierRun {
-			t.Errorf("warning %q on rounding noise", w.Msg)
+			t.Errorf("warning %+v on rounding noise", w)
 		}
 	}
 }

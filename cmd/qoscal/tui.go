@@ -35,6 +35,7 @@ import (
 
 	"golang.org/x/term"
 
+	"qoscal/present"
 	"qoscal/render"
 )
 
@@ -254,6 +255,7 @@ type usageError struct {
 }
 
 func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error {
 	return &usageError{err: fmt.Errorf(format, args...)}
@@ -299,6 +301,9 @@ func (u *ui) exitCode(err error) int {
 	if err == nil {
 		return exitOK
 	}
+	// The library's errors that a flag puts right, in the command
+	// line's words.
+	err = present.Error(err)
 	code := exitInput
 	var ee *exitError
 	if errors.As(err, &ee) {
