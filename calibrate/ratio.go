@@ -7,6 +7,7 @@ package calibrate
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -332,8 +333,12 @@ func ratiosByMaps(run *data.Run, baseline, candidate string, dir Direction, metr
 	}
 	vals := map[string]map[string]*acc{baseline: {}, candidate: {}}
 	seenWant := false
-	for variant, byBench := range raw {
-		for bench, us := range byBench {
+	// In variant and name order, so that an error names the same
+	// benchmark every time.
+	for _, variant := range []string{baseline, candidate} {
+		byBench := raw[variant]
+		for _, bench := range slices.Sorted(maps.Keys(byBench)) {
+			us := byBench[bench]
 			var pick *unitSamples
 			switch {
 			case want != "":

@@ -482,4 +482,20 @@ func TestRatiosMetricSelection(t *testing.T) {
 	if want := (&MetricsError{Run: "r", Benchmark: "BenchmarkY-8", Variant: "old", Metrics: []string{"gadgets", "widgets"}}); cmp.Diff(want, err) != "" {
 		t.Errorf("ambiguous metrics: %v", err)
 	}
+	// Several such benchmarks, in both variants: the error names the same
+	// one every time (the baseline's first by name), as every output of
+	// the same input is the same; it named whichever a map gave first.
+	for _, v := range []string{"old", "new"} {
+		for _, b := range []string{"BenchmarkZ-8", "BenchmarkA-8", "BenchmarkM-8"} {
+			run.Measurements = append(run.Measurements,
+				data.Measurement{Benchmark: b, Variant: v, Value: 5, Unit: "widgets"},
+				data.Measurement{Benchmark: b, Variant: v, Value: 6, Unit: "gadgets"})
+		}
+	}
+	for range 20 {
+		_, err = Ratios(&run, "old", "new", HigherIsBetter, "")
+		if want := (&MetricsError{Run: "r", Benchmark: "BenchmarkA-8", Variant: "old", Metrics: []string{"gadgets", "widgets"}}); cmp.Diff(want, err) != "" {
+			t.Fatalf("several ambiguous benchmarks: %v, want the error of BenchmarkA-8 of old", err)
+		}
+	}
 }
