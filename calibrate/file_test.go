@@ -42,7 +42,7 @@ func edit(t testing.TB, b []byte, change func(m map[string]any)) []byte {
 
 func obj(m map[string]any, k string) map[string]any { return m[k].(map[string]any) }
 
-// TestParseFileRefuses pins issue 11 item 2: every field of a calibration
+// TestParseFileRefuses: every field of a calibration
 // file is checked on read, and a file whose fields disagree or lie is
 // refused with the field named — never judged against a floor that is not
 // the one it prints.
