@@ -7,9 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -207,9 +205,10 @@ func allowed(may []string) string {
 // listPackages runs go list on the module.
 func listPackages(t *testing.T) []goPackage {
 	t.Helper()
+	// go test puts its own go first on the PATH of the tests it runs.
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
-		goCmd = filepath.Join(runtime.GOROOT(), "bin", "go")
+		t.Fatalf("no go command on the PATH: %v", err)
 	}
 	cmd := exec.Command(goCmd, "list", "-json", "./...")
 	var stderr bytes.Buffer

@@ -20,7 +20,7 @@ func Error(err error) error {
 	if err == nil {
 		return nil
 	}
-	leaf, words := errorWords(err)
+	words, leaf := errorWords(err)
 	if leaf == nil {
 		return err
 	}
@@ -56,8 +56,8 @@ var optionFlags = map[calibrate.Option]string{
 }
 
 // errorWords finds the first error in err's chain that is worded here,
-// and returns it with its words; nil when there is none.
-func errorWords(err error) (error, string) {
+// and returns its words and it; nil when there is none.
+func errorWords(err error) (string, error) {
 	var (
 		opt     *calibrate.OptionError
 		role    *calibrate.RoleError
@@ -73,32 +73,32 @@ func errorWords(err error) (error, string) {
 	)
 	switch {
 	case errors.As(err, &opt):
-		return opt, OptionText(opt)
+		return OptionText(opt), opt
 	case errors.As(err, &role):
-		return role, role.Error() + ": name it with --" + role.Role + " NAME"
+		return role.Error() + ": name it with --" + role.Role + " NAME", role
 	case errors.As(err, &dir):
-		return dir, dir.Error() + ": use --higher-is-better or --lower-is-better"
+		return dir.Error() + ": use --higher-is-better or --lower-is-better", dir
 	case errors.As(err, &metrics):
-		return metrics, metrics.Error() + ": choose one with --metric"
+		return metrics.Error() + ": choose one with --metric", metrics
 	case errors.As(err, &nometr):
-		return nometr, fmt.Sprintf("run %s has no %s measurements (--metric %s); it has %s", nometr.Run, nometr.Unit, nometr.Metric, strings.Join(nometr.Has, ", "))
+		return fmt.Sprintf("run %s has no %s measurements (--metric %s); it has %s", nometr.Run, nometr.Unit, nometr.Metric, strings.Join(nometr.Has, ", ")), nometr
 	case errors.As(err, &vars):
-		return vars, fmt.Sprintf("%s: name the variants as the calibration does (--baseline %s=FILE --candidate %s=FILE)", vars.Error(), vars.CalBaseline, vars.CalCandidate)
+		return fmt.Sprintf("%s: name the variants as the calibration does (--baseline %s=FILE --candidate %s=FILE)", vars.Error(), vars.CalBaseline, vars.CalCandidate), vars
 	case errors.As(err, &unit):
-		return unit, unit.Msg + ": gate the metric the floor was calibrated on (--metric " + unit.Unit + ")"
+		return unit.Msg + ": gate the metric the floor was calibrated on (--metric " + unit.Unit + ")", unit
 	case errors.As(err, &part):
-		return part, part.Msg + "; rerun, or gate on " + part.Part + " with --allow-partial"
+		return part.Msg + "; rerun, or gate on " + part.Part + " with --allow-partial", part
 	case errors.As(err, &nofloor):
-		return nofloor, fmt.Sprintf("the %s method gives a floor of %.4g, which rounds to %s at step %v: nothing to gate on; with so few or so spread runs, calibrate on more runs, or put the floor a margin below the lowest run instead",
-			nofloor.Method, nofloor.Raw, calibrate.FormatOnStep(nofloor.Floor, nofloor.Step), nofloor.Step)
+		return fmt.Sprintf("the %s method gives a floor of %.4g, which rounds to %s at step %v: nothing to gate on; with so few or so spread runs, calibrate on more runs, or put the floor a margin below the lowest run instead",
+			nofloor.Method, nofloor.Raw, calibrate.FormatOnStep(nofloor.Floor, nofloor.Step), nofloor.Step), nofloor
 	case errors.As(err, &floor):
-		return floor, floor.Error() + ": write the file again with qoscal recommend --write, or give the floor to the gate with --floor"
+		return floor.Error() + ": write the file again with qoscal recommend --write, or give the floor to the gate with --floor", floor
 	case errors.As(err, &field):
-		return field, "field " + field.Field + " is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"
+		return "field " + field.Field + " is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)", field
 	case errors.Is(err, calibrate.ErrVersion1):
-		return calibrate.ErrVersion1, calibrate.ErrVersion1.Error() + ": write it again with qoscal recommend --write on the same runs"
+		return calibrate.ErrVersion1.Error() + ": write it again with qoscal recommend --write on the same runs", calibrate.ErrVersion1
 	}
-	return nil, ""
+	return "", nil
 }
 
 // OptionText words an option out of its range as the command line spells
