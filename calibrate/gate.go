@@ -204,7 +204,8 @@ type GateResult struct {
 }
 
 // InputError is a gate input the gate refuses to judge: exit 2, never a
-// PASS.
+// PASS. Refusals the caller puts right by asking otherwise (other
+// variants, a metric, a partial suite) are the typed errors of errors.go.
 type InputError struct{ Msg string }
 
 func (e *InputError) Error() string { return e.Msg }
