@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"qoscal/data"
+	"qoscal/data/load"
 )
 
 // benchstatValue parses a benchstat figure such as "4.491µ", "1062.0n",
@@ -32,16 +32,16 @@ func benchstatValue(t *testing.T, s string) float64 {
 // TestAgainstBenchstat compares qoscal's score of a pair of real Go
 // benchmark files with what benchstat (golang.org/x/perf/cmd/benchstat
 // v0.0.0-20260908200009-22c9c6c9d4da) printed for the same files, kept in
-// ../data/testdata/gobench/benchstat.txt. Both summarise each benchmark by
+// ../data/formats/testdata/gobench/benchstat.txt. Both summarise each benchmark by
 // the median of its samples; benchstat's geomean row is the ratio of the
 // per-side geomeans, which equals the geomean of the per-benchmark ratios
 // when both sides have the same benchmarks. Its figures have four
 // significant digits, so agreement is to that rounding.
 func TestAgainstBenchstat(t *testing.T) {
-	dir := filepath.Join("..", "data", "testdata", "gobench")
-	b, _ := data.ParseVariantSpec("base=" + filepath.Join(dir, "base.txt"))
-	c, _ := data.ParseVariantSpec("cand=" + filepath.Join(dir, "cand.txt"))
-	run, err := data.LoadFiles(data.LoadOptions{Baseline: b, Candidate: c, RunID: "go"})
+	dir := filepath.Join("..", "data", "formats", "testdata", "gobench")
+	b, _ := load.ParseVariantSpec("base=" + filepath.Join(dir, "base.txt"))
+	c, _ := load.ParseVariantSpec("cand=" + filepath.Join(dir, "cand.txt"))
+	run, err := load.Files(load.Options{Baseline: b, Candidate: c, RunID: "go"})
 	if err != nil {
 		t.Fatal(err)
 	}

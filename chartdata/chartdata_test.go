@@ -11,6 +11,8 @@ import (
 	"qoscal/calibrate"
 	"qoscal/chartdata"
 	"qoscal/data"
+	"qoscal/data/formats"
+	"qoscal/data/load"
 	"qoscal/stats"
 )
 
@@ -21,7 +23,7 @@ import (
 // recommend_worked_example testscript).
 func workedExample(t *testing.T) (*calibrate.Analysis, *calibrate.Recommendation) {
 	t.Helper()
-	runs, err := data.Load([]string{filepath.Join("..", "data", "samples", "windows-hoard-worked-example", "five-runs.csv")}, data.LoadOptions{})
+	runs, err := load.All([]string{filepath.Join("..", "data", "samples", "windows-hoard-worked-example", "five-runs.csv")}, load.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,8 +405,8 @@ func TestSameScores(t *testing.T) {
 		for i, b := range []string{"larson", "sh8bench"} {
 			base := float64(1000 * (i + 1))
 			r.Measurements = append(r.Measurements,
-				data.Measurement{Benchmark: b, Variant: "system", Value: base, Unit: data.OpsUnit},
-				data.Measurement{Benchmark: b, Variant: "hoard", Value: 1.2 * base, Unit: data.OpsUnit})
+				data.Measurement{Benchmark: b, Variant: "system", Value: base, Unit: formats.OpsUnit},
+				data.Measurement{Benchmark: b, Variant: "hoard", Value: 1.2 * base, Unit: formats.OpsUnit})
 		}
 		runs = append(runs, r)
 	}
@@ -434,9 +436,9 @@ func TestSameScores(t *testing.T) {
 // score: on the bundled healthy Linux runs, run-01..run-03 and
 // run-04..run-12, the latter the one a floor is calibrated on.
 func TestScoreSequenceRegimes(t *testing.T) {
-	b, _ := data.ParseVariantSpec("glibc=baseline.txt")
-	c, _ := data.ParseVariantSpec("mimalloc=mimalloc.txt")
-	runs, err := data.Load([]string{filepath.Join("..", "data", "samples", "linux-glibc-vs-mimalloc", "healthy")}, data.LoadOptions{Baseline: b, Candidate: c})
+	b, _ := load.ParseVariantSpec("glibc=baseline.txt")
+	c, _ := load.ParseVariantSpec("mimalloc=mimalloc.txt")
+	runs, err := load.All([]string{filepath.Join("..", "data", "samples", "linux-glibc-vs-mimalloc", "healthy")}, load.Options{Baseline: b, Candidate: c})
 	if err != nil {
 		t.Fatal(err)
 	}

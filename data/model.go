@@ -1,10 +1,23 @@
-// Package data owns qoscal's run model, the result-file parsers, the loading
-// of run folders and the SQLite store.
+// Package data is qoscal's run model: a Run of Measurements, with its
+// labels, the names checks every input passes (CheckName), and the order
+// runs and names are kept in. It imports only the standard library. The
+// packages under it do the jobs around the model:
+//
+//   - formats reads result files: text decoding, and one parser per
+//     format behind a registry with detection;
+//   - load reads runs from run folders, folders of runs, CSV files and
+//     zip artifacts, with their qoscal.json;
+//   - store keeps runs (the Store interface and its conformance suite,
+//     storetest), with one package per backend: store/sqlite and
+//     store/postgres;
+//   - source is where a command's runs come from: PATHs or a store,
+//     opened by its location (the one package above both backends);
+//   - samples holds the real runs shipped with qoscal.
 //
 // A result file is what one variant's benchmark suite printed in one CI job.
 // A run is one job: every variant measured on the same machine, with an id,
 // labels (k=v), a source and, where the input says so, a time. Parsers turn
-// result files into Records; the loaders turn Records into Runs; the Store
+// result files into records; the loaders turn records into Runs; the store
 // keeps Runs. Nothing here computes statistics or prints reports.
 package data
 
@@ -78,12 +91,12 @@ func (r *Run) BenchmarkCount() map[string]int {
 // benchmark, unit, sample (a stable sort: measurements equal in all four
 // keep their order).
 func (r *Run) Sort() {
-	slices.SortStableFunc(r.Measurements, compareMeasurements)
+	slices.SortStableFunc(r.Measurements, CompareMeasurements)
 }
 
-// compareMeasurements orders measurements by variant, benchmark, unit and
-// sample.
-func compareMeasurements(a, b Measurement) int {
+// CompareMeasurements orders measurements by variant, benchmark, unit and
+// sample: the canonical order of Run.Sort, in which a store keeps them.
+func CompareMeasurements(a, b Measurement) int {
 	return cmp.Or(strings.Compare(a.Variant, b.Variant), strings.Compare(a.Benchmark, b.Benchmark),
 		strings.Compare(a.Unit, b.Unit), cmp.Compare(a.Sample, b.Sample))
 }

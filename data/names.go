@@ -26,7 +26,7 @@ const MaxNameLen = 200
 // to say.
 func CheckName(kind, s string) error {
 	if len(s) > MaxNameLen {
-		return fmt.Errorf("%s %q is %d bytes long: names are limited to %d bytes", kind, clip(s), len(s), MaxNameLen)
+		return fmt.Errorf("%s %q is %d bytes long: names are limited to %d bytes", kind, Clip(s), len(s), MaxNameLen)
 	}
 	if printableASCII(s) {
 		return nil
@@ -54,7 +54,7 @@ func CheckName(kind, s string) error {
 			i += size
 			continue
 		}
-		return fmt.Errorf("%s %q holds %s at byte %d: names must be printable text on one line", kind, clip(s), what, i)
+		return fmt.Errorf("%s %q holds %s at byte %d: names must be printable text on one line", kind, Clip(s), what, i)
 	}
 	return nil
 }
@@ -70,28 +70,12 @@ func printableASCII(s string) bool {
 	return true
 }
 
-// checkRecordNames checks the names a record carries: benchmark, variant,
-// run id and unit (labels are checked where they are read).
-func checkRecordNames(r *Record) error {
-	for _, n := range [...]struct{ kind, s string }{
-		{"benchmark name", r.Benchmark}, {"variant name", r.Variant}, {"run id", r.Run}, {"unit", r.Unit},
-	} {
-		if err := CheckName(n.kind, n.s); err != nil {
-			return err
-		}
+// Clip shortens text read from an input (a name, a cell, a line) for an
+// error message: its first 80 bytes, and "..." when there was more.
+func Clip(s string) string {
+	const max = 80
+	if len(s) <= max {
+		return s
 	}
-	return nil
-}
-
-// checkLabels checks the keys and values of labels.
-func checkLabels(labels map[string]string) error {
-	for _, k := range sortedKeys(labels) {
-		if err := CheckName("label key", k); err != nil {
-			return err
-		}
-		if err := CheckName("label "+k+" value", labels[k]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return s[:max] + "..."
 }

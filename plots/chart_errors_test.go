@@ -11,6 +11,7 @@ import (
 	"qoscal/calibrate"
 	"qoscal/chartdata"
 	"qoscal/data"
+	"qoscal/data/formats"
 	"qoscal/plots"
 )
 
@@ -67,8 +68,8 @@ func TestSameScores(t *testing.T) {
 		for i, b := range []string{"larson", "sh8bench"} {
 			base := float64(1000 * (i + 1))
 			r.Measurements = append(r.Measurements,
-				data.Measurement{Benchmark: b, Variant: "system", Value: base, Unit: data.OpsUnit},
-				data.Measurement{Benchmark: b, Variant: "hoard", Value: 1.2 * base, Unit: data.OpsUnit})
+				data.Measurement{Benchmark: b, Variant: "system", Value: base, Unit: formats.OpsUnit},
+				data.Measurement{Benchmark: b, Variant: "hoard", Value: 1.2 * base, Unit: formats.OpsUnit})
 		}
 		runs = append(runs, r)
 	}

@@ -10,16 +10,16 @@ import (
 
 	"qoscal/calibrate"
 	"qoscal/chartdata"
-	"qoscal/data"
+	"qoscal/data/load"
 	"qoscal/plots"
 )
 
 // sample analyses the twelve bundled healthy Linux runs (glibc malloc
 // against mimalloc) and recommends the default floor.
 func sample() (*calibrate.Analysis, *calibrate.Recommendation) {
-	b, _ := data.ParseVariantSpec("glibc=baseline.txt")
-	c, _ := data.ParseVariantSpec("mimalloc=mimalloc.txt")
-	runs, err := data.Load([]string{filepath.Join("..", "data", "samples", "linux-glibc-vs-mimalloc", "healthy")}, data.LoadOptions{Baseline: b, Candidate: c})
+	b, _ := load.ParseVariantSpec("glibc=baseline.txt")
+	c, _ := load.ParseVariantSpec("mimalloc=mimalloc.txt")
+	runs, err := load.All([]string{filepath.Join("..", "data", "samples", "linux-glibc-vs-mimalloc", "healthy")}, load.Options{Baseline: b, Candidate: c})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"qoscal/calibrate"
 	"qoscal/chartdata"
 	"qoscal/data"
+	"qoscal/data/formats"
 )
 
 // synthetic analyses n seeded runs of seven benchmarks, with a step down
@@ -42,8 +43,8 @@ func synthetic(t testing.TB, n int) (*calibrate.Analysis, *calibrate.Recommendat
 			base := 1e6 * (1 + rng.Float64())
 			ratio := b.mean * shift * math.Exp(rng.NormFloat64()*b.cv)
 			r.Measurements = append(r.Measurements,
-				data.Measurement{Benchmark: b.name, Variant: "system", Value: base, Unit: data.OpsUnit},
-				data.Measurement{Benchmark: b.name, Variant: "hoard", Value: base * ratio, Unit: data.OpsUnit})
+				data.Measurement{Benchmark: b.name, Variant: "system", Value: base, Unit: formats.OpsUnit},
+				data.Measurement{Benchmark: b.name, Variant: "hoard", Value: base * ratio, Unit: formats.OpsUnit})
 		}
 		runs[i] = r
 	}

@@ -5,15 +5,16 @@ import (
 	"time"
 
 	"qoscal/data"
+	"qoscal/data/store"
 	"qoscal/render"
 )
 
 // Runs is the view of stored runs (qoscal runs).
 type Runs struct {
-	Runs []data.StoredRun
+	Runs []store.StoredRun
 }
 
-type storedRow = *data.StoredRun
+type storedRow = *store.StoredRun
 
 func runColumns() []render.Column[storedRow] {
 	return []render.Column[storedRow]{

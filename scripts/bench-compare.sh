@@ -36,12 +36,27 @@ out=$(cd "$out" && pwd)
 
 # The suite: package and benchmark pattern. Benchmarks that only one
 # commit has are measured on that side only; the gate reports and leaves
-# them out of the score.
+# them out of the score. A package may be given as PATH|OLDPATH, for a
+# benchmark whose package moved: each commit's tree runs it from the first
+# of the paths it has (data/load's were in data before it was split).
 suite=(
   "cmd/qoscal:^BenchmarkGate$"
   "calibrate:^BenchmarkAnalyze10000Runs$"
-  "data:^BenchmarkReadLarge(Text|JSON)$"
+  "data/load|data:^BenchmarkReadLarge(Text|JSON)$"
 )
+
+# pkgdir prints the first of the |-separated package paths $2 that the
+# tree $1 has, or nothing.
+pkgdir() {
+  local p
+  local IFS='|'
+  for p in $2; do
+    if [ -d "$1/$p" ]; then
+      echo "$p"
+      return
+    fi
+  done
+}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -52,9 +67,11 @@ for side in base head; do
   mkdir -p "$work/$side"
   git archive "$rev" | tar -x -C "$work/$side"
   for entry in "${suite[@]}"; do
-    pkg=${entry%%:*}
-    bin="$work/$side-${pkg//\//-}.test"
-    if [ -d "$work/$side/$pkg" ]; then
+    pkg=$(pkgdir "$work/$side" "${entry%%:*}")
+    name=${entry%%:*}
+    name=${name//\//-}
+    bin="$work/$side-${name//|/-}.test"
+    if [ -n "$pkg" ]; then
       (cd "$work/$side" && go test -c -o "$bin" "./$pkg") || {
         echo "bench-compare: $side ($rev) does not build ./$pkg" >&2
         exit 1
@@ -68,9 +85,11 @@ done
 for round in $(seq 1 "$count"); do
   for side in base head; do
     for entry in "${suite[@]}"; do
-      pkg=${entry%%:*}
+      pkg=$(pkgdir "$work/$side" "${entry%%:*}")
       pattern=${entry#*:}
-      bin="$work/$side-${pkg//\//-}.test"
+      name=${entry%%:*}
+      name=${name//\//-}
+      bin="$work/$side-${name//|/-}.test"
       [ -x "$bin" ] || continue
       # A test binary runs in its package's folder (testdata, samples).
       (cd "$work/$side/$pkg" && "$bin" -test.run='^$' -test.bench="$pattern" \

@@ -62,7 +62,7 @@ echo "== $runs runs x 10 benchmarks x 2 variants = $m measurements"
 echo "== $(psql -Atq "$base" -c 'SELECT version()' | cut -d, -f1), fsync on; $(nproc) cores"
 
 echo "-- 1. Store.Ingest in one call (go test -bench BenchmarkIngest)"
-QOSCAL_BENCH_RUNS=$runs go test ./data -run '^$' -bench '^BenchmarkIngest$' -benchtime 1x -timeout 60m |
+QOSCAL_BENCH_RUNS=$runs go test ./data/store -run '^$' -bench '^BenchmarkIngest$' -benchtime 1x -timeout 60m |
   awk '/^BenchmarkIngest\// {printf "%-58s %8.2f s  %9.0f measurements/s\n", $1, $3/1e9, $5}'
 
 # The same runs as CSV: linux.csv and mac.csv hold half each (the Go

@@ -18,7 +18,7 @@
 # then the peak memory of ingest and store copy at each size against the
 # smallest (streamed, it should not grow with the runs), and last the Go
 # benchmarks that set qoscal's store against the pure-Go SQLite engine it
-# is built on, doing only the same SQL (data/engine_bench_test.go).
+# is built on, doing only the same SQL (data/store/sqlite/engine_bench_test.go).
 #
 # Absolute times vary with the machine and its load; the ratios are what
 # to compare: of CPU time (user + system, which the load of a shared
@@ -158,7 +158,7 @@ memrows "qoscal store copy" "${mem_copy[@]}"
 # The ratio of each pair is qoscal's overhead over its engine: the
 # ingest's digests and checks, the read's Go values of every run.
 echo
-go test -run '^$' -bench 'Ingest10000$|EngineInsert10000$|StoreRuns10000$|EngineSelect10000$' -benchmem -count 1 ./data |
+go test -run '^$' -bench 'Ingest10000$|EngineInsert10000$|StoreRuns10000$|EngineSelect10000$' -benchmem -count 1 ./data/store/sqlite |
   awk '/^Benchmark/ {name = $1; sub(/-[0-9]+$/, "", name); ns[name] = $3; print}
     END {
       if (ns["BenchmarkEngineInsert10000"] > 0) printf "store ingest / engine insert: %.2fx\n", ns["BenchmarkIngest10000"] / ns["BenchmarkEngineInsert10000"]

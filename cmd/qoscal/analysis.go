@@ -7,6 +7,8 @@ import (
 
 	"qoscal/calibrate"
 	"qoscal/data"
+	"qoscal/data/source"
+	"qoscal/data/store"
 )
 
 // analysisFlags are the input flags shared by every analysis command
@@ -109,10 +111,10 @@ func (f *analysisFlags) analyze(u *ui, paths []string) (*input, error) {
 	if err != nil {
 		return nil, err
 	}
-	src := data.Source{Paths: paths, Load: lopt, Store: storePath(u, f.db), Labels: filter}
+	src := source.Source{Paths: paths, Load: lopt, Store: storePath(u, f.db), Labels: filter}
 	if src.FromStore() {
 		opt.Baseline, opt.Candidate = lopt.Baseline.Name, lopt.Candidate.Name
-		in.source = data.RedactLocation(src.Store)
+		in.source = store.RedactLocation(src.Store)
 	} else {
 		in.source = "paths"
 	}
@@ -145,8 +147,8 @@ func (f *analysisFlags) analyze(u *ui, paths []string) (*input, error) {
 	}
 	c, err := calibrate.Collect(runs, opt)
 	if err != nil {
-		var oe *data.OpenError
-		var ne *data.NoRunsError
+		var oe *source.OpenError
+		var ne *source.NoRunsError
 		switch {
 		case errors.As(err, &oe):
 			return nil, withHint(oe.Err, "or give run folders as PATHs, with --baseline NAME=FILE and --candidate NAME=FILE")

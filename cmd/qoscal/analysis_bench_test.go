@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"qoscal/data"
+	"qoscal/data/store"
+	"qoscal/data/store/sqlite"
 )
 
 // syntheticRuns returns n runs of unchanged code, 10 benchmarks × 2
@@ -39,11 +41,11 @@ func syntheticRuns(n int) []data.Run {
 // cost, less process start-up.
 func benchAnalysisFromStore(b *testing.B, cmd string, n int) {
 	db := filepath.Join(b.TempDir(), "runs.db")
-	s, err := data.OpenSQLite(db, data.ReadWrite)
+	s, err := sqlite.Open(db, store.ReadWrite)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := s.Ingest(context.Background(), syntheticRuns(n), data.IngestOptions{}); err != nil {
+	if _, err := s.Ingest(context.Background(), syntheticRuns(n), store.IngestOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	s.Close()

@@ -13,7 +13,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"qoscal/data"
+	"qoscal/data/formats"
+	"qoscal/data/store"
 )
 
 // version is the qoscal version; release builds set it with
@@ -71,7 +72,7 @@ func register(c *command) {
 // commandOrder is the order of the commands in the help: the data flow,
 // from ingest to gate. A registered command missing from it is a bug
 // (TestCommandOrder).
-var commandOrder = []string{"ingest", "runs", "store", "spread", "recommend", "plot", "report", "gate", "drift", "samples"}
+var commandOrder = []string{"ingest", "runs", "store", "spread", "recommend", "plot", "report", "gate", "comment", "drift", "samples"}
 
 // commandNames returns the registered commands in commandOrder, then any
 // others by name.
@@ -101,6 +102,7 @@ func commandNames() []string {
 // exit code. It is the only place that turns errors into exit codes.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	u := newUI(stdout, stderr, os.Getenv)
+	u.stdin = stdin
 	defer u.flush()
 	defer func() {
 		if p := recover(); p != nil {
@@ -389,7 +391,7 @@ var errHelp = &exitError{code: exitOK}
 
 // storePath resolves the store: --db, else $QOSCAL_DB, else qoscal.db. It
 // is a SQLite file name or a PostgreSQL URL, which may hold a password:
-// show a store by its Location, or data.RedactLocation.
+// show a store by its Location, or store.RedactLocation.
 func storePath(u *ui, flag string) string {
 	if flag != "" {
 		return flag
@@ -397,16 +399,22 @@ func storePath(u *ui, flag string) string {
 	if env := u.getenv("QOSCAL_DB"); env != "" {
 		return env
 	}
-	return data.DefaultStore
+	return store.DefaultStore
 }
 
 // now returns the current time, or SOURCE_DATE_EPOCH when it is set, for
 // reproducible output.
+// maxEpoch is the last second of year 9999, the latest time RFC 3339 can
+// write.
+const maxEpoch = 253402300799
+
 func (u *ui) now() (time.Time, error) {
 	if s := u.getenv("SOURCE_DATE_EPOCH"); s != "" {
 		sec, err := strconv.ParseInt(s, 10, 64)
-		if err != nil {
-			return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH=%q: expected seconds since 1970", s)
+		// Times are written as RFC 3339, whose years have four digits:
+		// a later time would be stored and then refused on every read.
+		if err != nil || sec < 0 || sec > maxEpoch {
+			return time.Time{}, fmt.Errorf("SOURCE_DATE_EPOCH=%q: expected whole seconds since 1970, from 0 to %d (9999-12-31)", s, maxEpoch)
 		}
 		return time.Unix(sec, 0).UTC(), nil
 	}
@@ -424,7 +432,7 @@ func (u *ui) outputFormat(f string) error {
 		return nil
 	}
 	err := usagef("--format must be text, markdown or json, got %q", f)
-	if rf, _ := data.LookupFormat(f); rf != nil {
+	if rf, _ := formats.LookupFormat(f); rf != nil {
 		return withHint(err, "--format is the output's format; name the result files' format with --input-format %s", f)
 	}
 	return err

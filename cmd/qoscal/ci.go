@@ -16,7 +16,7 @@ import (
 	"strconv"
 	"strings"
 
-	"qoscal/data"
+	"qoscal/data/formats"
 	"qoscal/render"
 )
 
@@ -84,11 +84,11 @@ func (u *ui) title(about string) string {
 // errorPlace is the file and line an error is about, when it says: the
 // first syntax error of an input error.
 func errorPlace(err error) (file string, line int) {
-	var ie *data.InputError
+	var ie *formats.InputError
 	if errors.As(err, &ie) && len(ie.Errs) > 0 {
 		return ie.Errs[0].File, ie.Errs[0].Line
 	}
-	var se *data.SyntaxError
+	var se *formats.SyntaxError
 	if errors.As(err, &se) {
 		return se.File, se.Line
 	}

@@ -6,6 +6,7 @@ import (
 
 	"qoscal/calibrate"
 	"qoscal/data"
+	"qoscal/data/source"
 	"qoscal/present"
 )
 
@@ -128,7 +129,7 @@ func (d *driftFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
-	src := data.Source{Paths: paths, Load: lopt, Store: storePath(u, db), Labels: filter}
+	src := source.Source{Paths: paths, Load: lopt, Store: storePath(u, db), Labels: filter}
 	runs, err := src.Runs(u.ctx)
 	if err != nil {
 		return err

@@ -15,6 +15,9 @@ import (
 
 	"qoscal/calibrate"
 	"qoscal/data"
+	"qoscal/data/load"
+	"qoscal/data/source"
+	"qoscal/data/store"
 	"qoscal/present"
 	"qoscal/render"
 )
@@ -295,7 +298,7 @@ func (g *gateFlags) fromStore(paths []string) bool {
 
 // namesFile reports whether a variant flag names a file that exists.
 func namesFile(spec string) bool {
-	v, err := data.ParseVariantSpec(spec)
+	v, err := load.ParseVariantSpec(spec)
 	if err != nil {
 		return false
 	}
@@ -309,7 +312,7 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		return nil, usagef("gate judges one run, or a pair of run folders: give one or two run folders, or the files with --baseline and --candidate")
 	}
 	if g.fromStore(paths) {
-		src := data.Source{Store: storePath(u, g.db), ID: g.runID}
+		src := source.Source{Store: storePath(u, g.db), ID: g.runID}
 		runs, err := src.Runs(u.ctx)
 		if err != nil {
 			return nil, err
@@ -337,7 +340,7 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		opt.RunID = g.defaultRunID(u)
 	}
 	if len(paths) == 1 {
-		runs, err := data.Load(paths, opt)
+		runs, err := load.All(paths, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -346,7 +349,7 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		}
 		return &runs[0], nil
 	}
-	run, err := data.LoadFiles(opt)
+	run, err := load.Files(opt)
 	if err != nil {
 		return nil, err
 	}
@@ -369,7 +372,7 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *calibrate.File, dir cali
 	if err != nil {
 		return ""
 	}
-	src := data.Source{Store: storePath(u, g.db), Labels: filter}
+	src := source.Source{Store: storePath(u, g.db), Labels: filter}
 	runs, err := src.Runs(u.ctx)
 	if err != nil {
 		u.warnf("no drift check: %v", err)
@@ -396,7 +399,7 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *calibrate.File, dir cali
 		u.warnf("no drift check: %v", present.Error(err))
 		return ""
 	}
-	return present.GateDriftNote(d, data.RedactLocation(src.Store))
+	return present.GateDriftNote(d, store.RedactLocation(src.Store))
 }
 
 // defaultRunID names a run given by its files and no --run: the Actions
@@ -410,7 +413,7 @@ func (g *gateFlags) defaultRunID(u *ui) string {
 		}
 		return id
 	}
-	spec, err := data.ParseVariantSpec(g.candidate)
+	spec, err := load.ParseVariantSpec(g.candidate)
 	if err == nil {
 		if abs, err := filepath.Abs(spec.File); err == nil {
 			if dir := filepath.Base(filepath.Dir(abs)); dir != "" && dir != "." && dir != string(filepath.Separator) {
@@ -437,12 +440,12 @@ func (g *gateFlags) recordRun(u *ui, run *data.Run) error {
 	if err != nil {
 		return err
 	}
-	st, err := data.Open(u.ctx, storePath(u, g.db), data.ReadWrite)
+	st, err := source.OpenStore(u.ctx, storePath(u, g.db), store.ReadWrite)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	res, err := st.Ingest(u.ctx, []data.Run{*run}, data.IngestOptions{Now: now})
+	res, err := st.Ingest(u.ctx, []data.Run{*run}, store.IngestOptions{Now: now})
 	if err != nil {
 		return err
 	}
@@ -456,7 +459,7 @@ func (g *gateFlags) recordRun(u *ui, run *data.Run) error {
 
 // writeMeta writes qoscal.json beside the candidate's result file (in the
 // run folder, when one is given), from the Actions environment, so that an
-// uploaded artifact carries its run's labels (data.Meta).
+// uploaded artifact carries its run's labels (load.Meta).
 func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	p, err := g.metaPath(paths)
 	if err != nil {
@@ -466,7 +469,7 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
-	m := data.Meta{Version: data.MetaVersion, RunID: u.getenv("GITHUB_RUN_ID"), Attempt: u.getenv("GITHUB_RUN_ATTEMPT"),
+	m := load.Meta{Version: load.MetaVersion, RunID: u.getenv("GITHUB_RUN_ID"), Attempt: u.getenv("GITHUB_RUN_ATTEMPT"),
 		Commit: u.getenv("GITHUB_SHA"), RunnerOS: u.getenv("RUNNER_OS"), RunnerName: u.getenv("RUNNER_NAME"),
 		Time: now.Format(time.RFC3339)}
 	b, err := json.MarshalIndent(m, "", "  ")
@@ -475,7 +478,7 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	}
 	// What is written must read back: a value the environment gave with a
 	// line break is refused here, not by whoever reads the artifact.
-	if _, err := data.ParseMeta(p, b); err != nil {
+	if _, err := load.ParseMeta(p, b); err != nil {
 		return fmt.Errorf("--emit-meta: %v", err)
 	}
 	if err := writeFile(p, append(b, '\n')); err != nil {
@@ -491,7 +494,7 @@ func (g *gateFlags) metaPath(paths []string) (string, error) {
 	if g.candidate == "" {
 		return "", usagef("--emit-meta writes beside the candidate's result file: give it with --candidate (not a stored run)")
 	}
-	spec, err := data.ParseVariantSpec(g.candidate)
+	spec, err := load.ParseVariantSpec(g.candidate)
 	if err != nil {
 		return "", usagef("--candidate: %v", err)
 	}
@@ -499,7 +502,7 @@ func (g *gateFlags) metaPath(paths []string) (string, error) {
 	if len(paths) >= 1 {
 		dir = filepath.Join(paths[0], dir)
 	}
-	return filepath.Join(dir, data.MetaFile), nil
+	return filepath.Join(dir, load.MetaFile), nil
 }
 
 // gateView is the gate's verdict as the command shows it: the view of

@@ -5,6 +5,9 @@ import (
 	"iter"
 
 	"qoscal/data"
+	"qoscal/data/load"
+	"qoscal/data/source"
+	"qoscal/data/store"
 	"qoscal/present"
 )
 
@@ -102,7 +105,7 @@ func (f *ingestFlags) run(u *ui, paths []string) error {
 	// storing use a core each. The first is read before the store is
 	// opened, so that input that fails at once (a file that does not
 	// parse, a bad CSV) does not make a store.
-	next, stop := data.Prefetch(runs, prefetchRuns)
+	next, stop := store.Prefetch(runs, prefetchRuns)
 	defer stop()
 	first, err, ok := next()
 	if ok && err != nil {
@@ -114,7 +117,7 @@ func (f *ingestFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := data.Open(u.ctx, storePath(u, db), data.ReadWrite)
+	st, err := source.OpenStore(u.ctx, storePath(u, db), store.ReadWrite)
 	if err != nil {
 		return err
 	}
@@ -144,7 +147,7 @@ func (f *ingestFlags) run(u *ui, paths []string) error {
 			}
 		}
 	}
-	res, err := st.IngestEach(u.ctx, data.Incoming(all), data.IngestOptions{Replace: replace, Progress: progress, Now: now})
+	res, err := st.IngestEach(u.ctx, store.Incoming(all), store.IngestOptions{Replace: replace, Progress: progress, Now: now})
 	// The reading stops (and with it the loader's warnings) before they
 	// are said.
 	stop()
@@ -178,11 +181,11 @@ const progressMin = 50
 // keep both busy, few enough that memory does not grow with the input.
 const prefetchRuns = 64
 
-// each yields the runs of PATHs as they are read (data.LoadSeq), or, with
+// each yields the runs of PATHs as they are read (load.Runs), or, with
 // no PATH, the single run whose files --baseline and --candidate name.
-func (f *runFlags) each(opt data.LoadOptions, paths []string) (iter.Seq2[data.Run, error], error) {
+func (f *runFlags) each(opt load.Options, paths []string) (iter.Seq2[data.Run, error], error) {
 	if len(paths) > 0 {
-		return data.LoadSeq(paths, opt), nil
+		return load.Runs(paths, opt), nil
 	}
 	runs, err := f.load(opt, nil)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"qoscal/data"
+	"qoscal/data/formats"
+	"qoscal/data/load"
 )
 
 // runFlags are the flags shared by every command that reads runs from
@@ -41,7 +43,7 @@ func (f *runFlags) addLoadFlags(fs *flagSet, h loadHelp, formatFlag string) {
 	if h.run != "" {
 		fs.StringVar(&f.runID, "run", "", h.run)
 	}
-	fs.StringVar(&f.format, formatFlag, "auto", "the result files' `FORMAT`: auto (found for each file), "+strings.Join(data.FormatNames(), ", "))
+	fs.StringVar(&f.format, formatFlag, "auto", "the result files' `FORMAT`: auto (found for each file), "+strings.Join(formats.FormatNames(), ", "))
 	f.formatFlag = formatFlag
 	fs.BoolVar(&f.stripProcs, "strip-procs", false, "drop the -N GOMAXPROCS suffix of Go benchmark names (BenchmarkX-8 becomes BenchmarkX)")
 	fs.BoolVar(&f.ignoreColumns, "ignore-columns", false, "ignore CSV columns qoscal does not know (else they are an error)")
@@ -58,10 +60,10 @@ func (f *runFlags) addFormatAlias(fs *flagSet) {
 	in.Usage += "; --format is a deprecated alias"
 }
 
-// loadOptions turns the flags into data.LoadOptions. With byName, the
+// loadOptions turns the flags into load.Options. With byName, the
 // variant flags name variants, not files (see variantName).
-func (f *runFlags) loadOptions(u *ui, byName bool) (data.LoadOptions, error) {
-	var opt data.LoadOptions
+func (f *runFlags) loadOptions(u *ui, byName bool) (load.Options, error) {
+	var opt load.Options
 	flag, name := f.formatFlag, f.format
 	if f.formatAlias != "" {
 		if name != "auto" && name != f.formatAlias {
@@ -70,7 +72,7 @@ func (f *runFlags) loadOptions(u *ui, byName bool) (data.LoadOptions, error) {
 		u.warnf("--format is deprecated in %s: use --input-format", u.cmd)
 		flag, name = "format", f.formatAlias
 	}
-	format, err := data.LookupFormat(name)
+	format, err := formats.LookupFormat(name)
 	if err != nil {
 		return opt, usagef("--%s: %v", flag, err)
 	}
@@ -83,7 +85,7 @@ func (f *runFlags) loadOptions(u *ui, byName bool) (data.LoadOptions, error) {
 	opt.StripProcs = f.stripProcs
 	opt.IgnoreColumns = f.ignoreColumns
 	opt.Warn = func(msg string) { u.warnf("%s", msg) }
-	parse := data.ParseVariantSpec
+	parse := load.ParseVariantSpec
 	if byName {
 		parse = variantName
 	}
@@ -112,14 +114,14 @@ func (f *runFlags) loadOptions(u *ui, byName bool) (data.LoadOptions, error) {
 // name is NAME of NAME=FILE (the form that names a file in run folders),
 // else the whole value: "gcc/O2" and "glibc-2.36" are ordinary names, not
 // the file O2 and the stem glibc-2.
-func variantName(s string) (data.VariantSpec, error) {
+func variantName(s string) (load.VariantSpec, error) {
 	if name, _, ok := strings.Cut(s, "="); ok && name != "" && !strings.ContainsAny(name, `/\`) {
 		s = name
 	}
 	if err := data.CheckName("variant name", s); err != nil {
-		return data.VariantSpec{}, err
+		return load.VariantSpec{}, err
 	}
-	return data.VariantSpec{Name: s}, nil
+	return load.VariantSpec{Name: s}, nil
 }
 
 // namesVariants reports whether PATHs take the variant flags as names
@@ -138,7 +140,7 @@ func namesVariants(paths []string) bool {
 
 // load reads runs from PATHs, or, with no PATH, the single run whose files
 // --baseline and --candidate name directly.
-func (f *runFlags) load(opt data.LoadOptions, paths []string) ([]data.Run, error) {
+func (f *runFlags) load(opt load.Options, paths []string) ([]data.Run, error) {
 	if len(paths) == 0 {
 		if f.baseline == "" || f.candidate == "" {
 			return nil, usagef("no PATH given: name run folders or CSV files, or a single run's files with --baseline and --candidate")
@@ -146,16 +148,16 @@ func (f *runFlags) load(opt data.LoadOptions, paths []string) ([]data.Run, error
 		if f.runID == "" {
 			return nil, usagef("a single run given by its files needs an id: add --run ID")
 		}
-		for _, spec := range append([]data.VariantSpec{opt.Baseline, opt.Candidate}, opt.Extra...) {
+		for _, spec := range append([]load.VariantSpec{opt.Baseline, opt.Candidate}, opt.Extra...) {
 			if st, err := os.Stat(spec.File); err == nil && st.IsDir() {
 				return nil, usagef("%s is a folder: give run folders as PATHs and file names with --baseline and --candidate", spec.File)
 			}
 		}
-		run, err := data.LoadFiles(opt)
+		run, err := load.Files(opt)
 		if err != nil {
 			return nil, err
 		}
 		return []data.Run{run}, nil
 	}
-	return data.Load(paths, opt)
+	return load.All(paths, opt)
 }

@@ -6,8 +6,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestNotebooks keeps ../../notebooks.md true: every fenced block whose
@@ -193,4 +195,143 @@ func sampleWorkdir(t *testing.T, root string) string {
 		t.Setenv(k, "")
 	}
 	return work
+}
+
+// proseFigure is a figure prose may quote from an output: a ratio
+// ("1.16x", "0.52x"), a share ("75.5%", "8.6e-05%"), a rate ("1 in
+// 1,051"), or any number with two decimals or more ("1.16", "0.905"). A
+// section number after "STATS.md" or "section" is not a figure.
+var proseFigure = regexp.MustCompile(`\b\d[\d,]*(?:\.\d+)?(?:e-\d+)?(?:x|%)|\b1 in \d[\d,]*\b|(?:^|[^\d.])\d+\.\d{2,}\b`)
+
+// TestNotebookProse keeps the prose of notebooks.md as true as its
+// outputs: every figure a paragraph quotes (a ratio like 1.16x, a
+// percentage, a rate like "1 in 1,051", a number with two decimals or
+// more) appears in the output of a command of the same section (the text between two "## " headings outside code
+// blocks). A figure that the prose computes rather than quotes is written
+// as code (`(1/3)^(1/10) = 0.896`) and not checked. A figure quoted from
+// another section's output is code too, with the section named. And a
+// floor the prose names must be one an output of the section states.
+func TestNotebookProse(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(root, "notebooks.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, sec := range notebookSections(string(src)) {
+		for _, p := range sec.prose {
+			text := stripCodeSpans(p.text)
+			for _, loc := range proseFigure.FindAllStringIndex(text, -1) {
+				fig := text[loc[0]:loc[1]]
+				if c := fig[0]; c < '0' || c > '9' {
+					_, size := utf8.DecodeRuneInString(fig)
+					fig = fig[size:] // the character before a bare number
+				}
+				before := strings.ToLower(text[:loc[1]-len(fig)])
+				if strings.HasSuffix(before, "stats.md ") || strings.HasSuffix(before, "section ") {
+					continue
+				}
+				checked++
+				// The figure as a whole: "74%" is not in "13.74%".
+				whole := regexp.MustCompile(`(^|[^\d.,])` + regexp.QuoteMeta(fig) + `($|[^\d])`)
+				if !whole.MatchString(sec.output) {
+					t.Errorf("notebooks.md line %d (section %q): the prose quotes %s, which no output of the section shows", p.line, sec.title, fig)
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Errorf("only %d figures checked: the rule sees too little of the prose", checked)
+	}
+	// A floor the prose names is a floor an output of the section states:
+	// "the 1.11x floor" under an output that judges against 1.03x is
+	// stale even when 1.11x is elsewhere in the section's tables.
+	floors := 0
+	for _, sec := range notebookSections(string(src)) {
+		stated := map[string]bool{}
+		for _, m := range outputFloor.FindAllStringSubmatch(sec.output, -1) {
+			for _, g := range m[1:] {
+				if g != "" {
+					stated[g] = true
+				}
+			}
+		}
+		for _, p := range sec.prose {
+			for _, m := range proseFloor.FindAllStringSubmatch(stripCodeSpans(p.text), -1) {
+				f := m[1] + m[2]
+				floors++
+				if !stated[f] {
+					t.Errorf("notebooks.md line %d (section %q): the prose names a floor of %s, which no output of the section states", p.line, sec.title, f)
+				}
+			}
+		}
+	}
+	if floors < 3 {
+		t.Errorf("only %d floors named in the prose were checked", floors)
+	}
+}
+
+// proseFloor is a floor named in prose ("the 1.11x floor", "a floor of
+// 1.17"); outputFloor a floor an output states (">= 1.03x floor",
+// "floor: 1.16x", "(floor 1.14)", "Floor is 1.17x").
+var (
+	proseFloor  = regexp.MustCompile(`(\d+\.\d+)x? floor\b|\bfloor (?:of |at |is |to |was )?(\d+\.\d+)`)
+	outputFloor = regexp.MustCompile(`(\d+\.\d+)x floor|[Ff]loor:? (?:is )?(\d+\.\d+)`)
+)
+
+type notebookSection struct {
+	title  string
+	output string // every fenced block's text, joined
+	prose  []struct {
+		line int
+		text string
+	}
+}
+
+// notebookSections splits a notebook into its "## " sections, each with
+// its fenced blocks' text and its prose lines.
+func notebookSections(src string) []notebookSection {
+	var secs []notebookSection
+	cur := &notebookSection{title: "(top)"}
+	var out strings.Builder
+	inFence := false
+	for i, line := range strings.Split(src, "\n") {
+		switch {
+		case strings.HasPrefix(line, "```"):
+			inFence = !inFence
+		case inFence:
+			out.WriteString(line + "\n")
+		case strings.HasPrefix(line, "## "):
+			cur.output = out.String()
+			secs = append(secs, *cur)
+			cur = &notebookSection{title: strings.TrimPrefix(line, "## ")}
+			out.Reset()
+		default:
+			cur.prose = append(cur.prose, struct {
+				line int
+				text string
+			}{i + 1, line})
+		}
+	}
+	cur.output = out.String()
+	return append(secs, *cur)
+}
+
+// stripCodeSpans removes `code spans` from a line of prose.
+func stripCodeSpans(s string) string {
+	var b strings.Builder
+	in := false
+	for _, r := range s {
+		if r == '`' {
+			in = !in
+			continue
+		}
+		if !in {
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"syscall"
 
-	"qoscal/data"
+	"qoscal/data/load"
 )
 
 // The files qoscal writes: calibration files, reports, charts,
@@ -187,6 +187,10 @@ type files struct {
 type inFile struct {
 	what string // what it is, for the message: "the calibration file"
 	path string
+	// meta is a run folder's qoscal.json read as the run's labels, the
+	// one file gate --emit-meta may replace: a calibration file or a
+	// result file of that name is an input like any other.
+	meta bool
 }
 
 // outFile is a file a command writes.
@@ -223,7 +227,7 @@ func (u *ui) newFiles() *files {
 // in adds an input file.
 func (f *files) in(what, path string) {
 	if path != "" {
-		f.ins = append(f.ins, inFile{what, path})
+		f.ins = append(f.ins, inFile{what: what, path: path})
 	}
 }
 
@@ -238,17 +242,17 @@ func (f *files) store(loc string) {
 	}
 }
 
-// runs adds the files the runs at paths are read from (data.ReadFiles),
+// runs adds the files the runs at paths are read from (load.ReadFiles),
 // or, without paths, the result files the variants name.
 func (f *files) runs(rf *runFlags, paths []string) {
 	f.later = append(f.later, func() { f.runFiles(rf, paths) })
 }
 
 func (f *files) runFiles(rf *runFlags, paths []string) {
-	var opt data.LoadOptions
-	var specs []data.VariantSpec
+	var opt load.Options
+	var specs []load.VariantSpec
 	for _, s := range append([]string{rf.baseline, rf.candidate}, rf.variants...) {
-		if v, err := data.ParseVariantSpec(s); err == nil {
+		if v, err := load.ParseVariantSpec(s); err == nil {
 			specs = append(specs, v)
 		}
 	}
@@ -265,12 +269,17 @@ func (f *files) runFiles(rf *runFlags, paths []string) {
 		opt.Candidate = specs[1]
 		opt.Extra = specs[2:]
 	}
-	for _, p := range data.ReadFiles(paths, opt) {
+	resultNames := map[string]bool{}
+	for _, v := range specs {
+		resultNames[filepath.Base(v.File)] = true
+	}
+	for _, p := range load.ReadFiles(paths, opt) {
+		if filepath.Base(p) == load.MetaFile && !resultNames[load.MetaFile] {
+			f.ins = append(f.ins, inFile{what: "a run's " + load.MetaFile, path: p, meta: true})
+			continue
+		}
 		what := "a result file"
-		switch {
-		case filepath.Base(p) == data.MetaFile:
-			what = "a run's " + data.MetaFile
-		case slices.Contains(paths, p):
+		if slices.Contains(paths, p) {
 			what = "a PATH"
 		}
 		f.in(what, p)
@@ -350,8 +359,8 @@ func (f *files) check() error {
 			if s.st == nil || !os.SameFile(st, s.st) {
 				continue
 			}
-			if s.o.meta && filepath.Base(in.path) == data.MetaFile {
-				continue // --emit-meta rewrites the run's qoscal.json
+			if s.o.meta && in.meta {
+				continue // --emit-meta rewrites the run's own qoscal.json
 			}
 			name := in.path
 			if name != s.o.path {

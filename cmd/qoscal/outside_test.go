@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode"
 
-	"qoscal/data"
+	"qoscal/data/formats"
 )
 
 // forged is outside text that would forge workflow commands and markup if
@@ -52,8 +52,8 @@ func TestOutsideTextNeutralised(t *testing.T) {
 				// As pgx reports a server's error, wrapped with the store.
 				fmt.Errorf("store postgres://ci@db/qoscal: %w", errors.New("ERROR: "+forged+" (SQLSTATE 42P01)")),
 				// A syntax error in a file whose name holds the text.
-				&data.InputError{Errs: []*data.SyntaxError{{File: forged + ".txt", Line: 3, Msg: "expected a number"}, {File: "b.txt", Line: 1, Msg: forged}}},
-				fmt.Errorf("--backtest: %w", &data.InputError{Errs: []*data.SyntaxError{{File: "a.txt", Line: 1, Msg: "m"}, {File: forged, Line: 2, Msg: "m"}}}),
+				&formats.InputError{Errs: []*formats.SyntaxError{{File: forged + ".txt", Line: 3, Msg: "expected a number"}, {File: "b.txt", Line: 1, Msg: forged}}},
+				fmt.Errorf("--backtest: %w", &formats.InputError{Errs: []*formats.SyntaxError{{File: "a.txt", Line: 1, Msg: "m"}, {File: forged, Line: 2, Msg: "m"}}}),
 			} {
 				var stdout, stderr bytes.Buffer
 				u := newUI(&stdout, &stderr, func(k string) string { return env[k] })
@@ -68,7 +68,7 @@ func TestOutsideTextNeutralised(t *testing.T) {
 					checkOutputs(t, name, out)
 				}
 				// The error's own lines are kept: one per syntax error.
-				var ie *data.InputError
+				var ie *formats.InputError
 				if errors.As(err, &ie) && github == "" {
 					if n := strings.Count(stderr.String(), "\n"); n != len(ie.Errs) {
 						t.Errorf("stderr has %d lines for %d syntax errors:\n%s", n, len(ie.Errs), stderr.String())

@@ -12,6 +12,7 @@ import (
 
 	"qoscal/calibrate"
 	"qoscal/data"
+	"qoscal/data/source"
 	"qoscal/present"
 )
 
@@ -242,7 +243,7 @@ func backtestRuns(u *ui, af *analysisFlags, paths, labels []string) ([]data.Run,
 		if err != nil {
 			return nil, err
 		}
-		src := data.Source{Paths: paths, Load: lopt}
+		src := source.Source{Paths: paths, Load: lopt}
 		if runs, err = src.Runs(u.ctx); err != nil {
 			return nil, fmt.Errorf("--backtest: %w", err)
 		}
@@ -252,7 +253,7 @@ func backtestRuns(u *ui, af *analysisFlags, paths, labels []string) ([]data.Run,
 		if err != nil {
 			return nil, usagef("--backtest-label: %v", err)
 		}
-		src := data.Source{Store: storePath(u, af.db), Labels: filter}
+		src := source.Source{Store: storePath(u, af.db), Labels: filter}
 		stored, err := src.Runs(u.ctx)
 		if err != nil {
 			return nil, fmt.Errorf("--backtest-label: %w", err)

@@ -2,6 +2,8 @@ package main
 
 import (
 	"qoscal/data"
+	"qoscal/data/source"
+	"qoscal/data/store"
 	"qoscal/present"
 )
 
@@ -60,12 +62,12 @@ func (r *runsFlags) run(u *ui, args []string) error {
 	if err := fc.check(); err != nil {
 		return err
 	}
-	st, err := data.Open(u.ctx, storePath(u, db), data.ReadOnly)
+	st, err := source.OpenStore(u.ctx, storePath(u, db), store.ReadOnly)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	runs, err := st.Runs(u.ctx, data.Query{Labels: filter})
+	runs, err := st.Runs(u.ctx, store.Query{Labels: filter})
 	if err != nil {
 		return err
 	}

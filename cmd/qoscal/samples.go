@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"qoscal/data"
+	"qoscal/data/samples"
 )
 
 var samplesCmd = &command{
@@ -44,12 +44,12 @@ func (s *samplesFlags) run(u *ui, args []string) error {
 		return usagef("unexpected argument %q", args[0])
 	}
 	if out == "" {
-		for _, s := range data.SampleSets() {
+		for _, s := range samples.Sets() {
 			fmt.Fprintln(u.stdout, s)
 		}
 		return nil
 	}
-	files, err := data.ExtractSamples(out)
+	files, err := samples.Extract(out)
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"qoscal/data"
+	"qoscal/data/source"
+	"qoscal/data/store"
+	"qoscal/data/store/sqlite"
 	"qoscal/present"
 )
 
@@ -84,12 +86,12 @@ func (f *storeCopyFlags) run(u *ui, args []string) error {
 	if err := fc.check(); err != nil {
 		return err
 	}
-	src, err := data.Open(u.ctx, from, data.ReadOnly)
+	src, err := source.OpenStore(u.ctx, from, store.ReadOnly)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	dst, err := data.Open(u.ctx, to, data.ReadWrite)
+	dst, err := source.OpenStore(u.ctx, to, store.ReadWrite)
 	if err != nil {
 		return err
 	}
@@ -100,7 +102,7 @@ func (f *storeCopyFlags) run(u *ui, args []string) error {
 	}
 	// The runs stream from one store into the other, a page at a time,
 	// keeping their ingest times.
-	res, err := dst.IngestEach(u.ctx, src.EachRun(u.ctx, data.Query{Order: data.IngestOrder}), data.IngestOptions{Now: now})
+	res, err := dst.IngestEach(u.ctx, src.EachRun(u.ctx, store.Query{Order: store.IngestOrder}), store.IngestOptions{Now: now})
 	if err != nil {
 		return err
 	}
@@ -130,7 +132,7 @@ func (f *storeUpgradeFlags) run(u *ui, args []string) error {
 	if err := fc.check(); err != nil {
 		return err
 	}
-	st, err := data.Open(u.ctx, loc, data.ReadOnly)
+	st, err := source.OpenStore(u.ctx, loc, store.ReadOnly)
 	if err == nil {
 		defer st.Close()
 		// A store up to date is read through before it is said to be: a
@@ -140,18 +142,18 @@ func (f *storeUpgradeFlags) run(u *ui, args []string) error {
 				return err
 			}
 		}
-		fmt.Fprintf(u.stdout, "%s: schema version %d, up to date\n", st.Location(), data.SchemaVersion)
+		fmt.Fprintf(u.stdout, "%s: schema version %d, up to date\n", st.Location(), sqlite.SchemaVersion)
 		return st.Close()
 	}
-	var older *data.OlderSchemaError
+	var older *store.OlderSchemaError
 	if !errors.As(err, &older) {
 		return err
 	}
-	st, err = data.Open(u.ctx, loc, data.ReadWrite)
+	st, err = source.OpenStore(u.ctx, loc, store.ReadWrite)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(u.stdout, "%s: upgraded from schema version %d to %d\n", st.Location(), older.Version, data.SchemaVersion)
+	fmt.Fprintf(u.stdout, "%s: upgraded from schema version %d to %d\n", st.Location(), older.Version, sqlite.SchemaVersion)
 	// A SQLite file keeps the pages the upgrade freed: give them back.
 	if c, ok := st.(interface {
 		Compact(context.Context) (int64, int64, error)

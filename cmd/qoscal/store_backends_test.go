@@ -11,8 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"qoscal/data"
-	"qoscal/data/storetest"
+	"qoscal/data/store"
+	"qoscal/data/store/storetest"
 	"qoscal/render"
 )
 
@@ -97,7 +97,7 @@ func TestStoreBackendsAgree(t *testing.T) {
 	sqliteDir, pgDir := t.TempDir(), t.TempDir()
 	backends := []backend{
 		{"SQLite", filepath.Join(sqliteDir, "q.db"), filepath.Join(sqliteDir, "q.db"), sqliteDir},
-		{"PostgreSQL", pg, data.RedactLocation(pg), pgDir},
+		{"PostgreSQL", pg, store.RedactLocation(pg), pgDir},
 	}
 	for _, s := range steps {
 		var got [2]backendRun
@@ -184,10 +184,10 @@ func TestStoreCopyRoundTrip(t *testing.T) {
 	t.Setenv("SOURCE_DATE_EPOCH", "1796115600")
 	must("ingest", "--db", first, "--label", "os=mac", "--id-prefix", "reg-", "--baseline", "glibc=baseline.txt", "--candidate", "mimalloc=mimalloc.txt", filepath.Join(samples, "regressed"))
 	t.Setenv("SOURCE_DATE_EPOCH", "1796200000")
-	if got, want := must("store", "copy", "--from", first, "--to", pg), first+" -> "+data.RedactLocation(pg)+": 15 runs copied, 0 already stored\n"; got != want {
+	if got, want := must("store", "copy", "--from", first, "--to", pg), first+" -> "+store.RedactLocation(pg)+": 15 runs copied, 0 already stored\n"; got != want {
 		t.Errorf("first copy printed %q, want %q", got, want)
 	}
-	if got, want := must("store", "copy", "--from", first, "--to", pg), first+" -> "+data.RedactLocation(pg)+": 0 runs copied, 15 already stored\n"; got != want {
+	if got, want := must("store", "copy", "--from", first, "--to", pg), first+" -> "+store.RedactLocation(pg)+": 0 runs copied, 15 already stored\n"; got != want {
 		t.Errorf("copying again printed %q, want %q", got, want)
 	}
 	must("store", "copy", "--from", pg, "--to", back)
@@ -197,7 +197,7 @@ func TestStoreCopyRoundTrip(t *testing.T) {
 	}
 	for _, db := range []string{pg, back} {
 		if diff := cmp.Diff(want, must("runs", "--db", db, "--format", "json")); diff != "" {
-			t.Errorf("runs --format json of %s (-first.db +copy):\n%s", data.RedactLocation(db), diff)
+			t.Errorf("runs --format json of %s (-first.db +copy):\n%s", store.RedactLocation(db), diff)
 		}
 	}
 }

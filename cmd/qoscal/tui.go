@@ -42,6 +42,10 @@ import (
 type ui struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
+
+	// stdin is standard input, for a command that reads a file named "-"
+	// (comment --body -); nil when there is none.
+	stdin io.Reader
 	// out is stdout behind the "::" guard; stdout is out.
 	out *safeWriter
 	// json is set by outputFormat when the command prints JSON.
@@ -325,7 +329,9 @@ func (u *ui) exitCode(err error) int {
 			Error    string `json:"error"`
 			ExitCode int    `json:"exit_code"`
 		}{err.Error(), code}, "", "  ")
-		fmt.Fprintf(u.stdout, "%s\n", b)
+		// As writeJSON does: "##[" in a string is written escaped, so that
+		// the document still parses after the stdout writer's rule.
+		fmt.Fprintf(u.stdout, "%s\n", render.BreakLegacyJSON(b))
 	}
 	if !u.github {
 		for _, h := range hints {

@@ -1,0 +1,131 @@
+package source
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"qoscal/data"
+	"qoscal/data/store"
+	"qoscal/data/store/sqlite"
+	"qoscal/data/store/storetest"
+)
+
+// TestSource: runs from a store through the one source type, with the
+// errors a command turns into hints.
+func TestSource(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	missing := Source{Store: filepath.Join(dir, "none.db")}
+	var oe *OpenError
+	if _, err := missing.Runs(ctx); !errors.As(err, &oe) {
+		t.Errorf("a missing store: %v, want an *OpenError", err)
+	}
+	path := filepath.Join(dir, "q.db")
+	s, err := sqlite.Open(path, store.ReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Ingest(ctx, []data.Run{storetest.NewRun("r1", 1, map[string]string{"os": "linux"}), storetest.NewRun("r2", 1, nil)}, store.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	var ne *NoRunsError
+	src := Source{Store: path, Labels: map[string]string{"os": "windows"}}
+	if _, err := src.Runs(ctx); !errors.As(err, &ne) || err.Error() != "no runs in "+path+" with labels os=windows" {
+		t.Errorf("no matching runs: %v", err)
+	}
+	src.Labels = map[string]string{"os": "linux"}
+	if runs, err := src.Runs(ctx); err != nil || len(runs) != 1 || runs[0].ID != "r1" {
+		t.Errorf("runs with os=linux: %v, %v", runs, err)
+	}
+	one := Source{Store: path, ID: "r2"}
+	if runs, err := one.Runs(ctx); err != nil || len(runs) != 1 || runs[0].ID != "r2" {
+		t.Errorf("run r2: %v, %v", runs, err)
+	}
+}
+
+// TestSourceEach: Each yields what Runs returns, run by run, with the same
+// errors, from a store and from paths.
+func TestSourceEach(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	collect := func(src Source) ([]data.Run, error) {
+		var runs []data.Run
+		for r, err := range src.Each(ctx) {
+			if err != nil {
+				return runs, err
+			}
+			runs = append(runs, r)
+		}
+		return runs, nil
+	}
+	var oe *OpenError
+	if _, err := collect(Source{Store: filepath.Join(dir, "none.db")}); !errors.As(err, &oe) {
+		t.Errorf("a missing store: %v, want an *OpenError", err)
+	}
+	path := filepath.Join(dir, "q.db")
+	s, err := sqlite.Open(path, store.ReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stored []data.Run
+	for i := range 5 {
+		stored = append(stored, storetest.NewRun(fmt.Sprintf("r%d", i+1), 2, map[string]string{"os": []string{"linux", "windows"}[i%2]}))
+	}
+	if _, err := s.Ingest(ctx, stored, store.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	defer func(n int) { store.ReadPage = n }(store.ReadPage)
+	store.ReadPage = 2 // several pages
+	for _, labels := range []map[string]string{nil, {"os": "linux"}} {
+		src := Source{Store: path, Labels: labels}
+		want, err := src.Runs(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := collect(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" || len(got) == 0 {
+			t.Errorf("labels %v: Each differs from Runs (-Runs +Each):\n%s", labels, diff)
+		}
+	}
+	var ne *NoRunsError
+	src := Source{Store: path, Labels: map[string]string{"os": "mac"}}
+	if _, err := collect(src); !errors.As(err, &ne) || err.Error() != "no runs in "+path+" with labels os=mac" {
+		t.Errorf("no matching runs: %v", err)
+	}
+	if got, err := collect(Source{Store: path, ID: "r2"}); err != nil || len(got) != 1 || got[0].ID != "r2" {
+		t.Errorf("run r2: %v, %v", got, err)
+	}
+	if _, err := collect(Source{Store: path, ID: "r9"}); err == nil {
+		t.Error("run r9, which the store lacks: no error")
+	}
+	// From paths: a CSV file of runs, and one that does not exist.
+	csv := filepath.Join(dir, "runs.csv")
+	if err := os.WriteFile(csv, []byte("run,benchmark,variant,value,unit\nr1,a,x,1,ops/sec\nr1,a,y,2,ops/sec\nr2,a,x,3,ops/sec\nr2,a,y,4,ops/sec\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	paths := Source{Paths: []string{csv}}
+	want, err := paths.Runs(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := collect(paths)
+	if diff := cmp.Diff(want, got); err != nil || diff != "" {
+		t.Errorf("from a CSV file: %v (-Runs +Each):\n%s", err, diff)
+	}
+	bad := Source{Paths: []string{csv, filepath.Join(dir, "none.csv")}}
+	_, wantErr := bad.Runs(ctx)
+	if _, err := collect(bad); err == nil || wantErr == nil || err.Error() != wantErr.Error() {
+		t.Errorf("a missing path: %v, want %v", err, wantErr)
+	}
+}

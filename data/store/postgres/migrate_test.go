@@ -1,0 +1,38 @@
+package postgres
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jackc/pgx/v5"
+
+	"qoscal/data/store"
+	"qoscal/data/store/storetest"
+)
+
+// TestMigrateFromV1: a store that schema version 1 wrote (measurements
+// with their names in every row) is upgraded the first time it is opened
+// for writing (storetest.CheckUpgradeFromV1 says what is checked).
+func TestMigrateFromV1(t *testing.T) {
+	ctx := context.Background()
+	runs := storetest.V1Runs()
+	url := storetest.PostgresURL(t)
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	stmts := append([]string{pgMigrations[0],
+		`CREATE TABLE qoscal_meta (key text PRIMARY KEY, value text NOT NULL)`,
+		`INSERT INTO qoscal_meta (key, value) VALUES ('schema_version', '1')`,
+		// Version 1 numbered runs with bigserial; the rows above
+		// give seq by hand, so the sequence is moved past them.
+		`SELECT setval(pg_get_serial_sequence('runs', 'seq'), 100)`,
+	}, storetest.V1Statements(runs)...)
+	for _, s := range stmts {
+		if _, err := conn.Exec(ctx, s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	storetest.CheckUpgradeFromV1(t, runs, func(mode store.Mode) (store.Store, error) { return Open(ctx, url, mode) })
+}

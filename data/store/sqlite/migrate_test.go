@@ -1,0 +1,21 @@
+package sqlite
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"qoscal/data/store"
+	"qoscal/data/store/storetest"
+)
+
+// TestMigrateFromV1: a store that schema version 1 wrote (measurements
+// with their names in every row) is upgraded the first time it is opened
+// for writing (storetest.CheckUpgradeFromV1 says what is checked).
+func TestMigrateFromV1(t *testing.T) {
+	runs := storetest.V1Runs()
+	path := filepath.Join(t.TempDir(), "v1.db")
+	stmts := append([]string{migrations[0], "PRAGMA journal_mode = WAL", "PRAGMA user_version = 1", fmt.Sprintf("PRAGMA application_id = %d", 0x716f7363)}, storetest.V1Statements(runs)...)
+	sqlExec(t, path, stmts...)
+	storetest.CheckUpgradeFromV1(t, runs, func(mode store.Mode) (store.Store, error) { return Open(path, mode) })
+}

@@ -1,0 +1,112 @@
+package storetest
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"qoscal/data"
+	"qoscal/data/store"
+)
+
+// V1Runs are the runs the migration tests store as schema version 1 held
+// them: two series sort before the series first inserted, units and
+// samples vary, and values are not whole numbers.
+func V1Runs() []data.Run {
+	mk := func(id string, scale float64, labels map[string]string) data.Run {
+		r := data.Run{ID: id, Source: "jobs/" + id, Labels: labels, Baseline: "system", Candidate: "hoard"}
+		for _, b := range []string{"zeta", "alpha", "mid"} {
+			for s := 1; s >= 0; s-- {
+				r.Measurements = append(r.Measurements,
+					data.Measurement{Benchmark: b, Variant: "system", Sample: s, Value: scale * (1000.1 + float64(s)), Unit: "ops/sec"},
+					data.Measurement{Benchmark: b, Variant: "hoard", Sample: s, Value: scale * (0.1 + float64(len(b))), Unit: "ns/op"},
+					data.Measurement{Benchmark: b, Variant: "hoard", Sample: s, Value: scale * (1500.7 - float64(s)), Unit: "ops/sec"})
+			}
+		}
+		return r
+	}
+	return []data.Run{mk("run-b", 1, map[string]string{"os": "linux"}), mk("run-a", 1.25, map[string]string{"os": "linux", "runner": "x"})}
+}
+
+// V1Statements are SQL statements (valid in SQLite and PostgreSQL) that
+// store runs in schema version 1's tables, measurements in the order given
+// (not sorted), each run's digest as qoscal computes it.
+func V1Statements(runs []data.Run) []string {
+	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+	var out []string
+	for i, r := range runs {
+		seq := i + 1
+		out = append(out, fmt.Sprintf(`INSERT INTO runs (seq, id, source, measured_at, baseline, candidate, digest, ingested_at) VALUES (%d, %s, %s, NULL, %s, %s, %s, '2026-12-01T08:00:00Z')`,
+			seq, q(r.ID), q(r.Source), q(r.Baseline), q(r.Candidate), q(store.Digest(&r))))
+		for k, v := range r.Labels {
+			out = append(out, fmt.Sprintf(`INSERT INTO labels (run_seq, key, value) VALUES (%d, %s, %s)`, seq, q(k), q(v)))
+		}
+		for _, m := range r.Measurements {
+			out = append(out, fmt.Sprintf(`INSERT INTO measurements (run_seq, variant, benchmark, sample, value, unit) VALUES (%d, %s, %s, %d, %s, %s)`,
+				seq, q(m.Variant), q(m.Benchmark), m.Sample, fmt.Sprint(m.Value), q(m.Unit)))
+		}
+	}
+	return out
+}
+
+// CheckUpgradeFromV1 checks a store that a backend's test made as schema
+// version 1 held runs (V1Statements of runs, V1Runs), opened by open as
+// that backend's Open opens it. The store is upgraded the first time it
+// is opened for writing: it then reads back the same runs, each with its
+// measurements in name order; ingesting the same runs again finds them
+// unchanged (their digests agree); and a run with a series new to the
+// store, whose name sorts before every other, is stored and read back in
+// order too. A read-only open of a version 1 store says to ingest once.
+func CheckUpgradeFromV1(t *testing.T, runs []data.Run, open func(mode store.Mode) (store.Store, error)) {
+	t.Helper()
+	ctx := context.Background()
+	if s, err := open(store.ReadOnly); err == nil {
+		s.Close()
+		t.Errorf("read-only open of a version 1 store succeeded")
+	} else if !strings.Contains(err.Error(), "schema version 1, older") || !strings.Contains(err.Error(), "qoscal store upgrade --db") {
+		t.Errorf("read-only open of a version 1 store: %v, want schema version 1, older … qoscal store upgrade --db", err)
+	}
+	s, err := open(store.ReadWrite)
+	if err != nil {
+		t.Fatalf("opening a version 1 store for writing: %v", err)
+	}
+	defer s.Close()
+	want := append([]data.Run{}, runs...)
+	check := func(stage string, want []data.Run) {
+		t.Helper()
+		got, err := s.Runs(ctx, store.Query{})
+		if err != nil {
+			t.Fatalf("%s: %v", stage, err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d runs read, want %d", stage, len(got), len(want))
+		}
+		for i := range want {
+			w := want[i]
+			w.Measurements = append([]data.Measurement(nil), w.Measurements...)
+			w.Sort()
+			if !reflect.DeepEqual(got[i].Run, w) {
+				t.Errorf("%s: run %d read back as\n%+v\nwant\n%+v", stage, i, got[i].Run, w)
+			}
+		}
+	}
+	check("after the upgrade", want)
+	res, err := s.Ingest(ctx, runs, store.IngestOptions{})
+	if err != nil || res.Unchanged != len(runs) || res.Added != 0 {
+		t.Errorf("ingesting the stored runs again: %+v, %v; want all unchanged", res, err)
+	}
+	extra := data.Run{ID: "run-c", Source: "jobs/run-c", Labels: map[string]string{"os": "linux"}, Baseline: "system", Candidate: "hoard",
+		Measurements: []data.Measurement{
+			{Benchmark: "zeta", Variant: "system", Value: 7, Unit: "ops/sec"},
+			{Benchmark: "aaa", Variant: "hoard", Value: 3, Unit: "ops/sec"},
+			{Benchmark: "aaa", Variant: "hoard", Sample: 1, Value: 2.5, Unit: "ops/sec"},
+			{Benchmark: "aaa", Variant: "system", Value: 4, Unit: "ops/sec"},
+			{Benchmark: "zeta", Variant: "hoard", Value: 9, Unit: "ops/sec"},
+		}}
+	if res, err := s.Ingest(ctx, []data.Run{extra}, store.IngestOptions{}); err != nil || res.Added != 1 || res.Measurements != 5 {
+		t.Fatalf("ingesting a run with a new series: %+v, %v", res, err)
+	}
+	check("after a run with a new series", append(want, extra))
+}

@@ -1,0 +1,421 @@
+// Package github is the little of GitHub's REST API that qoscal uses: the
+// comments of an issue or a pull request (a pull request is an issue to
+// this API), listed, created and edited, so that a gate keeps one comment
+// per pull request up to date (Upsert). Standard library only.
+//
+// The token is sent in the Authorization header and nowhere else, and is
+// never part of an error: a server's message is cut to MaxMessage
+// characters and any copy of the token in it is replaced by "***". A
+// next-page link to another host than the API's is refused rather than
+// followed with the token, and the token is sent over plain http only to
+// the local machine (a test server, a proxy on loopback).
+//
+// Reference: https://docs.github.com/en/rest/issues/comments (API version
+// 2022-11-28) and https://docs.github.com/en/rest/using-the-rest-api/using-pagination-in-the-rest-api.
+package github
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// DefaultAPI is GitHub's API on github.com; GitHub Enterprise Server's is
+// https://HOST/api/v3 (the runner sets GITHUB_API_URL to the right one).
+const DefaultAPI = "https://api.github.com"
+
+// MaxBody is the longest comment body GitHub accepts, in characters
+// (Unicode code points): a longer one is refused with 422 "body is too
+// long (maximum is 65536 characters)".
+const MaxBody = 65536
+
+// MaxMessage is the most characters of a server's message an error
+// holds.
+const MaxMessage = 200
+
+// perPage is the page size of a listing: the API's maximum.
+const perPage = 100
+
+// maxResponse bounds what one response may hold: a page of 100 comments
+// of at most MaxBody characters each, JSON-escaped, fits with room.
+const maxResponse = 64 << 20
+
+// repoName is OWNER/NAME as GitHub allows them.
+var repoName = regexp.MustCompile(`^[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+$`)
+
+// Client calls the API of one repository with one token.
+type Client struct {
+	api   *url.URL
+	repo  string
+	token string
+	// HTTP is the client requests go through; its Timeout bounds each.
+	HTTP *http.Client
+	// UserAgent is sent with every request (GitHub refuses requests
+	// without one).
+	UserAgent string
+}
+
+// NewClient returns a client of the API at api (DefaultAPI when empty)
+// for the repository repo (OWNER/NAME) with token. It refuses an API URL
+// that is not http(s), that holds a user or password, a query or a
+// fragment, or that is plain http to another machine than this one (the
+// token would cross the network unencrypted), a repo that is not
+// OWNER/NAME, and an empty token or one with blanks or control
+// characters in it (it would not be a valid header, and the error would
+// not say so without showing it).
+func NewClient(api, repo, token string, hc *http.Client) (*Client, error) {
+	if api == "" {
+		api = DefaultAPI
+	}
+	u, err := url.Parse(api)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") {
+		return nil, fmt.Errorf("the API URL %q is not an http(s) URL", api)
+	}
+	if u.User != nil || u.RawQuery != "" || u.Fragment != "" {
+		return nil, fmt.Errorf("the API URL %s holds a user, a query or a fragment: expected https://HOST[/PATH]", u.Redacted())
+	}
+	if u.Scheme == "http" && !loopback(u.Hostname()) {
+		return nil, fmt.Errorf("the API URL %s is plain http to another machine: the token is sent only over https (or to this machine)", u.Redacted())
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = ""
+	if !repoName.MatchString(repo) {
+		return nil, fmt.Errorf("the repository %q is not OWNER/NAME", repo)
+	}
+	if token == "" {
+		return nil, errors.New("no token")
+	}
+	for _, r := range token {
+		if r <= ' ' || r == 0x7f {
+			return nil, errors.New("the token holds a blank or a control character")
+		}
+	}
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	return &Client{api: u, repo: repo, token: token, HTTP: hc, UserAgent: "qoscal"}, nil
+}
+
+// loopback reports whether host is this machine: localhost or a loopback
+// address.
+func loopback(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Comment is an issue comment, as much of it as qoscal reads.
+type Comment struct {
+	ID      int64  `json:"id"`
+	Body    string `json:"body"`
+	HTMLURL string `json:"html_url"`
+}
+
+// StatusError is a response the API gave with a status other than 2xx.
+type StatusError struct {
+	Method string
+	// Path is the request's path under the API URL
+	// (/repos/OWNER/NAME/issues/7/comments).
+	Path   string
+	Status int
+	// Message is the server's message (its JSON "message", else the
+	// start of the body), on one line at most MaxMessage characters
+	// long, without the token.
+	Message string
+}
+
+func (e *StatusError) Error() string {
+	s := fmt.Sprintf("%s %s: %d %s", e.Method, e.Path, e.Status, http.StatusText(e.Status))
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	return s
+}
+
+// Upserted says what Upsert did.
+type Upserted int
+
+const (
+	// Created: no comment had the marker; a new one was posted.
+	Created Upserted = iota
+	// Updated: the comment with the marker was edited.
+	Updated
+	// Unchanged: the comment with the marker already had the body.
+	Unchanged
+)
+
+func (u Upserted) String() string {
+	switch u {
+	case Created:
+		return "created"
+	case Updated:
+		return "updated"
+	}
+	return "unchanged"
+}
+
+// Upsert makes body the comment of issue (a pull request's number) that
+// carries marker: the first comment whose first line is marker is edited
+// (or left alone when its body is already body), else a new comment is
+// posted. body should start with marker's line, or the next run will not
+// find the comment. A comment deleted between the listing and the edit
+// is posted anew.
+func (c *Client) Upsert(ctx context.Context, issue int, marker, body string) (*Comment, Upserted, error) {
+	old, err := c.FindComment(ctx, issue, marker)
+	if err != nil {
+		return nil, 0, err
+	}
+	if old != nil {
+		if old.Body == body {
+			return old, Unchanged, nil
+		}
+		got, err := c.UpdateComment(ctx, old.ID, body)
+		var se *StatusError
+		if !errors.As(err, &se) || se.Status != http.StatusNotFound {
+			return got, Updated, err
+		}
+	}
+	got, err := c.CreateComment(ctx, issue, body)
+	return got, Created, err
+}
+
+// FindComment returns the first comment of issue whose first line is
+// marker (nil when there is none), reading the comments a page of 100 at
+// a time in the order GitHub lists them (oldest first), following each
+// page's Link rel="next", and stopping at the page that holds it.
+func (c *Client) FindComment(ctx context.Context, issue int, marker string) (*Comment, error) {
+	next := c.endpoint(fmt.Sprintf("/repos/%s/issues/%d/comments", c.repo, issue))
+	q := next.Query()
+	q.Set("per_page", strconv.Itoa(perPage))
+	next.RawQuery = q.Encode()
+	seen := map[string]bool{}
+	for next != nil {
+		if seen[next.String()] {
+			return nil, fmt.Errorf("GET %s: the pages' next links go round in a circle", c.path(next))
+		}
+		seen[next.String()] = true
+		var page []Comment
+		resp, err := c.do(ctx, http.MethodGet, next, nil, &page)
+		if err != nil {
+			return nil, err
+		}
+		for i := range page {
+			if firstLine(page[i].Body) == marker {
+				return &page[i], nil
+			}
+		}
+		if next, err = c.nextPage(resp.Header); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// firstLine is s up to its first line break, without a CR before it.
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return strings.TrimSuffix(s, "\r")
+}
+
+// CreateComment posts a new comment on issue.
+func (c *Client) CreateComment(ctx context.Context, issue int, body string) (*Comment, error) {
+	var got Comment
+	u := c.endpoint(fmt.Sprintf("/repos/%s/issues/%d/comments", c.repo, issue))
+	if _, err := c.do(ctx, http.MethodPost, u, map[string]string{"body": body}, &got); err != nil {
+		return nil, err
+	}
+	return &got, nil
+}
+
+// UpdateComment replaces the body of the comment id.
+func (c *Client) UpdateComment(ctx context.Context, id int64, body string) (*Comment, error) {
+	var got Comment
+	u := c.endpoint(fmt.Sprintf("/repos/%s/issues/comments/%d", c.repo, id))
+	if _, err := c.do(ctx, http.MethodPatch, u, map[string]string{"body": body}, &got); err != nil {
+		return nil, err
+	}
+	return &got, nil
+}
+
+// endpoint is the URL of path under the API.
+func (c *Client) endpoint(path string) *url.URL {
+	u := *c.api
+	u.Path += path
+	return &u
+}
+
+// path is u's path under the API's, with its query: what an error shows
+// of a URL.
+func (c *Client) path(u *url.URL) string {
+	p := strings.TrimPrefix(u.EscapedPath(), c.api.EscapedPath())
+	if u.RawQuery != "" {
+		p += "?" + u.RawQuery
+	}
+	return p
+}
+
+// nextPage is the URL of the Link header's rel="next" (nil when there is
+// none). It must be on the API's host, with the API's scheme: the token
+// goes with it.
+func (c *Client) nextPage(h http.Header) (*url.URL, error) {
+	raw := nextLink(h.Values("Link"))
+	if raw == "" {
+		return nil, nil
+	}
+	u, err := c.api.Parse(raw)
+	if err != nil {
+		return nil, fmt.Errorf("the next page's link %q: %v", clip(raw), err)
+	}
+	if u.Scheme != c.api.Scheme || u.Host != c.api.Host || u.User != nil {
+		return nil, fmt.Errorf("the next page's link %s leads away from the API at %s: not followed with the token", clip(u.Redacted()), c.api.Host)
+	}
+	return u, nil
+}
+
+// nextLink finds the target of rel="next" in Link header values:
+// <URL>; rel="next", <URL>; rel="last" (RFC 8288; rel may list several
+// relation types, and be unquoted).
+func nextLink(values []string) string {
+	for _, v := range values {
+		for _, link := range splitLinks(v) {
+			target, params, ok := strings.Cut(link, ";")
+			target = strings.TrimSpace(target)
+			if !ok || !strings.HasPrefix(target, "<") || !strings.HasSuffix(target, ">") {
+				continue
+			}
+			for _, p := range strings.Split(params, ";") {
+				k, val, _ := strings.Cut(strings.TrimSpace(p), "=")
+				if !strings.EqualFold(strings.TrimSpace(k), "rel") {
+					continue
+				}
+				for _, rel := range strings.Fields(strings.Trim(strings.TrimSpace(val), `"`)) {
+					if strings.EqualFold(rel, "next") {
+						return target[1 : len(target)-1]
+					}
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// splitLinks splits a Link header value at the commas between links, not
+// at those inside <URL> or a quoted parameter.
+func splitLinks(v string) []string {
+	var out []string
+	start, inURL, inQuote := 0, false, false
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c == '<' && !inQuote:
+			inURL = true
+		case c == '>' && !inQuote:
+			inURL = false
+		case c == '"' && !inURL:
+			inQuote = !inQuote
+		case c == ',' && !inURL && !inQuote:
+			out = append(out, v[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, v[start:])
+}
+
+// do sends one request (in, when not nil, as its JSON body) and decodes
+// a 2xx response's JSON into out. Any other status is a *StatusError.
+func (c *Client) do(ctx context.Context, method string, u *url.URL, in, out any) (*http.Response, error) {
+	var body io.Reader
+	if in != nil {
+		b, err := json.Marshal(in)
+		if err != nil {
+			return nil, err
+		}
+		body = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %v", method, c.path(u), err)
+	}
+	req.Header.Set("Accept", "application/vnd.github+json")
+	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	req.Header.Set("User-Agent", c.UserAgent)
+	if in != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		// A *url.Error names the URL (which holds no token) and the
+		// cause; it is scrubbed anyway, as everything shown is.
+		return nil, fmt.Errorf("%s", c.scrub(err.Error()))
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, maxResponse+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: reading the response: %s", method, c.path(u), c.scrub(err.Error()))
+	}
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		return nil, &StatusError{Method: method, Path: c.path(u), Status: resp.StatusCode, Message: c.message(b)}
+	}
+	if len(b) > maxResponse {
+		return nil, fmt.Errorf("%s %s: a response of more than %d MiB", method, c.path(u), maxResponse>>20)
+	}
+	if out != nil {
+		if err := json.Unmarshal(b, out); err != nil {
+			return nil, fmt.Errorf("%s %s: the response is not the JSON expected: %s", method, c.path(u), c.scrub(err.Error()))
+		}
+	}
+	return resp, nil
+}
+
+// message is what an error shows of a response body: the "message" of a
+// JSON error document (with its first error's, for a 422), else the
+// body's start; on one line, without the token, clipped.
+func (c *Client) message(b []byte) string {
+	var doc struct {
+		Message string `json:"message"`
+		Errors  []struct {
+			Message string `json:"message"`
+			Code    string `json:"code"`
+		} `json:"errors"`
+	}
+	s := string(b)
+	if json.Unmarshal(b, &doc) == nil && doc.Message != "" {
+		s = doc.Message
+		if len(doc.Errors) > 0 {
+			if m := doc.Errors[0].Message; m != "" {
+				s += " (" + m + ")"
+			} else if m := doc.Errors[0].Code; m != "" {
+				s += " (" + m + ")"
+			}
+		}
+	}
+	return clip(c.scrub(strings.Join(strings.Fields(s), " ")))
+}
+
+// scrub replaces every copy of the token in s with "***".
+func (c *Client) scrub(s string) string {
+	return strings.ReplaceAll(s, c.token, "***")
+}
+
+// clip cuts s to MaxMessage characters, valid UTF-8, with "…" where it
+// was cut.
+func clip(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	if utf8.RuneCountInString(s) <= MaxMessage {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:MaxMessage-1]) + "…"
+}

@@ -1,0 +1,275 @@
+package github
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"unicode/utf8"
+)
+
+const testToken = "ghs_TESTTOKEN0123456789"
+
+// server plays the comments API of one issue (7 of o/r): comments are
+// listed 100 a page, oldest first, with GitHub's Link header.
+type server struct {
+	mu       sync.Mutex
+	comments []Comment
+	requests []string
+	// status, when not 0, is the status every request gets, with the
+	// token the request carried echoed in the message.
+	status int
+	// nextLink, when not "", replaces the next page's link.
+	nextLink string
+	srv      *httptest.Server
+}
+
+func newServer(t *testing.T, n int) *server {
+	s := &server{}
+	for i := 1; i <= n; i++ {
+		s.comments = append(s.comments, Comment{ID: int64(i), Body: fmt.Sprintf("comment %d", i)})
+	}
+	s.srv = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+func (s *server) serve(w http.ResponseWriter, r *http.Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.requests = append(s.requests, r.Method+" "+r.URL.RequestURI())
+	if s.status != 0 {
+		w.WriteHeader(s.status)
+		json.NewEncoder(w).Encode(map[string]string{"message": "no: " + r.Header.Get("Authorization") + "\nline two"})
+		return
+	}
+	if r.Header.Get("Authorization") != "Bearer "+testToken || r.Header.Get("User-Agent") == "" {
+		w.WriteHeader(http.StatusUnauthorized)
+		return
+	}
+	switch {
+	case r.Method == http.MethodGet && r.URL.Path == "/api/v3/repos/o/r/issues/7/comments":
+		per := 30
+		fmt.Sscan(r.URL.Query().Get("per_page"), &per)
+		page := 1
+		fmt.Sscan(r.URL.Query().Get("page"), &page)
+		from, to := min((page-1)*per, len(s.comments)), min(page*per, len(s.comments))
+		if to < len(s.comments) {
+			next := fmt.Sprintf("%s/api/v3/repos/o/r/issues/7/comments?per_page=%d&page=%d", s.srv.URL, per, page+1)
+			if s.nextLink != "" {
+				next = s.nextLink
+			}
+			w.Header().Set("Link", fmt.Sprintf(`<%s>; rel="next", <%s/x?page=99>; rel="last"`, next, s.srv.URL))
+		}
+		json.NewEncoder(w).Encode(s.comments[from:to])
+	case r.Method == http.MethodPost && r.URL.Path == "/api/v3/repos/o/r/issues/7/comments":
+		var in struct{ Body string }
+		json.NewDecoder(r.Body).Decode(&in)
+		c := Comment{ID: int64(len(s.comments) + 1), Body: in.Body, HTMLURL: "https://example.test/c"}
+		s.comments = append(s.comments, c)
+		w.WriteHeader(http.StatusCreated)
+		json.NewEncoder(w).Encode(c)
+	case r.Method == http.MethodPatch && strings.HasPrefix(r.URL.Path, "/api/v3/repos/o/r/issues/comments/"):
+		var id int64
+		fmt.Sscan(strings.TrimPrefix(r.URL.Path, "/api/v3/repos/o/r/issues/comments/"), &id)
+		var in struct{ Body string }
+		json.NewDecoder(r.Body).Decode(&in)
+		for i := range s.comments {
+			if s.comments[i].ID == id {
+				s.comments[i].Body = in.Body
+				json.NewEncoder(w).Encode(s.comments[i])
+				return
+			}
+		}
+		w.WriteHeader(http.StatusNotFound)
+		json.NewEncoder(w).Encode(map[string]string{"message": "Not Found"})
+	default:
+		w.WriteHeader(http.StatusNotFound)
+	}
+}
+
+func (s *server) client(t *testing.T) *Client {
+	t.Helper()
+	c, err := NewClient(s.srv.URL+"/api/v3/", "o/r", testToken, s.srv.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestUpsert: a marker found on the second page is edited there (the
+// listing follows the Link header and stops at the page that holds it);
+// without one a comment is posted; the same body again changes nothing;
+// a comment that quotes the marker below its first line is not taken.
+func TestUpsert(t *testing.T) {
+	const marker = "<!-- m -->"
+	s := newServer(t, 150)
+	s.comments[20].Body = "quoting\n" + marker
+	c := s.client(t)
+	ctx := context.Background()
+
+	_, what, err := c.Upsert(ctx, 7, marker, marker+"\nfirst")
+	if err != nil || what != Created {
+		t.Fatalf("first Upsert: %v, %v; want created", what, err)
+	}
+	if n := len(s.comments); n != 151 || s.comments[150].Body != marker+"\nfirst" {
+		t.Fatalf("after the first Upsert: %d comments, the last %q", n, s.comments[n-1].Body)
+	}
+	want := []string{
+		"GET /api/v3/repos/o/r/issues/7/comments?per_page=100",
+		"GET /api/v3/repos/o/r/issues/7/comments?per_page=100&page=2",
+		"POST /api/v3/repos/o/r/issues/7/comments",
+	}
+	if got := strings.Join(s.requests, "\n"); got != strings.Join(want, "\n") {
+		t.Errorf("requests:\n%s\nwant:\n%s", got, strings.Join(want, "\n"))
+	}
+
+	s.requests = nil
+	got, what, err := c.Upsert(ctx, 7, marker, marker+"\nsecond")
+	if err != nil || what != Updated || got.ID != 151 {
+		t.Fatalf("second Upsert: %v, %+v, %v; want comment 151 updated", what, got, err)
+	}
+	if n := len(s.comments); n != 151 || s.comments[150].Body != marker+"\nsecond" {
+		t.Errorf("after the second Upsert: %d comments, the last %q", n, s.comments[n-1].Body)
+	}
+	if last := s.requests[len(s.requests)-1]; last != "PATCH /api/v3/repos/o/r/issues/comments/151" {
+		t.Errorf("the last request is %q, want the PATCH of comment 151", last)
+	}
+
+	s.requests = nil
+	if _, what, err := c.Upsert(ctx, 7, marker, marker+"\nsecond"); err != nil || what != Unchanged {
+		t.Errorf("third Upsert, same body: %v, %v; want unchanged", what, err)
+	}
+	for _, r := range s.requests {
+		if !strings.HasPrefix(r, "GET ") {
+			t.Errorf("an unchanged comment was written: %s", r)
+		}
+	}
+}
+
+// TestStatusError: a 403 is a *StatusError whose message is the server's
+// on one line, without the token (which the server echoed), clipped.
+func TestStatusError(t *testing.T) {
+	s := newServer(t, 0)
+	s.status = http.StatusForbidden
+	_, _, err := s.client(t).Upsert(context.Background(), 7, "<!-- m -->", "<!-- m -->\nx")
+	var se *StatusError
+	if !errors.As(err, &se) || se.Status != http.StatusForbidden {
+		t.Fatalf("err = %v, want a 403 StatusError", err)
+	}
+	msg := err.Error()
+	if strings.Contains(msg, testToken) || strings.ContainsAny(msg, "\n\r") {
+		t.Errorf("the error shows the token or a line break: %q", msg)
+	}
+	if want := "GET /repos/o/r/issues/7/comments?per_page=100: 403 Forbidden: no: Bearer *** line two"; msg != want {
+		t.Errorf("error %q, want %q", msg, want)
+	}
+	long := strings.Repeat("é", 3*MaxMessage)
+	if m := (&Client{token: testToken}).message([]byte(`{"message":"` + long + `"}`)); utf8.RuneCountInString(m) != MaxMessage || !strings.HasSuffix(m, "…") {
+		t.Errorf("a long message is kept as %d characters, want %d ending in …", utf8.RuneCountInString(m), MaxMessage)
+	}
+}
+
+// TestNextLinkElsewhere: a next page on another host is not followed
+// with the token.
+func TestNextLinkElsewhere(t *testing.T) {
+	s := newServer(t, 120)
+	s.nextLink = "https://elsewhere.test/steal?page=2"
+	_, err := s.client(t).FindComment(context.Background(), 7, "<!-- m -->")
+	if err == nil || !strings.Contains(err.Error(), "leads away from the API") {
+		t.Fatalf("err = %v, want a refusal to follow the link", err)
+	}
+	if len(s.requests) != 1 {
+		t.Errorf("requests %q: want the first page alone", s.requests)
+	}
+}
+
+// TestNextLinkLoop: pages whose next links go round are an error, not a
+// loop until the deadline.
+func TestNextLinkLoop(t *testing.T) {
+	s := newServer(t, 120)
+	s.nextLink = s.srv.URL + "/api/v3/repos/o/r/issues/7/comments?per_page=100"
+	if _, err := s.client(t).FindComment(context.Background(), 7, "<!-- m -->"); err == nil || !strings.Contains(err.Error(), "circle") {
+		t.Fatalf("err = %v, want the circle found", err)
+	}
+}
+
+// TestUpdateGone: a comment deleted between the listing and the edit (404
+// on PATCH) is posted anew.
+func TestUpdateGone(t *testing.T) {
+	s := newServer(t, 0)
+	c := s.client(t)
+	s.comments = []Comment{{ID: 99, Body: "<!-- m -->\nold"}}
+	srv := s.srv.Config.Handler
+	s.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPatch {
+			s.mu.Lock()
+			s.comments = nil
+			s.mu.Unlock()
+		}
+		srv.ServeHTTP(w, r)
+	})
+	_, what, err := c.Upsert(context.Background(), 7, "<!-- m -->", "<!-- m -->\nnew")
+	if err != nil || what != Created || len(s.comments) != 1 || s.comments[0].Body != "<!-- m -->\nnew" {
+		t.Fatalf("Upsert: %v, %v, comments %+v; want one created", what, err, s.comments)
+	}
+}
+
+func TestNextLink(t *testing.T) {
+	cases := []struct {
+		reason string
+		values []string
+		want   string
+	}{
+		{"GitHub's form", []string{`<https://a/x?page=2>; rel="next", <https://a/x?page=5>; rel="last"`}, "https://a/x?page=2"},
+		{"next after last", []string{`<https://a/x?page=5>; rel="last", <https://a/x?page=2>; rel="next"`}, "https://a/x?page=2"},
+		{"the last page", []string{`<https://a/x?page=1>; rel="first", <https://a/x?page=4>; rel="prev"`}, ""},
+		{"rel unquoted, in capitals", []string{`<https://a/x?page=2>; REL=NEXT`}, "https://a/x?page=2"},
+		{"several relation types", []string{`<https://a/x?page=2>; rel="prev next"`}, "https://a/x?page=2"},
+		{"a comma inside the URL", []string{`<https://a/x?q=a,b&page=2>; rel="next"`}, "https://a/x?q=a,b&page=2"},
+		{"two header lines", []string{`<https://a/x?page=9>; rel="last"`, `<https://a/x?page=2>; rel="next"`}, "https://a/x?page=2"},
+		{"no header", nil, ""},
+		{"not a link", []string{`rel="next"`}, ""},
+	}
+	for _, c := range cases {
+		if got := nextLink(c.values); got != c.want {
+			t.Errorf("%s: nextLink(%q) = %q, want %q", c.reason, c.values, got, c.want)
+		}
+	}
+}
+
+func TestNewClient(t *testing.T) {
+	cases := []struct {
+		reason, api, repo, token, err string
+	}{
+		{"github.com", "", "o/r", "t", ""},
+		{"Enterprise Server", "https://ghe.example/api/v3", "o/r", "t", ""},
+		{"a test server on this machine", "http://127.0.0.1:8080", "o/r", "t", ""},
+		{"localhost", "http://localhost:8080/api", "o/r", "t", ""},
+		{"plain http elsewhere would send the token in clear", "http://ghe.example/api/v3", "o/r", "t", "plain http"},
+		{"a password in the URL", "https://u:secret@ghe.example", "o/r", "t", "holds a user"},
+		{"not http", "ftp://ghe.example", "o/r", "t", "not an http(s) URL"},
+		{"not a URL", "api.github.com", "o/r", "t", "not an http(s) URL"},
+		{"a repository without its owner", "", "r", "t", "not OWNER/NAME"},
+		{"a repository with a path in it", "", "o/r/../x", "t", "not OWNER/NAME"},
+		{"no token", "", "o/r", "", "no token"},
+		{"a token with a line break", "", "o/r", "t\nX-Evil: 1", "control character"},
+	}
+	for _, c := range cases {
+		_, err := NewClient(c.api, c.repo, c.token, nil)
+		switch {
+		case c.err == "" && err != nil:
+			t.Errorf("%s: %v", c.reason, err)
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("%s: err = %v, want one saying %q", c.reason, err, c.err)
+		}
+		if err != nil && (strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), "X-Evil")) {
+			t.Errorf("%s: the error shows a secret: %v", c.reason, err)
+		}
+	}
+}
