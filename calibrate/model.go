@@ -289,7 +289,8 @@ func JudgeBands(bands []Band, logRatio map[string]float64, alpha float64) BandJu
 		if !ok {
 			continue
 		}
-		p, up := stats.PredictiveP(b.MeanLog, b.SDLog, b.N, x), math.NaN()
+		p := stats.PredictiveP(b.MeanLog, b.SDLog, b.N, x)
+		var up float64
 		if b.DF != 0 && !math.IsInf(b.DF, 1) {
 			// The tail is symmetric: the chance of a value above x is that
 			// of one below the mirror image, computed without 1 − p's

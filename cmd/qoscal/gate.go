@@ -396,15 +396,10 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *calibrate.File, dir cali
 	}
 	d, err := calibrate.Drift(cal, recent, dir, calibrate.DriftOptions{PerRuns: g.driftWindow})
 	if err != nil {
-		u.warnf("no drift check: %v", err)
+		u.warnf("no drift check: %v", present.Error(err))
 		return ""
 	}
-	if !d.Drift {
-		return ""
-	}
-	return fmt.Sprintf("the last %d gated runs in %s: the score moved %s from median %.2f to %.2f from run %s on (false-alarm rate %s per %d runs): recalibrate (qoscal drift)",
-		len(d.Runs), store.RedactLocation(src.Store), d.Direction, d.BeforeMedian, d.AfterMedian, d.FromRun,
-		strconv.FormatFloat(100*d.FalseAlarm, 'g', 3, 64)+"%", d.PerRuns)
+	return present.GateDriftNote(d, store.RedactLocation(src.Store))
 }
 
 // defaultRunID names a run given by its files and no --run: the Actions
