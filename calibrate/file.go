@@ -48,11 +48,12 @@ const MinCalibrationRuns = 2
 
 // ErrVersion1 is the error of a version 1 calibration file: it has no
 // matrix, so its floor is a number nothing checks (a hand-edited 0.01
-// would pass anything).
-var ErrVersion1 = errors.New("version 1 has no matrix (the calibration runs' log ratios), so its floor cannot be checked against the runs it came from: write it again with qoscal recommend --write on the same runs")
+// would pass anything). The remedy, writing the file again from the same
+// runs, is the caller's to word.
+var ErrVersion1 = errors.New("version 1 has no matrix (the calibration runs' log ratios), so its floor cannot be checked against the runs it came from")
 
-// File is the calibration file that `qoscal recommend --write` makes and
-// `qoscal gate --calibration` reads. Its JSON layout is documented in
+// File is the calibration file that a recommendation is written to
+// (NewFile) and the gate reads (ReadFile). Its JSON layout is documented in
 // docs/json.md; fields are only ever added within a version.
 type File struct {
 	Schema    string            `json:"schema"`
@@ -378,7 +379,7 @@ func sizeText(n int64) string {
 
 // ParseFile parses the bytes of a calibration file named path and checks
 // every field: that it is there, has the right type, and holds a value a
-// file written by `qoscal recommend --write` could hold (the floor on its
+// file written from a recommendation could hold (the floor on its
 // step's grid, equal to floor_text and what its method gives on the
 // matrix; the observed scores those of the matrix; rates in [0, 1]; every
 // suite benchmark with a unit and a direction; names free of control
@@ -408,7 +409,7 @@ func ParseFile(path string, b []byte) (*File, error) {
 	}
 	present, err := checkKeys(b)
 	if err != nil {
-		return nil, bad("%v", err)
+		return nil, fmt.Errorf("calibration file %s: %w", path, err)
 	}
 	var f File
 	if err := json.Unmarshal(b, &f); err != nil {
@@ -656,7 +657,7 @@ func (f *File) checkModel() error {
 		return fmt.Errorf("field matrix: %v", err)
 	}
 	if floor != f.Floor {
-		return fmt.Errorf("field floor %v is not what the %s method gives on the matrix (%v): write the file again with qoscal recommend --write, or give the floor to the gate with --floor", f.Floor, f.Method, floor)
+		return &FloorMismatchError{Floor: f.Floor, Method: f.Method, Want: floor}
 	}
 	if err := CheckFloorUseful(scores, f.Floor, f.RecommendOptions()); err != nil {
 		return fmt.Errorf("field floor %v: %w", f.Floor, err)
@@ -806,7 +807,7 @@ func (w *keyWalker) object(path, schema string) error {
 		}
 		keys[ck] = k
 		if known != nil && !known[k] {
-			return fmt.Errorf("field %s is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)", fieldText(field))
+			return &UnknownFieldError{Field: fieldText(field)}
 		}
 		w.space()
 		w.i++ // :

@@ -107,21 +107,6 @@ func FloorOf(scores []float64, opt RecommendOptions) (raw, floor, k float64, err
 // the margin method puts it where its margin says, by the user's choice.
 const MinFloorShare = 0.5
 
-// FloorTooLowError is a floor a model put below MinFloorShare of the
-// lowest calibration score: recommend does not write it, and the
-// calibration file's reader refuses it.
-type FloorTooLowError struct {
-	Method    Method
-	FloorText string  // the floor with its step's decimals
-	Lowest    float64 // the lowest calibration score
-	Runs      int
-}
-
-func (e *FloorTooLowError) Error() string {
-	return fmt.Sprintf("the %s method puts the floor at %s, below half the lowest calibration score (%.2f): the gate would pass a candidate more than twice as slow as every calibration run; %d runs are too few for the method to place the floor near them",
-		e.Method, e.FloorText, e.Lowest, e.Runs)
-}
-
 // CheckFloorUseful returns a FloorTooLowError when a floor that the
 // method opt.Method gave on scores lies below MinFloorShare of the lowest
 // of them, and nil otherwise or for the margin method. It sits beside
@@ -136,7 +121,7 @@ func CheckFloorUseful(scores []float64, floor float64, opt RecommendOptions) err
 	if floor >= MinFloorShare*lo {
 		return nil
 	}
-	return &FloorTooLowError{Method: opt.Method, FloorText: FormatOnStep(floor, opt.Step), Lowest: lo, Runs: len(scores)}
+	return &FloorTooLowError{Method: opt.Method, Floor: floor, Step: opt.Step, Lowest: lo, Runs: len(scores)}
 }
 
 // floorOf is FloorOf, and says whether the cap lowered the floor.
@@ -330,7 +315,8 @@ func JudgeBands(bands []Band, logRatio map[string]float64, alpha float64) BandJu
 		if !ok {
 			continue
 		}
-		p, up := stats.PredictiveP(b.MeanLog, b.SDLog, b.N, x), math.NaN()
+		p := stats.PredictiveP(b.MeanLog, b.SDLog, b.N, x)
+		var up float64
 		if b.DF != 0 && !math.IsInf(b.DF, 1) {
 			// The tail is symmetric: the chance of a value above x is that
 			// of one below the mirror image, computed without 1 − p's

@@ -193,9 +193,9 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
-	if w := g.sameFiles(pair); w != "" {
-		res.Warnings = append([]calibrate.Warning{{Kind: warnSameFile, Msg: w}}, res.Warnings...)
-	}
+	// The command's own warning, about the files it was given, comes
+	// before the gate's.
+	same := g.sameFiles(pair)
 	if g.record {
 		if err := g.recordRun(u, run); err != nil {
 			return err
@@ -205,6 +205,9 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	code := gateExitCode(res)
 	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
 		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings)}}
+	if same != "" {
+		v.Warnings = append([]string{same}, v.Warnings...)
+	}
 	// The summary is written before the verdict is printed: a summary that
 	// cannot be written exits 2, and stdout must then hold nothing or, with
 	// --format json, the error document alone.
@@ -219,6 +222,9 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	}
 	if err := u.setOutputs(v.outputs()); err != nil {
 		return err
+	}
+	if same != "" {
+		u.warnAbout("same file", same)
 	}
 	u.warnAll(res.Warnings)
 	if err := show(u, v); err != nil {
@@ -417,10 +423,6 @@ func pathParts(p string) []string {
 	return strings.FieldsFunc(filepath.ToSlash(filepath.Clean(p)), func(r rune) bool { return r == '/' })
 }
 
-// warnSameFile is the kind of the gate's warning that the candidate's
-// result file is the baseline's.
-const warnSameFile calibrate.WarningKind = "same-file"
-
 // sameFiles returns a warning when the candidate's result file is the
 // baseline's (one file, or two with the same bytes), in the files given
 // or in a run folder: every ratio is then 1, whatever the candidate is,
@@ -525,15 +527,10 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *calibrate.File, dir cali
 	}
 	d, err := calibrate.Drift(cal, recent, dir, calibrate.DriftOptions{PerRuns: g.driftWindow})
 	if err != nil {
-		u.warnf("no drift check: %v", err)
+		u.warnf("no drift check: %v", present.Error(err))
 		return ""
 	}
-	if !d.Drift {
-		return ""
-	}
-	return fmt.Sprintf("the last %d gated runs in %s: the score moved %s from median %.2f to %.2f from run %s on (false-alarm rate %s per %d runs): recalibrate (qoscal drift)",
-		len(d.Runs), store.RedactLocation(src.Store), d.Direction, d.BeforeMedian, d.AfterMedian, d.FromRun,
-		strconv.FormatFloat(100*d.FalseAlarm, 'g', 3, 64)+"%", d.PerRuns)
+	return present.GateDriftNote(d, store.RedactLocation(src.Store))
 }
 
 // defaultRunID names a run given by its files and no --run: the Actions

@@ -164,7 +164,7 @@ func (r *recFlags) options() (calibrate.RecommendOptions, error) {
 	}
 	opt.TargetFPR = p
 	if err := opt.Validate(); err != nil {
-		return opt, usagef("%v", err)
+		return opt, &usageError{err: err}
 	}
 	switch r.window {
 	case calibrate.WindowAuto, calibrate.WindowAll, calibrate.WindowLatest:

@@ -35,7 +35,7 @@ import (
 
 	"golang.org/x/term"
 
-	"qoscal/calibrate"
+	"qoscal/present"
 	"qoscal/render"
 )
 
@@ -259,6 +259,7 @@ type usageError struct {
 }
 
 func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error {
 	return &usageError{err: fmt.Errorf(format, args...)}
@@ -304,6 +305,9 @@ func (u *ui) exitCode(err error) int {
 	if err == nil {
 		return exitOK
 	}
+	// The library's errors that a flag puts right, in the command
+	// line's words.
+	err = present.Error(err)
 	code := exitInput
 	var ee *exitError
 	if errors.As(err, &ee) {
@@ -345,10 +349,6 @@ func (u *ui) errorHints(err error) []string {
 	var he *hintError
 	if errors.As(err, &he) {
 		hints = append(hints, he.hint)
-	}
-	var low *calibrate.FloorTooLowError
-	if errors.As(err, &low) {
-		hints = append(hints, "calibrate on more runs (10 or more), or choose how far below the lowest run the floor goes with --margin FRACTION (--margin 0.1: 10% below)")
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
