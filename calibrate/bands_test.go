@@ -31,8 +31,9 @@ func corrRuns(rng *rand.Rand, n int, mu, sigma []float64, rho float64, prefix st
 	return runs
 }
 
-// TestCombinedRuleHonest is the Monte Carlo check of issue 13: over many
-// calibrations of correlated log-normal benchmarks (k = 10, rho = 0.5,
+// TestCombinedRuleHonest is the Monte Carlo check of the combined rule's
+// false-positive rate (docs/STATS.md 2.10): over many calibrations of
+// correlated log-normal benchmarks (k = 10, rho = 0.5,
 // n = 10 and 30), the realised false-positive rate of the bands alone
 // (Holm's step-down at alpha = 0.01) and of the combined rule (the score
 // below the margin floor, or a benchmark below its band) on fresh healthy
@@ -136,8 +137,8 @@ func TestBandsWorked(t *testing.T) {
 	}
 }
 
-// TestTargetFPRHonest is the Monte Carlo check of --target-fpr (issue 14):
-// over many calibrations of n log-normal runs (n = 10 and 30), the floor
+// TestTargetFPRHonest is the Monte Carlo check of the target-fpr method
+// (docs/STATS.md 2.11): over many calibrations of n log-normal runs (n = 10 and 30), the floor
 // FloorOf gives for a target P is one whose true false-positive rate,
 // Φ((ln F − μ)/σ) for the generating μ and σ, is on average at most P
 // within Monte Carlo error. The true rate of each floor is computed

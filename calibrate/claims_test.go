@@ -33,8 +33,8 @@ func mixtureCalibration(t testing.TB, rng *rand.Rand, n int, eps, shift, sigma f
 	return a
 }
 
-// TestClaimsOnMixtures is the Monte Carlo acceptance of issue 15 for
-// real CI noise that is a mixture: 10% of runs from a runner degraded to
+// TestClaimsOnMixtures is the Monte Carlo check of the claimed rates
+// (docs/STATS.md 5a) for real CI noise that is a mixture: 10% of runs from a runner degraded to
 // 0.9× (σ 2% for both). For each calibration the default rule (target 1 in
 // 1,000, capped at the lowest run when the log scores are not normal)
 // picks the floor; its true rate is

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"iter"
 	"sort"
-	"strings"
 
 	"qoscal/data"
 )
@@ -143,15 +142,15 @@ func (r *roleSeen) settle() (string, error) {
 		return r.given, nil
 	}
 	if id, ok := r.seen[""]; ok {
-		return "", fmt.Errorf("run %s does not say which variant is the %s: name it with --%s NAME", id, r.role, r.role)
+		return "", &RoleError{Role: r.role, Unnamed: id}
 	}
 	if len(r.seen) > 1 {
-		var parts []string
+		e := &RoleError{Role: r.role}
 		for name, id := range r.seen {
-			parts = append(parts, fmt.Sprintf("%s in %s", name, id))
+			e.Names = append(e.Names, RoleName{Name: name, Run: id})
 		}
-		sort.Strings(parts)
-		return "", fmt.Errorf("the runs disagree on the %s (%s): name it with --%s NAME", r.role, strings.Join(parts, ", "), r.role)
+		sort.Slice(e.Names, func(i, j int) bool { return e.Names[i].Name < e.Names[j].Name })
+		return "", e
 	}
 	return r.first, nil
 }

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 
 	"qoscal/data"
 	"qoscal/stats"
@@ -26,8 +24,10 @@ type DriftResult struct {
 	// TooFew is set when the new runs are fewer than MinNewRuns: no drift
 	// is reported, whatever their scores.
 	TooFew bool
-	// CalibrationMedian is the median score of the calibration's runs,
-	// CalibrationRuns their number.
+	// Median is the median score of Runs. CalibrationMedian is the
+	// median score of the calibration's runs, CalibrationRuns their
+	// number.
+	Median            float64
 	CalibrationMedian float64
 	CalibrationRuns   int
 	// FalseAlarm is the chance that steady runs raise a false drift in
@@ -74,7 +74,7 @@ type DriftOptions struct {
 	// DefaultDriftFalseAlarm).
 	FalseAlarm float64
 	// PerRuns is the number of runs FalseAlarm covers (default
-	// DefaultDriftRuns, gate's --drift-window).
+	// DefaultDriftRuns; the gate's drift window).
 	PerRuns int
 	// Seed seeds the simulation of the check's null (default 1).
 	Seed uint64
@@ -192,6 +192,7 @@ func Drift(cal *File, runs []data.Run, dir Direction, opt DriftOptions) (*DriftR
 		return nil, errors.New(msg)
 	}
 	res.TooFew = len(res.Runs) < MinNewRuns
+	res.Median = stats.Median(res.Scores)
 	n := len(calScores)
 	all := append(append([]float64(nil), calScores...), res.Scores...)
 	logs := make([]float64, len(all))
@@ -333,45 +334,4 @@ func hasVariants(r *data.Run, baseline, candidate string) bool {
 		c = c || v == candidate
 	}
 	return b && c
-}
-
-// runsWord is "1 run", "12 runs".
-func runsWord(n int) string {
-	if n == 1 {
-		return "1 run"
-	}
-	return fmt.Sprintf("%d runs", n)
-}
-
-// Sentence says the drift in words.
-func (d *DriftResult) Sentence() string {
-	if !d.Drift && d.TooFew {
-		return fmt.Sprintf("too few runs to tell: %s gated since the calibration (median %.2f; the calibration's %.2f), and a change needs %d",
-			runsWord(len(d.Runs)), stats.Median(d.Scores), d.CalibrationMedian, MinNewRuns)
-	}
-	if !d.Drift {
-		return fmt.Sprintf("no drift: the %s gated since the calibration score like it (median %.2f)", runsWord(len(d.Runs)), stats.Median(d.Scores))
-	}
-	s := fmt.Sprintf("drift: the score moved from median %.2f to %.2f from run %s on (p = %.3f): recalibrate", d.BeforeMedian, d.AfterMedian, d.FromRun, d.P)
-	if len(d.Benchmarks) > 0 {
-		var parts []string
-		for _, b := range d.Benchmarks {
-			parts = append(parts, fmt.Sprintf("%s %.2f→%.2f from %s", b.Name, b.BeforeMedian, b.AfterMedian, b.FromRun))
-		}
-		s += "; benchmarks that moved: " + strings.Join(parts, ", ")
-	}
-	return s
-}
-
-// RateSentence says the rate the check runs at and how: "checked at a
-// false-alarm rate of 5% per 20 runs: a two-sided CUSUM of the log score
-// against the calibration's 10 runs (k 0.75, h 6.62), each benchmark's
-// the same way, family-wise".
-func (d *DriftResult) RateSentence() string {
-	s := fmt.Sprintf("checked at a false-alarm rate of %s per %d runs: a two-sided CUSUM of the log score against the calibration's %d runs (k %.2f, h %.2f",
-		strconv.FormatFloat(100*d.FalseAlarm, 'g', 3, 64)+"%", d.PerRuns, d.CalibrationRuns, d.K, d.H)
-	if d.Rho > 0 {
-		s += fmt.Sprintf(", allowing for lag-1 autocorrelation %.2f", d.Rho)
-	}
-	return s + "), each benchmark's the same way, family-wise"
 }

@@ -20,6 +20,8 @@ import (
 	"time"
 	"unicode"
 
+	xunicode "golang.org/x/text/encoding/unicode"
+
 	"qoscal/data"
 	"qoscal/stats"
 )
@@ -48,11 +50,12 @@ const MinCalibrationRuns = 2
 
 // ErrVersion1 is the error of a version 1 calibration file: it has no
 // matrix, so its floor is a number nothing checks (a hand-edited 0.01
-// would pass anything).
-var ErrVersion1 = errors.New("version 1 has no matrix (the calibration runs' log ratios), so its floor cannot be checked against the runs it came from: write it again with qoscal recommend --write on the same runs")
+// would pass anything). The remedy, writing the file again from the same
+// runs, is the caller's to word.
+var ErrVersion1 = errors.New("version 1 has no matrix (the calibration runs' log ratios), so its floor cannot be checked against the runs it came from")
 
-// File is the calibration file that `qoscal recommend --write` makes and
-// `qoscal gate --calibration` reads. Its JSON layout is documented in
+// File is the calibration file that a recommendation is written to
+// (NewFile) and the gate reads (ReadFile). Its JSON layout is documented in
 // docs/json.md; fields are only ever added within a version.
 type File struct {
 	Schema    string            `json:"schema"`
@@ -318,14 +321,54 @@ func readFile(path string, limit int64) (*File, error) {
 		// It grew after the size was checked.
 		return nil, fmt.Errorf("calibration file %s: more than the %s a calibration file may hold", path, sizeText(limit))
 	}
-	// A UTF-8 byte-order mark (an editor on Windows) is not part of JSON.
-	f, err := ParseFile(path, bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF}))
+	sum := sha256.Sum256(b)
+	if b, err = decodeText(b); err != nil {
+		return nil, fmt.Errorf("calibration file %s: %v", path, err)
+	}
+	f, err := ParseFile(path, b)
 	if err != nil {
 		return nil, err
 	}
-	sum := sha256.Sum256(b)
 	f.SHA256 = hex.EncodeToString(sum[:])
 	return f, nil
+}
+
+// decodeText returns a calibration file's bytes as UTF-8 JSON text, as
+// result files are read: a UTF-8 byte-order mark (an editor on Windows)
+// is dropped, and UTF-16 (PowerShell's Out-File and > write it), with a
+// byte-order mark or without one, is decoded. Without a mark, UTF-16 is
+// known as RFC 4627 (section 3) knows it: JSON text begins with an ASCII
+// character, so its first two bytes are 00 xx in UTF-16BE and xx 00 in
+// UTF-16LE.
+func decodeText(b []byte) ([]byte, error) {
+	var order xunicode.Endianness
+	var what string
+	switch {
+	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}):
+		return b[3:], nil
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
+		order, what, b = xunicode.LittleEndian, "little-endian, with a byte-order mark", b[2:]
+	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		order, what, b = xunicode.BigEndian, "big-endian, with a byte-order mark", b[2:]
+	case len(b) >= 2 && b[0] != 0 && b[1] == 0:
+		order, what = xunicode.LittleEndian, "little-endian"
+	case len(b) >= 2 && b[0] == 0 && b[1] != 0:
+		order, what = xunicode.BigEndian, "big-endian"
+	default:
+		return b, nil
+	}
+	if len(b)%2 != 0 {
+		n := len(b)
+		if strings.Contains(what, "mark") {
+			n += 2
+		}
+		return nil, fmt.Errorf("UTF-16 (%s) with an odd number of bytes (%d): the file is cut", what, n)
+	}
+	out, err := xunicode.UTF16(order, xunicode.IgnoreBOM).NewDecoder().Bytes(b)
+	if err != nil {
+		return nil, fmt.Errorf("UTF-16 (%s) that does not decode: %v", what, err)
+	}
+	return out, nil
 }
 
 // readLimited reads the file at path, at most limit+1 bytes of it (one
@@ -349,7 +392,7 @@ func sizeText(n int64) string {
 
 // ParseFile parses the bytes of a calibration file named path and checks
 // every field: that it is there, has the right type, and holds a value a
-// file written by `qoscal recommend --write` could hold (the floor on its
+// file written from a recommendation could hold (the floor on its
 // step's grid, equal to floor_text and what its method gives on the
 // matrix; the observed scores those of the matrix; rates in [0, 1]; every
 // suite benchmark with a unit and a direction; names free of control
@@ -379,7 +422,7 @@ func ParseFile(path string, b []byte) (*File, error) {
 	}
 	present, err := checkKeys(b)
 	if err != nil {
-		return nil, bad("%v", err)
+		return nil, fmt.Errorf("calibration file %s: %w", path, err)
 	}
 	var f File
 	if err := json.Unmarshal(b, &f); err != nil {
@@ -394,7 +437,7 @@ func ParseFile(path string, b []byte) (*File, error) {
 		}
 	}
 	if err := f.check(present); err != nil {
-		return nil, bad("%v", err)
+		return nil, fmt.Errorf("calibration file %s: %w", path, err)
 	}
 	f.Path = path
 	return &f, nil
@@ -627,7 +670,10 @@ func (f *File) checkModel() error {
 		return fmt.Errorf("field matrix: %v", err)
 	}
 	if floor != f.Floor {
-		return fmt.Errorf("field floor %v is not what the %s method gives on the matrix (%v): write the file again with qoscal recommend --write, or give the floor to the gate with --floor", f.Floor, f.Method, floor)
+		return &FloorMismatchError{Floor: f.Floor, Method: f.Method, Want: floor}
+	}
+	if err := CheckFloorUseful(scores, f.Floor, f.RecommendOptions()); err != nil {
+		return fmt.Errorf("field floor %v: %w", f.Floor, err)
 	}
 	return nil
 }
@@ -774,7 +820,7 @@ func (w *keyWalker) object(path, schema string) error {
 		}
 		keys[ck] = k
 		if known != nil && !known[k] {
-			return fmt.Errorf("field %s is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)", fieldText(field))
+			return &UnknownFieldError{Field: fieldText(field)}
 		}
 		w.space()
 		w.i++ // :

@@ -42,7 +42,7 @@ func edit(t testing.TB, b []byte, change func(m map[string]any)) []byte {
 
 func obj(m map[string]any, k string) map[string]any { return m[k].(map[string]any) }
 
-// TestParseFileRefuses pins issue 11 item 2: every field of a calibration
+// TestParseFileRefuses: every field of a calibration
 // file is checked on read, and a file whose fields disagree or lie is
 // refused with the field named — never judged against a floor that is not
 // the one it prints.
@@ -195,7 +195,7 @@ func TestParseFileModel(t *testing.T) {
 	}{
 		{"a hand-tightened floor that the method does not give",
 			func(m map[string]any) { m["floor"] = 1.3; m["floor_text"] = "1.30" },
-			"field floor 1.3 is not what the margin method gives on the matrix (1.25): write the file again with qoscal recommend --write, or give the floor to the gate with --floor"},
+			"field floor 1.3 is not what the margin method gives on the matrix (1.25)"},
 		{"a log ratio edited",
 			func(m map[string]any) { obj(m, "matrix")["log_ratio"].([]any)[0].([]any)[0] = 5.0 },
 			"field observed.median 1.5500000000000003 is not the matrix's (1.5899999999999999)"},
@@ -315,8 +315,8 @@ func TestParseFileVersion1(t *testing.T) {
 	if !errors.Is(err, ErrVersion1) {
 		t.Errorf("version 2 file relabelled 1: got %v, want ErrVersion1", err)
 	}
-	if !strings.Contains(ErrVersion1.Error(), "qoscal recommend --write on the same runs") {
-		t.Errorf("ErrVersion1 does not say how to write the file again: %v", ErrVersion1)
+	if !strings.Contains(ErrVersion1.Error(), "cannot be checked against the runs it came from") {
+		t.Errorf("ErrVersion1 does not say why the file is refused: %v", ErrVersion1)
 	}
 }
 
@@ -332,22 +332,22 @@ func TestParseFileUnknownField(t *testing.T) {
 	}{
 		{"a note at the top",
 			func(m map[string]any) { m["comment"] = "hand-tuned" },
-			"field comment is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+			"field comment is unknown: expected only the fields of a calibration file (docs/json.md)"},
 		{"a second floor inside params",
 			func(m map[string]any) { obj(m, "params")["floor"] = 0.5 },
-			"field params.floor is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+			"field params.floor is unknown: expected only the fields of a calibration file (docs/json.md)"},
 		{"the floor spelt in capitals alone, which Go's decoder would read as floor",
 			func(m map[string]any) { m["FLOOR"] = m["floor"]; delete(m, "floor") },
-			"field FLOOR is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+			"field FLOOR is unknown: expected only the fields of a calibration file (docs/json.md)"},
 		{"inside a unit",
 			func(m map[string]any) { obj(obj(m, "units"), "larson")["scale"] = 2 },
-			"field units.larson.scale is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+			"field units.larson.scale is unknown: expected only the fields of a calibration file (docs/json.md)"},
 		{"inside the matrix",
 			func(m map[string]any) { obj(m, "matrix")["weights"] = []any{1} },
-			"field matrix.weights is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+			"field matrix.weights is unknown: expected only the fields of a calibration file (docs/json.md)"},
 		{"a key with a line break is quoted",
 			func(m map[string]any) { m["x\n::error::forged"] = 1 },
-			`field "x\n::error::forged" is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)`},
+			`field "x\n::error::forged" is unknown: expected only the fields of a calibration file (docs/json.md)`},
 	} {
 		_, err := ParseFile("c.json", edit(t, good, c.change))
 		if want := "calibration file c.json: " + c.want; err == nil || err.Error() != want {
@@ -500,14 +500,14 @@ func TestCheckKeys(t *testing.T) {
 			"{\"matrix\":{\"runs\":[],\"benchmarks\":null,\"log_ratio\":[[1,-2.5e+3],[[]],[]]}\r\n,\t\"floor\" : null }",
 			[]string{"matrix", "matrix.runs", "matrix.log_ratio"}, ""},
 		{"a key after a nested object is checked",
-			`{"params": {"margin": 0.1}, "bogus": 1}`, nil, "field bogus is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+			`{"params": {"margin": 0.1}, "bogus": 1}`, nil, "field bogus is unknown: expected only the fields of a calibration file (docs/json.md)"},
 		{"a duplicate after an array",
 			`{"suite": [1, [2, {"a": 1}]], "suite": []}`, nil, "field suite appears twice"},
 		{"an escaped key is compared as decoded",
 			`{"floor": 1, "flo\u006fr": 2}`, nil, "field floor appears twice"},
 		{"a unit's keys are checked, a label's are not",
 			`{"labels": {"any": "x"}, "units": {"b": {"unit": "s", "direction": "lower", "scale": 1}}}`, nil,
-			"field units.b.scale is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)"},
+			"field units.b.scale is unknown: expected only the fields of a calibration file (docs/json.md)"},
 	} {
 		present, err := checkKeys([]byte(c.in))
 		if c.want != "" {

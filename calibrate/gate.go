@@ -15,7 +15,7 @@ const (
 	VerdictPass         = "pass"
 	VerdictFail         = "fail"
 	VerdictWarn         = "warn"         // below the floor in report-only mode
-	VerdictInconclusive = "inconclusive" // could not judge: a degraded runner (--on-degraded fail), or a benchmark far above its band carries the verdict
+	VerdictInconclusive = "inconclusive" // could not judge: a degraded runner (OnDegraded "fail"), or a benchmark far above its band carries the verdict
 	VerdictUngated      = "ungated"      // no floor given
 	VerdictRerun        = "rerun"        // just below the floor, within the rerun band: measure again
 )
@@ -204,7 +204,8 @@ type GateResult struct {
 }
 
 // InputError is a gate input the gate refuses to judge: exit 2, never a
-// PASS.
+// PASS. Refusals the caller puts right by asking otherwise (other
+// variants, a metric, a partial suite) are the typed errors of errors.go.
 type InputError struct{ Msg string }
 
 func (e *InputError) Error() string { return e.Msg }
@@ -226,11 +227,10 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 	if cal != nil {
 		if cal.Matrix == nil {
 			// ParseFile refuses a file without one (ErrVersion1).
-			return nil, inputErrorf("the calibration has no matrix: %v", ErrVersion1)
+			return nil, fmt.Errorf("the calibration has no matrix: %w", ErrVersion1)
 		}
 		if opt.Baseline != cal.Baseline || opt.Candidate != cal.Candidate {
-			return nil, inputErrorf("this run compares %s (candidate) with %s (baseline), but the calibration compares %s with %s: name the variants as the calibration does (--baseline %s=FILE --candidate %s=FILE)",
-				opt.Candidate, opt.Baseline, cal.Candidate, cal.Baseline, cal.Baseline, cal.Candidate)
+			return nil, &VariantsError{Baseline: opt.Baseline, Candidate: opt.Candidate, CalBaseline: cal.Baseline, CalCandidate: cal.Candidate}
 		}
 	}
 	metric := opt.Metric
@@ -247,10 +247,7 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 		return nil, err
 	}
 	res := &GateResult{MedianZ: math.NaN(), RunnerCutoffZ: math.NaN()}
-	warn := func(w Warning, format string, args ...any) {
-		w.Msg = fmt.Sprintf(format, args...)
-		res.Warnings = append(res.Warnings, w)
-	}
+	warn := func(w Warning) { res.Warnings = append(res.Warnings, w) }
 	if len(rr.Ratios) == 0 {
 		return nil, inputErrorf("no benchmark in common between %s (%s) and %s (%s)",
 			opt.Baseline, listOrNone(namesOf(run, opt.Baseline)), opt.Candidate, listOrNone(namesOf(run, opt.Candidate)))
@@ -258,10 +255,10 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 	res.OnlyOne = append(append([]string{}, rr.OnlyBaseline...), rr.OnlyCandidate...)
 	sort.Strings(res.OnlyOne)
 	if len(rr.OnlyBaseline) > 0 {
-		warn(Warning{Kind: WarnOneVariantOnly, Benchmarks: rr.OnlyBaseline}, "measured by %s only, left out: %s", opt.Baseline, strings.Join(rr.OnlyBaseline, ", "))
+		warn(Warning{Kind: WarnOneVariantOnly, Benchmarks: rr.OnlyBaseline, Figures: OneVariantFigures{Variant: opt.Baseline}})
 	}
 	if len(rr.OnlyCandidate) > 0 {
-		warn(Warning{Kind: WarnOneVariantOnly, Benchmarks: rr.OnlyCandidate}, "measured by %s only, left out: %s", opt.Candidate, strings.Join(rr.OnlyCandidate, ", "))
+		warn(Warning{Kind: WarnOneVariantOnly, Benchmarks: rr.OnlyCandidate, Figures: OneVariantFigures{Variant: opt.Candidate}})
 	}
 	inSuite := map[string]bool{}
 	if cal != nil {
@@ -277,7 +274,7 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 			if u := cal.Units[b].Unit; br.Unit != u {
 				// Two units of one direction (sec/op and B/op) are still
 				// two metrics: a floor on one says nothing of the other.
-				return nil, inputErrorf("benchmark %s: %s measured it in %s, but %s has %s (field units.%s.unit): gate the metric the floor was calibrated on (--metric %s)", b, runName(run), br.Unit, cal.name(), u, b, u)
+				return nil, &UnitError{Unit: u, Msg: fmt.Sprintf("benchmark %s: %s measured it in %s, but %s has %s (field units.%s.unit)", b, runName(run), br.Unit, cal.name(), u, b)}
 			}
 			inSuite[b] = true
 			res.Suite = append(res.Suite, b)
@@ -296,8 +293,8 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 				}
 			}
 			if !opt.AllowPartial {
-				return nil, inputErrorf("%s lacks %s of the suite of %s (a crashed benchmark prints no result): the floor was calibrated on all %d benchmarks; rerun, or gate on the common part with --allow-partial",
-					runName(run), strings.Join(res.Missing, ", "), cal.name(), len(cal.Suite))
+				return nil, &PartialError{Part: "the common part", Msg: fmt.Sprintf("%s lacks %s of the suite of %s (a crashed benchmark prints no result): the floor was calibrated on all %d benchmarks",
+					runName(run), strings.Join(res.Missing, ", "), cal.name(), len(cal.Suite))}
 			}
 			if len(res.Suite) == 0 {
 				return nil, inputErrorf("%s has none of the suite of %s (%s)", runName(run), cal.name(), strings.Join(cal.Suite, ", "))
@@ -311,10 +308,10 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 					runName(run), len(res.Suite), len(cal.Suite), cal.name(), strings.Join(res.Missing, ", "), minSuite)
 			}
 			res.Partial = true
-			warn(Warning{Kind: WarnPartialGate, Benchmarks: res.Missing}, "partial suite: gating on %d of the %d calibrated benchmarks; missing: %s", len(res.Suite), len(cal.Suite), strings.Join(res.Missing, ", "))
+			warn(Warning{Kind: WarnPartialGate, Benchmarks: res.Missing, Figures: PartialFigures{Gated: len(res.Suite), Of: len(cal.Suite)}})
 		}
 		if len(res.Extra) > 0 {
-			warn(Warning{Kind: WarnNotCalibrated, Benchmarks: res.Extra}, "not in the calibration, reported but left out of the geomean: %s", strings.Join(res.Extra, ", "))
+			warn(Warning{Kind: WarnNotCalibrated, Benchmarks: res.Extra})
 		}
 	} else {
 		res.Suite = rr.Names()
@@ -361,13 +358,13 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 		switch {
 		case len(zs) == 0 || math.IsNaN(res.RunnerCutoffZ):
 			res.RunnerHealth = RunnerHealthUnchecked
-			why := "no benchmark of the calibration has a baseline history with any spread (a MAD above 0)"
+			why := UncheckedNoSpread
 			if len(cal.Health) == 0 {
-				why = "the calibration has no baseline history"
+				why = UncheckedNoHistory
 			} else if math.IsNaN(res.RunnerCutoffZ) {
-				why = fmt.Sprintf("the calibration rests on %d run", hist)
+				why = UncheckedFewRuns
 			}
-			warn(Warning{Kind: WarnRunnerUnchecked, Benchmarks: res.RunnerFlat}, "runner health not checked: %s, so a degraded runner cannot be told from a real change", why)
+			warn(Warning{Kind: WarnRunnerUnchecked, Benchmarks: res.RunnerFlat, Figures: UncheckedFigures{Why: why, CalibrationRuns: hist}})
 		default:
 			res.MedianZ = stats.Median(zs)
 			res.RunnerDegraded = res.MedianZ < res.RunnerCutoffZ
@@ -376,7 +373,7 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 				res.RunnerHealth = RunnerHealthDegraded
 			}
 			if len(res.RunnerFlat) > 0 {
-				warn(Warning{Kind: WarnRunnerUnchecked, Benchmarks: res.RunnerFlat}, "runner health: left out of the check, their baseline never varied over the calibration runs: %s", strings.Join(res.RunnerFlat, ", "))
+				warn(Warning{Kind: WarnRunnerUnchecked, Benchmarks: res.RunnerFlat, Figures: UncheckedFigures{Why: UncheckedFlat, CalibrationRuns: hist}})
 			}
 		}
 	}
@@ -385,7 +382,7 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 	case opt.Floor > 0:
 		res.Floor, res.FloorSource = opt.Floor, FloorGiven
 		if cal != nil && cal.Floor != opt.Floor {
-			warn(Warning{Kind: WarnFloorOverride}, "the given floor %v overrides the calibration file's floor %s", opt.Floor, cal.FloorText)
+			warn(Warning{Kind: WarnFloorOverride, Figures: OverrideFigures{Given: opt.Floor, FileFloor: cal.FloorText}})
 		}
 	case cal != nil:
 		res.Floor, res.FloorSource = cal.Floor, FloorCalibration
@@ -402,7 +399,20 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 		if !(sub > 0) {
 			return nil, inputErrorf("the %s method gives the sub-suite of %d benchmarks no floor above 0", cal.Method, len(res.Suite))
 		}
+		if err := CheckFloorUseful(scores, sub, cal.RecommendOptions()); err != nil {
+			return nil, fmt.Errorf("the floor of the sub-suite of %d benchmarks: %w", len(res.Suite), err)
+		}
 		res.FullFloor, res.SubSuiteFloor, res.Floor = cal.Floor, sub, sub
+	}
+	if cal != nil {
+		// A thin calibration: said on every gate that rests on it, since
+		// recommend's warnings are long gone when the gate runs.
+		if cal.Runs < FewRuns {
+			warn(Warning{Kind: WarnThinCalibration, Figures: FewRunsFigures{Runs: cal.Runs, Enough: FewRuns}})
+		}
+		if res.FloorSource == FloorCalibration && res.Floor < 1 {
+			warn(Warning{Kind: WarnGateFloorBelowOne, Figures: FloorFigures{Floor: res.Floor, Step: cal.Params.Step, Min: cal.Observed.Min}})
+		}
 	}
 	res.CappedScore = math.NaN()
 	capped := res.judgeBands(cal, opt, rr, warn)
@@ -424,9 +434,9 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 		case "ignore":
 		case "fail":
 			res.Verdict = VerdictInconclusive
-			warn(Warning{Kind: WarnRunnerDegraded}, "runner degraded: the baseline is far below its calibrated history (median robust z %.1f < %.2f, the cut-off for %d calibration runs): inconclusive, rerun on a healthy runner", res.MedianZ, res.RunnerCutoffZ, hist)
+			warn(Warning{Kind: WarnRunnerDegraded, Figures: DegradedFigures{MedianZ: res.MedianZ, Cutoff: res.RunnerCutoffZ, CalibrationRuns: hist, Inconclusive: true}})
 		default:
-			warn(Warning{Kind: WarnRunnerDegraded}, "runner degraded: the baseline is far below its calibrated history (median robust z %.1f < %.2f, the cut-off for %d calibration runs): treat this verdict with care, and rerun on a healthy runner", res.MedianZ, res.RunnerCutoffZ, hist)
+			warn(Warning{Kind: WarnRunnerDegraded, Figures: DegradedFigures{MedianZ: res.MedianZ, Cutoff: res.RunnerCutoffZ, CalibrationRuns: hist}})
 		}
 	}
 	res.VerdictDetail = res.Verdict
@@ -442,7 +452,7 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 // verdictAt is the verdict a score gives against the floor, with the
 // options and the bands judged: ungated, pass, fail, rerun (within the
 // rerun band), warn (report-only), and fail (or warn) for a benchmark
-// below its band with --per-benchmark fail.
+// below its band with PerBenchmark fail.
 func (res *GateResult) verdictAt(score float64, opt GateOptions) string {
 	var v string
 	switch {
@@ -475,7 +485,7 @@ func (res *GateResult) verdictAt(score float64, opt GateOptions) string {
 // naming what each side measured, unless AllowPartial; then the run is
 // gated on the benchmarks both measured, if they are at least MinSuite
 // (default DefaultMinSuite of the whole).
-func (res *GateResult) uncalibratedSuite(run *data.Run, rr RunRatios, opt GateOptions, elsewhere []string, warn func(Warning, string, ...any)) error {
+func (res *GateResult) uncalibratedSuite(run *data.Run, rr RunRatios, opt GateOptions, elsewhere []string, warn func(Warning)) error {
 	all := map[string]bool{}
 	for _, list := range [][]string{res.Suite, rr.OnlyBaseline, rr.OnlyCandidate, elsewhere} {
 		for _, b := range list {
@@ -507,7 +517,7 @@ func (res *GateResult) uncalibratedSuite(run *data.Run, rr RunRatios, opt GateOp
 			runName(run), len(res.Suite), len(all), of, strings.Join(res.Missing, ", "), minSuite)
 	}
 	res.Partial = true
-	warn(Warning{Kind: WarnPartialGate, Benchmarks: res.Missing}, "partial suite: gating on %d of the %d benchmarks either %s measured; missing: %s", len(res.Suite), len(all), of, strings.Join(res.Missing, ", "))
+	warn(Warning{Kind: WarnPartialGate, Benchmarks: res.Missing, Figures: PartialFigures{Gated: len(res.Suite), Of: len(all), Either: of}})
 	return nil
 }
 
@@ -521,8 +531,8 @@ func oneSidedError(run *data.Run, rr RunRatios, opt GateOptions) error {
 	if len(rr.OnlyCandidate) > 0 {
 		lacks = append(lacks, fmt.Sprintf("%s (baseline) lacks %s", opt.Baseline, strings.Join(rr.OnlyCandidate, ", ")))
 	}
-	return inputErrorf("%s: %s (a crashed benchmark prints no result): without a calibration the suite is every benchmark either variant measured: %s measured %s; %s measured %s; rerun, or gate on the benchmarks both measured with --allow-partial",
-		runName(run), strings.Join(lacks, "; "), opt.Baseline, listOrNone(namesOf(run, opt.Baseline)), opt.Candidate, listOrNone(namesOf(run, opt.Candidate)))
+	return &PartialError{Part: "the benchmarks both measured", Msg: fmt.Sprintf("%s: %s (a crashed benchmark prints no result): without a calibration the suite is every benchmark either variant measured: %s measured %s; %s measured %s",
+		runName(run), strings.Join(lacks, "; "), opt.Baseline, listOrNone(namesOf(run, opt.Baseline)), opt.Candidate, listOrNone(namesOf(run, opt.Candidate)))}
 }
 
 // runName names a run in a message, with where it was read from when
@@ -540,7 +550,7 @@ func runName(run *data.Run) string {
 // benchmarks far above their bands (Holm's upper side) whose ratio is
 // above their band's upper edge, and sets CappedScore to the score with
 // each at that edge (docs/STATS.md 2.10a).
-func (res *GateResult) judgeBands(cal *File, opt GateOptions, rr RunRatios, warn func(Warning, string, ...any)) (capped []string) {
+func (res *GateResult) judgeBands(cal *File, opt GateOptions, rr RunRatios, warn func(Warning)) (capped []string) {
 	res.PerBenchmark = opt.PerBenchmark
 	if res.PerBenchmark == "" {
 		res.PerBenchmark = PerBenchmarkWarn
@@ -569,13 +579,21 @@ func (res *GateResult) judgeBands(cal *File, opt GateOptions, rr RunRatios, warn
 		logs[gb.Name] = math.Log(gb.Ratio)
 	}
 	j := JudgeBands(bands, logs, alpha)
+	// A benchmark that never varied has no band to test against, but it
+	// must not escape the rule below: its band is the point [usual,
+	// usual], and a ratio above it by more than rounding is above it.
+	for name, x := range logs {
+		if b := byName[name]; isPointBand(b) && x > math.Log(b.Usual)+PointBandTolerance {
+			j.Above[name] = true
+		}
+	}
 	// The score with the benchmarks far above their bands at the bands'
 	// upper edges, over the same suite, as ScoreOver computes it.
 	at := RunRatios{ID: rr.ID, Ratios: make(map[string]BenchmarkRatio, len(res.Suite))}
 	for _, name := range res.Suite {
 		br := rr.Ratios[name]
-		if b := byName[name]; j.Above[name] && br.Ratio > b.Upper {
-			br.Ratio = b.Upper
+		if edge := upperEdge(byName[name]); j.Above[name] && br.Ratio > edge {
+			br.Ratio = edge
 			capped = append(capped, name)
 		}
 		at.Ratios[name] = br
@@ -588,7 +606,7 @@ func (res *GateResult) judgeBands(cal *File, opt GateOptions, rr RunRatios, warn
 	}
 	for i := range res.Benchmarks {
 		gb := &res.Benchmarks[i]
-		if _, judged := logs[gb.Name]; !judged || math.IsNaN(j.P[gb.Name]) {
+		if _, judged := logs[gb.Name]; !judged {
 			continue
 		}
 		switch {
@@ -598,17 +616,41 @@ func (res *GateResult) judgeBands(cal *File, opt GateOptions, rr RunRatios, warn
 		case j.Above[gb.Name]:
 			gb.Band = BandAbove
 			res.Above = append(res.Above, gb.Name)
+		case math.IsNaN(j.P[gb.Name]):
+			// No band: a benchmark that never varied, at or below its one
+			// ratio (the lower side of a point band is not judged).
 		default:
 			gb.Band = BandWithin
 		}
 	}
 	if len(res.Below) > 0 {
-		warn(Warning{Kind: WarnBelowBand, Benchmarks: res.Below}, "below their calibrated bands (family-wise rate %v per healthy run): %s", alpha, strings.Join(res.Below, ", "))
+		warn(Warning{Kind: WarnBelowBand, Benchmarks: res.Below, Figures: BandFigures{Alpha: alpha}})
 	}
 	if len(res.Above) > 0 {
-		warn(Warning{Kind: WarnAboveBand, Benchmarks: res.Above}, "far above their calibrated bands, which often means a broken benchmark rather than a real gain: %s", strings.Join(res.Above, ", "))
+		warn(Warning{Kind: WarnAboveBand, Benchmarks: res.Above})
 	}
 	return capped
+}
+
+// PointBandTolerance is how far, in log ratio, a benchmark that never
+// varied over the calibration runs may lie above its one ratio and still
+// be at it: the rounding of a ratio of two float64 values is about 1e-16
+// of it, so 1e-9 is far above rounding and far below any change a
+// benchmark harness prints.
+const PointBandTolerance = 1e-9
+
+// isPointBand reports whether a band is a point: its benchmark never
+// varied over the calibration runs (docs/STATS.md 2.10a).
+func isPointBand(b Band) bool { return b.N >= 2 && !(b.SDLog > 0) && b.Usual > 0 }
+
+// upperEdge is the upper edge of a benchmark's band as the wild-benchmark
+// rule caps at it: the band's, or for a benchmark that never varied its
+// one ratio.
+func upperEdge(b Band) float64 {
+	if isPointBand(b) {
+		return b.Usual
+	}
+	return b.Upper
 }
 
 // name names the calibration in a message: "calibration file gate.json".

@@ -88,8 +88,7 @@ func GatePair(a, b *data.Run, opt GateOptions) (*GateResult, error) {
 	}
 	if len(onlyOne) > 0 {
 		sort.Strings(onlyOne)
-		res.Warnings = append(res.Warnings, Warning{Kind: WarnOneVariantOnly, Benchmarks: onlyOne,
-			Msg: fmt.Sprintf("measured in one run of the pair only, left out: %s", strings.Join(onlyOne, ", "))})
+		res.Warnings = append(res.Warnings, Warning{Kind: WarnOneVariantOnly, Benchmarks: onlyOne, Figures: OneVariantFigures{}})
 	}
 	for _, r := range []struct {
 		id string
@@ -133,8 +132,8 @@ func pairSuite(a, b *data.Run, ra, rb RunRatios, opt GateOptions) ([]string, err
 			if len(lackA) > 0 {
 				lacks = append(lacks, fmt.Sprintf("run %s lacks %s, which run %s measured", a.ID, strings.Join(lackA, ", "), b.ID))
 			}
-			return nil, inputErrorf("%s (a crashed benchmark prints no result): without a calibration the suite is every benchmark either run measured: %s measured %s; %s measured %s; rerun, or gate on the benchmarks both runs measured with --allow-partial",
-				strings.Join(lacks, "; "), a.ID, listOrNone(sortedKeys(ma)), b.ID, listOrNone(sortedKeys(mb)))
+			return nil, &PartialError{Part: "the benchmarks both runs measured", Msg: fmt.Sprintf("%s (a crashed benchmark prints no result): without a calibration the suite is every benchmark either run measured: %s measured %s; %s measured %s",
+				strings.Join(lacks, "; "), a.ID, listOrNone(sortedKeys(ma)), b.ID, listOrNone(sortedKeys(mb)))}
 		}
 	}
 	elsewhere := []string{}

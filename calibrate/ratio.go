@@ -7,6 +7,7 @@ package calibrate
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -75,9 +76,9 @@ func UnitDirection(unit string) (Direction, error) {
 	case lowerUnits[u]:
 		return LowerIsBetter, nil
 	case u == "":
-		return Auto, fmt.Errorf("the measurements have no unit, so it is unknown whether higher is better: use --higher-is-better or --lower-is-better")
+		return Auto, &DirectionError{}
 	}
-	return Auto, fmt.Errorf("unit %q is unknown, so it is unknown whether higher is better: use --higher-is-better or --lower-is-better", unit)
+	return Auto, &DirectionError{Unit: unit}
 }
 
 // BenchmarkRatio is one benchmark of one run: the variant values (medians
@@ -110,14 +111,14 @@ type RunRatios struct {
 // none is named: time per operation, as benchstat does.
 const DefaultMetric = "sec/op"
 
-// metricAliases map the names users give --metric to the units the
+// metricAliases map the names users give a metric to the units the
 // parsers record.
 var metricAliases = map[string]string{
 	"ns/op": "sec/op", "us/op": "sec/op", "ms/op": "sec/op", "s/op": "sec/op",
 	"real_time": "sec/op", "cpu_time": "cpu-sec/op", "MB/s": "B/s",
 }
 
-// MetricUnit returns the unit a --metric name selects.
+// MetricUnit returns the unit a metric's name selects.
 func MetricUnit(metric string) string {
 	if u, ok := metricAliases[metric]; ok {
 		return u
@@ -131,7 +132,7 @@ func MetricUnit(metric string) string {
 // error. metric selects the measurements of one unit when a benchmark
 // reports several (go test -bench prints sec/op, B/op and allocs/op on one
 // line); empty chooses the only one, or DefaultMetric among several, and
-// otherwise asks for --metric. A baseline or candidate variant absent from
+// otherwise asks for one (MetricsError). A baseline or candidate variant absent from
 // the run is an error.
 func Ratios(run *data.Run, baseline, candidate string, dir Direction, metric string) (RunRatios, error) {
 	var sc ratioScratch
@@ -332,8 +333,12 @@ func ratiosByMaps(run *data.Run, baseline, candidate string, dir Direction, metr
 	}
 	vals := map[string]map[string]*acc{baseline: {}, candidate: {}}
 	seenWant := false
-	for variant, byBench := range raw {
-		for bench, us := range byBench {
+	// In variant and name order, so that an error names the same
+	// benchmark every time.
+	for _, variant := range []string{baseline, candidate} {
+		byBench := raw[variant]
+		for _, bench := range slices.Sorted(maps.Keys(byBench)) {
+			us := byBench[bench]
 			var pick *unitSamples
 			switch {
 			case want != "":
@@ -356,7 +361,7 @@ func ratiosByMaps(run *data.Run, baseline, candidate string, dir Direction, metr
 						list[k] = us[k].unit
 					}
 					sort.Strings(list)
-					return RunRatios{}, fmt.Errorf("run %s: %s of %s reports several metrics (%s): choose one with --metric", run.ID, bench, variant, strings.Join(list, ", "))
+					return RunRatios{}, &MetricsError{Run: run.ID, Benchmark: bench, Variant: variant, Metrics: list}
 				}
 			}
 			if pick != nil {
@@ -379,7 +384,7 @@ func ratiosByMaps(run *data.Run, baseline, candidate string, dir Direction, metr
 			list = append(list, u)
 		}
 		sort.Strings(list)
-		return RunRatios{}, fmt.Errorf("run %s has no %s measurements (--metric %s); it has %s", run.ID, want, metric, strings.Join(list, ", "))
+		return RunRatios{}, &NoMetricError{Run: run.ID, Unit: want, Metric: metric, Has: list}
 	}
 	for _, v := range []string{baseline, candidate} {
 		if len(raw[v]) == 0 {
@@ -407,7 +412,7 @@ func ratiosByMaps(run *data.Run, baseline, candidate string, dir Direction, metr
 		if d == Auto {
 			var err error
 			if d, err = UnitDirection(b.unit); err != nil {
-				return RunRatios{}, fmt.Errorf("run %s, benchmark %s: %v", run.ID, name, err)
+				return RunRatios{}, fmt.Errorf("%s, benchmark %s: %w", runName(run), name, err)
 			}
 		}
 		br := BenchmarkRatio{
@@ -421,7 +426,7 @@ func ratiosByMaps(run *data.Run, baseline, candidate string, dir Direction, metr
 			br.Ratio = br.Baseline / br.Candidate
 		}
 		if !(br.Ratio > 0) || math.IsInf(br.Ratio, 0) {
-			return RunRatios{}, fmt.Errorf("run %s, benchmark %s: ratio %v is not a finite positive number", run.ID, name, br.Ratio)
+			return RunRatios{}, fmt.Errorf("%s, benchmark %s: ratio %v is not a finite positive number", runName(run), name, br.Ratio)
 		}
 		rr.Ratios[name] = br
 	}

@@ -1,7 +1,6 @@
 package calibrate
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -77,40 +76,26 @@ var DefaultRecommendOptions = RecommendOptions{
 	FamilyAlpha: DefaultFamilyAlpha, RerunBand: 0.03,
 }
 
-// Validate checks the options' ranges and names the offending one as its
-// flag is spelled.
+// Validate checks the options' ranges (OptionRanges) and the method: an
+// *OptionError names the first one out of range, in the order of the
+// struct's fields, the method first.
 func (o *RecommendOptions) Validate() error {
-	switch o.Method {
-	case MethodTargetFPR, MethodMargin, MethodPrediction, MethodTolerance:
-	default:
-		return fmt.Errorf("--method must be target-fpr, margin, prediction or tolerance, got %q", o.Method)
+	if !isMethod(o.Method) {
+		return &OptionError{Option: OptMethod, Got: o.Method}
 	}
-	if !(o.RerunBand >= 0 && o.RerunBand < 0.5) {
-		return fmt.Errorf("--rerun-band must be in [0, 0.5), got %v", o.RerunBand)
-	}
-	if !(o.TargetFPR > 0 && o.TargetFPR < 0.5) {
-		return fmt.Errorf("--target-fpr must be in (0, 0.5), got %v", o.TargetFPR)
-	}
-	if !(o.Margin >= 0 && o.Margin < 1) {
-		return fmt.Errorf("--margin must be in [0, 1), got %v", o.Margin)
-	}
-	if !(o.Step >= MinStep && o.Step <= 1) {
-		return fmt.Errorf("--step must be in [%v, 1], got %v: a floor is shown to the step's decimals", MinStep, o.Step)
-	}
-	if !(o.Alpha > 0 && o.Alpha < 0.5) {
-		return fmt.Errorf("--alpha must be in (0, 0.5), got %v", o.Alpha)
-	}
-	if !(o.Coverage > 0.5 && o.Coverage < 1) {
-		return fmt.Errorf("--coverage must be in (0.5, 1), got %v", o.Coverage)
-	}
-	if !(o.Confidence > 0 && o.Confidence < 1) {
-		return fmt.Errorf("--confidence must be in (0, 1), got %v", o.Confidence)
-	}
-	if !(o.FamilyAlpha > 0 && o.FamilyAlpha < 0.5) {
-		return fmt.Errorf("--family-alpha must be in (0, 0.5), got %v", o.FamilyAlpha)
-	}
-	if o.Bootstrap < 0 || o.Bootstrap > MaxBootstrap {
-		return fmt.Errorf("--bootstrap must be in [0, %d] (0: no bootstrap), got %d: its time grows with the resamples times the runs", MaxBootstrap, o.Bootstrap)
+	for _, c := range []struct {
+		opt Option
+		v   float64
+		got any
+	}{
+		{OptRerunBand, o.RerunBand, o.RerunBand}, {OptTargetFPR, o.TargetFPR, o.TargetFPR}, {OptMargin, o.Margin, o.Margin},
+		{OptStep, o.Step, o.Step}, {OptAlpha, o.Alpha, o.Alpha}, {OptCoverage, o.Coverage, o.Coverage},
+		{OptConfidence, o.Confidence, o.Confidence}, {OptFamilyAlpha, o.FamilyAlpha, o.FamilyAlpha},
+		{OptBootstrap, float64(o.Bootstrap), o.Bootstrap},
+	} {
+		if !OptionRanges[c.opt].Contains(c.v) {
+			return &OptionError{Option: c.opt, Got: c.got}
+		}
 	}
 	return nil
 }
@@ -190,9 +175,10 @@ type FloorCost struct {
 	PairPredictive, PairR90 float64
 	// Backtest: calibration runs scoring below the floor.
 	CalibrationBelow int
-	// Rule names the method that gives this floor, for a candidate that
-	// one does ("target 1 in 1,000", "margin 10%"); "" for a grid floor.
-	Rule string
+	// Rule is the method that gives this floor, with the other options
+	// of the recommendation, for a candidate that one does; "" for a grid
+	// floor.
+	Rule Method
 }
 
 // Recommendation is a recommended floor and what it costs.
@@ -283,11 +269,12 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 		return nil, err
 	}
 	if rec.Floor <= 0 {
-		return nil, fmt.Errorf("the %s method gives a floor of %.4g, which rounds to %s at step %v: nothing to gate on; with so few or so spread runs, calibrate on more runs, or put the floor a margin below the lowest run instead", opt.Method, rec.Raw, rec.FormatFloor(rec.Floor), opt.Step)
+		return nil, &NoFloorError{Method: opt.Method, Raw: rec.Raw, Floor: rec.Floor, Step: opt.Step}
 	}
 	if capped {
 		_, uncapped, _, _ := floorFrom(s.Min, s.MeanLog, s.SDLog, s.Effective, opt)
-		rec.warn(WarnNotNormal, "the log-normal model of the scores is in doubt (%s), so the target floor %s is capped at the lowest calibration run, %s, where the no-model bound is 1/(n+1)", doubtReason(s), rec.FormatFloor(uncapped), rec.FormatFloor(rec.Floor))
+		rec.warn(Warning{Kind: WarnNotNormal, Figures: CapFigures{NotNormal: s.ShapiroP < NormalityAlpha, ShapiroP: s.ShapiroP,
+			HeavyTail: !s.Tail.Normal(), TailDF: s.Tail.DF, Uncapped: uncapped, Floor: rec.Floor, Step: opt.Step}})
 	}
 	rec.Cost = a.Cost(rec.Floor, opt.Horizon)
 	rec.PredictionBound = stats.PredictionBoundEff(s.MeanLog, s.SDLog, s.Effective, opt.Alpha)
@@ -324,14 +311,10 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 	}
 	if e := s.Effective; e.Rho > 0 {
 		_, indep, _, _ := floorFrom(s.Min, s.MeanLog, s.SDLog, stats.Independent(s.N), opt)
-		what := "which leaves the floor as it is"
-		if indep != rec.Floor {
-			what = fmt.Sprintf("which moves the floor from %s to %s", rec.FormatFloor(indep), rec.FormatFloor(rec.Floor))
-		}
-		rec.warn(WarnAutocorrelated, "the predictive figures allow for the correlation of consecutive runs (ρ %.2f, bias-corrected): the %d runs count as %.1f for the mean (docs/STATS.md 5b), %s", e.Rho, s.N, e.N, what)
+		rec.warn(Warning{Kind: WarnAutocorrelated, Figures: EffectiveFigures{Rho: e.Rho, Runs: s.N, Effective: e.N, Independent: indep, Floor: rec.Floor, Step: opt.Step}})
 	}
 	if rec.Floor < 1 {
-		rec.warn(WarnFloorBelowOne, "the floor %s is below 1.0: the gate would accept a candidate slower than the baseline", rec.FormatFloor(rec.Floor))
+		rec.warn(Warning{Kind: WarnFloorBelowOne, Figures: FloorFigures{Floor: rec.Floor, Step: opt.Step, Min: s.Min}})
 	}
 	if len(s.Outliers) > 0 {
 		out := map[string]bool{}
@@ -347,43 +330,15 @@ func Recommend(a *Analysis, opt RecommendOptions) (*Recommendation, error) {
 		if _, f, _, err := FloorOf(kept, opt); err == nil {
 			rec.WithoutOutliers = f
 		}
-		rec.warn(WarnOutliers, "the score distribution has outlier runs (%s): the floor may be too low if they are degraded runners, or too high if the change is real; look before you gate", listSome(s.Outliers, maxListed))
+		rec.warn(Warning{Kind: WarnOutliers, Runs: s.Outliers})
 	}
 	if rec.Floor > s.Min {
-		rec.warn(WarnFloorAboveMin, "the floor %s is above the lowest calibration run (%s): that healthy run would have failed", rec.FormatFloor(rec.Floor), strconv.FormatFloat(s.Min, 'f', 2, 64))
+		rec.warn(Warning{Kind: WarnFloorAboveMin, Figures: FloorFigures{Floor: rec.Floor, Step: opt.Step, Min: s.Min}})
 	}
 	return rec, nil
 }
 
-// maxListed is how many runs a warning about many names before it says
-// how many more there are.
-const maxListed = 5
-
-// listSome joins the first max names, and says how many more there are:
-// "run-1, run-2, run-3, run-4, run-5 and 34 more".
-func listSome(names []string, max int) string {
-	if len(names) <= max {
-		return strings.Join(names, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(names[:max], ", "), len(names)-max)
-}
-
-func (r *Recommendation) warn(kind WarningKind, format string, args ...any) {
-	r.Warnings = append(r.Warnings, Warning{Kind: kind, Msg: fmt.Sprintf(format, args...)})
-}
-
-// doubtReason says why the model is in doubt: "Shapiro–Wilk p 0.009",
-// "a Student-t tail with 4 degrees of freedom fits better", or both.
-func doubtReason(s ScoreStats) string {
-	var why []string
-	if s.ShapiroP < NormalityAlpha {
-		why = append(why, fmt.Sprintf("Shapiro–Wilk p %.3f", s.ShapiroP))
-	}
-	if !s.Tail.Normal() {
-		why = append(why, fmt.Sprintf("a Student-t tail with %v degrees of freedom fits better", s.Tail.DF))
-	}
-	return strings.Join(why, "; ")
-}
+func (r *Recommendation) warn(w Warning) { r.Warnings = append(r.Warnings, w) }
 
 // scores returns the calibration runs' scores, in run order.
 func (a *Analysis) scores() []float64 {
@@ -398,6 +353,12 @@ func (a *Analysis) scores() []float64 {
 // scores.
 func (a *Analysis) Floor(opt RecommendOptions) (raw, floor, k float64, err error) {
 	return FloorOf(a.scores(), opt)
+}
+
+// CheckFloorUseful is CheckFloorUseful on the calibration's scores: a
+// FloorTooLowError for a floor too far below them to be written.
+func (a *Analysis) CheckFloorUseful(floor float64, opt RecommendOptions) error {
+	return CheckFloorUseful(a.scores(), floor, opt)
 }
 
 // Cost computes what floor F costs for this calibration.
@@ -489,7 +450,7 @@ func maxKnown(a, b float64) float64 {
 // predictive bounds integrate numerically, and more slowly the more runs).
 func (a *Analysis) candidates(fc FloorCost, opt RecommendOptions) []FloorCost {
 	out := a.gridCandidates(fc, opt)
-	out[0].Rule = RuleName(opt)
+	out[0].Rule = opt.Method
 	// The other default rule's floor, side by side: the margin rule's when
 	// the floor came from a target, the target's otherwise.
 	other := opt
@@ -499,7 +460,7 @@ func (a *Analysis) candidates(fc FloorCost, opt RecommendOptions) []FloorCost {
 		other.Method = MethodTargetFPR
 	}
 	if _, f, _, err := a.Floor(other); err == nil && f > 0 {
-		rule := RuleName(other)
+		rule := other.Method
 		// cost is the other floor's row, computed only when it is not in
 		// the table already.
 		cost := func() FloorCost {
@@ -527,36 +488,6 @@ func (a *Analysis) candidates(fc FloorCost, opt RecommendOptions) []FloorCost {
 		}
 	}
 	return out
-}
-
-// RuleName names a method with its parameter, for the candidate table:
-// "target 1 in 1,000", "margin 10%", "prediction α 0.01", "tolerance
-// 95%/95%".
-func RuleName(o RecommendOptions) string {
-	switch o.Method {
-	case MethodTargetFPR:
-		return "target 1 in " + thousands(math.Round(1/o.TargetFPR))
-	case MethodMargin:
-		return "margin " + strconv.FormatFloat(o.Margin*100, 'f', -1, 64) + "%"
-	case MethodPrediction:
-		return "prediction α " + strconv.FormatFloat(o.Alpha, 'f', -1, 64)
-	case MethodTolerance:
-		return fmt.Sprintf("tolerance %v/%v", o.Coverage, o.Confidence)
-	}
-	return string(o.Method)
-}
-
-// thousands writes a whole number with thousands separators.
-func thousands(v float64) string {
-	s := strconv.FormatFloat(v, 'f', 0, 64)
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
 }
 
 // gridCandidates are the floor (whose cost is fc) and snugger floors on

@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -94,7 +95,7 @@ func TestRecommendWorkedExample(t *testing.T) {
 	// exp(m − t_{4,0.999}·s·√1.2) = 1.0479, 1.00 on the 0.05 grid), the
 	// recommendation and the snugger grid floors up to the lowest run.
 	var floors []float64
-	var rules []string
+	var rules []Method
 	for _, c := range r.Candidates {
 		floors = append(floors, math.Round(c.Floor*100)/100)
 		rules = append(rules, c.Rule)
@@ -102,7 +103,7 @@ func TestRecommendWorkedExample(t *testing.T) {
 	if diff := cmp.Diff([]float64{1.00, 1.25, 1.30, 1.35, 1.40, 1.44}, floors); diff != "" {
 		t.Errorf("candidate floors (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"target 1 in 1,000", "margin 13%", "", "", "", ""}, rules); diff != "" {
+	if diff := cmp.Diff([]Method{MethodTargetFPR, MethodMargin, "", "", "", ""}, rules); diff != "" {
 		t.Errorf("candidate rules (-want +got):\n%s", diff)
 	}
 	// false_positive_rate[F=1.40]: a snugger floor costs 8× the rate, and
@@ -136,28 +137,50 @@ func TestRecommendWarningsAndValidation(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Warning{
-		{Kind: WarnFloorBelowOne, Msg: "the floor 0.86 is below 1.0: the gate would accept a candidate slower than the baseline"},
+		{Kind: WarnFloorBelowOne, Figures: FloorFigures{Floor: 0.86, Step: 0.01, Min: a.Score.Min}},
 	}
 	if diff := cmp.Diff(want, r.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
 	}
+	// An option out of its range is an *OptionError naming it as the
+	// struct does, with the value given (package present words it as
+	// the flag).
 	for _, c := range []struct {
 		mod  func(*RecommendOptions)
-		want string
+		want OptionError
 	}{
-		{func(o *RecommendOptions) { o.Margin = 1.3 }, "--margin must be in [0, 1), got 1.3"},
-		{func(o *RecommendOptions) { o.Margin = -0.1 }, "--margin must be in [0, 1), got -0.1"},
-		{func(o *RecommendOptions) { o.Step = 0 }, "--step must be in [0.0001, 1], got 0: a floor is shown to the step's decimals"},
-		{func(o *RecommendOptions) { o.Step = 1e-300 }, "--step must be in [0.0001, 1], got 1e-300: a floor is shown to the step's decimals"},
-		{func(o *RecommendOptions) { o.Bootstrap = 1 << 31 }, "--bootstrap must be in [0, 100000] (0: no bootstrap), got 2147483648: its time grows with the resamples times the runs"},
-		{func(o *RecommendOptions) { o.Bootstrap = -1 }, "--bootstrap must be in [0, 100000] (0: no bootstrap), got -1: its time grows with the resamples times the runs"},
-		{func(o *RecommendOptions) { o.Method = "vibes" }, `--method must be target-fpr, margin, prediction or tolerance, got "vibes"`},
-		{func(o *RecommendOptions) { o.Alpha = 0.7 }, "--alpha must be in (0, 0.5), got 0.7"},
+		{func(o *RecommendOptions) { o.Margin = 1.3 }, OptionError{OptMargin, 1.3}},
+		{func(o *RecommendOptions) { o.Margin = -0.1 }, OptionError{OptMargin, -0.1}},
+		{func(o *RecommendOptions) { o.Step = 0 }, OptionError{OptStep, 0.0}},
+		{func(o *RecommendOptions) { o.Step = 1e-300 }, OptionError{OptStep, 1e-300}},
+		{func(o *RecommendOptions) { o.Step = 0.0001 }, OptionError{}},
+		{func(o *RecommendOptions) { o.Bootstrap = 1 << 31 }, OptionError{OptBootstrap, 1 << 31}},
+		{func(o *RecommendOptions) { o.Bootstrap = -1 }, OptionError{OptBootstrap, -1}},
+		{func(o *RecommendOptions) { o.Bootstrap = MaxBootstrap }, OptionError{}},
+		{func(o *RecommendOptions) { o.Method = "vibes" }, OptionError{OptMethod, Method("vibes")}},
+		{func(o *RecommendOptions) { o.Alpha = 0.7 }, OptionError{OptAlpha, 0.7}},
+		{func(o *RecommendOptions) { o.Alpha = 0 }, OptionError{OptAlpha, 0.0}},
+		{func(o *RecommendOptions) { o.Coverage = 0.5 }, OptionError{OptCoverage, 0.5}},
+		{func(o *RecommendOptions) { o.Confidence = math.NaN() }, OptionError{OptConfidence, math.NaN()}},
+		{func(o *RecommendOptions) { o.RerunBand = 0.5 }, OptionError{OptRerunBand, 0.5}},
+		{func(o *RecommendOptions) { o.RerunBand = 0 }, OptionError{}},
+		{func(o *RecommendOptions) { o.TargetFPR = 0.5 }, OptionError{OptTargetFPR, 0.5}},
+		{func(o *RecommendOptions) { o.FamilyAlpha = 0.5 }, OptionError{OptFamilyAlpha, 0.5}},
 	} {
 		o := DefaultRecommendOptions
 		c.mod(&o)
-		if _, err := Recommend(a, o); err == nil || err.Error() != c.want {
-			t.Errorf("got %v, want %s", err, c.want)
+		err := o.Validate()
+		var got OptionError
+		if oe := (*OptionError)(nil); errors.As(err, &oe) {
+			got = *oe
+		} else if err != nil {
+			t.Errorf("%+v: error %v is no *OptionError", c.want, err)
+		}
+		if diff := cmp.Diff(c.want, got, cmpopts.EquateNaNs()); diff != "" {
+			t.Errorf("Validate (-want +got):\n%s", diff)
+		}
+		if _, err := Recommend(a, o); (err == nil) != (c.want.Option == "") {
+			t.Errorf("%+v: Recommend's error %v is not Validate's", c.want, err)
 		}
 	}
 }
@@ -289,5 +312,45 @@ func TestMonteCarloMarginFPR(t *testing.T) {
 				t.Errorf("n=%d σ=%v: realized %.4g exceeds claimed %.4g by %.3g (> 4 SE = %.3g)", n, sigma, realized, claimed, d, 4*se)
 			}
 		}
+	}
+}
+
+// TestCheckFloorUseful pins the rule that refuses a floor a model puts
+// below half the lowest calibration score (docs/STATS.md 2.11), and that
+// the default method gives such a floor on two runs of the second sweep.
+func TestCheckFloorUseful(t *testing.T) {
+	opt := func(m Method) RecommendOptions { o := DefaultRecommendOptions; o.Method = m; return o }
+	two := []float64{1.2032, 1.2215}
+	cases := []struct {
+		scores  []float64
+		floor   float64
+		method  Method
+		refused bool
+		reason  string
+	}{
+		{two, 0.01, MethodTargetFPR, true, "two runs: the target floor 0.01 passes a candidate 120x slower"},
+		{two, 0.60, MethodTargetFPR, true, "just below half the lowest (0.6016)"},
+		{two, 0.61, MethodPrediction, false, "at or above half the lowest"},
+		{two, 0.01, MethodTolerance, true, "every model method"},
+		{two, 0.01, MethodMargin, false, "the margin method's distance is the user's choice"},
+		{[]float64{2, 2}, 1, MethodTargetFPR, false, "exactly half is not below half"},
+	}
+	for _, c := range cases {
+		err := CheckFloorUseful(c.scores, c.floor, opt(c.method))
+		var low *FloorTooLowError
+		if got := errors.As(err, &low); got != c.refused {
+			t.Errorf("CheckFloorUseful(%v, %v, %s) = %v, refused %v (%s)", c.scores, c.floor, c.method, err, c.refused, c.reason)
+		}
+	}
+	// The default method on two runs gives a floor the rule refuses.
+	_, floor, _, err := FloorOf(two, DefaultRecommendOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var low *FloorTooLowError
+	if err := CheckFloorUseful(two, floor, DefaultRecommendOptions); !errors.As(err, &low) {
+		t.Errorf("the target floor %v of two runs at %v: %v, want a FloorTooLowError", floor, two, err)
+	} else if want := (FloorTooLowError{Method: MethodTargetFPR, Floor: 0.01, Step: 0.01, Lowest: 1.2032, Runs: 2}); *low != want {
+		t.Errorf("error %+v, want %+v", *low, want)
 	}
 }

@@ -3,7 +3,6 @@ package calibrate
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"qoscal/stats"
 )
@@ -68,11 +67,7 @@ func (a *Analysis) findRegimes(seed uint64) {
 		b.Regimes = a.regimesOf(ratios, seed)
 	}
 	if len(a.Regimes) > 1 {
-		times := fmt.Sprintf("%d times", len(a.Regimes)-1)
-		if len(a.Regimes) == 2 {
-			times = "once"
-		}
-		a.warn(Warning{Kind: WarnRegimes}, "the scores changed regime %s: %s", times, DescribeRegimes(a.Regimes))
+		a.warn(Warning{Kind: WarnRegimes, Figures: RegimeFigures{Regimes: a.Regimes}})
 	}
 }
 
@@ -84,16 +79,6 @@ func (a *Analysis) suiteIndex(name string) int {
 		}
 	}
 	return -1
-}
-
-// DescribeRegimes lists regimes: "run-01..run-03 (3 runs, median 1.40),
-// run-04..run-12 (9 runs, median 1.26)".
-func DescribeRegimes(rs []Regime) string {
-	parts := make([]string, len(rs))
-	for i, r := range rs {
-		parts[i] = fmt.Sprintf("%s (%d runs, median %.2f)", r.Span(), r.N, r.Median)
-	}
-	return strings.Join(parts, ", ")
 }
 
 // Span is "run-04..run-12", or the one run's id.
@@ -169,24 +154,6 @@ func (w Window) IDs(a *Analysis) map[string]bool {
 	return ids
 }
 
-// Describe says which runs the floor was calibrated on:
-// "calibrated on run-04..run-12 (9 runs); run-01..run-03 are an earlier
-// regime (median 1.40)".
-func (w Window) Describe() string {
-	span := w.First
-	if w.First != w.Last {
-		span += ".." + w.Last
-	}
-	s := fmt.Sprintf("calibrated on %s (%d runs)", span, w.N)
-	for _, e := range w.Earlier {
-		s += fmt.Sprintf("; %s %s an earlier regime (median %.2f)", e.Span(), map[bool]string{true: "is", false: "are"}[e.N == 1], e.Median)
-	}
-	if w.Short {
-		s += fmt.Sprintf("; the latest regime is too short to calibrate on alone: %d more runs of it would do", w.NeedMore)
-	}
-	return s
-}
-
 // CheckWindow checks the floor of a recommendation made on the latest
 // regime (w, a window of a's runs) against every run before it: a split
 // that was chance, not a change, would make a floor those runs refute, so
@@ -205,7 +172,7 @@ func (a *Analysis) CheckWindow(w Window, rec *Recommendation) int {
 	if len(below) == 0 {
 		return 0
 	}
-	rec.warn(WarnEarlierBelow, "the floor %s, calibrated on the latest regime, is above %d of the %d runs before it (%s): right if the scores rose for good at %s, too snug if the change was chance",
-		rec.FormatFloor(rec.Floor), len(below), len(a.Runs)-w.N, listSome(below, maxListed), w.First)
+	rec.Warnings = append(rec.Warnings, Warning{Kind: WarnEarlierBelow, Runs: below,
+		Figures: EarlierFigures{Floor: rec.Floor, Step: rec.Options.Step, Before: len(a.Runs) - w.N, From: w.First}})
 	return len(below)
 }

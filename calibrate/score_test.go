@@ -10,7 +10,7 @@ import (
 
 // TestOneScoring: Analyze, Backtest and Gate score a run through one
 // function (ScoreOver), so the same run gets the same score, bit for bit,
-// whichever path it takes (issue 12).
+// whichever path it takes.
 func TestOneScoring(t *testing.T) {
 	runs := fiveRuns(t)
 	a, err := Analyze(runs, Options{})
@@ -172,7 +172,7 @@ func TestNoSpreadRounding(t *testing.T) {
 	}
 	for _, w := range a.Warnings {
 		if w.Kind == WarnNoisyBench || w.Kind == WarnOutlierRun {
-			t.Errorf("warning %q on rounding noise", w.Msg)
+			t.Errorf("warning %+v on rounding noise", w)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"sort"
-	"strings"
 
 	"qoscal/data"
 	"qoscal/stats"
@@ -236,9 +235,13 @@ func (c *Collected) Analyze(keep func(id string) bool) (*Analysis, error) {
 	}
 	if len(a.Dropped) > 0 {
 		if c.opt.AllowPartial {
-			a.warn(Warning{Kind: WarnCommonSuite, Benchmarks: a.Dropped}, "the suite is the %d benchmarks common to all runs; left out: %s", len(a.Suite), strings.Join(a.Dropped, ", "))
+			a.warn(Warning{Kind: WarnCommonSuite, Benchmarks: a.Dropped, Figures: SuiteFigures{Suite: len(a.Suite)}})
 		} else {
-			a.warn(Warning{Kind: WarnDroppedBench, Benchmarks: a.Dropped}, "left out of the suite, being in half the runs or fewer: %s", strings.Join(dropNotes(a.Dropped, count, len(runs)), ", "))
+			in := make([]int, len(a.Dropped))
+			for i, name := range a.Dropped {
+				in[i] = count[name]
+			}
+			a.warn(Warning{Kind: WarnDroppedBench, Benchmarks: a.Dropped, Figures: DroppedFigures{In: in, Runs: len(runs)}})
 		}
 	}
 	k := len(a.Suite)
@@ -266,7 +269,7 @@ func (c *Collected) Analyze(keep func(id string) bool) (*Analysis, error) {
 		sc, logs = scoreOver(id, a.Suite, ratio, logs)
 		if missing := sc.Missing; len(missing) > 0 {
 			a.Excluded = append(a.Excluded, Excluded{ID: id, Missing: missing})
-			a.warn(Warning{Kind: WarnRunExcluded, Run: id, Benchmarks: missing}, "run %s lacks %s: left out of the score distribution", id, strings.Join(missing, ", "))
+			a.warn(Warning{Kind: WarnRunExcluded, Run: id, Benchmarks: missing})
 			continue
 		}
 		rs := RunScore{ID: id, Labels: runs[i].labels, LogScore: sc.LogScore, Score: sc.Score}
@@ -307,10 +310,7 @@ type ratioRow struct {
 	ratio, base, cand float64
 }
 
-func (a *Analysis) warn(w Warning, format string, args ...any) {
-	w.Msg = fmt.Sprintf(format, args...)
-	a.Warnings = append(a.Warnings, w)
-}
+func (a *Analysis) warn(w Warning) { a.Warnings = append(a.Warnings, w) }
 
 // suite chooses the suite from how many of n runs measured each benchmark
 // with both variants. Strict: the benchmarks in more than half the runs
@@ -327,14 +327,6 @@ func suite(count map[string]int, n int, partial bool) (in, dropped []string) {
 	sort.Strings(in)
 	sort.Strings(dropped)
 	return in, dropped
-}
-
-func dropNotes(names []string, count map[string]int, n int) []string {
-	out := make([]string, len(names))
-	for i, name := range names {
-		out[i] = fmt.Sprintf("%s (in %d of %d runs)", name, count[name], n)
-	}
-	return out
 }
 
 func (a *Analysis) scoreStats() {
@@ -487,39 +479,40 @@ func (a *Analysis) baselineSpread() {
 func (a *Analysis) weakDataWarnings() {
 	s := &a.Score
 	if !(s.SDLog > 0) {
-		a.warn(Warning{Kind: WarnNoSpread}, "all %d runs have the same score %.4g: with no spread, the model-based figures (false-positive rates, r90) are undefined; only the no-model bound 1/(n+1) holds", s.N, s.Min)
+		a.warn(Warning{Kind: WarnNoSpread, Figures: NoSpreadFigures{Runs: s.N, Score: s.Min}})
 	}
 	if s.ShapiroP < NormalityAlpha {
-		a.warn(Warning{Kind: WarnNotNormal}, "the log scores are not normal (Shapiro–Wilk W %.3f, p %.3f): the model-based rates may be too low; the no-model bound (j+1)/(n+1) holds whatever the distribution", s.ShapiroW, s.ShapiroP)
+		a.warn(Warning{Kind: WarnNotNormal, Figures: NormalityFigures{W: s.ShapiroW, P: s.ShapiroP}})
 	}
 	if !s.Tail.Normal() {
-		a.warn(Warning{Kind: WarnHeavyTail}, "the log scores have a heavier tail than the normal (a Student-t with %v degrees of freedom fits better, likelihood ratio %.1f): a floor trips healthy runs more often than the log-normal model says, and the rates given are those of that tail (docs/STATS.md 5d)", s.Tail.DF, s.Tail.LR)
+		a.warn(Warning{Kind: WarnHeavyTail, Figures: TailFigures{DF: s.Tail.DF, LR: s.Tail.LR}})
 	}
 	if s.Lag1 > 2*s.Lag1SE {
-		a.warn(Warning{Kind: WarnAutocorrelated}, "consecutive runs are correlated (lag-1 autocorrelation %+.2f, SE %.2f): they carry less information than their number says; interleave or randomise the order of runs, or calibrate on more runs", s.Lag1, s.Lag1SE)
+		a.warn(Warning{Kind: WarnAutocorrelated, Figures: LagFigures{Lag1: s.Lag1, SE: s.Lag1SE}})
 	}
 	if s.N < FewRuns {
-		a.warn(Warning{Kind: WarnFewRuns}, "only %d runs: the chance that the next healthy run falls below the observed minimum is 1 in %d; calibrate on %d or more runs", s.N, s.N+1, FewRuns)
+		a.warn(Warning{Kind: WarnFewRuns, Figures: FewRunsFigures{Runs: s.N, Enough: FewRuns}})
 	}
 	for i, r := range a.Runs {
 		if z := s.OutlierZ[i]; s.SDLog > 0 && math.Abs(z) > OutlierZ {
-			a.warn(Warning{Kind: WarnOutlierRun, Run: r.ID}, "run %s is an outlier: score %.2f, robust z %.1f in log space (|z| > %.1f); check its runner before trusting this calibration", r.ID, r.Score, z, OutlierZ)
+			a.warn(Warning{Kind: WarnOutlierRun, Run: r.ID, Figures: OutlierFigures{Score: r.Score, Z: z, Cut: OutlierZ}})
 		}
 	}
 	if s.RangePct > 0 && s.SDLog > 0 {
-		var noisy, noisyNames []string
+		var noisy []NoisyRange
+		var noisyNames []string
 		for _, b := range a.Benchmarks {
 			if f := b.RangePct / s.RangePct; f >= NoisyFactor {
 				noisyNames = append(noisyNames, b.Name)
-				noisy = append(noisy, fmt.Sprintf("%s %.2f–%.2f (%.1f×)", b.Name, b.Min, b.Max, f))
+				noisy = append(noisy, NoisyRange{Min: b.Min, Max: b.Max, Times: f})
 			}
 		}
 		if len(noisy) > 0 {
-			a.warn(Warning{Kind: WarnNoisyBench, Benchmarks: noisyNames}, "noisy benchmarks, whose ratio range is %.0f or more times the score's (%.1f%% of its median): %s", NoisyFactor, s.RangePct, strings.Join(noisy, ", "))
+			a.warn(Warning{Kind: WarnNoisyBench, Benchmarks: noisyNames, Figures: NoisyFigures{Ranges: noisy, Factor: NoisyFactor, RangePct: s.RangePct}})
 		}
 	}
 	if k := len(a.Suite); k > 1 && s.N < 3*k {
-		a.warn(Warning{Kind: WarnThinShares}, "the variance shares rest on %d runs for %d benchmarks: covariances from so few runs are noisy, and the shares settle only after about %d runs (docs/STATS.md 3.2)", s.N, k, 3*k)
+		a.warn(Warning{Kind: WarnThinShares, Figures: SharesFigures{Runs: s.N, Benchmarks: k, Settle: 3 * k}})
 	}
 }
 

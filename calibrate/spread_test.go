@@ -131,7 +131,7 @@ func TestUnitDirection(t *testing.T) {
 		}
 	}
 	_, err := UnitDirection("furlongs")
-	if want := `unit "furlongs" is unknown, so it is unknown whether higher is better: use --higher-is-better or --lower-is-better`; err == nil || err.Error() != want {
+	if want := `unit "furlongs" is unknown, so it is unknown whether higher is better`; err == nil || err.Error() != want {
 		t.Errorf("unknown unit: %v", err)
 	}
 }
@@ -213,8 +213,8 @@ func TestAnalyzeWorkedExample(t *testing.T) {
 		t.Errorf("lowest run %s", s.LowestRun)
 	}
 	wantWarn := []Warning{
-		{Kind: WarnFewRuns, Msg: "only 5 runs: the chance that the next healthy run falls below the observed minimum is 1 in 6; calibrate on 10 or more runs"},
-		{Kind: WarnThinShares, Msg: "the variance shares rest on 5 runs for 10 benchmarks: covariances from so few runs are noisy, and the shares settle only after about 30 runs (docs/STATS.md 3.2)"},
+		{Kind: WarnFewRuns, Figures: FewRunsFigures{Runs: 5, Enough: 10}},
+		{Kind: WarnThinShares, Figures: SharesFigures{Runs: 5, Benchmarks: 10, Settle: 30}},
 	}
 	if diff := cmp.Diff(wantWarn, a.Warnings); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
@@ -354,11 +354,11 @@ func TestAnalyzePartialSuite(t *testing.T) {
 	if a.Score.N != 3 {
 		t.Errorf("n = %d, want 3", a.Score.N)
 	}
-	// Warnings are values tied to what they concern, in words that name no
-	// flag (the command adds its own).
+	// Warnings are values tied to what they concern, with their figures
+	// (package present words them).
 	wantWarn := []Warning{
-		{Kind: WarnDroppedBench, Benchmarks: []string{"d"}, Msg: "left out of the suite, being in half the runs or fewer: d (in 1 of 4 runs)"},
-		{Kind: WarnRunExcluded, Run: "run-3", Benchmarks: []string{"c"}, Msg: "run run-3 lacks c: left out of the score distribution"},
+		{Kind: WarnDroppedBench, Benchmarks: []string{"d"}, Figures: DroppedFigures{In: []int{1}, Runs: 4}},
+		{Kind: WarnRunExcluded, Run: "run-3", Benchmarks: []string{"c"}},
 	}
 	if diff := cmp.Diff(wantWarn, a.Warnings[:2]); diff != "" {
 		t.Errorf("warnings (-want +got):\n%s", diff)
@@ -370,8 +370,8 @@ func TestAnalyzePartialSuite(t *testing.T) {
 	if diff := cmp.Diff([]string{"a", "b"}, p.Suite); diff != "" || p.Score.N != 4 || len(p.Excluded) != 0 {
 		t.Errorf("partial: suite %v n %d excluded %v", p.Suite, p.Score.N, p.Excluded)
 	}
-	if w := p.Warnings[0]; w.Kind != WarnCommonSuite || !strings.HasPrefix(w.Msg, "the suite is the 2 benchmarks common to all runs; left out: c, d") {
-		t.Errorf("partial warning %q", p.Warnings[0])
+	if diff := cmp.Diff(Warning{Kind: WarnCommonSuite, Benchmarks: []string{"c", "d"}, Figures: SuiteFigures{Suite: 2}}, p.Warnings[0]); diff != "" {
+		t.Errorf("partial warning (-want +got):\n%s", diff)
 	}
 }
 
@@ -386,7 +386,7 @@ func TestAnalyzeErrors(t *testing.T) {
 		opt  Options
 		want string
 	}{
-		{"no roles", []data.Run{r1, r2}, Options{}, "run r2 does not say which variant is the baseline: name it with --baseline NAME"},
+		{"no roles", []data.Run{r1, r2}, Options{}, "run r2 does not say which variant is the baseline"},
 		{"one run", []data.Run{r1}, Options{}, "only 1 run with the whole suite: a spread needs at least 2 runs of unchanged code (to judge one run, use qoscal gate)"},
 		{"absent variant", []data.Run{r1, r1}, Options{Baseline: "glibc"}, `run r1 has no measurements of variant "glibc" (it has hoard, system)`},
 		{"same variant", []data.Run{r1}, Options{Baseline: "hoard"}, "hoard is both the baseline and the candidate"},
@@ -423,8 +423,11 @@ func TestAnalyzeOutlier(t *testing.T) {
 	}
 	// One outlier among tight scores: the outlier warning, and the
 	// normality check and the tail model that the outlier fails.
-	if len(a.Warnings) != 3 || a.Warnings[0].Kind != WarnNotNormal || a.Warnings[1].Kind != WarnHeavyTail || a.Warnings[2].Run != "r10" || !strings.HasPrefix(a.Warnings[2].Msg, "run r10 is an outlier: score 0.90, robust z") {
-		t.Errorf("warnings %q", a.Warnings)
+	if len(a.Warnings) != 3 || a.Warnings[0].Kind != WarnNotNormal || a.Warnings[1].Kind != WarnHeavyTail || a.Warnings[2].Run != "r10" || a.Warnings[2].Kind != WarnOutlierRun {
+		t.Errorf("warnings %+v", a.Warnings)
+	}
+	if f, ok := a.Warnings[2].Figures.(OutlierFigures); !ok || math.Round(f.Score*100) != 90 || f.Cut != OutlierZ || !(math.Abs(f.Z) > OutlierZ) {
+		t.Errorf("the outlier's figures %+v: want its score 0.90 and its z beyond the cut-off", a.Warnings[2].Figures)
 	}
 }
 
@@ -469,14 +472,30 @@ func TestRatiosMetricSelection(t *testing.T) {
 		t.Errorf("--metric B/op: %+v %v", rr.Ratios, err)
 	}
 	_, err = Ratios(&run, "old", "new", Auto, "allocs/op")
-	if err == nil || err.Error() != "run r has no allocs/op measurements (--metric allocs/op); it has B/op, sec/op" {
+	if want := (&NoMetricError{Run: "r", Unit: "allocs/op", Metric: "allocs/op", Has: []string{"B/op", "sec/op"}}); cmp.Diff(want, err) != "" {
 		t.Errorf("absent metric: %v", err)
 	}
 	run.Measurements = append(run.Measurements,
 		data.Measurement{Benchmark: "BenchmarkY-8", Variant: "old", Value: 5, Unit: "widgets"},
 		data.Measurement{Benchmark: "BenchmarkY-8", Variant: "old", Value: 6, Unit: "gadgets"})
 	_, err = Ratios(&run, "old", "new", HigherIsBetter, "")
-	if err == nil || err.Error() != "run r: BenchmarkY-8 of old reports several metrics (gadgets, widgets): choose one with --metric" {
+	if want := (&MetricsError{Run: "r", Benchmark: "BenchmarkY-8", Variant: "old", Metrics: []string{"gadgets", "widgets"}}); cmp.Diff(want, err) != "" {
 		t.Errorf("ambiguous metrics: %v", err)
+	}
+	// Several such benchmarks, in both variants: the error names the same
+	// one every time (the baseline's first by name), as every output of
+	// the same input is the same; it named whichever a map gave first.
+	for _, v := range []string{"old", "new"} {
+		for _, b := range []string{"BenchmarkZ-8", "BenchmarkA-8", "BenchmarkM-8"} {
+			run.Measurements = append(run.Measurements,
+				data.Measurement{Benchmark: b, Variant: v, Value: 5, Unit: "widgets"},
+				data.Measurement{Benchmark: b, Variant: v, Value: 6, Unit: "gadgets"})
+		}
+	}
+	for range 20 {
+		_, err = Ratios(&run, "old", "new", HigherIsBetter, "")
+		if want := (&MetricsError{Run: "r", Benchmark: "BenchmarkA-8", Variant: "old", Metrics: []string{"gadgets", "widgets"}}); cmp.Diff(want, err) != "" {
+			t.Fatalf("several ambiguous benchmarks: %v, want the error of BenchmarkA-8 of old", err)
+		}
 	}
 }

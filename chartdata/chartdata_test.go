@@ -433,7 +433,7 @@ func TestSameScores(t *testing.T) {
 }
 
 // TestScoreSequenceRegimes: the sequence chart shades the regimes of the
-// score (issue 14): on the bundled healthy Linux runs, run-01..run-03 and
+// score: on the bundled healthy Linux runs, run-01..run-03 and
 // run-04..run-12, the latter the one a floor is calibrated on.
 func TestScoreSequenceRegimes(t *testing.T) {
 	b, _ := load.ParseVariantSpec("glibc=baseline.txt")

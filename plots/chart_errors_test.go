@@ -15,7 +15,7 @@ import (
 	"qoscal/plots"
 )
 
-// TestNonFiniteLines (issue 11): a floor or bound that gonum cannot draw
+// TestNonFiniteLines: a floor or bound that gonum cannot draw
 // (NaN, ±Inf) is an error, not a panic; plots.hline ignored the error of
 // plotter.NewLine and dereferenced its nil line.
 func TestNonFiniteLines(t *testing.T) {
@@ -57,7 +57,7 @@ func noPanic(t *testing.T, name string, f func() error) (err error) {
 	return f()
 }
 
-// TestSameScores (issue 11): when every run has the same score, the floor
+// TestSameScores: when every run has the same score, the floor
 // trade-off has nothing to show on its log axis; it says so with an
 // UndrawableError (the command line leaves the chart out with a warning)
 // and the other charts draw.

@@ -2,7 +2,10 @@
 // one value that holds every figure it shows, with the names of
 // docs/json.md for machine output, and a render.Doc for people. A figure
 // is computed and laid out once, here; render draws it in each format.
-// Nothing here reads files, knows flags or writes to a terminal.
+// It also says in the command line's words what package calibrate
+// returns as values: its warnings (WarningText) and the errors a flag
+// puts right (Error), naming that flag. Nothing here reads files,
+// computes a statistic or writes to a terminal.
 package present
 
 import (

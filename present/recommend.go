@@ -56,7 +56,7 @@ func (v *Recommend) Decision() [3]string {
 	a, rec := v.A, v.Rec
 	c := rec.Cost
 	return [3]string{
-		fmt.Sprintf("floor: %sx for geomean(%s) over %s, %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark"), v.window().Describe()),
+		fmt.Sprintf("floor: %sx for geomean(%s) over %s, %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark"), DescribeWindow(v.window())),
 		v.costLine(),
 		fmt.Sprintf("it catches a uniform slide of %s half the time%s", slidePct(c.R50, 1), ninetyWords(c.R90, ", and of %s nine times in ten", func(r float64) string { return slidePct(r, 1) })),
 	}
@@ -109,9 +109,19 @@ type cand = calibrate.FloorCost
 // format; rec formats the floor with the step's decimals.
 func candidateColumns(rec *calibrate.Recommendation) []render.Column[cand] {
 	right := render.Right
+	// rule names the method of a candidate that one gives, with the
+	// recommendation's parameters; "" for a grid floor.
+	rule := func(c cand) string {
+		if c.Rule == "" {
+			return ""
+		}
+		o := rec.Options
+		o.Method = c.Rule
+		return RuleName(o)
+	}
 	return []render.Column[cand]{
 		{Head: "floor", Align: right, Cell: func(c cand) string { return rec.FormatFloor(c.Floor) + "x" }, Key: "floor", JSON: func(c cand) any { return c.Floor }},
-		{Key: "rule", JSON: func(c cand) any { return optional(c.Rule) }},
+		{Key: "rule", JSON: func(c cand) any { return optional(rule(c)) }},
 		{Head: "below min", Align: right, Cell: func(c cand) string { return fmt.Sprintf("%.1f%%", c.BelowMinPct) }, Key: "below_min_pct", JSON: func(c cand) any { return render.Float(c.BelowMinPct) }},
 		{Head: "FPR", Align: right, Cell: func(c cand) string { return Rate(c.Predictive) }, Key: "false_positive_rate", JSON: func(c cand) any { return render.Float(c.Predictive) }},
 		{Head: "true FPR 95% conf.", Align: right, Cell: func(c cand) string { return Rate(c.Upper95) }, Key: "upper95", JSON: func(c cand) any { return render.Float(c.Upper95) }},
@@ -119,7 +129,7 @@ func candidateColumns(rec *calibrate.Recommendation) []render.Column[cand] {
 		{Head: "trips", Align: right, Cell: func(c cand) string { return OneIn(c.Predictive) }},
 		{Head: "r50", Align: right, Cell: func(c cand) string { return Dec(c.R50, 3) }, Key: "r50", JSON: func(c cand) any { return render.Float(c.R50) }},
 		{Head: "r90", Align: right, Cell: func(c cand) string { return Dec(c.R90, 3) }, Key: "r90", JSON: func(c cand) any { return render.Float(c.R90) }},
-		{Head: "rule", Cell: func(c cand) string { return c.Rule }},
+		{Head: "rule", Cell: rule},
 	}
 }
 
@@ -183,7 +193,7 @@ func (v *Recommend) Figures() *render.Table {
 	c := rec.Cost
 	t := &render.Table{Head: []string{"figure", "value"}, Align: []render.Align{render.Left, render.Left}}
 	t.AddRow("recommended floor", rec.FormatFloor(rec.Floor)+"x")
-	t.AddRow("runs", strings.TrimPrefix(v.window().Describe(), "calibrated on "))
+	t.AddRow("runs", strings.TrimPrefix(DescribeWindow(v.window()), "calibrated on "))
 	t.AddRow("method", v.MethodNote())
 	t.AddRow("false-positive rate per healthy run (predictive)", Rate(c.Predictive)+" ("+OneIn(c.Predictive)+")")
 	t.AddRow("the true rate: 95% upper confidence bound, allowing for the heavier tails and correlation the runs do not rule out", Rate(c.Upper95)+TrueRateNote(c))

@@ -106,7 +106,7 @@ func (v *Spread) Distribution() []string {
 	s := v.A.Score
 	regimes := "    one regime: no significant change of the score (E-Divisive, level 0.05)"
 	if rs := v.A.Regimes; len(rs) > 1 {
-		regimes = "    regimes: " + calibrate.DescribeRegimes(rs)
+		regimes = "    regimes: " + DescribeRegimes(rs)
 	}
 	return []string{
 		fmt.Sprintf("    min %s  median %s  max %s  (lowest: %s)", X(s.Min), X(s.Median), X(s.Max), s.LowestRun),

@@ -55,6 +55,11 @@ type Paragraph struct {
 	In
 	Text  string
 	Width int
+	// Lead, when set, comes first, emphasised in Markdown: "*Score
+	// sequence.* Every run's score in order".
+	Lead string
+	// Strong sets the whole paragraph in bold in Markdown.
+	Strong bool
 }
 
 // Lines are lines shown as they are (an indented block of figures in a
@@ -72,6 +77,25 @@ type List struct {
 
 // Blank is an empty line (Markdown also separates blocks by one itself).
 type Blank struct{ In }
+
+// Image is a picture in a file beside the document: in Markdown, an
+// image link to Src (a relative path the command chose, written as it
+// is) with Alt as its text; in text, "Alt: Src".
+type Image struct {
+	In
+	Alt, Src string
+}
+
+// Fenced is a block of code or a diagram drawn by another renderer (a
+// Mermaid chart: Info "mermaid"): in Markdown, inside a fence, as it is;
+// in text, its lines as they are. Its renderer answers for what Text
+// holds; the fence is made longer than any run of backticks that starts
+// one of its lines, so Text cannot end it.
+type Fenced struct {
+	In
+	Info string
+	Text string
+}
 
 // Add appends blocks.
 func (d *Doc) Add(b ...Block) { d.Blocks = append(d.Blocks, b...) }

@@ -28,7 +28,28 @@ func (d *Doc) WriteMarkdown(w io.Writer) {
 			fmt.Fprintf(w, "%s %s\n", strings.Repeat("#", max(1, min(b.Level, 6))), MDEscape(b.Text))
 		case *Paragraph:
 			sep()
-			fmt.Fprintln(w, MDEscape(b.Text))
+			text := MDEscape(b.Text)
+			if b.Strong {
+				text = "**" + text + "**"
+			}
+			if b.Lead != "" {
+				text = "*" + MDEscape(b.Lead) + "* " + text
+			}
+			fmt.Fprintln(w, text)
+		case *Image:
+			sep()
+			fmt.Fprintf(w, "![%s](%s)\n", MDEscape(b.Alt), b.Src)
+		case *Fenced:
+			sep()
+			fence := "```"
+			for strings.Contains("\n"+b.Text, "\n"+fence) {
+				fence += "`"
+			}
+			text := b.Text
+			if text != "" && !strings.HasSuffix(text, "\n") {
+				text += "\n"
+			}
+			fmt.Fprintf(w, "%s%s\n%s%s\n", fence, b.Info, text, fence)
 		case *Lines:
 			sep()
 			for _, l := range b.Lines {

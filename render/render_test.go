@@ -62,3 +62,35 @@ func TestFloatNull(t *testing.T) {
 
 func nan() float64 { z := 0.0; return z / z }
 func inf() float64 { z := 0.0; return 1 / z }
+
+// TestReportBlocks: the blocks a report needs beyond prose and tables,
+// in both formats: a bold paragraph, a paragraph with an emphasised lead,
+// an image beside the document, and a fenced diagram whose fence no line
+// of it can end.
+func TestReportBlocks(t *testing.T) {
+	d := &Doc{}
+	d.Add(&Paragraph{Text: "Recommended floor: 1.25x", Strong: true},
+		&Paragraph{Lead: "Score sequence.", Text: "Every run's score in order."},
+		&Image{Alt: "Score sequence", Src: "r-score-sequence.svg"},
+		&Fenced{Info: "mermaid", Text: "xychart-beta\n    bar [1]\n"},
+		&Fenced{Text: "```\nnot the end\n````"})
+	var text, md bytes.Buffer
+	d.WriteText(&text)
+	d.WriteMarkdown(&md)
+	wantText := "Recommended floor: 1.25x\n" +
+		"Score sequence. Every run's score in order.\n" +
+		"Score sequence: r-score-sequence.svg\n" +
+		"xychart-beta\n    bar [1]\n" +
+		"```\nnot the end\n````\n"
+	if diff := cmp.Diff(wantText, text.String()); diff != "" {
+		t.Errorf("text (-want +got):\n%s", diff)
+	}
+	wantMD := "**Recommended floor: 1.25x**\n\n" +
+		"*Score sequence.* Every run's score in order.\n\n" +
+		"![Score sequence](r-score-sequence.svg)\n\n" +
+		"```mermaid\nxychart-beta\n    bar [1]\n```\n\n" +
+		"`````\n```\nnot the end\n````\n`````\n"
+	if diff := cmp.Diff(wantMD, md.String()); diff != "" {
+		t.Errorf("markdown (-want +got):\n%s", diff)
+	}
+}

@@ -21,6 +21,9 @@ func (d *Doc) WriteText(w io.Writer) {
 		case *Heading:
 		case *Paragraph:
 			text := b.Text
+			if b.Lead != "" {
+				text = b.Lead + " " + text
+			}
 			if b.Width > 0 {
 				text = Wrap(text, b.Width)
 			}
@@ -37,6 +40,13 @@ func (d *Doc) WriteText(w io.Writer) {
 			fmt.Fprintln(w)
 		case *Table:
 			b.WriteText(w)
+		case *Image:
+			fmt.Fprintf(w, "%s: %s\n", b.Alt, b.Src)
+		case *Fenced:
+			fmt.Fprint(w, b.Text)
+			if b.Text != "" && !strings.HasSuffix(b.Text, "\n") {
+				fmt.Fprintln(w)
+			}
 		}
 	}
 }

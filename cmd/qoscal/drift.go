@@ -2,13 +2,12 @@ package main
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"qoscal/calibrate"
 	"qoscal/data"
 	"qoscal/data/source"
-	"qoscal/render"
+	"qoscal/present"
 )
 
 var driftCmd = &command{
@@ -145,92 +144,14 @@ func (d *driftFlags) run(u *ui, paths []string) error {
 	if len(res.Foreign) > 0 {
 		u.warnf("left out, lacking the calibration's variants (%s and %s): %s", cal.Baseline, cal.Candidate, strings.Join(res.Foreign, ", "))
 	}
-	if err := show(u, driftView{res}); err != nil {
+	if err := show(u, &present.Drift{Res: res}); err != nil {
 		return err
 	}
 	if u.github && res.Drift {
-		ghCommand(u.annotations(), "warning", "qoscal drift", res.Sentence())
+		ghCommand(u.annotations(), "warning", "qoscal drift", present.DriftSentence(res))
 	}
 	if res.Drift && failOn {
 		return &exitError{code: exitRegression}
 	}
 	return nil
-}
-
-// driftView is drift's result as it is shown: in text, its two
-// sentences; in Markdown, under a heading; in JSON, driftOut.
-type driftView struct{ res *calibrate.DriftResult }
-
-func (v driftView) Doc() *render.Doc {
-	res := v.res
-	doc := &render.Doc{}
-	doc.Add(&render.Heading{Level: 3, Text: "qoscal drift: " + map[bool]string{true: "drift", false: "no drift"}[res.Drift]},
-		&render.Paragraph{Text: res.Sentence() + "."}, &render.Paragraph{Text: capitalize(res.RateSentence()) + "."})
-	return doc
-}
-
-func (v driftView) JSON() driftOut { return driftJSON(v.res) }
-
-type driftOut struct {
-	Drift          bool                 `json:"drift"`
-	TooFew         bool                 `json:"too_few"`
-	Direction      *string              `json:"direction"`
-	FromRun        *string              `json:"from_run"`
-	BeforeMedian   render.Float         `json:"before_median"`
-	AfterMedian    render.Float         `json:"after_median"`
-	P              render.Float         `json:"p"`
-	FalseAlarmRate float64              `json:"false_alarm_rate"`
-	FalseAlarmRuns int                  `json:"false_alarm_runs"`
-	Check          driftCheckJSON       `json:"check"`
-	Runs           []string             `json:"runs"`
-	Scores         []float64            `json:"scores"`
-	Skipped        []string             `json:"skipped"`
-	Benchmarks     []driftBenchmarkJSON `json:"benchmarks"`
-	Message        string               `json:"message"`
-	Rate           string               `json:"rate_message"`
-}
-
-// driftCheckJSON is how the check was made: the CUSUM's reference value
-// and decision interval, the autocorrelation allowed for, and the
-// calibration's runs.
-type driftCheckJSON struct {
-	K               float64      `json:"k"`
-	H               render.Float `json:"h"`
-	Rho             float64      `json:"rho"`
-	CalibrationRuns int          `json:"calibration_runs"`
-}
-
-type driftBenchmarkJSON struct {
-	Name         string  `json:"name"`
-	Direction    string  `json:"direction"`
-	FromRun      string  `json:"from_run"`
-	BeforeMedian float64 `json:"before_median"`
-	AfterMedian  float64 `json:"after_median"`
-	P            float64 `json:"p"`
-}
-
-func driftJSON(r *calibrate.DriftResult) driftOut {
-	nan := render.Float(math.NaN())
-	j := driftOut{Drift: r.Drift, TooFew: r.TooFew, Runs: r.Runs, Scores: r.Scores, Skipped: append(append([]string{}, r.Skipped...), r.Foreign...),
-		Benchmarks: []driftBenchmarkJSON{}, Message: r.Sentence(), Rate: r.RateSentence(), BeforeMedian: nan, AfterMedian: nan, P: nan,
-		FalseAlarmRate: r.FalseAlarm, FalseAlarmRuns: r.PerRuns,
-		Check: driftCheckJSON{K: r.K, H: render.Float(r.H), Rho: r.Rho, CalibrationRuns: r.CalibrationRuns}}
-	if r.Drift {
-		id, dir := r.FromRun, r.Direction
-		j.FromRun, j.Direction = &id, &dir
-		j.BeforeMedian, j.AfterMedian, j.P = render.Float(r.BeforeMedian), render.Float(r.AfterMedian), render.Float(r.P)
-	}
-	for _, b := range r.Benchmarks {
-		j.Benchmarks = append(j.Benchmarks, driftBenchmarkJSON{Name: b.Name, Direction: b.Direction, FromRun: b.FromRun,
-			BeforeMedian: b.BeforeMedian, AfterMedian: b.AfterMedian, P: b.P})
-	}
-	return j
-}
-
-// capitalize upper-cases the first letter of a sentence.
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -35,6 +35,7 @@ import (
 
 	"golang.org/x/term"
 
+	"qoscal/present"
 	"qoscal/render"
 )
 
@@ -258,6 +259,7 @@ type usageError struct {
 }
 
 func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
 
 func usagef(format string, args ...any) error {
 	return &usageError{err: fmt.Errorf(format, args...)}
@@ -303,6 +305,9 @@ func (u *ui) exitCode(err error) int {
 	if err == nil {
 		return exitOK
 	}
+	// The library's errors that a flag puts right, in the command
+	// line's words.
+	err = present.Error(err)
 	code := exitInput
 	var ee *exitError
 	if errors.As(err, &ee) {

@@ -1,7 +1,6 @@
-package render
+package mermaid
 
 import (
-	"bytes"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,11 +20,10 @@ func TestMermaidCategoriesDistinct(t *testing.T) {
 	for _, n := range names {
 		c.Rows = append(c.Rows, chartdata.RatioRow{Benchmark: n, Box: chartdata.Box{Min: 1, Median: 1, Max: 1}})
 	}
-	var b bytes.Buffer
-	MermaidRatioSpread(&b, c)
-	m := regexp.MustCompile(`(?m)^    x-axis "benchmark" \[(.*)\]$`).FindStringSubmatch(b.String())
+	d := RatioSpread(c)
+	m := regexp.MustCompile(`(?m)^    x-axis "benchmark" \[(.*)\]$`).FindStringSubmatch(d)
 	if m == nil {
-		t.Fatalf("no x-axis line in\n%s", b.String())
+		t.Fatalf("no x-axis line in\n%s", d)
 	}
 	cats := regexp.MustCompile(`"([^"]*)"`).FindAllStringSubmatch(m[1], -1)
 	if len(cats) != len(names) {
@@ -40,7 +38,7 @@ func TestMermaidCategoriesDistinct(t *testing.T) {
 		if n := len([]rune(c[1])); n > 120 {
 			t.Errorf("category %q is %d characters, more than 120", c[1], n)
 		}
-		if c[1] != mermaidText(c[1]) {
+		if c[1] != safe(c[1]) {
 			t.Errorf("category %q is not in the safe alphabet", c[1])
 		}
 	}

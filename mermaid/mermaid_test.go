@@ -1,7 +1,6 @@
-package render
+package mermaid
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -22,13 +21,13 @@ func TestMermaidTextSafe(t *testing.T) {
 		{"ratio 0.87–0.90 ×2", "ratio 0.87–0.90 ×2", "the labels' own signs stay"},
 		{strings.Repeat("a", 200), strings.Repeat("a", 120), "cut to 120 characters"},
 	} {
-		if got := mermaidText(c.in); got != c.want {
-			t.Errorf("mermaidText(%q) = %q, want %q (%s)", c.in, got, c.want, c.reason)
+		if got := safe(c.in); got != c.want {
+			t.Errorf("safe(%q) = %q, want %q (%s)", c.in, got, c.want, c.reason)
 		}
 	}
 }
 
-// TestMermaidScoreSequence: one fenced xychart-beta block, a bar per run,
+// TestMermaidScoreSequence: one xychart-beta diagram, a bar per run,
 // a flat line per reference line drawn, every line a Mermaid statement.
 func TestMermaidScoreSequence(t *testing.T) {
 	c := &chartdata.ScoreSequence{
@@ -36,23 +35,18 @@ func TestMermaidScoreSequence(t *testing.T) {
 		Scores: chartdata.Series{Points: []chartdata.Point{{X: 1, Y: 1.55, Label: "r1"}, {X: 2, Y: 1.44, Label: "r\n2"}}},
 		Refs:   []chartdata.Ref{{Kind: chartdata.RefFloor, At: 1.25}, {Kind: chartdata.RefLowest, At: 1.44}, {Kind: chartdata.RefParity, At: 1}},
 	}
-	var b bytes.Buffer
-	MermaidScoreSequence(&b, c)
-	want := "```mermaid\n" +
-		"xychart-beta\n" +
+	got := ScoreSequence(c)
+	want := "xychart-beta\n" +
 		"    title \"Score _x_\"\n" +
 		"    x-axis \"run\" [\"r1\", \"r 2\"]\n" +
 		"    y-axis \"score\" 1.2000 --> 1.7000\n" +
 		"    bar [1.5500, 1.4400]\n" +
 		"    line [1.2500, 1.2500]\n" +
-		"    line [1.4400, 1.4400]\n" +
-		"```\n"
-	if b.String() != want {
-		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+		"    line [1.4400, 1.4400]\n"
+	if got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
-	b.Reset()
-	MermaidScoreSequence(&b, &chartdata.ScoreSequence{Head: chartdata.Head{LeftOut: "no runs"}})
-	if b.Len() != 0 {
-		t.Errorf("a chart left out wrote %q", b.String())
+	if got := ScoreSequence(&chartdata.ScoreSequence{Head: chartdata.Head{LeftOut: "no runs"}}); got != "" {
+		t.Errorf("a chart left out drew %q", got)
 	}
 }

@@ -1,32 +1,34 @@
-package render
+// Package mermaid draws the charts of package chartdata as Mermaid
+// diagrams, for Markdown that GitHub renders in a step summary, a
+// pull-request comment or an issue (```mermaid blocks; the xychart-beta
+// diagram), where a local image link shows nothing. It is the second
+// renderer of chartdata, beside package plots (SVG and PNG): it computes
+// nothing, and draws what the data say. xychart-beta draws bars and lines
+// over named categories, with no legend, so a document shows each chart
+// with the table of its exact numbers, which also says which line is
+// which (package present).
+//
+// Every piece of text from inputs (run ids, benchmark names, variant
+// names) is reduced to a safe alphabet (safe): a quote, a line break,
+// "%%", "#", a backtick or markup cannot end the string, the block or the
+// fence, nor inject HTML.
+package mermaid
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 
 	"qoscal/chartdata"
 )
 
-// Mermaid charts for Markdown that GitHub renders in a step summary, a
-// pull-request comment or an issue (```mermaid blocks; the xychart-beta
-// diagram), where a local image link shows nothing. xychart-beta draws
-// bars and lines over named categories, with no legend, so each chart
-// here is followed by the table of its exact numbers, which also says
-// which line is which.
-//
-// Every piece of text from inputs (run ids, benchmark names, variant
-// names) is reduced to a safe alphabet (mermaidText): a quote, a line
-// break, "%%", "#", a backtick or markup cannot end the string, the block
-// or the fence, nor inject HTML.
-
-// MermaidScoreSequence writes the score sequence as a Mermaid xychart: a
-// bar per run in run order, and the floor and the lowest score as flat
-// lines. It writes nothing for a chart left out.
-func MermaidScoreSequence(w io.Writer, c *chartdata.ScoreSequence) {
+// ScoreSequence draws the score sequence as an xychart: a bar per run in
+// run order, and the floor and the lowest score as flat lines. It
+// returns the diagram, the lines inside a ```mermaid fence; "" for a
+// chart left out.
+func ScoreSequence(c *chartdata.ScoreSequence) string {
 	if c.LeftOut != "" || len(c.Scores.Points) == 0 {
-		return
+		return ""
 	}
 	cats := make([]string, len(c.Scores.Points))
 	vals := make([]float64, len(c.Scores.Points))
@@ -39,17 +41,17 @@ func MermaidScoreSequence(w io.Writer, c *chartdata.ScoreSequence) {
 			lines = append(lines, flat(r.At, len(vals)))
 		}
 	}
-	writeXY(w, c.Title, "run", c.Y.Label, c.Y.Min, c.Y.Max, cats, [][]float64{vals}, lines)
+	return xy(c.Title, "run", c.Y.Label, c.Y.Min, c.Y.Max, cats, [][]float64{vals}, lines)
 }
 
-// MermaidRatioSpread writes the per-benchmark ratio spread as a Mermaid
-// xychart: a bar per benchmark at its median ratio, and lines through the
-// minima and the maxima. The chart's axis is logarithmic; xychart-beta
-// has only linear axes, so the range shown is the data's, and the table
-// beside the chart gives the numbers.
-func MermaidRatioSpread(w io.Writer, c *chartdata.RatioSpread) {
+// RatioSpread draws the per-benchmark ratio spread as an xychart: a bar
+// per benchmark at its median ratio, and lines through the minima and the
+// maxima. The chart's axis is logarithmic; xychart-beta has only linear
+// axes, so the range shown is the data's, and the table beside the chart
+// gives the numbers. It returns the diagram; "" for a chart left out.
+func RatioSpread(c *chartdata.RatioSpread) string {
 	if c.LeftOut != "" || len(c.Rows) == 0 {
-		return
+		return ""
 	}
 	n := len(c.Rows)
 	cats := make([]string, n)
@@ -58,7 +60,7 @@ func MermaidRatioSpread(w io.Writer, c *chartdata.RatioSpread) {
 		cats[i], med[i], lo[i], hi[i] = r.Benchmark, r.Box.Median, r.Box.Min, r.Box.Max
 	}
 	// The chart's axis label says "log scale"; this axis is linear.
-	writeXY(w, c.Title, "benchmark", "ratio (candidate better above 1)", c.X.Min, c.X.Max, cats, [][]float64{med}, [][]float64{lo, hi})
+	return xy(c.Title, "benchmark", "ratio (candidate better above 1)", c.X.Min, c.X.Max, cats, [][]float64{med}, [][]float64{lo, hi})
 }
 
 func flat(v float64, n int) []float64 {
@@ -69,29 +71,29 @@ func flat(v float64, n int) []float64 {
 	return out
 }
 
-// writeXY writes one fenced xychart-beta block.
-func writeXY(w io.Writer, title, xLabel, yLabel string, yMin, yMax float64, cats []string, bars, lines [][]float64) {
+// xy is one xychart-beta diagram.
+func xy(title, xLabel, yLabel string, yMin, yMax float64, cats []string, bars, lines [][]float64) string {
 	labels := distinctLabels(cats)
 	q := make([]string, len(labels))
 	for i, l := range labels {
 		q[i] = `"` + l + `"`
 	}
-	fmt.Fprintln(w, "```mermaid")
-	fmt.Fprintln(w, "xychart-beta")
-	fmt.Fprintf(w, "    title \"%s\"\n", mermaidText(title))
-	fmt.Fprintf(w, "    x-axis \"%s\" [%s]\n", mermaidText(xLabel), strings.Join(q, ", "))
+	var w strings.Builder
+	fmt.Fprintln(&w, "xychart-beta")
+	fmt.Fprintf(&w, "    title \"%s\"\n", safe(title))
+	fmt.Fprintf(&w, "    x-axis \"%s\" [%s]\n", safe(xLabel), strings.Join(q, ", "))
 	if yMax > yMin {
-		fmt.Fprintf(w, "    y-axis \"%s\" %s --> %s\n", mermaidText(yLabel), mermaidNum(yMin), mermaidNum(yMax))
+		fmt.Fprintf(&w, "    y-axis \"%s\" %s --> %s\n", safe(yLabel), num(yMin), num(yMax))
 	} else {
-		fmt.Fprintf(w, "    y-axis \"%s\"\n", mermaidText(yLabel))
+		fmt.Fprintf(&w, "    y-axis \"%s\"\n", safe(yLabel))
 	}
 	for _, b := range bars {
-		fmt.Fprintf(w, "    bar [%s]\n", mermaidNums(b))
+		fmt.Fprintf(&w, "    bar [%s]\n", nums(b))
 	}
 	for _, l := range lines {
-		fmt.Fprintf(w, "    line [%s]\n", mermaidNums(l))
+		fmt.Fprintf(&w, "    line [%s]\n", nums(l))
 	}
-	fmt.Fprintln(w, "```")
+	return w.String()
 }
 
 // distinctLabels reduces the categories to the safe alphabet and keeps
@@ -104,7 +106,7 @@ func distinctLabels(cats []string) []string {
 	labels := make([]string, len(cats))
 	used := map[string]bool{}
 	for i, c := range cats {
-		labels[i] = mermaidText(c)
+		labels[i] = safe(c)
 		used[labels[i]] = true
 	}
 	first := map[string]bool{}
@@ -129,30 +131,30 @@ func distinctLabels(cats []string) []string {
 	return labels
 }
 
-func mermaidNums(vs []float64) string {
+func nums(vs []float64) string {
 	s := make([]string, len(vs))
 	for i, v := range vs {
-		s[i] = mermaidNum(v)
+		s[i] = num(v)
 	}
 	return strings.Join(s, ", ")
 }
 
-// mermaidNum prints a value with four decimals, enough for ratios and
+// num prints a value with four decimals, enough for ratios and
 // scores, and short enough for a long run sequence. A value that is not
 // finite (which a chart never holds) is 0 rather than a word Mermaid
 // cannot parse.
-func mermaidNum(v float64) string {
+func num(v float64) string {
 	if v != v || v > 1e300 || v < -1e300 {
 		return "0"
 	}
 	return strconv.FormatFloat(v, 'f', 4, 64)
 }
 
-// mermaidText reduces text from inputs to letters, digits, blanks and
+// safe reduces text from inputs to letters, digits, blanks and
 // - _ . , / + = ( ) ; anything else becomes '_' (no quote, backtick, hash,
 // percent, colon, bracket or angle bracket survives), runs of blanks are
 // one space, and the result is cut to 120 characters.
-func mermaidText(s string) string {
+func safe(s string) string {
 	var b strings.Builder
 	n := 0
 	space := false

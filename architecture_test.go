@@ -1,0 +1,232 @@
+package qoscal_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// The import rules of ARCHITECTURE.md, as a table: for each package of
+// the module, the module's packages it may import. A path ending in
+// "/..." stands for the package and every package under it; the first
+// rule whose pkg matches applies. A package no rule matches fails the
+// test, so that a new package is placed on purpose, here and in
+// ARCHITECTURE.md. Which packages link a database driver (only the
+// command and the store's) is data's TestDriversStayInTheStores, and what
+// the run model and the formats import from outside the module is its
+// TestModelAndFormatsImports (data/deps_test.go).
+var rules = []struct {
+	pkg string
+	may []string
+}{
+	{"qoscal/stats", nil},
+	{"qoscal/data", nil},
+	{"qoscal/data/formats", []string{runModel}},
+	{"qoscal/data/load", []string{runModel, "qoscal/data/formats"}},
+	{"qoscal/data/store", []string{runModel}},
+	{"qoscal/data/store/...", []string{runModel, "qoscal/data/store/..."}},
+	{"qoscal/data/source", []string{runModel, "qoscal/data/load", "qoscal/data/store/..."}},
+	{"qoscal/data/samples", nil},
+	{"qoscal/calibrate", []string{"qoscal/stats", runModel}},
+	{"qoscal/chartdata", []string{"qoscal/calibrate", "qoscal/stats", runModel}},
+	{"qoscal/plots", []string{"qoscal/chartdata"}},
+	{"qoscal/mermaid", []string{"qoscal/chartdata"}},
+	{"qoscal/render", nil},
+	{"qoscal/present", []string{"qoscal/calibrate", "qoscal/chartdata", "qoscal/mermaid", "qoscal/render", "qoscal/stats", runModel, storeAPI}},
+	{"qoscal/cmd/qoscal", []string{"qoscal/..."}},
+	{"qoscal/internal/...", nil},
+	{"qoscal/scripts/...", []string{"qoscal/data/..."}},
+}
+
+// The run model, and the store's interface without a backend.
+const (
+	runModel = "qoscal/data"
+	storeAPI = "qoscal/data/store"
+)
+
+// goPackage is what go list says of a package.
+type goPackage struct {
+	ImportPath string
+	GoFiles    []string
+	Imports    []string
+}
+
+// TestArchitecture checks the import rules ARCHITECTURE.md states, on
+// what `go list -json ./...` says the module's packages import (their
+// code, not their tests): each package imports only the module packages
+// its rule allows, and nothing imports the command; and that every
+// package is named in ARCHITECTURE.md.
+func TestArchitecture(t *testing.T) {
+	pkgs := listPackages(t)
+	if len(pkgs) < 10 {
+		t.Fatalf("go list found %d packages; the test would check little", len(pkgs))
+	}
+	for _, p := range pkgs {
+		may, ok := ruleFor(p.ImportPath)
+		if !ok {
+			t.Errorf("%s: no import rule: add it to the rules of architecture_test.go and to ARCHITECTURE.md", p.ImportPath)
+			continue
+		}
+		for _, imp := range p.Imports {
+			if !inModule(imp) {
+				continue
+			}
+			if matchesAny(imp, []string{"qoscal/cmd/..."}) {
+				t.Errorf("%s imports %s: nothing imports the command", p.ImportPath, imp)
+			} else if !matchesAny(imp, may) {
+				t.Errorf("%s imports %s, which its rule does not allow (it may import %s)", p.ImportPath, imp, allowed(may))
+			}
+		}
+	}
+	checkNamed(t, pkgs)
+}
+
+// checkNamed checks ARCHITECTURE.md against the packages: each package's
+// folder is named in it (as `folder`), and each package its table has a
+// row for is one.
+func checkNamed(t *testing.T, pkgs []goPackage) {
+	b, err := os.ReadFile("ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(b)
+	dirs := map[string]bool{}
+	for _, p := range pkgs {
+		dir := strings.TrimPrefix(p.ImportPath, "qoscal/")
+		dirs[dir] = true
+		if !strings.Contains(doc, "`"+dir+"`") {
+			t.Errorf("ARCHITECTURE.md does not name %s (as `%s`)", p.ImportPath, dir)
+		}
+	}
+	rows := regexp.MustCompile("(?m)^\\| `([a-z/]+)` \\|").FindAllStringSubmatch(doc, -1)
+	if len(rows) < 8 {
+		t.Fatalf("ARCHITECTURE.md's table has %d package rows; the test would check little", len(rows))
+	}
+	for _, r := range rows {
+		if !dirs[r[1]] {
+			t.Errorf("ARCHITECTURE.md's table has a row for %s, which is no package", r[1])
+		}
+	}
+}
+
+// TestRuleMatching: the table's patterns match what they say.
+func TestRuleMatching(t *testing.T) {
+	for _, c := range []struct {
+		path, pattern string
+		want          bool
+	}{
+		{"qoscal/data", "qoscal/data/...", true},
+		{"qoscal/data/storetest", "qoscal/data/...", true},
+		{"qoscal/database", "qoscal/data/...", false},
+		{"qoscal/data", "qoscal/data", true},
+		{"qoscal/data/sqlite", "qoscal/data", false},
+		{"qoscal/data/store/sqlite", "qoscal/data/store/...", true},
+		{"golang.org/x/text/transform", "golang.org/x/text", true},
+	} {
+		if got := matchesAny(c.path, []string{c.pattern}); got != c.want {
+			t.Errorf("%s against %s: %v, want %v", c.path, c.pattern, got, c.want)
+		}
+	}
+	if may, ok := ruleFor("qoscal/data/store/sqlite"); !ok || !matchesAny("qoscal/data/store", may) || matchesAny("qoscal/data/load", may) {
+		t.Errorf("a store backend may import the model and the store, not the loader: %v %v", may, ok)
+	}
+	if _, ok := ruleFor("qoscal/newthing"); ok {
+		t.Error("a package no rule names has a rule")
+	}
+}
+
+// ruleFor returns the rule of a package.
+func ruleFor(pkg string) ([]string, bool) {
+	for _, r := range rules {
+		if matchesAny(pkg, []string{r.pkg}) {
+			return r.may, true
+		}
+	}
+	return nil, false
+}
+
+// matchesAny reports whether path is one of the patterns: a package
+// path, or a path ending in "/..." for it and every package under it; a
+// path outside the module matches the packages under it too.
+func matchesAny(path string, patterns []string) bool {
+	for _, p := range patterns {
+		base, tree := strings.CutSuffix(p, "/...")
+		if path == base || ((tree || !inModule(base)) && strings.HasPrefix(path, base+"/")) {
+			return true
+		}
+	}
+	return false
+}
+
+func inModule(path string) bool { return path == "qoscal" || strings.HasPrefix(path, "qoscal/") }
+
+// allowed says what a rule allows.
+func allowed(may []string) string {
+	if len(may) == 0 {
+		return "no package of the module"
+	}
+	return strings.Join(may, ", ")
+}
+
+// listPackages runs go list on the module.
+func listPackages(t *testing.T) []goPackage {
+	t.Helper()
+	seeSources(t)
+	// go test puts its own go first on the PATH of the tests it runs.
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("no go command on the PATH: %v", err)
+	}
+	cmd := exec.Command(goCmd, "list", "-json", "./...")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, stderr.String())
+	}
+	var pkgs []goPackage
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var p goPackage
+		if err := dec.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.GoFiles) > 0 { // not the tests of this folder alone
+			pkgs = append(pkgs, p)
+		}
+	}
+	return pkgs
+}
+
+// seeSources stats every Go file of the module and go.mod: go test caches
+// a test's result by the files the test itself opens or stats, not by
+// what a command it runs reads, so without this an import added since
+// would find the old result in the cache.
+func seeSources(t *testing.T) {
+	t.Helper()
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != "." && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && (strings.HasSuffix(p, ".go") || p == "go.mod") {
+			_, err = os.Stat(p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,145 @@
+package present
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"qoscal/calibrate"
+	"qoscal/render"
+)
+
+// Drift is the view of a drift check (qoscal drift): in text, its two
+// sentences; in Markdown, under a heading; in JSON, DriftJSON.
+type Drift struct {
+	Res *calibrate.DriftResult
+}
+
+// Doc is the verdict and how the check was made.
+func (v *Drift) Doc() *render.Doc {
+	res := v.Res
+	doc := &render.Doc{}
+	doc.Add(&render.Heading{Level: 3, Text: "qoscal drift: " + map[bool]string{true: "drift", false: "no drift"}[res.Drift]},
+		&render.Paragraph{Text: DriftSentence(res) + "."}, &render.Paragraph{Text: capitalize(DriftRateSentence(res)) + "."})
+	return doc
+}
+
+// DriftSentence says the drift in words: "drift: the score moved from
+// median 1.26 to 1.15 from run run-01 on (p = 0.016): recalibrate".
+func DriftSentence(d *calibrate.DriftResult) string {
+	if !d.Drift && d.TooFew {
+		return fmt.Sprintf("too few runs to tell: %s gated since the calibration (median %.2f; the calibration's %.2f), and a change needs %d",
+			Plural(len(d.Runs), "run"), d.Median, d.CalibrationMedian, calibrate.MinNewRuns)
+	}
+	if !d.Drift {
+		return fmt.Sprintf("no drift: the %s gated since the calibration score like it (median %.2f)", Plural(len(d.Runs), "run"), d.Median)
+	}
+	s := fmt.Sprintf("drift: the score moved from median %.2f to %.2f from run %s on (p = %.3f): recalibrate", d.BeforeMedian, d.AfterMedian, d.FromRun, d.P)
+	if len(d.Benchmarks) > 0 {
+		var parts []string
+		for _, b := range d.Benchmarks {
+			parts = append(parts, fmt.Sprintf("%s %.2f→%.2f from %s", b.Name, b.BeforeMedian, b.AfterMedian, b.FromRun))
+		}
+		s += "; benchmarks that moved: " + strings.Join(parts, ", ")
+	}
+	return s
+}
+
+// DriftRateSentence says the rate the check runs at and how: "checked at
+// a false-alarm rate of 5% per 20 runs: a two-sided CUSUM of the log
+// score against the calibration's 10 runs (k 0.75, h 6.62), each
+// benchmark's the same way, family-wise".
+func DriftRateSentence(d *calibrate.DriftResult) string {
+	s := fmt.Sprintf("checked at a false-alarm rate of %s per %d runs: a two-sided CUSUM of the log score against the calibration's %d runs (k %.2f, h %.2f",
+		falseAlarmPct(d.FalseAlarm), d.PerRuns, d.CalibrationRuns, d.K, d.H)
+	if d.Rho > 0 {
+		s += fmt.Sprintf(", allowing for lag-1 autocorrelation %.2f", d.Rho)
+	}
+	return s + "), each benchmark's the same way, family-wise"
+}
+
+// GateDriftNote is the gate's one-line note on the drift of the last
+// stored gated runs (in store, as a message names it), or "" when they
+// have not drifted.
+func GateDriftNote(d *calibrate.DriftResult, store string) string {
+	if !d.Drift {
+		return ""
+	}
+	return fmt.Sprintf("the last %d gated runs in %s: the score moved %s from median %.2f to %.2f from run %s on (false-alarm rate %s per %d runs): recalibrate (qoscal drift)",
+		len(d.Runs), store, d.Direction, d.BeforeMedian, d.AfterMedian, d.FromRun, falseAlarmPct(d.FalseAlarm), d.PerRuns)
+}
+
+// falseAlarmPct is a false-alarm rate in percent, to three significant
+// digits: "5%".
+func falseAlarmPct(p float64) string {
+	return strconv.FormatFloat(100*p, 'g', 3, 64) + "%"
+}
+
+// capitalize upper-cases the first letter of a sentence.
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// JSON is the drift document (docs/json.md).
+func (v *Drift) JSON() DriftJSON {
+	r := v.Res
+	nan := render.Float(math.NaN())
+	j := DriftJSON{Drift: r.Drift, TooFew: r.TooFew, Runs: r.Runs, Scores: r.Scores, Skipped: append(append([]string{}, r.Skipped...), r.Foreign...),
+		Benchmarks: []DriftBenchmarkJSON{}, Message: DriftSentence(r), Rate: DriftRateSentence(r), BeforeMedian: nan, AfterMedian: nan, P: nan,
+		FalseAlarmRate: r.FalseAlarm, FalseAlarmRuns: r.PerRuns,
+		Check: DriftCheckJSON{K: r.K, H: render.Float(r.H), Rho: r.Rho, CalibrationRuns: r.CalibrationRuns}}
+	if r.Drift {
+		id, dir := r.FromRun, r.Direction
+		j.FromRun, j.Direction = &id, &dir
+		j.BeforeMedian, j.AfterMedian, j.P = render.Float(r.BeforeMedian), render.Float(r.AfterMedian), render.Float(r.P)
+	}
+	for _, b := range r.Benchmarks {
+		j.Benchmarks = append(j.Benchmarks, DriftBenchmarkJSON{Name: b.Name, Direction: b.Direction, FromRun: b.FromRun,
+			BeforeMedian: b.BeforeMedian, AfterMedian: b.AfterMedian, P: b.P})
+	}
+	return j
+}
+
+// DriftJSON is the drift document.
+type DriftJSON struct {
+	Drift          bool                 `json:"drift"`
+	TooFew         bool                 `json:"too_few"`
+	Direction      *string              `json:"direction"`
+	FromRun        *string              `json:"from_run"`
+	BeforeMedian   render.Float         `json:"before_median"`
+	AfterMedian    render.Float         `json:"after_median"`
+	P              render.Float         `json:"p"`
+	FalseAlarmRate float64              `json:"false_alarm_rate"`
+	FalseAlarmRuns int                  `json:"false_alarm_runs"`
+	Check          DriftCheckJSON       `json:"check"`
+	Runs           []string             `json:"runs"`
+	Scores         []float64            `json:"scores"`
+	Skipped        []string             `json:"skipped"`
+	Benchmarks     []DriftBenchmarkJSON `json:"benchmarks"`
+	Message        string               `json:"message"`
+	Rate           string               `json:"rate_message"`
+}
+
+// DriftCheckJSON is how the check was made: the CUSUM's reference value
+// and decision interval, the autocorrelation allowed for, and the
+// calibration's runs.
+type DriftCheckJSON struct {
+	K               float64      `json:"k"`
+	H               render.Float `json:"h"`
+	Rho             float64      `json:"rho"`
+	CalibrationRuns int          `json:"calibration_runs"`
+}
+
+// DriftBenchmarkJSON is a benchmark that moved.
+type DriftBenchmarkJSON struct {
+	Name         string  `json:"name"`
+	Direction    string  `json:"direction"`
+	FromRun      string  `json:"from_run"`
+	BeforeMedian float64 `json:"before_median"`
+	AfterMedian  float64 `json:"after_median"`
+	P            float64 `json:"p"`
+}

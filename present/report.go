@@ -1,0 +1,322 @@
+package present
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"qoscal/calibrate"
+	"qoscal/chartdata"
+	"qoscal/data"
+	"qoscal/mermaid"
+	"qoscal/render"
+)
+
+// Report is the view of the variance report (qoscal report): the
+// recommendation, the spread, the charts and the inputs, as one HTML page
+// (WriteHTML: the template report.html.tmpl beside this file, fed
+// reportPage) or as a Markdown document (Markdown: a render.Doc), with
+// the charts as image files or, for a step summary, as Mermaid charts.
+type Report struct {
+	A   *calibrate.Analysis
+	Rec *calibrate.Recommendation
+	// Floor is the floor the charts show.
+	Floor chartdata.Floor
+	// Charts are the charts drawn as SVG, in the order they were made;
+	// ChartData their data, for the Mermaid charts of a step summary.
+	Charts    []ReportChart
+	ChartData []chartdata.Chart
+	// Sources are where each run was read from, by run id; Source where
+	// the runs were read from ("paths", or a store), with the labels
+	// Filter chose.
+	Sources map[string]string
+	Source  string
+	Filter  map[string]string
+	// Version is qoscal's; When the time the report was made, "" when it
+	// is not printed.
+	Version, When string
+}
+
+// ReportChart is a chart as the report shows it.
+type ReportChart struct {
+	Name, Caption string
+	// SVG is the chart drawn; LeftOut says why it is not, when it is not.
+	SVG     []byte
+	LeftOut string
+}
+
+func (r *Report) spread() *Spread       { return &Spread{A: r.A} }
+func (r *Report) recommend() *Recommend { return &Recommend{A: r.A, Rec: r.Rec} }
+
+// Title is the report's title.
+func (r *Report) Title() string {
+	return "qoscal variance report: geomean(" + Metric(r.A) + ")"
+}
+
+// warnings are the analysis' and the recommendation's warnings.
+func (r *Report) warnings() []string {
+	return WarningTexts(r.A.Warnings, r.Rec.Warnings)
+}
+
+// figures is the recommendation's table of figures, with the floor the
+// charts show when it is not the recommended one.
+func (r *Report) figures() *render.Table {
+	t := r.recommend().Figures()
+	if r.Floor.Label != "recommended" {
+		InsertRow(t, 1, "floor shown in the charts ("+r.Floor.Label+")", TrimFloat(r.Floor.Value)+"x")
+	}
+	return t
+}
+
+// inputs is the table of the runs: each run's labels, score and source,
+// then the runs left out.
+func (r *Report) inputs() *render.Table {
+	t := &render.Table{Head: []string{"run", "labels", "score", "source"}, Align: []render.Align{render.Left, render.Left, render.Right, render.Left}}
+	for _, run := range r.A.Runs {
+		t.AddRow(run.ID, data.FormatLabels(run.Labels), X(run.Score), filepath.ToSlash(r.Sources[run.ID]))
+	}
+	for _, e := range r.A.Excluded {
+		t.AddRow(e.ID, "", "left out", "lacks "+strings.Join(e.Missing, ", "))
+	}
+	return t
+}
+
+// provenance says what the report was made from and with.
+func (r *Report) provenance() []string {
+	a := r.A
+	from := r.Source
+	if len(r.Filter) > 0 {
+		from += " with labels " + data.FormatLabels(r.Filter)
+	}
+	out := []string{
+		fmt.Sprintf("baseline %s, candidate %s; %d benchmarks (%s)", a.Baseline, a.Candidate, len(a.Suite), DirectionNote(a)),
+		"runs read from " + from,
+		fmt.Sprintf("qoscal %s; bootstrap seed %d", r.Version, r.Rec.Options.Seed),
+	}
+	if r.When != "" {
+		out = append(out, "made "+r.When+" (SOURCE_DATE_EPOCH)")
+	}
+	return out
+}
+
+// chartReading says, for each chart, what a reviewer reads from it.
+var chartReading = map[string]string{
+	"score-sequence":     "Every run's score in order: the floor should sit clearly below all of the shaded regime calibrated on, and a step between regimes means the score moved.",
+	"score-distribution": "How the scores spread: the floor should sit well left of the bars and of the fitted curve's tail.",
+	"floor-tradeoff":     "Each candidate floor's false alarms per healthy run (above) against the smallest uniform slide it catches half the time (below); the recommended floor is the vertical line.",
+	"ratio-spread":       "Which benchmark moves: a wide box or a long range is a noisy benchmark, and a box away from the others is one the score leans on.",
+	"history":            "Each benchmark's ratio run by run: a step out of its shaded band shows which benchmark moved, and when.",
+	"noise":              "Which benchmarks make the score noisy: a long orange bar carries much of the score's variance; a bar below zero steadies it.",
+}
+
+// reportOrder puts the charts in the order a reviewer reads them: the
+// runs against the floor and what the floor costs first, the benchmarks
+// behind the score after.
+func reportOrder(cs []ReportChart) []ReportChart {
+	rank := map[string]int{"score-sequence": 0, "floor-tradeoff": 1, "score-distribution": 2, "ratio-spread": 3, "history": 4, "noise": 5}
+	out := slices.Clone(cs)
+	slices.SortStableFunc(out, func(a, b ReportChart) int { return rank[a.Name] - rank[b.Name] })
+	return out
+}
+
+//go:embed report.html.tmpl
+var reportHTML string
+
+// reportTemplate is the HTML page: one self-contained file, styles
+// inline, no scripts, nothing fetched; html/template escapes every piece
+// of text.
+var reportTemplate = template.Must(template.New("report").Parse(reportHTML))
+
+// reportPage is what the HTML template shows.
+type reportPage struct {
+	Title, Floor                                  string
+	Decision, Summary, Warnings, Provenance       []string
+	Figures, Candidates, Distribution, Benchmarks htmlTable
+	Inputs                                        htmlTable
+	Charts                                        []htmlChart
+}
+
+// htmlTable is a table ready for the template; cells are escaped by
+// html/template.
+type htmlTable struct {
+	Head  []string
+	Right []bool
+	Rows  [][]string
+	// Wide is a table of more columns than a phone shows at once: it
+	// says that it scrolls sideways there.
+	Wide bool
+}
+
+func forHTML(t *render.Table) htmlTable {
+	h := htmlTable{Head: t.Head, Wide: len(t.Head) > 3}
+	// Cells hold outside text (run ids, sources): on one line, as in
+	// every output (render.OneLine); html/template escapes the rest.
+	for _, r := range t.Rows {
+		row := make([]string, len(r))
+		for i, c := range r {
+			row[i] = render.OneLine(c)
+		}
+		h.Rows = append(h.Rows, row)
+	}
+	for _, a := range t.Align {
+		h.Right = append(h.Right, a == render.Right)
+	}
+	return h
+}
+
+// htmlChart is a chart in the page: inline SVG, or why it is left out.
+type htmlChart struct {
+	Name, Title string
+	Read        string // what to read from the chart, one sentence
+	SVG         template.HTML
+	LeftOut     string // why the chart is not drawn; "" when it is
+}
+
+// WriteHTML writes the report as one self-contained HTML page.
+func (r *Report) WriteHTML(w io.Writer) error {
+	var cs []htmlChart
+	for _, c := range reportOrder(r.Charts) {
+		cs = append(cs, htmlChart{Name: c.Name, Title: c.Caption, Read: chartReading[c.Name], SVG: template.HTML(inlineSVG(string(c.SVG))), LeftOut: c.LeftOut})
+	}
+	spread, rec := r.spread(), r.recommend()
+	return reportTemplate.Execute(w, reportPage{
+		Title:        r.Title(),
+		Floor:        r.Rec.FormatFloor(r.Rec.Floor),
+		Decision:     rec.DecisionItems(),
+		Summary:      []string{spread.Summary(), rec.Summary()},
+		Warnings:     r.warnings(),
+		Figures:      forHTML(r.figures()),
+		Candidates:   forHTML(rec.CandidateTable()),
+		Distribution: forHTML(spread.DistributionTable()),
+		Benchmarks:   forHTML(spread.BenchmarkTable()),
+		Charts:       cs,
+		Inputs:       forHTML(r.inputs()),
+		Provenance:   r.provenance(),
+	})
+}
+
+// inlineSVG drops the XML prolog and comment of a gonum SVG so that it can
+// stand inside HTML. Its text is already escaped by the SVG writer.
+func inlineSVG(s string) string {
+	if i := strings.Index(s, "<svg"); i >= 0 {
+		s = s[i:]
+	}
+	return s
+}
+
+// Markdown is the report as a Markdown document: with the charts as the
+// image files chartFiles (one per chart of Charts, "" for one left out),
+// or, when chartFiles is nil, for a step summary or a pull-request
+// comment, which show no image files: the score sequence and the
+// per-benchmark spread as Mermaid charts, each with the table of its
+// numbers.
+func (r *Report) Markdown(chartFiles []string) *render.Doc {
+	spread, rec := r.spread(), r.recommend()
+	d := &render.Doc{}
+	d.Add(&render.Heading{Level: 1, Text: r.Title()},
+		&render.Paragraph{Text: "Recommended floor: " + r.Rec.FormatFloor(r.Rec.Floor) + "x", Strong: true},
+		&render.List{Items: rec.DecisionItems()},
+		&render.Paragraph{Text: spread.Summary()}, &render.Paragraph{Text: rec.Summary()})
+	if ws := r.warnings(); len(ws) > 0 {
+		d.Add(&render.Heading{Level: 2, Text: "Warnings"}, &render.List{Items: ws})
+	}
+	d.Add(&render.Heading{Level: 2, Text: "Charts"})
+	if chartFiles == nil {
+		r.mermaidCharts(d, spread)
+	} else {
+		for i, c := range r.Charts {
+			if c.LeftOut != "" {
+				d.Add(&render.Paragraph{Text: c.Caption + ": left out, " + c.LeftOut + "."})
+				continue
+			}
+			d.Add(&render.Image{Alt: c.Caption, Src: filepath.ToSlash(filepath.Base(chartFiles[i]))})
+			if s := chartReading[c.Name]; s != "" {
+				d.Add(&render.Paragraph{Lead: c.Caption + ".", Text: s})
+			}
+		}
+	}
+	for _, s := range []struct {
+		title string
+		t     *render.Table
+	}{
+		{"The recommended floor and what it costs", r.figures()},
+		{"Candidate floors", rec.CandidateTable()},
+		{"Score distribution", spread.DistributionTable()},
+		{"Benchmarks, noisiest first", spread.BenchmarkTable()},
+		{"Inputs", r.inputs()},
+	} {
+		d.Add(&render.Heading{Level: 2, Text: s.title}, s.t)
+	}
+	d.Add(&render.List{Items: r.provenance()})
+	return d
+}
+
+// mermaidCharts adds the charts a step summary can show: the score
+// sequence with the floor, and the per-benchmark spread, each as a
+// Mermaid chart followed by the table of its exact numbers. The other
+// charts need images, which a step summary cannot show; the HTML report
+// has them.
+func (r *Report) mermaidCharts(d *render.Doc, spread *Spread) {
+	for _, c := range r.ChartData {
+		h := c.Header()
+		if h.LeftOut != "" {
+			switch c.(type) {
+			case *chartdata.ScoreSequence, *chartdata.RatioSpread:
+				d.Add(&render.Paragraph{Text: h.Caption + ": left out, " + h.LeftOut + "."})
+			}
+			continue
+		}
+		switch c := c.(type) {
+		case *chartdata.ScoreSequence:
+			d.Add(&render.Heading{Level: 3, Text: h.Caption}, &render.Fenced{Info: "mermaid", Text: mermaid.ScoreSequence(c)},
+				&render.Paragraph{Text: "Bars: each run's score, in run order; lines: " + refLabels(c.Refs) + "."},
+				render.NewTable(scoreSeqColumns(c), c.Scores.Points))
+		case *chartdata.RatioSpread:
+			d.Add(&render.Heading{Level: 3, Text: h.Caption}, &render.Fenced{Info: "mermaid", Text: mermaid.RatioSpread(c)},
+				&render.Paragraph{Text: "Bars: each benchmark's median ratio " + Metric(r.A) + "; lines: its lowest and highest ratio. The numbers:"},
+				spread.BenchmarkTable())
+		}
+	}
+	d.Add(&render.Paragraph{Text: "The score distribution, the noise by benchmark and the floor's trade-off are charts of the HTML report (qoscal report --out)."})
+}
+
+// refLabels names the flat lines of the score sequence's Mermaid chart,
+// in the order drawn (the floor, then the lowest score).
+func refLabels(refs []chartdata.Ref) string {
+	var l []string
+	for _, r := range refs {
+		if r.Kind == chartdata.RefFloor || r.Kind == chartdata.RefLowest {
+			l = append(l, r.Label)
+		}
+	}
+	return strings.Join(l, ", then ")
+}
+
+// scoreSeqColumns are the score sequence's numbers: each run's score and
+// whether it is below the floor.
+func scoreSeqColumns(c *chartdata.ScoreSequence) []render.Column[chartdata.Point] {
+	floor := 0.0
+	for _, r := range c.Refs {
+		if r.Kind == chartdata.RefFloor {
+			floor = r.At
+		}
+	}
+	return []render.Column[chartdata.Point]{
+		{Head: "n", Align: render.Right, Cell: func(p chartdata.Point) string { return fmt.Sprintf("%.0f", p.X) }},
+		{Head: "run", Cell: func(p chartdata.Point) string { return p.Label }},
+		{Head: "score", Align: render.Right, Cell: func(p chartdata.Point) string { return X(p.Y) }},
+		{Head: "vs floor", Cell: func(p chartdata.Point) string {
+			switch {
+			case floor <= 0:
+				return "no floor"
+			case p.Y < floor:
+				return "BELOW"
+			}
+			return "above"
+		}},
+	}
+}
