@@ -98,6 +98,12 @@ func (f *storeCopyFlags) run(u *ui, args []string) error {
 		return err
 	}
 	defer src.Close()
+	// The ledger is read first, before a store is made: every entry's run
+	// was stored with or before it, so the runs read next hold them all.
+	ledger, err := src.Ledger(u.ctx, store.LedgerQuery{})
+	if err != nil {
+		return err
+	}
 	// A store file the copy makes is removed if the copy fails: an empty
 	// store left at --to looks like a copy. One that was there keeps what
 	// it held (the copy is one transaction).
@@ -107,12 +113,6 @@ func (f *storeCopyFlags) run(u *ui, args []string) error {
 		if made {
 			removeStore(to)
 		}
-		return err
-	}
-	// The ledger is read first: every entry's run was stored with or
-	// before it, so the runs read next hold them all.
-	ledger, err := src.Ledger(u.ctx, store.LedgerQuery{})
-	if err != nil {
 		return err
 	}
 	// The runs stream from one store into the other, a page at a time,
