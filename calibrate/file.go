@@ -2,6 +2,8 @@ package calibrate
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -80,6 +82,11 @@ type File struct {
 	// Path is the name the file was read from (ParseFile's path), for
 	// messages about it; it is not part of the file.
 	Path string `json:"-"`
+	// SHA256 is the SHA-256 of the file's bytes as ReadFile read them, in
+	// lower-case hex: the calibration's identity in the verdict ledger
+	// (gate --record, audit). Not part of the file; "" for a file not
+	// read by ReadFile.
+	SHA256 string `json:"-"`
 }
 
 // FileParams are the method's parameters.
@@ -314,10 +321,16 @@ func readFile(path string, limit int64) (*File, error) {
 		// It grew after the size was checked.
 		return nil, fmt.Errorf("calibration file %s: more than the %s a calibration file may hold", path, sizeText(limit))
 	}
+	sum := sha256.Sum256(b)
 	if b, err = decodeText(b); err != nil {
 		return nil, fmt.Errorf("calibration file %s: %v", path, err)
 	}
-	return ParseFile(path, b)
+	f, err := ParseFile(path, b)
+	if err != nil {
+		return nil, err
+	}
+	f.SHA256 = hex.EncodeToString(sum[:])
+	return f, nil
 }
 
 // decodeText returns a calibration file's bytes as UTF-8 JSON text, as

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -122,6 +123,9 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	if err := g.validate(fs.Changed("floor")); err != nil {
 		return err
 	}
+	if g.record && g.runID == "" && len(paths) != 2 {
+		return usagef("--record needs --run ID: the id of the run in the store")
+	}
 	if g.summary != "" {
 		u.summary, u.summaryFlag = g.summary, "--summary"
 	}
@@ -144,9 +148,6 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	var err error
 	if len(paths) == 2 {
 		// A pair: the two run folders of one job, judged by their mean.
-		if g.record {
-			return usagef("--record stores one run: gate a pair without it, and record each run on its own")
-		}
 		if g.runID != "" {
 			return usagef("--run names one run: a pair of run folders is named after its folders")
 		}
@@ -182,7 +183,9 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 		PerBenchmark: g.perBenchmark, MinSuite: g.minSuite, RerunBand: g.rerunBand,
 	}
 	var res *calibrate.GateResult
+	judged := []*data.Run{run}
 	if second != nil {
+		judged = append(judged, second)
 		res, err = calibrate.GatePair(run, second, opt)
 		if err == nil {
 			run = &data.Run{ID: calibrate.PairID(run, second), Baseline: run.Baseline, Candidate: run.Candidate}
@@ -197,7 +200,7 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	// before the gate's.
 	same := g.sameFiles(pair)
 	if g.record {
-		if err := g.recordRun(u, run); err != nil {
+		if err := g.recordRun(u, judged, res, cal); err != nil {
 			return err
 		}
 	}
@@ -271,9 +274,6 @@ func (g *gateFlags) validate(floorSet bool) error {
 	}
 	if !(g.tag >= 0 && g.tag < 1) {
 		return usagef("--tag-threshold must be in [0, 1), got %v", g.tag)
-	}
-	if g.record && g.runID == "" {
-		return usagef("--record needs --run ID: the id of the run in the store")
 	}
 	return nil
 }
@@ -555,37 +555,92 @@ func (g *gateFlags) defaultRunID(u *ui) string {
 	return "run"
 }
 
-func (g *gateFlags) recordRun(u *ui, run *data.Run) error {
+// recordRun stores the runs judged (one, or the two of a pair, named by
+// their folders) with the --label labels, and the verdict in the ledger
+// with them, in one transaction (store.IngestOptions.Ledger): a verdict is
+// kept with its run, against the calibration named by the SHA-256 of its
+// bytes, so that 'qoscal audit' can check the calibration's claims.
+func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calibrate.GateResult, cal *calibrate.File) error {
 	labels, err := data.ParseLabels(g.labels)
 	if err != nil {
 		return usagef("--label: %v", err)
 	}
-	for k, v := range labels {
-		if run.Labels == nil {
-			run.Labels = map[string]string{}
+	runs := make([]data.Run, len(judged))
+	for i, r := range judged {
+		runs[i] = *r
+		if len(labels) > 0 {
+			runs[i].Labels = map[string]string{}
+			for k, v := range r.Labels {
+				runs[i].Labels[k] = v
+			}
+			for k, v := range labels {
+				runs[i].Labels[k] = v
+			}
 		}
-		run.Labels[k] = v
 	}
-	run.ID = g.runID
+	if len(runs) == 1 {
+		runs[0].ID = g.runID
+	}
 	now, err := u.now()
 	if err != nil {
 		return err
 	}
+	v := g.ledgerVerdict(u, runs, res, cal, now)
 	st, err := source.OpenStore(u.ctx, storePath(u, g.db), store.ReadWrite)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	res, err := st.Ingest(u.ctx, []data.Run{*run}, store.IngestOptions{Now: now})
+	ir, err := st.Ingest(u.ctx, runs, store.IngestOptions{Now: now, Ledger: &store.Ledger{Verdicts: []store.Verdict{v}}})
 	if err != nil {
 		return err
 	}
-	if res.Unchanged > 0 {
-		u.notef("run %s already stored in %s", run.ID, st.Location())
-	} else {
-		u.notef("recorded run %s in %s", run.ID, st.Location())
+	name := "run " + runs[0].ID
+	if len(runs) == 2 {
+		name = fmt.Sprintf("runs %s and %s (a pair)", runs[0].ID, runs[1].ID)
+	}
+	switch l := ir.Ledger; {
+	case ir.Added+ir.Replaced > 0:
+		u.notef("recorded %s in %s", name, st.Location())
+	case l.VerdictsAdded > 0:
+		u.notef("%s already stored in %s; recorded its verdict", name, st.Location())
+	case l.VerdictsReplaced > 0:
+		u.notef("%s already stored in %s; its earlier verdict against the same calibration replaced", name, st.Location())
+	default:
+		u.notef("%s already stored in %s", name, st.Location())
 	}
 	return nil
+}
+
+// ledgerVerdict is the verdict as the ledger keeps it (store.Verdict):
+// of the last run judged (of a pair, the second, naming the first), a
+// rerun when it re-ran a CI job (its attempt label, from qoscal.json, or
+// $GITHUB_RUN_ATTEMPT, above 1).
+func (g *gateFlags) ledgerVerdict(u *ui, runs []data.Run, res *calibrate.GateResult, cal *calibrate.File, now time.Time) store.Verdict {
+	last := &runs[len(runs)-1]
+	v := store.Verdict{Run: last.ID, Verdict: res.Verdict, Detail: res.VerdictDetail, Score: res.Score, Floor: res.Floor,
+		FloorSource: res.FloorSource, Partial: res.Partial, Kind: store.KindRun, RunnerHealth: res.RunnerHealth,
+		RunnerZ: res.MedianZ, Recorded: now}
+	if cal != nil {
+		v.Calibration = store.CalibrationRef{SHA256: cal.SHA256, Name: render.OneLine(g.calibration)}
+	}
+	attempt := last.Labels["attempt"]
+	if attempt == "" {
+		attempt = u.getenv("GITHUB_RUN_ATTEMPT")
+	}
+	if n, err := strconv.Atoi(attempt); err == nil && n > 1 {
+		v.Kind = store.KindRerun
+	}
+	if len(runs) == 2 {
+		v.Kind, v.Other = store.KindPair, runs[0].ID
+	}
+	for _, b := range res.Benchmarks {
+		if b.Band != "" {
+			v.Bands = append(v.Bands, store.BandOutcome{Benchmark: b.Name, Band: b.Band})
+		}
+	}
+	slices.SortFunc(v.Bands, func(a, b store.BandOutcome) int { return strings.Compare(a.Benchmark, b.Benchmark) })
+	return v
 }
 
 // writeMeta writes qoscal.json beside the candidate's result file (in the

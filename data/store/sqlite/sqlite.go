@@ -86,7 +86,49 @@ var migrations = []string{
 		JOIN series s ON s.variant = m.variant AND s.benchmark = m.benchmark AND s.unit = m.unit;
 	DROP TABLE measurements;
 	ALTER TABLE measurements_v2 RENAME TO measurements;`,
+	// Version 3 adds the ledger (store.Ledger): each verdict a gate
+	// recorded, against the calibration named by the SHA-256 of its bytes
+	// (one verdict per run and calibration), its benchmarks' bands, and
+	// the marks people made of runs later. An older store gains empty
+	// tables; its runs are left as they are.
+	ledgerMigration,
 }
+
+// ledgerMigration is schema version 3, the ledger's tables.
+const ledgerMigration = `CREATE TABLE verdicts (
+		seq                INTEGER PRIMARY KEY,
+		run_seq            INTEGER NOT NULL REFERENCES runs(seq) ON DELETE CASCADE,
+		calibration_sha256 TEXT NOT NULL,
+		calibration_name   TEXT NOT NULL,
+		verdict            TEXT NOT NULL,
+		detail             TEXT NOT NULL,
+		score              REAL NOT NULL,
+		floor              REAL NOT NULL,
+		floor_source       TEXT NOT NULL,
+		partial            INTEGER NOT NULL,
+		kind               TEXT NOT NULL,
+		other_run          TEXT NOT NULL,
+		runner_health      TEXT NOT NULL,
+		runner_z           REAL,
+		digest             TEXT NOT NULL,
+		recorded_at        TEXT NOT NULL,
+		UNIQUE (run_seq, calibration_sha256)
+	);
+	CREATE INDEX verdicts_by_calibration ON verdicts(calibration_sha256);
+	CREATE TABLE verdict_bands (
+		verdict_seq INTEGER NOT NULL REFERENCES verdicts(seq) ON DELETE CASCADE,
+		benchmark   TEXT NOT NULL,
+		band        TEXT NOT NULL,
+		PRIMARY KEY (verdict_seq, benchmark)
+	) WITHOUT ROWID;
+	CREATE TABLE marks (
+		seq       INTEGER PRIMARY KEY,
+		run_seq   INTEGER NOT NULL REFERENCES runs(seq) ON DELETE CASCADE,
+		truth     TEXT NOT NULL,
+		note      TEXT NOT NULL,
+		marked_at TEXT NOT NULL,
+		UNIQUE (run_seq, marked_at, truth, note)
+	);`
 
 // SchemaVersion is the store schema version this build writes.
 var SchemaVersion = len(migrations)
@@ -745,6 +787,9 @@ func (s *Store) IngestEach(ctx context.Context, runs iter.Seq2[store.StoredRun, 
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
+	if err := opt.Ledger.Check(); err != nil {
+		return res, fmt.Errorf("store %s: %v", s.path, err)
+	}
 	c, err := s.conn(ctx)
 	if err != nil {
 		return res, err
@@ -825,6 +870,11 @@ func (s *Store) IngestEach(ctx context.Context, runs iter.Seq2[store.StoredRun, 
 		res.Measurements += len(r.Measurements)
 		if progress != nil {
 			progress(done, 0)
+		}
+	}
+	if opt.Ledger != nil {
+		if res.Ledger, err = w.writeLedger(opt.Ledger); err != nil {
+			return store.IngestResult{}, err
 		}
 	}
 	if err := execute(c, "COMMIT"); err != nil {
@@ -1406,11 +1456,22 @@ func (r *rows) Err() error { return r.err }
 func (r *rows) Close() { r.st.Reset() }
 
 // Scan reads the current row's columns into dest: *int64 (an INTEGER),
-// *string (TEXT) and *sql.NullString (TEXT or NULL).
+// *string (TEXT), *sql.NullString (TEXT or NULL), *float64 (a number)
+// and *sql.NullFloat64 (a number or NULL).
 func (r *rows) Scan(dest ...any) error {
 	for i, d := range dest {
 		t := r.st.ColumnType(i)
 		switch d := d.(type) {
+		case *float64:
+			if t != sqlite.TypeFloat && t != sqlite.TypeInteger {
+				return r.typeError(i, "a number")
+			}
+			*d = r.st.ColumnFloat(i)
+		case *sql.NullFloat64:
+			if t != sqlite.TypeFloat && t != sqlite.TypeInteger && t != sqlite.TypeNull {
+				return r.typeError(i, "a number or NULL")
+			}
+			*d = sql.NullFloat64{Float64: r.st.ColumnFloat(i), Valid: t != sqlite.TypeNull}
 		case *int64:
 			if t != sqlite.TypeInteger {
 				return r.typeError(i, "an integer")
