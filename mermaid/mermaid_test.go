@@ -177,10 +177,12 @@ func TestStrips(t *testing.T) {
 		BandLegend: "band: the ratios the gate accepts (calibration file)", ThisLegend: "run r9",
 	}
 	s := RatioStrips(c)
-	// log2 scale over 2 octaves, 30 cells: cell(v) = floor((log2 v + 1) * 15).
+	// log2 scale over 2 octaves, 40 cells: cell(v) = floor((log2 v + 1) * 20):
+	// 0.8 in 13, 1 in 20, 1.05 in 21, 1.2 in 25, 1.3 in 27, 1.5 in 31,
+	// 1.7 in 35; 0.6 in 5, 0.7 in 9, 0.75 in 11.
 	want := []string{
-		"··········◆····┆[░━━●━━━░░]···",
-		"···━━━━●━······┆··············",
+		"·············◆······┆[░░░━━●━━━━░░░]····",
+		"·····━━━━●━━········┆···················",
 	}
 	if !slices.Equal(s.Lines, want) {
 		t.Errorf("strips\n%s\nwant\n%s", strings.Join(s.Lines, "\n"), strings.Join(want, "\n"))

@@ -22,9 +22,9 @@ type Strips struct {
 	Key string
 }
 
-// stripWidth is a strip's length in characters: about 220 px of a code
+// stripWidth is a strip's length in characters: about 290 px of a code
 // span in a step summary, beside the table's name and number columns.
-const stripWidth = 30
+const stripWidth = 40
 
 // The marks of a strip, from the lowest layer up: where two fall on one
 // character, the later one is shown.

@@ -279,6 +279,13 @@ func (r *Report) mermaidCharts(d *render.Doc) {
 				&render.Paragraph{Text: m.KeyLine()},
 				render.NewTable(scoreSeqColumns(c), c.Scores.Points))
 		case *chartdata.RatioSpread:
+			// The strips show the bands the gate would accept: the
+			// calibration's when the chart has them, else those of these
+			// runs, which a calibration file written from them holds.
+			if c.BandLegend == "" && len(r.Rec.Bands) > 0 {
+				c = c.Clone()
+				c.AddBands(r.Rec.Bands, "these runs")
+			}
 			m, s := mermaid.RatioSpread(c), mermaid.RatioStrips(c)
 			d.Add(&render.Heading{Level: 3, Text: h.Caption}, &render.Fenced{Info: "mermaid", Text: m.Diagram},
 				&render.Paragraph{Text: m.KeyLine()},
