@@ -321,6 +321,31 @@ func TestRatioSpreadBandsAndRun(t *testing.T) {
 	}
 }
 
+// TestRatioSpreadClone: bands and a marked run added to a clone leave the
+// chart it was cloned from as it was (the step summary's strips show
+// bands the image of the same chart does not).
+func TestRatioSpreadClone(t *testing.T) {
+	a, rec := workedExample(t)
+	c := chartdata.NewRatioSpread(a)
+	lo, hi := c.X.Min, c.X.Max
+	d := c.Clone()
+	d.AddBands(rec.Bands, "these runs")
+	if err := d.MarkRun(a, a.Runs[0].ID); err != nil {
+		t.Fatal(err)
+	}
+	if d.Rows[0].Band == nil || d.Rows[0].This == 0 {
+		t.Fatalf("the clone has no band or marked run: %+v", d.Rows[0])
+	}
+	for _, row := range c.Rows {
+		if row.Band != nil || row.This != 0 {
+			t.Errorf("%s: the original row changed with its clone: %+v", row.Benchmark, row)
+		}
+	}
+	if c.BandLegend != "" || c.ThisLegend != "" || c.X.Min != lo || c.X.Max != hi {
+		t.Errorf("the original chart changed with its clone: legends %q %q, axis %v to %v (was %v to %v)", c.BandLegend, c.ThisLegend, c.X.Min, c.X.Max, lo, hi)
+	}
+}
+
 // TestMarkGated: the runs after the calibration's last run that are not
 // among its runs move from Above/Below to Gated; a run before it stays.
 func TestMarkGated(t *testing.T) {

@@ -3,6 +3,7 @@ package chartdata
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -66,6 +67,18 @@ func NewRatioSpread(a *calibrate.Analysis) *RatioSpread {
 	}
 	c.repad()
 	return c
+}
+
+// Clone returns a copy of the chart whose rows and reference lines are
+// its own, so that AddBands or MarkRun on it leave c as it is: a
+// renderer that shows more than another (the step summary's text strips
+// show the bands of the runs where the chart drawn as an image shows
+// none) draws from the copy.
+func (c *RatioSpread) Clone() *RatioSpread {
+	d := *c
+	d.Rows = slices.Clone(c.Rows)
+	d.Refs = slices.Clone(c.Refs)
+	return &d
 }
 
 // AddBands gives each row its benchmark's band (the prediction bounds

@@ -8,11 +8,12 @@ import (
 	"qoscal/chartdata"
 )
 
-// TestMermaidCategoriesDistinct: names that the safe alphabet makes equal
-// ("a<b" and "a>b", "~~~" and "```", two long names alike in their first
-// 120 characters) are still distinct categories: Mermaid's band axis keeps
-// one band per distinct label, so two bars of one label were drawn on top
-// of each other and the last band left empty.
+// TestMermaidCategoriesDistinct: names that the safe alphabet or the cut
+// to 32 characters makes equal ("a<b" and "a>b", "~~~" and "```", two long
+// names alike but for their last character) are still distinct
+// categories: Mermaid's band axis keeps one band per distinct label, so
+// two bars of one label were drawn on top of each other and the last band
+// left empty.
 func TestMermaidCategoriesDistinct(t *testing.T) {
 	long := strings.Repeat("x", 130)
 	names := []string{"a<b", "a>b", "~~~", "```", long + "1", long + "2", "a_b (2)", "a_b"}
@@ -20,7 +21,7 @@ func TestMermaidCategoriesDistinct(t *testing.T) {
 	for _, n := range names {
 		c.Rows = append(c.Rows, chartdata.RatioRow{Benchmark: n, Box: chartdata.Box{Min: 1, Median: 1, Max: 1}})
 	}
-	d := RatioSpread(c)
+	d := RatioSpread(c).Diagram
 	m := regexp.MustCompile(`(?m)^    x-axis "benchmark" \[(.*)\]$`).FindStringSubmatch(d)
 	if m == nil {
 		t.Fatalf("no x-axis line in\n%s", d)
@@ -35,8 +36,8 @@ func TestMermaidCategoriesDistinct(t *testing.T) {
 			t.Errorf("category %q (of %q) given twice: %s", c[1], names[i], m[1])
 		}
 		seen[c[1]] = true
-		if n := len([]rune(c[1])); n > 120 {
-			t.Errorf("category %q is %d characters, more than 120", c[1], n)
+		if n := len([]rune(c[1])); n > labelRunes {
+			t.Errorf("category %q is %d characters, more than %d", c[1], n, labelRunes)
 		}
 		if c[1] != safe(c[1]) {
 			t.Errorf("category %q is not in the safe alphabet", c[1])

@@ -226,7 +226,7 @@ func (r *Report) Markdown(chartFiles []string) *render.Doc {
 	}
 	d.Add(&render.Heading{Level: 2, Text: "Charts"})
 	if chartFiles == nil {
-		r.mermaidCharts(d, spread)
+		r.mermaidCharts(d)
 	} else {
 		for i, c := range r.Charts {
 			if c.LeftOut != "" {
@@ -260,7 +260,7 @@ func (r *Report) Markdown(chartFiles []string) *render.Doc {
 // Mermaid chart followed by the table of its exact numbers. The other
 // charts need images, which a step summary cannot show; the HTML report
 // has them.
-func (r *Report) mermaidCharts(d *render.Doc, spread *Spread) {
+func (r *Report) mermaidCharts(d *render.Doc) {
 	for _, c := range r.ChartData {
 		h := c.Header()
 		if h.LeftOut != "" {
@@ -270,30 +270,70 @@ func (r *Report) mermaidCharts(d *render.Doc, spread *Spread) {
 			}
 			continue
 		}
+		// Each chart, its key right under it, then the table of its
+		// numbers (for the spread, with each benchmark's text strip).
 		switch c := c.(type) {
 		case *chartdata.ScoreSequence:
-			d.Add(&render.Heading{Level: 3, Text: h.Caption}, &render.Fenced{Info: "mermaid", Text: mermaid.ScoreSequence(c)},
-				&render.Paragraph{Text: "Bars: each run's score, in run order; lines: " + refLabels(c.Refs) + "."},
+			m := mermaid.ScoreSequence(c)
+			d.Add(&render.Heading{Level: 3, Text: h.Caption}, &render.Fenced{Info: "mermaid", Text: m.Diagram},
+				&render.Paragraph{Text: m.KeyLine()},
 				render.NewTable(scoreSeqColumns(c), c.Scores.Points))
 		case *chartdata.RatioSpread:
-			d.Add(&render.Heading{Level: 3, Text: h.Caption}, &render.Fenced{Info: "mermaid", Text: mermaid.RatioSpread(c)},
-				&render.Paragraph{Text: "Bars: each benchmark's median ratio " + Metric(r.A) + "; lines: its lowest and highest ratio. The numbers:"},
-				spread.BenchmarkTable())
+			// The strips show the bands the gate would accept: the
+			// calibration's when the chart has them, else those of these
+			// runs, which a calibration file written from them holds.
+			if c.BandLegend == "" && len(r.Rec.Bands) > 0 {
+				c = c.Clone()
+				c.AddBands(r.Rec.Bands, "these runs")
+			}
+			m, s := mermaid.RatioSpread(c), mermaid.RatioStrips(c)
+			d.Add(&render.Heading{Level: 3, Text: h.Caption}, &render.Fenced{Info: "mermaid", Text: m.Diagram},
+				&render.Paragraph{Text: m.KeyLine()},
+				render.NewTable(spreadStripColumns(c, s), c.Rows),
+				&render.Paragraph{Text: s.Key})
 		}
 	}
 	d.Add(&render.Paragraph{Text: "The score distribution, the noise by benchmark and the floor's trade-off are charts of the HTML report (qoscal report --out)."})
 }
 
-// refLabels names the flat lines of the score sequence's Mermaid chart,
-// in the order drawn (the floor, then the lowest score).
-func refLabels(refs []chartdata.Ref) string {
-	var l []string
-	for _, r := range refs {
-		if r.Kind == chartdata.RefFloor || r.Kind == chartdata.RefLowest {
-			l = append(l, r.Label)
-		}
+// spreadStripColumns are the ratio spread's numbers, a row per benchmark
+// in the chart's order, with its text strip (mermaid.RatioStrips): the
+// range, the median, the band and the marked run's ratio, where the
+// Mermaid chart, whose lines would join unrelated benchmarks, cannot
+// show them.
+func spreadStripColumns(c *chartdata.RatioSpread, s mermaid.Strips) []render.Column[chartdata.RatioRow] {
+	index := map[string]int{}
+	for i, r := range c.Rows {
+		index[r.Benchmark] = i
 	}
-	return strings.Join(l, ", then ")
+	cols := []render.Column[chartdata.RatioRow]{
+		{Head: "benchmark", Cell: func(r chartdata.RatioRow) string { return r.Benchmark }},
+		{Head: fmt.Sprintf("ratios, log scale %s … %s", chartdata.Num(s.Lo), chartdata.Num(s.Hi)), Code: true,
+			Cell: func(r chartdata.RatioRow) string { return s.Lines[index[r.Benchmark]] }},
+		{Head: "min", Align: render.Right, Cell: func(r chartdata.RatioRow) string { return X(r.Box.Min) }},
+		{Head: "median", Align: render.Right, Cell: func(r chartdata.RatioRow) string { return X(r.Box.Median) }},
+		{Head: "max", Align: render.Right, Cell: func(r chartdata.RatioRow) string { return X(r.Box.Max) }},
+	}
+	if c.BandLegend != "" {
+		cols = append(cols, render.Column[chartdata.RatioRow]{Head: "band", Align: render.Right, Cell: func(r chartdata.RatioRow) string {
+			if r.Band == nil {
+				return "-"
+			}
+			return X(r.Band.Lo) + "–" + X(r.Band.Hi)
+		}})
+	}
+	if c.ThisLegend != "" {
+		cols = append(cols, render.Column[chartdata.RatioRow]{Head: c.ThisLegend, Align: render.Right, Cell: func(r chartdata.RatioRow) string {
+			switch {
+			case r.Band != nil && r.This < r.Band.Lo:
+				return X(r.This) + " below band"
+			case r.Band != nil && r.This > r.Band.Hi:
+				return X(r.This) + " above band"
+			}
+			return X(r.This)
+		}})
+	}
+	return cols
 }
 
 // scoreSeqColumns are the score sequence's numbers: each run's score and

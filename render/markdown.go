@@ -72,10 +72,16 @@ func (d *Doc) WriteMarkdown(w io.Writer) {
 // WriteMarkdown writes the table as a GitHub-flavoured Markdown table,
 // with cell text escaped.
 func (t *Table) WriteMarkdown(w io.Writer) {
-	esc := func(cells []string) string {
+	row := func(cells []string, code bool) string {
 		out := make([]string, len(cells))
 		for i, c := range cells {
-			out[i] = MDEscape(c)
+			if code && i < len(t.Code) && t.Code[i] {
+				// GitHub splits a table's row at every pipe not escaped,
+				// even inside a code span, and unescapes \| there.
+				out[i] = strings.ReplaceAll(Code(c), "|", `\|`)
+			} else {
+				out[i] = MDEscape(c)
+			}
 		}
 		return "| " + strings.Join(out, " | ") + " |"
 	}
@@ -83,7 +89,7 @@ func (t *Table) WriteMarkdown(w io.Writer) {
 	if len(head) != len(t.Head) {
 		head = t.Head
 	}
-	fmt.Fprintln(w, esc(head))
+	fmt.Fprintln(w, row(head, false))
 	seps := make([]string, len(t.Head))
 	for i := range seps {
 		seps[i] = "---"
@@ -93,7 +99,7 @@ func (t *Table) WriteMarkdown(w io.Writer) {
 	}
 	fmt.Fprintln(w, "|"+strings.Join(seps, "|")+"|")
 	for _, r := range t.Rows {
-		fmt.Fprintln(w, esc(r))
+		fmt.Fprintln(w, row(r, true))
 	}
 }
 

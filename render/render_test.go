@@ -94,3 +94,27 @@ func TestReportBlocks(t *testing.T) {
 		t.Errorf("markdown (-want +got):\n%s", diff)
 	}
 }
+
+// TestCodeColumn: a column marked Code is a code span in Markdown, so
+// that a text bar's characters line up in a monospaced font; what it holds
+// is shown as it is, a backtick cannot end the span and a pipe cannot end
+// the cell; its header and the other columns are escaped as ever; text
+// output lays it out like any column.
+func TestCodeColumn(t *testing.T) {
+	type bar struct{ name, strip string }
+	cols := []Column[bar]{
+		{Head: "benchmark", Cell: func(b bar) string { return b.name }},
+		{Head: "ratios *log*", Code: true, Cell: func(b bar) string { return b.strip }},
+	}
+	tb := NewTable(cols, []bar{{"a_b", "··[━●━]··"}, {"c", "a`b|c *d*"}})
+	var md, text bytes.Buffer
+	tb.WriteMarkdown(&md)
+	want := "| benchmark | ratios \\*log\\* |\n|---|---|\n| a\\_b | `··[━●━]··` |\n| c | ``a`b\\|c *d*`` |\n"
+	if diff := cmp.Diff(want, md.String()); diff != "" {
+		t.Errorf("markdown (-want +got):\n%s", diff)
+	}
+	(&Doc{Blocks: []Block{tb}}).WriteText(&text)
+	if !strings.Contains(text.String(), "a_b        ··[━●━]··\n") || !strings.Contains(text.String(), "c          a`b|c *d*\n") {
+		t.Errorf("text output shows the code column other than as it is:\n%s", text.String())
+	}
+}

@@ -23,6 +23,11 @@ type Column[R any] struct {
 	Align        Align
 	// Cell formats a row's cell for text and Markdown.
 	Cell func(R) string
+	// Code shows the cells as code in Markdown (a code span, in a
+	// monospaced font: text drawn with characters, such as a text bar,
+	// whose characters must line up from row to row); text output shows
+	// them as they are.
+	Code bool
 	// Key is the JSON field name (docs/json.md); JSON gives its value.
 	Key  string
 	JSON func(R) any
@@ -37,7 +42,10 @@ type Table struct {
 	// MarkdownHead are the headers in Markdown.
 	MarkdownHead []string
 	Align        []Align
-	Rows         [][]string
+	// Code marks the columns shown as code in Markdown (Column.Code);
+	// nil for none.
+	Code []bool
+	Rows [][]string
 	// Indent is put before every line of the text rendering.
 	Indent string
 }
@@ -56,6 +64,7 @@ func NewTable[R any](cols []Column[R], rows []R) *Table {
 			}
 			t.MarkdownHead = append(t.MarkdownHead, md)
 			t.Align = append(t.Align, c.Align)
+			t.Code = append(t.Code, c.Code)
 		}
 	}
 	for _, r := range rows {
