@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -74,6 +75,7 @@ type gateFlags struct {
 	runFlags
 	dirFlags
 	db, calibration, onDegraded, summary, metric string
+	rerunCommand                                 string
 	floor, tag                                   float64
 	perBenchmark                                 string
 	rerunBand                                    float64
@@ -106,7 +108,8 @@ func (g *gateFlags) flags(fs *flagSet) {
 	fs.IntVar(&g.minSuite, "min-suite", 0, fmt.Sprintf("the fewest benchmarks `N` of the suite a partial run is gated on, in [0, %d] (default 0: half, at least 2)", maxMinSuite))
 	fs.StringVar(&g.perBenchmark, "per-benchmark", calibrate.PerBenchmarkWarn, "what a benchmark below its calibrated band (Holm's step-down at the calibration's family-wise rate) does, `MODE`: warn, fail (exit 1 even when the geomean passes) or off")
 	fs.StringVar(&g.onDegraded, "on-degraded", "warn", "what a degraded runner does, `MODE`: warn, fail (exit 3, \"inconclusive\") or ignore")
-	fs.Float64Var(&g.rerunBand, "rerun-band", 0, "a score below the floor by less than this `FRACTION` of it (floor × (1 − FRACTION) ≤ score) is verdict \"rerun\" (exit 3) instead of FAIL: measure again on a fresh runner, then judge both runs as RUN1 RUN2; a pair has no band: below the floor, it fails; in [0, 0.5) (default 0: off)")
+	fs.Float64Var(&g.rerunBand, "rerun-band", 0, "a score below the floor by less than this `FRACTION` of it (floor × (1 − FRACTION) ≤ score) is verdict \"rerun\" (exit 3) instead of FAIL: measure again on a fresh runner, then judge both runs as RUN1 RUN2; a pair has no band: below the floor, it fails (--rerun-command measures again and judges the pair itself); in [0, 0.5) (default 0: off)")
+	fs.StringVar(&g.rerunCommand, "rerun-command", "", "with --rerun-band, when the verdict is rerun: run `CMD` once through the shell (sh -c; cmd /c on Windows), which measures again and rewrites the run's result files, then judge the run and its rerun by their mean (no band: below the floor, the pair fails); a CMD that fails or leaves the files as they were is an input error (exit 2)")
 	fs.Float64Var(&g.tag, "tag-threshold", 0.03, "tag ratios beyond ±`F` as faster or SLOWER, in [0, 1)")
 	fs.group("CI:")
 	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE` (default $GITHUB_STEP_SUMMARY when set)")
@@ -149,10 +152,16 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 		if g.runID != "" {
 			return usagef("--run names one run: a pair of run folders is named after its folders")
 		}
+		if g.rerunCommand != "" {
+			return usagef("--rerun-command reruns one run: a pair is judged by its mean with no band, never rerun")
+		}
 		if second, err = g.readRun(u, paths[1:]); err != nil {
 			return err
 		}
 		paths = paths[:1]
+	}
+	if g.rerunCommand != "" && g.fromStore(paths) {
+		return usagef("--rerun-command measures again into the run's result files: give them with --baseline and --candidate, not a stored run")
 	}
 	run, err := g.readRun(u, paths)
 	if err != nil {
@@ -173,6 +182,9 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 		PerBenchmark: g.perBenchmark, MinSuite: g.minSuite, RerunBand: g.rerunBand,
 	}
 	var res *calibrate.GateResult
+	// recorded are the runs --record stores: the run, and its rerun.
+	recorded := []*data.Run{run}
+	rerunCommand := ""
 	if second != nil {
 		res, err = calibrate.GatePair(run, second, opt)
 		if err == nil {
@@ -180,19 +192,33 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 		}
 	} else {
 		res, err = calibrate.Gate(run, opt)
+		if err == nil && res.Verdict == calibrate.VerdictRerun && g.rerunCommand != "" {
+			first := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, GivenFloor: "--floor"}}
+			u.notef("%s", first.Headline())
+			var again *data.Run
+			if again, err = g.rerun(u, paths, run); err != nil {
+				return err
+			}
+			if res, err = calibrate.GatePair(run, again, opt); err != nil {
+				return fmt.Errorf("the run and its rerun: %w", err)
+			}
+			recorded = append(recorded, again)
+			rerunCommand = g.rerunCommand
+			run = &data.Run{ID: run.ID, Baseline: run.Baseline, Candidate: run.Candidate}
+		}
 	}
 	if err != nil {
 		return err
 	}
 	if g.record {
-		if err := g.recordRun(u, run); err != nil {
+		if err := g.recordRun(u, recorded...); err != nil {
 			return err
 		}
 	}
 	driftNote := g.driftNote(u, fs.Changed("db"), cal, dir)
 	code := gateExitCode(res)
 	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
-		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings)}}
+		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings), RerunCommand: rerunCommand}}
 	// The summary is written before the verdict is printed: a summary that
 	// cannot be written exits 2, and stdout must then hold nothing or, with
 	// --format json, the error document alone.
@@ -242,6 +268,9 @@ func (g *gateFlags) validate(floorSet bool) error {
 	}
 	if !(g.rerunBand >= 0 && g.rerunBand < 0.5) {
 		return usagef("--rerun-band must be in [0, 0.5), got %v", g.rerunBand)
+	}
+	if g.rerunCommand != "" && g.rerunBand == 0 {
+		return usagef("--rerun-command runs when the verdict is rerun, which only --rerun-band gives: add --rerun-band FRACTION (say 0.03)")
 	}
 	if g.minSuite < 0 || g.minSuite > maxMinSuite {
 		return usagef("--min-suite must be in [0, %d] (0: half the calibrated suite, at least 2), got %d", maxMinSuite, g.minSuite)
@@ -424,18 +453,27 @@ func (g *gateFlags) defaultRunID(u *ui) string {
 	return "run"
 }
 
-func (g *gateFlags) recordRun(u *ui, run *data.Run) error {
+// recordRun stores the gated run (--record), as --run ID with the
+// --label labels, and after an automatic rerun the rerun too (as
+// ID-rerun), in one transaction.
+func (g *gateFlags) recordRun(u *ui, runs ...*data.Run) error {
 	labels, err := data.ParseLabels(g.labels)
 	if err != nil {
 		return usagef("--label: %v", err)
 	}
-	for k, v := range labels {
-		if run.Labels == nil {
-			run.Labels = map[string]string{}
+	batch := make([]data.Run, len(runs))
+	for i, run := range runs {
+		for k, v := range labels {
+			if run.Labels == nil {
+				run.Labels = map[string]string{}
+			}
+			run.Labels[k] = v
 		}
-		run.Labels[k] = v
+		if i == 0 {
+			run.ID = g.runID
+		}
+		batch[i] = *run
 	}
-	run.ID = g.runID
 	now, err := u.now()
 	if err != nil {
 		return err
@@ -445,14 +483,25 @@ func (g *gateFlags) recordRun(u *ui, run *data.Run) error {
 		return err
 	}
 	defer st.Close()
-	res, err := st.Ingest(u.ctx, []data.Run{*run}, store.IngestOptions{Now: now})
+	res, err := st.Ingest(u.ctx, batch, store.IngestOptions{Now: now})
 	if err != nil {
 		return err
 	}
-	if res.Unchanged > 0 {
-		u.notef("run %s already stored in %s", run.ID, st.Location())
-	} else {
-		u.notef("recorded run %s in %s", run.ID, st.Location())
+	ids := make([]string, len(batch))
+	for i, r := range batch {
+		ids[i] = r.ID
+	}
+	what := "run " + strings.Join(ids, ", ")
+	if len(ids) > 1 {
+		what = "runs " + strings.Join(ids, " and ")
+	}
+	switch {
+	case res.Unchanged == len(batch):
+		u.notef("%s already stored in %s", what, st.Location())
+	case res.Unchanged > 0:
+		u.notef("recorded %s in %s (%d already stored)", what, st.Location(), res.Unchanged)
+	default:
+		u.notef("recorded %s in %s", what, st.Location())
 	}
 	return nil
 }
