@@ -388,7 +388,9 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 // driftNote checks, when --db names a store of gated runs and the
 // calibration has its model, whether the last --drift-window stored runs
 // (those not in the calibration) have moved away from it, and returns a
-// one-line note when they have ("" otherwise). The check (calibrate.Drift)
+// one-line note when they have ("" otherwise), with the advice drift
+// gives: a fall is to investigate (it may be a regression the gate
+// passed), never to recalibrate; a rise is to recalibrate. The check (calibrate.Drift)
 // runs at a false-alarm rate of 5% per --drift-window runs: steady runs,
 // checked after each as the gate does, raise a false note in at most 5%
 // of sequences of that many runs. A store that cannot be read gives a
