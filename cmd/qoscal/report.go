@@ -112,8 +112,8 @@ func (r *reportFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
-	rep := &present.Report{A: in.analysis, Rec: rec, Floor: floor, ChartData: cd,
-		Sources: map[string]string{}, Source: in.source, Filter: in.filter, Version: version}
+	rep := &present.Report{A: in.analysis, Rec: rec, Recommended: cf.recommended, Floor: floor, ChartData: cd,
+		Cal: cf.ff.cal, CalPath: cf.ff.calibration, Sources: map[string]string{}, Source: in.source, Filter: in.filter, Version: version}
 	for _, d := range ds {
 		rep.Charts = append(rep.Charts, present.ReportChart{Name: d.name, Caption: d.caption, SVG: d.image, LeftOut: d.leftOut})
 	}
