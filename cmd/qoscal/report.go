@@ -23,7 +23,10 @@ qoscal report [flags] [PATH...] --summary [FILE.md]
 summary, the score distribution, the per-benchmark spread, the recommended
 floor with its false-positive rate and detection power, the table of
 candidate floors, the six charts of 'qoscal plot', and the inputs (runs,
-labels, variant names, qoscal version, seed).
+labels, variant names, qoscal version, seed). With --calibration FILE (or
+--floor) the report is about that floor instead: its heading, figures,
+warnings and charts are that floor's, on the runs read, and the floor
+recommend would give them is one row, for comparison.
 
 --out writes one self-contained HTML file: charts inline as SVG, styles
 inline, no scripts, nothing fetched; readable on a phone and printable.
