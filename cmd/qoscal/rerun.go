@@ -49,8 +49,14 @@ type resultFile struct {
 
 // resultFiles are the files that hold the judged variants' results: the
 // paths --baseline and --candidate name, inside the run folder when one
-// is given.
+// is given; a PATH that is a file (a CSV file of the run, an artifact's
+// zip) is that file.
 func (g *gateFlags) resultFiles(paths []string) []string {
+	if len(paths) == 1 {
+		if fi, err := os.Stat(paths[0]); err == nil && !fi.IsDir() {
+			return []string{paths[0]}
+		}
+	}
 	var out []string
 	for _, s := range []string{g.baseline, g.candidate} {
 		spec, err := load.ParseVariantSpec(s)
