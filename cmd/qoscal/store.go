@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"qoscal/data/source"
 	"qoscal/data/store"
@@ -86,28 +87,55 @@ func (f *storeCopyFlags) run(u *ui, args []string) error {
 	if err := fc.check(); err != nil {
 		return err
 	}
+	now, err := u.now()
+	if err != nil {
+		return err
+	}
 	src, err := source.OpenStore(u.ctx, from, store.ReadOnly)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
+	// A store file the copy makes is removed if the copy fails: an empty
+	// store left at --to looks like a copy. One that was there keeps what
+	// it held (the copy is one transaction).
+	made := !store.IsPostgresURL(to) && !fileExists(to)
 	dst, err := source.OpenStore(u.ctx, to, store.ReadWrite)
 	if err != nil {
-		return err
-	}
-	defer dst.Close()
-	now, err := u.now()
-	if err != nil {
+		if made {
+			removeStore(to)
+		}
 		return err
 	}
 	// The runs stream from one store into the other, a page at a time,
 	// keeping their ingest times.
 	res, err := dst.IngestEach(u.ctx, src.EachRun(u.ctx, store.Query{Order: store.IngestOrder}), store.IngestOptions{Now: now})
 	if err != nil {
+		dst.Close()
+		if made {
+			removeStore(to)
+		}
+		return err
+	}
+	if err := dst.Close(); err != nil {
 		return err
 	}
 	fmt.Fprintf(u.stdout, "%s -> %s: %s copied, %d already stored\n", src.Location(), dst.Location(), present.Plural(res.Added, "run"), res.Unchanged)
 	return nil
+}
+
+// fileExists reports whether a file (of any kind) is at path.
+func fileExists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// removeStore removes a SQLite store file and the files SQLite keeps
+// beside it.
+func removeStore(path string) {
+	for _, s := range []string{"", "-wal", "-shm", "-journal"} {
+		os.Remove(path + s)
+	}
 }
 
 // storeUpgradeFlags are the flags of store upgrade.

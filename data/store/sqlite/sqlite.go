@@ -11,10 +11,12 @@ import (
 	"io/fs"
 	"iter"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"zombiezen.com/go/sqlite"
@@ -128,6 +130,9 @@ const BusyTimeout = 30 * time.Second
 // is not a qoscal store, and a store written by a newer schema version
 // than this build knows.
 func Open(path string, mode store.Mode) (*Store, error) {
+	if err := CheckLocation(path); err != nil {
+		return nil, err
+	}
 	if mode != store.ReadWrite {
 		return openReadOnly(path)
 	}
@@ -135,8 +140,14 @@ func Open(path string, mode store.Mode) (*Store, error) {
 	switch {
 	case err == nil && st.IsDir():
 		return nil, fmt.Errorf("store %s is a folder, expected a SQLite file", path)
+	case err == nil && !st.Mode().IsRegular():
+		return nil, fmt.Errorf("store %s is %s, not a file: expected a SQLite store file", path, data.FileKind(st.Mode()))
 	case err == nil && st.Size() > 0:
 		if err := checkSQLiteHeader(path); err != nil {
+			return nil, err
+		}
+	case err != nil:
+		if err := checkFolder(path); err != nil {
 			return nil, err
 		}
 	}
@@ -159,6 +170,54 @@ func Open(path string, mode store.Mode) (*Store, error) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// CheckLocation refuses a store location that SQLite would not read as a
+// file: ":memory:", its in-memory database, which keeps nothing once the
+// command ends (ingest said "1 run added" and kept nothing), and a SQLite
+// URI ("file:…"), which Open would take as a file of that name; of those,
+// an in-memory one (file::memory:, mode=memory) is named as such.
+func CheckLocation(path string) error {
+	if path == ":memory:" {
+		return fmt.Errorf("store %s is SQLite's in-memory database, which keeps nothing once the command ends: name a store file (./:memory: for a file of that name)", path)
+	}
+	if rest, ok := strings.CutPrefix(path, "file:"); ok {
+		name, params, _ := strings.Cut(rest, "?")
+		if name == ":memory:" || strings.HasPrefix(name, ":memory:") || slices.Contains(strings.Split(params, "&"), "mode=memory") {
+			return fmt.Errorf("store %s is a SQLite URI of an in-memory database, which keeps nothing once the command ends: name a store file", path)
+		}
+		return fmt.Errorf("store %s is a SQLite URI: name the store by its file name (%s), or a postgres:// URL", path, name)
+	}
+	return nil
+}
+
+// checkFolder says what is wrong with the folder of a store to be made,
+// when SQLite could not make it there: a folder that does not exist, or a
+// file where the folder should be (SQLite says "unable to open database
+// file" of both).
+func checkFolder(path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("store %s: the folder %s does not exist: make it first, or name a store in a folder that exists", path, dir)
+	case errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("store %s: a part of %s is a file, not a folder", path, dir)
+	case err != nil:
+		return fmt.Errorf("store %s: its folder %s: %v", path, dir, err)
+	case !st.IsDir():
+		return fmt.Errorf("store %s: %s is %s, not a folder", path, dir, kindOf(st.Mode()))
+	}
+	return nil
+}
+
+// kindOf names a file's kind: "a file" for a regular one, else as
+// data.FileKind does.
+func kindOf(m fs.FileMode) string {
+	if m.IsRegular() {
+		return "a file"
+	}
+	return data.FileKind(m)
 }
 
 // isBusy reports whether err is SQLite's "database is locked"
