@@ -51,6 +51,24 @@ type DriftResult struct {
 	FromRun                   string
 	BeforeMedian, AfterMedian float64
 	P                         float64
+	// LastRun is the last run scored: with drift, the runs that moved are
+	// FromRun..LastRun.
+	LastRun string
+	// Advice is what a drift calls for (AdviceInvestigate for a fall,
+	// AdviceRecalibrate for a rise; "" without drift). A fall is never
+	// advice to recalibrate: a regression that slipped past the gate
+	// lowers the score too, and a floor calibrated on such runs would sit
+	// under it.
+	Advice string
+	// PassedBelow are, after a fall, the runs from FromRun on that score
+	// below every calibration run (below CalibrationMin, its lowest
+	// score) yet not below the calibration's Floor: the runs the gate
+	// passes although they score lower than anything the floor was
+	// calibrated on, in run order; nil otherwise.
+	PassedBelow []string
+	// CalibrationMin and Floor are the calibration's lowest score and its
+	// floor.
+	CalibrationMin, Floor float64
 	// Benchmarks are the suite benchmarks whose ratio drifted, in suite
 	// order: each checked the same way, Holm's step-down over the suite
 	// keeping the family-wise rate at FalseAlarm per PerRuns runs.
@@ -111,6 +129,16 @@ func benchmarkDraws(k int, falseAlarm float64) int {
 	return min(100000, max(driftDraws, int(math.Ceil(200*float64(k)/falseAlarm))))
 }
 
+// What a drift calls for (DriftResult.Advice).
+const (
+	// AdviceInvestigate: the score fell. Find out why before anything
+	// else; recalibrate only if the change was intended.
+	AdviceInvestigate = "investigate"
+	// AdviceRecalibrate: the score rose. A floor calibrated on the lower
+	// runs catches less than one calibrated on these would.
+	AdviceRecalibrate = "recalibrate"
+)
+
 // MaxDriftRuns is the most runs a false-alarm rate may cover: the
 // simulation of the check's null draws that many runs 20,000 times.
 const MaxDriftRuns = 1000
@@ -152,7 +180,7 @@ func Drift(cal *File, runs []data.Run, dir Direction, opt DriftOptions) (*DriftR
 		inCal[id] = true
 	}
 	res := &DriftResult{CalibrationMedian: stats.Median(calScores), CalibrationRuns: len(calScores),
-		FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, K: DriftK}
+		FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, K: DriftK, CalibrationMin: cal.Observed.Min, Floor: cal.Floor}
 	cols := make([][]float64, len(cal.Suite)) // log ratios per benchmark: calibration, then new runs
 	for j := range cal.Suite {
 		for _, row := range cal.Matrix.LogRatio {
@@ -192,6 +220,7 @@ func Drift(cal *File, runs []data.Run, dir Direction, opt DriftOptions) (*DriftR
 		return nil, errors.New(msg)
 	}
 	res.TooFew = len(res.Runs) < MinNewRuns
+	res.LastRun = res.Runs[len(res.Runs)-1]
 	res.Median = stats.Median(res.Scores)
 	n := len(calScores)
 	all := append(append([]float64(nil), calScores...), res.Scores...)
@@ -206,6 +235,15 @@ func Drift(cal *File, runs []data.Run, dir Direction, opt DriftOptions) (*DriftR
 		at := n + c.start
 		res.Drift, res.Direction, res.FromRun, res.P = true, c.direction(), res.Runs[c.start], c.p
 		res.BeforeMedian, res.AfterMedian = stats.Median(all[:at]), stats.Median(all[at:])
+		res.Advice = AdviceRecalibrate
+		if c.down {
+			res.Advice = AdviceInvestigate
+			for i := c.start; i < len(res.Runs); i++ {
+				if sc := res.Scores[i]; sc < res.CalibrationMin && sc >= res.Floor {
+					res.PassedBelow = append(res.PassedBelow, res.Runs[i])
+				}
+			}
+		}
 	}
 	if res.TooFew {
 		return res, nil

@@ -3,6 +3,7 @@ package calibrate
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -95,6 +96,56 @@ func TestDrift(t *testing.T) {
 	}
 	if d.Drift || !d.TooFew {
 		t.Errorf("two runs far off: drift %v, too few %v; want too few to tell", d.Drift, d.TooFew)
+	}
+}
+
+// TestDriftAdvice: a fall is advice to investigate, never to recalibrate,
+// and names the runs from the change on that score below every
+// calibration run yet at or above the floor (runs the gate passes below
+// what it was calibrated on); a rise is advice to recalibrate. Against a
+// calibration of 30 runs (sd 0.025), twelve steady runs then five that
+// fall: two between the floor and the calibration's lowest score, one
+// below the floor, one within the calibration's range, one between again.
+func TestDriftAdvice(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 30))
+	cal := make([]float64, 30)
+	for i := range cal {
+		cal[i] = 0.3 + 0.025*rng.NormFloat64()
+	}
+	f := driftFile(t, cal)
+	m, s := stats.Mean(cal), stats.SD(cal)
+	lowest, floor := math.Log(f.Observed.Min), math.Log(f.Floor)
+	between := (lowest + floor) / 2
+	if !(floor < lowest-0.01) {
+		t.Fatalf("the floor %v is not clearly below the lowest calibration score %v: the case needs room between them", f.Floor, f.Observed.Min)
+	}
+	steady := make([]float64, 12)
+	for i := range steady {
+		steady[i] = m + 0.5*s*float64(1-2*(i%2))
+	}
+	fell := append(append([]float64(nil), steady...), between, floor-0.01, between, m-s, between-0.001)
+	d, err := Drift(f, newRuns(fell), Auto, DriftOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"gated-013", "gated-015", "gated-017"}
+	if !d.Drift || d.Direction != "down" || d.FromRun != "gated-013" || d.LastRun != "gated-017" || d.Advice != AdviceInvestigate ||
+		!slices.Equal(d.PassedBelow, want) || d.CalibrationMin != f.Observed.Min || d.Floor != f.Floor {
+		t.Errorf("a fall: drift %v %q from %q to %q, advice %q, passed below %v (want %v), lowest %v, floor %v",
+			d.Drift, d.Direction, d.FromRun, d.LastRun, d.Advice, d.PassedBelow, want, d.CalibrationMin, d.Floor)
+	}
+	rose := append(append([]float64(nil), steady...), m+4*s, m+4*s, m+4*s)
+	if d, err = Drift(f, newRuns(rose), Auto, DriftOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !d.Drift || d.Direction != "up" || d.Advice != AdviceRecalibrate || len(d.PassedBelow) != 0 || d.LastRun != "gated-015" {
+		t.Errorf("a rise: drift %v %q, advice %q, passed below %v, last run %q; want up, recalibrate, none, gated-015", d.Drift, d.Direction, d.Advice, d.PassedBelow, d.LastRun)
+	}
+	if d, err = Drift(f, newRuns(steady), Auto, DriftOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if d.Drift || d.Advice != "" || d.PassedBelow != nil {
+		t.Errorf("steady runs: drift %v, advice %q, passed below %v; want no advice", d.Drift, d.Advice, d.PassedBelow)
 	}
 }
 

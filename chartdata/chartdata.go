@@ -131,7 +131,9 @@ type Chart interface {
 
 // All computes the six charts of an analysis, in the order the command
 // line writes them and the report shows them. The score distribution
-// marks the prediction bound at the recommendation's α.
+// marks the prediction bound at the recommendation's α. A floor not
+// recommended (floor's Label) is the floor of every chart, the trade-off's
+// line included.
 //
 // runs is the analysis of every run given, whose score sequence (with its
 // regimes) the sequence chart shows; nil means a, when the floor was
@@ -148,12 +150,16 @@ func All(a, runs *calibrate.Analysis, rec *calibrate.Recommendation, floor Floor
 			from = "from " + w.First
 		}
 	}
+	tradeoff := NewFloorTradeoff(a, rec)
+	if floor.Value > 0 && floor.Label != "recommended" {
+		tradeoff.MarkFloor(floor)
+	}
 	return []Chart{
 		NewRatioSpread(a),
 		NewScoreSequence(runs, floor),
 		NewScoreDistribution(a, floor, rec.PredictionBound, rec.Options.Alpha),
 		NewNoise(a),
-		NewFloorTradeoff(a, rec),
+		tradeoff,
 		NewHistory(runs, rec.Bands, from),
 	}
 }

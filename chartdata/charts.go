@@ -173,8 +173,8 @@ type ScoreSequence struct {
 	// id (drawn as a line; no legend entry).
 	Scores Series
 	// Above are the runs at or above the floor (all of them with no
-	// floor), Below those under it; Gated the runs gated after the
-	// calibration (MarkGated), whatever their score, which are in neither.
+	// floor), Below those under it; Gated the runs after the calibration
+	// (MarkGated), whatever their score, which are in neither.
 	Above, Below, Gated Series
 	// Refs are horizontal lines across the runs: the floor (when there
 	// is one), the lowest observed score, and parity (when the scores
@@ -205,7 +205,7 @@ func NewScoreSequence(a *calibrate.Analysis, floor Floor) *ScoreSequence {
 		},
 		Above: Series{Label: "run score"},
 		Below: Series{Label: "below the floor"},
-		Gated: Series{Label: "gated after the calibration (gate --record)"},
+		Gated: Series{Label: "runs after the calibration"},
 	}
 	lo, hi := a.Score.Min, a.Score.Max
 	for i, r := range a.Runs {
@@ -240,8 +240,11 @@ func NewScoreSequence(a *calibrate.Analysis, floor Floor) *ScoreSequence {
 // MarkGated moves the runs that came after the calibration, those after
 // the last of its runs (calibrated, the run ids of the calibration file's
 // model) that are not among them, from Above and Below to Gated: the runs
-// recorded by the gate since, which show whether the score has drifted
-// from what the floor was calibrated on.
+// since, which show whether the score has drifted from what the floor
+// was calibrated on. They are labelled runs after the calibration, not
+// gated runs: a run ingested or read from a file after the calibration
+// looks the same as one the gate recorded, and only a record of the
+// gate's verdicts could tell them apart.
 func (c *ScoreSequence) MarkGated(calibrated []string) {
 	in := map[string]bool{}
 	for _, id := range calibrated {
@@ -520,6 +523,16 @@ func NewFloorTradeoff(a *calibrate.Analysis, rec *calibrate.Recommendation) *Flo
 		c.R50Axis.Min, c.R50Axis.Max = pad(rlo, rhi, 0.12)
 	}
 	return c
+}
+
+// MarkFloor draws f, a floor not recommended (a calibration file's, or
+// one given), as the chart's floor line, labelled as the other charts
+// label it, in place of the recommended floor's.
+func (c *FloorTradeoff) MarkFloor(f Floor) {
+	c.Floor = Ref{Kind: RefFloor, At: f.Value, Label: floorLabel(f)}
+	if pts := c.Costs.Points; len(pts) > 0 {
+		c.X.Min, c.X.Max = pad(math.Min(pts[0].X, f.Value), math.Max(pts[len(pts)-1].X, f.Value), 0.08)
+	}
 }
 
 // Num3 formats a number with up to three significant digits and no

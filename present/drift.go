@@ -25,8 +25,11 @@ func (v *Drift) Doc() *render.Doc {
 	return doc
 }
 
-// DriftSentence says the drift in words: "drift: the score moved from
-// median 1.26 to 1.15 from run run-01 on (p = 0.016): recalibrate".
+// DriftSentence says the drift in words, with what it calls for:
+// "drift: the score fell from run run-01 on (p = 0.016): investigate:
+// runs run-01..run-03 score below the calibration (median 1.26 → 1.14);
+// recalibrate only if the change was intended", then, in a sentence of
+// their own, the benchmarks that moved.
 func DriftSentence(d *calibrate.DriftResult) string {
 	if !d.Drift && d.TooFew {
 		return fmt.Sprintf("too few runs to tell: %s gated since the calibration (median %.2f; the calibration's %.2f), and a change needs %d",
@@ -35,15 +38,63 @@ func DriftSentence(d *calibrate.DriftResult) string {
 	if !d.Drift {
 		return fmt.Sprintf("no drift: the %s gated since the calibration score like it (median %.2f)", Plural(len(d.Runs), "run"), d.Median)
 	}
-	s := fmt.Sprintf("drift: the score moved from median %.2f to %.2f from run %s on (p = %.3f): recalibrate", d.BeforeMedian, d.AfterMedian, d.FromRun, d.P)
+	s := fmt.Sprintf("drift: the score %s from run %s on (p = %.3f): %s", moved(d), d.FromRun, d.P, DriftAdvice(d))
 	if len(d.Benchmarks) > 0 {
 		var parts []string
 		for _, b := range d.Benchmarks {
 			parts = append(parts, fmt.Sprintf("%s %.2f→%.2f from %s", b.Name, b.BeforeMedian, b.AfterMedian, b.FromRun))
 		}
-		s += "; benchmarks that moved: " + strings.Join(parts, ", ")
+		s += ". Benchmarks that moved: " + strings.Join(parts, ", ")
 	}
 	return s
+}
+
+// moved says which way the score moved: "fell" or "rose".
+func moved(d *calibrate.DriftResult) string {
+	if d.Direction == "down" {
+		return "fell"
+	}
+	return "rose"
+}
+
+// DriftAdvice is what a drift calls for, in words. A fall: "investigate:
+// runs X..Y score below the calibration (median A → B); R1 and R2 score
+// below every calibration run (lowest L) yet pass the Fx floor;
+// recalibrate only if the change was intended". A rise: "runs X..Y score
+// above the calibration (median A → B): recalibrate to tighten the
+// floor". "" without drift.
+func DriftAdvice(d *calibrate.DriftResult) string {
+	if !d.Drift {
+		return ""
+	}
+	runs := fmt.Sprintf("runs %s..%s score", d.FromRun, d.LastRun)
+	if d.FromRun == d.LastRun {
+		runs = fmt.Sprintf("run %s scores", d.FromRun)
+	}
+	if d.Advice != calibrate.AdviceInvestigate {
+		return fmt.Sprintf("%s above the calibration (median %.2f → %.2f): recalibrate to tighten the floor", runs, d.BeforeMedian, d.AfterMedian)
+	}
+	s := fmt.Sprintf("investigate: %s below the calibration (median %.2f → %.2f)", runs, d.BeforeMedian, d.AfterMedian)
+	if n := len(d.PassedBelow); n > 0 {
+		verb := "score"
+		if n == 1 {
+			verb = "scores"
+		}
+		s += fmt.Sprintf("; %s %s below every calibration run (lowest %s) yet pass the %sx floor", listAnd(d.PassedBelow, MaxListed), verb, X(d.CalibrationMin), TrimFloat(d.Floor))
+	}
+	return s + "; recalibrate only if the change was intended"
+}
+
+// listAnd joins names as a sentence does, "a", "a and b", "a, b and c",
+// the first max of them: "a, b, c, d, e and 3 more".
+func listAnd(names []string, max int) string {
+	switch {
+	case len(names) > max:
+		return ListSome(names, max)
+	case len(names) > 1:
+		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	}
+	return strings.Join(names, "")
 }
 
 // DriftRateSentence says the rate the check runs at and how: "checked at
@@ -60,14 +111,14 @@ func DriftRateSentence(d *calibrate.DriftResult) string {
 }
 
 // GateDriftNote is the gate's one-line note on the drift of the last
-// stored gated runs (in store, as a message names it), or "" when they
-// have not drifted.
+// stored gated runs (in store, as a message names it), with the advice
+// drift gives, or "" when they have not drifted.
 func GateDriftNote(d *calibrate.DriftResult, store string) string {
 	if !d.Drift {
 		return ""
 	}
-	return fmt.Sprintf("the last %d gated runs in %s: the score moved %s from median %.2f to %.2f from run %s on (false-alarm rate %s per %d runs): recalibrate (qoscal drift)",
-		len(d.Runs), store, d.Direction, d.BeforeMedian, d.AfterMedian, d.FromRun, falseAlarmPct(d.FalseAlarm), d.PerRuns)
+	return fmt.Sprintf("the last %d gated runs in %s: the score %s from run %s on (false-alarm rate %s per %d runs): %s (qoscal drift)",
+		len(d.Runs), store, moved(d), d.FromRun, falseAlarmPct(d.FalseAlarm), d.PerRuns, DriftAdvice(d))
 }
 
 // falseAlarmPct is a false-alarm rate in percent, to three significant
@@ -92,9 +143,10 @@ func (v *Drift) JSON() DriftJSON {
 		Benchmarks: []DriftBenchmarkJSON{}, Message: DriftSentence(r), Rate: DriftRateSentence(r), BeforeMedian: nan, AfterMedian: nan, P: nan,
 		FalseAlarmRate: r.FalseAlarm, FalseAlarmRuns: r.PerRuns,
 		Check: DriftCheckJSON{K: r.K, H: render.Float(r.H), Rho: r.Rho, CalibrationRuns: r.CalibrationRuns}}
+	j.PassedBelow = append([]string{}, r.PassedBelow...)
 	if r.Drift {
-		id, dir := r.FromRun, r.Direction
-		j.FromRun, j.Direction = &id, &dir
+		id, dir, advice := r.FromRun, r.Direction, r.Advice
+		j.FromRun, j.Direction, j.Advice = &id, &dir, &advice
 		j.BeforeMedian, j.AfterMedian, j.P = render.Float(r.BeforeMedian), render.Float(r.AfterMedian), render.Float(r.P)
 	}
 	for _, b := range r.Benchmarks {
@@ -109,6 +161,8 @@ type DriftJSON struct {
 	Drift          bool                 `json:"drift"`
 	TooFew         bool                 `json:"too_few"`
 	Direction      *string              `json:"direction"`
+	Advice         *string              `json:"advice"`
+	PassedBelow    []string             `json:"passed_below"`
 	FromRun        *string              `json:"from_run"`
 	BeforeMedian   render.Float         `json:"before_median"`
 	AfterMedian    render.Float         `json:"after_median"`

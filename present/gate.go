@@ -35,6 +35,10 @@ type Gate struct {
 	ExitCode int
 	// Warnings are the gate's warnings in the command's words.
 	Warnings []string
+	// RerunCommand is the command that measured the run again after a
+	// rerun verdict (gate --rerun-command); Res is then the pair's
+	// verdict, and Res.Pair the run and its rerun. "" without a rerun.
+	RerunCommand string
 }
 
 // gateRow is one benchmark row.
@@ -293,6 +297,9 @@ func (g *Gate) Doc() *render.Doc {
 		g.Table(),
 		&render.Paragraph{In: md, Text: g.floorSentence()},
 	)
+	if s := g.RerunSentence(); s != "" {
+		d.Add(&render.Paragraph{In: md, Text: s})
+	}
 	if len(g.Warnings) > 0 {
 		items := make([]string, len(g.Warnings))
 		for i, w := range g.Warnings {
@@ -335,6 +342,7 @@ type GateJSON struct {
 	SubSuiteFloor  *float64         `json:"sub_suite_floor"`
 	PerBenchmark   PerBenchmarkJSON `json:"per_benchmark"`
 	Pair           []PairJSON       `json:"pair"`
+	Rerun          *RerunJSON       `json:"rerun"`
 	CappedScore    render.Float     `json:"capped_score"`
 	CarriedBy      []string         `json:"carried_by"`
 }
@@ -389,6 +397,7 @@ func (g *Gate) JSON() GateJSON {
 	for _, p := range r.Pair {
 		j.Pair = append(j.Pair, PairJSON{Run: p.ID, Score: render.Float(p.Score)})
 	}
+	j.Rerun = g.rerunJSON()
 	if r.Floor > 0 {
 		f, src := r.Floor, r.FloorSource
 		if r.SubSuiteFloor > 0 {

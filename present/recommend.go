@@ -22,6 +22,13 @@ type Recommend struct {
 	// BacktestName is how the command names the backtest runs' source
 	// (its flag).
 	BacktestName string
+	// Given, when set, says where a floor that is not the recommended one
+	// comes from ("the calibration file gate.json (margin method, 9
+	// runs)", "--floor"): Rec is then the recommendation's
+	// figures at that floor (calibrate.Recommendation.At), and the view
+	// words it as that floor, judged on these runs, not as a
+	// recommendation.
+	Given string
 }
 
 // MethodNote says how the floor was found.
@@ -55,8 +62,13 @@ func (v *Recommend) window() calibrate.Window {
 func (v *Recommend) Decision() [3]string {
 	a, rec := v.A, v.Rec
 	c := rec.Cost
+	first := fmt.Sprintf("floor: %sx for geomean(%s) over %s, %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark"), DescribeWindow(v.window()))
+	if v.Given != "" {
+		first = fmt.Sprintf("floor: %sx for geomean(%s) over %s, from %s; its figures on %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark"),
+			v.Given, strings.TrimPrefix(DescribeWindow(v.window()), "calibrated on "))
+	}
 	return [3]string{
-		fmt.Sprintf("floor: %sx for geomean(%s) over %s, %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark"), DescribeWindow(v.window())),
+		first,
 		v.costLine(),
 		fmt.Sprintf("it catches a uniform slide of %s half the time%s", slidePct(c.R50, 1), ninetyWords(c.R90, ", and of %s nine times in ten", func(r float64) string { return slidePct(r, 1) })),
 	}
@@ -78,8 +90,13 @@ func (v *Recommend) Summary() string {
 	a, rec := v.A, v.Rec
 	c := rec.Cost
 	var b strings.Builder
-	fmt.Fprintf(&b, "Floor is %sx: %.0f%% below the lowest observed (%s), so a healthy run trips it %s (predictive; at most 1 in %d with no model), while %s slide toward parity trips it half the time%s.",
-		rec.FormatFloor(rec.Floor), c.BelowMinPct, X(a.Score.Min), HowOften(c.Predictive),
+	where := fmt.Sprintf("%.0f%% below", c.BelowMinPct)
+	if c.BelowMinPct < 0 {
+		// A floor given, not recommended, may be above the lowest run.
+		where = fmt.Sprintf("%.0f%% above", -c.BelowMinPct)
+	}
+	fmt.Fprintf(&b, "Floor is %sx: %s the lowest observed (%s), so a healthy run trips it %s (predictive; at most 1 in %d with no model), while %s slide toward parity trips it half the time%s.",
+		rec.FormatFloor(rec.Floor), where, X(a.Score.Min), HowOften(c.Predictive),
 		a.Score.N+1, withArticle(slidePct(c.R50, 0)), ninetyWords(c.R90, " and %s slide nine times in ten", func(r float64) string { return withArticle(slidePct(r, 0)) }))
 	if len(a.Suite) > 1 {
 		if loss := (1 - c.SingleQ50) * 100; loss > 99.5 {
@@ -192,9 +209,15 @@ func (v *Recommend) Figures() *render.Table {
 	a, rec := v.A, v.Rec
 	c := rec.Cost
 	t := &render.Table{Head: []string{"figure", "value"}, Align: []render.Align{render.Left, render.Left}}
-	t.AddRow("recommended floor", rec.FormatFloor(rec.Floor)+"x")
-	t.AddRow("runs", strings.TrimPrefix(DescribeWindow(v.window()), "calibrated on "))
-	t.AddRow("method", v.MethodNote())
+	if v.Given != "" {
+		t.AddRow("floor (from "+v.Given+")", rec.FormatFloor(rec.Floor)+"x")
+		t.AddRow("runs", strings.TrimPrefix(DescribeWindow(v.window()), "calibrated on "))
+		t.AddRow("method", "from "+v.Given)
+	} else {
+		t.AddRow("recommended floor", rec.FormatFloor(rec.Floor)+"x")
+		t.AddRow("runs", strings.TrimPrefix(DescribeWindow(v.window()), "calibrated on "))
+		t.AddRow("method", v.MethodNote())
+	}
 	t.AddRow("false-positive rate per healthy run (predictive)", Rate(c.Predictive)+" ("+OneIn(c.Predictive)+")")
 	t.AddRow("the true rate: 95% upper confidence bound, allowing for the heavier tails and correlation the runs do not rule out", Rate(c.Upper95)+TrueRateNote(c))
 	t.AddRow("bound with no model, (j+1)/(n+1)", Rate(c.DistributionFree))

@@ -22,10 +22,20 @@ import (
 // reportPage) or as a Markdown document (Markdown: a render.Doc), with
 // the charts as image files or, for a step summary, as Mermaid charts.
 type Report struct {
-	A   *calibrate.Analysis
-	Rec *calibrate.Recommendation
-	// Floor is the floor the charts show.
+	A *calibrate.Analysis
+	// Rec is the floor the report is about, with what it costs and
+	// catches on these runs: the recommendation, or, when Floor is
+	// another (Floor.Label: "calibration", "--floor"), the
+	// recommendation's figures at that floor
+	// (calibrate.Recommendation.At). Recommended is then the
+	// recommendation, shown in one row for comparison; nil otherwise.
+	Rec, Recommended *calibrate.Recommendation
+	// Floor is the floor the charts show: Rec's.
 	Floor chartdata.Floor
+	// Cal is the calibration file whose floor Floor is (CalPath the name
+	// it was given by), nil when it is not a calibration file's.
+	Cal     *calibrate.File
+	CalPath string
 	// Charts are the charts drawn as SVG, in the order they were made;
 	// ChartData their data, for the Mermaid charts of a step summary.
 	Charts    []ReportChart
@@ -50,7 +60,50 @@ type ReportChart struct {
 }
 
 func (r *Report) spread() *Spread       { return &Spread{A: r.A} }
-func (r *Report) recommend() *Recommend { return &Recommend{A: r.A, Rec: r.Rec} }
+func (r *Report) recommend() *Recommend { return &Recommend{A: r.A, Rec: r.Rec, Given: r.given()} }
+
+// given says where the report's floor comes from when it is not the
+// recommended one: "the calibration file gate.json (margin method, 9
+// runs)", "--floor"; "" for the recommended floor.
+func (r *Report) given() string {
+	switch {
+	case r.Floor.Label == "recommended" || r.Floor.Label == "":
+		return ""
+	case r.Cal != nil:
+		return fmt.Sprintf("the calibration file %s (%s method, %s)", r.CalPath, r.Cal.Method, Plural(r.Cal.Runs, "run"))
+	}
+	return r.Floor.Label
+}
+
+// floorLine is the report's floor, first under its title: "Recommended
+// floor: 1.16x", "Floor: 1.14x, from the calibration file gate.json",
+// "Floor: 1.20x, from --floor".
+func (r *Report) floorLine() string {
+	f := r.Rec.FormatFloor(r.Rec.Floor) + "x"
+	switch {
+	case r.given() == "":
+		return "Recommended floor: " + f
+	case r.Cal != nil:
+		return "Floor: " + f + ", from the calibration file " + r.CalPath
+	}
+	return "Floor: " + f + ", from " + r.given()
+}
+
+// figuresTitle heads the table of the floor's figures.
+func (r *Report) figuresTitle() string {
+	if r.given() == "" {
+		return "The recommended floor and what it costs"
+	}
+	return "The floor and what it costs"
+}
+
+// reading is what a reviewer reads from the chart name.
+func (r *Report) reading(name string) string {
+	if name == "floor-tradeoff" && r.given() != "" {
+		return strings.Replace(chartReading[name], "the recommended floor is the vertical line", "the floor is the vertical line", 1)
+	}
+	return chartReading[name]
+}
 
 // Title is the report's title.
 func (r *Report) Title() string {
@@ -62,12 +115,13 @@ func (r *Report) warnings() []string {
 	return WarningTexts(r.A.Warnings, r.Rec.Warnings)
 }
 
-// figures is the recommendation's table of figures, with the floor the
-// charts show when it is not the recommended one.
+// figures is the table of the floor's figures; for a floor that is not
+// the recommended one, with the floor recommend gives on these runs in
+// its second row, for comparison.
 func (r *Report) figures() *render.Table {
 	t := r.recommend().Figures()
-	if r.Floor.Label != "recommended" {
-		InsertRow(t, 1, "floor shown in the charts ("+r.Floor.Label+")", TrimFloat(r.Floor.Value)+"x")
+	if rec := r.Recommended; rec != nil && r.given() != "" {
+		InsertRow(t, 1, "the floor recommend gives on these runs, for comparison", rec.FormatFloor(rec.Floor)+"x")
 	}
 	return t
 }
@@ -133,7 +187,7 @@ var reportTemplate = template.Must(template.New("report").Parse(reportHTML))
 
 // reportPage is what the HTML template shows.
 type reportPage struct {
-	Title, Floor                                  string
+	Title, Floor, FiguresTitle                    string
 	Decision, Summary, Warnings, Provenance       []string
 	Figures, Candidates, Distribution, Benchmarks htmlTable
 	Inputs                                        htmlTable
@@ -180,12 +234,13 @@ type htmlChart struct {
 func (r *Report) WriteHTML(w io.Writer) error {
 	var cs []htmlChart
 	for _, c := range reportOrder(r.Charts) {
-		cs = append(cs, htmlChart{Name: c.Name, Title: c.Caption, Read: chartReading[c.Name], SVG: template.HTML(inlineSVG(string(c.SVG))), LeftOut: c.LeftOut})
+		cs = append(cs, htmlChart{Name: c.Name, Title: c.Caption, Read: r.reading(c.Name), SVG: template.HTML(inlineSVG(string(c.SVG))), LeftOut: c.LeftOut})
 	}
 	spread, rec := r.spread(), r.recommend()
 	return reportTemplate.Execute(w, reportPage{
 		Title:        r.Title(),
-		Floor:        r.Rec.FormatFloor(r.Rec.Floor),
+		Floor:        r.floorLine(),
+		FiguresTitle: r.figuresTitle(),
 		Decision:     rec.DecisionItems(),
 		Summary:      []string{spread.Summary(), rec.Summary()},
 		Warnings:     r.warnings(),
@@ -218,7 +273,7 @@ func (r *Report) Markdown(chartFiles []string) *render.Doc {
 	spread, rec := r.spread(), r.recommend()
 	d := &render.Doc{}
 	d.Add(&render.Heading{Level: 1, Text: r.Title()},
-		&render.Paragraph{Text: "Recommended floor: " + r.Rec.FormatFloor(r.Rec.Floor) + "x", Strong: true},
+		&render.Paragraph{Text: r.floorLine(), Strong: true},
 		&render.List{Items: rec.DecisionItems()},
 		&render.Paragraph{Text: spread.Summary()}, &render.Paragraph{Text: rec.Summary()})
 	if ws := r.warnings(); len(ws) > 0 {
@@ -234,7 +289,7 @@ func (r *Report) Markdown(chartFiles []string) *render.Doc {
 				continue
 			}
 			d.Add(&render.Image{Alt: c.Caption, Src: filepath.ToSlash(filepath.Base(chartFiles[i]))})
-			if s := chartReading[c.Name]; s != "" {
+			if s := r.reading(c.Name); s != "" {
 				d.Add(&render.Paragraph{Lead: c.Caption + ".", Text: s})
 			}
 		}
@@ -243,7 +298,7 @@ func (r *Report) Markdown(chartFiles []string) *render.Doc {
 		title string
 		t     *render.Table
 	}{
-		{"The recommended floor and what it costs", r.figures()},
+		{r.figuresTitle(), r.figures()},
 		{"Candidate floors", rec.CandidateTable()},
 		{"Score distribution", spread.DistributionTable()},
 		{"Benchmarks, noisiest first", spread.BenchmarkTable()},

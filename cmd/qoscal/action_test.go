@@ -101,7 +101,7 @@ func TestActionFile(t *testing.T) {
 	if a.Runs.Using != "composite" {
 		t.Errorf("runs.using is %q, want composite", a.Runs.Using)
 	}
-	for _, in := range []string{"baseline", "candidate", "floor", "calibration", "report-only", "per-benchmark", "args", "go-version", "comment", "comment-id", "token"} {
+	for _, in := range []string{"baseline", "candidate", "floor", "calibration", "report-only", "per-benchmark", "args", "rerun-command", "go-version", "comment", "comment-id", "token"} {
 		if _, ok := a.Inputs[in]; !ok {
 			t.Errorf("input %s is missing", in)
 		}
@@ -414,6 +414,10 @@ func TestActionSteps(t *testing.T) {
 		outputs map[string]string
 		summary []string // lines the step summary must hold
 		log     []string // regexps the log must match
+		// rerun, when set, puts rerun/baseline.txt and rerun/hoard.txt
+		// in the workspace: the sample's with the candidate's figures
+		// times it, for a rerun command to copy over the run's files.
+		rerun float64
 	}{
 		{
 			name:    "pass",
@@ -451,6 +455,38 @@ func TestActionSteps(t *testing.T) {
 			log:     []string{`(?m)^::warning title=qoscal gate%3A below the floor \(report-only\)::`, `(?m)^report-only: not gating.$`},
 		},
 		{
+			// 1.55 is within a 5% band below the 1.6 floor: the rerun
+			// command measures again (here: copies the candidate 10%
+			// faster), and the pair's mean, 1.62, passes.
+			name:    "a rerun verdict, a healthy rerun: pass",
+			inputs:  map[string]string{"floor": "1.6", "args": "--rerun-band 0.05", "rerun-command": "cp rerun/baseline.txt rerun/hoard.txt ."},
+			os:      "Linux",
+			rerun:   1.10,
+			outputs: map[string]string{"verdict": "pass", "score": "1.6217", "exit-code": "0"},
+			summary: []string{"### qoscal gate: PASS"},
+			log:     []string{`(?m)^qoscal: rerun: running cp rerun/baseline.txt rerun/hoard.txt \.$`, `(?m)^PASS: hoard is 1.62x system \(geomean, the mean of two runs: 987654321-1 1.55x, 987654321-1-rerun 1.70x\)`},
+		},
+		{
+			// The rerun 3% slower: the pair's mean, 1.52, fails the job.
+			name:    "a rerun verdict, a regressed rerun, on the Windows runner's branch: fail",
+			inputs:  map[string]string{"floor": "1.6", "args": "--rerun-band 0.05", "rerun-command": "cp rerun/baseline.txt rerun/hoard.txt ."},
+			os:      "Windows",
+			rerun:   0.97,
+			exit:    1,
+			outputs: map[string]string{"verdict": "fail", "score": "1.5229", "exit-code": "1"},
+			summary: []string{"### qoscal gate: FAIL"},
+			log:     []string{`(?m)^::error title=qoscal gate%3A FAIL::FAIL: hoard is 1.52x system \(geomean, the mean of two runs: 987654321-1 1.55x, 987654321-1-rerun 1.50x\)`},
+		},
+		{
+			name:    "a rerun command that fails: exit 2, naming it",
+			inputs:  map[string]string{"floor": "1.6", "args": "--rerun-band 0.05", "rerun-command": "echo out of disk >&2; exit 4"},
+			os:      "Linux",
+			exit:    2,
+			outputs: map[string]string{"exit-code": "2"},
+			summary: []string{"### qoscal gate: error (exit 2)"},
+			log:     []string{`(?m)^::error title=qoscal gate%3A error::--rerun-command "echo out of disk >&2; exit 4" failed \(exit status 4; its stderr ended: out of disk\)`},
+		},
+		{
 			name:    "bad input: exit 2, one annotation",
 			inputs:  map[string]string{"floor": "1.25", "candidate": "hoard=missing.txt"},
 			os:      "Linux",
@@ -471,6 +507,9 @@ func TestActionSteps(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := copySample(t, sample)
+			if c.rerun != 0 {
+				writeRerun(t, dir, c.rerun)
+			}
 			inputs := map[string]string{"baseline": "system=baseline.txt", "candidate": "hoard=hoard.txt"}
 			for k, v := range c.inputs {
 				inputs[k] = v
@@ -524,6 +563,42 @@ func copySample(t *testing.T, sample string) string {
 		}
 	}
 	return dir
+}
+
+// writeRerun puts a rerun's result files into dir/rerun: the workspace's
+// baseline.txt under a header of its own (a rerun rewrites both files),
+// and hoard.txt with every ops/sec figure times factor.
+func writeRerun(t *testing.T, dir string, factor float64) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(dir, "rerun"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	base, err := os.ReadFile(filepath.Join(dir, "baseline.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cand, err := os.ReadFile(filepath.Join(dir, "hoard.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops := regexp.MustCompile(`\((\d+) ops/sec\)`)
+	n := 0
+	cand = ops.ReplaceAllFunc(cand, func(m []byte) []byte {
+		v, err := strconv.ParseFloat(string(ops.FindSubmatch(m)[1]), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n++
+		return []byte(fmt.Sprintf("(%.0f ops/sec)", v*factor))
+	})
+	if n == 0 {
+		t.Fatal("hoard.txt: no ops/sec figure to scale")
+	}
+	for name, b := range map[string][]byte{"baseline.txt": append([]byte("=== rerun ===\n"), base...), "hoard.txt": cand} {
+		if err := os.WriteFile(filepath.Join(dir, "rerun", name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // TestActionComment runs the action's comment step against a local

@@ -30,6 +30,11 @@ calibrations of the file's size (its decision interval is set by a seeded
 simulation of steady runs, allowing for the calibration's
 autocorrelation); drift prints that rate. Each benchmark is checked the
 same way, at the same rate family-wise (Holm). At least 3 runs are needed.
+A fall is advice to investigate, naming the runs from the change on and
+those of them the floor passes below every calibration run: a regression
+that slipped past the gate lowers the score too, and a floor calibrated
+again on such runs would sit under it, so recalibrate only if the change
+was intended. A rise is advice to recalibrate, to tighten the floor.
 Exits 0 either way, unless --fail-on-drift (exit 1 on drift). Needs a
 version 2 calibration file (it holds the calibration's runs).
 `,
@@ -43,7 +48,7 @@ then compare the runs of the real regression with them:
 
     $ qoscal drift --calibration settled.json --baseline glibc=baseline.txt --candidate mimalloc=mimalloc.txt \
         data/samples/linux-glibc-vs-mimalloc/regressed
-    drift: the score moved from median 1.26 to 1.15 from run run-01 on (p = 0.016): recalibrate.
+    drift: the score fell from run run-01 on (p = 0.016): investigate: runs run-01..run-03 score below the calibration (median 1.26 → 1.15); recalibrate only if the change was intended.
     Checked at a false-alarm rate of 5% per 20 runs: a two-sided CUSUM of the log score against ...
 `,
 	new: func() runner { return new(driftFlags) },

@@ -76,6 +76,7 @@ type gateFlags struct {
 	runFlags
 	dirFlags
 	db, calibration, onDegraded, summary, metric string
+	rerunCommand                                 string
 	floor, tag                                   float64
 	perBenchmark                                 string
 	rerunBand                                    float64
@@ -108,7 +109,8 @@ func (g *gateFlags) flags(fs *flagSet) {
 	fs.IntVar(&g.minSuite, "min-suite", 0, fmt.Sprintf("the fewest benchmarks `N` of the suite a partial run is gated on, in [0, %d] (default 0: half, at least 2)", maxMinSuite))
 	fs.StringVar(&g.perBenchmark, "per-benchmark", calibrate.PerBenchmarkWarn, "what a benchmark below its calibrated band (Holm's step-down at the calibration's family-wise rate) does, `MODE`: warn, fail (exit 1 even when the geomean passes) or off")
 	fs.StringVar(&g.onDegraded, "on-degraded", "warn", "what a degraded runner does, `MODE`: warn, fail (exit 3, \"inconclusive\") or ignore")
-	fs.Float64Var(&g.rerunBand, "rerun-band", 0, "a score below the floor by less than this `FRACTION` of it (floor × (1 − FRACTION) ≤ score) is verdict \"rerun\" (exit 3) instead of FAIL: measure again on a fresh runner, then judge both runs as RUN1 RUN2; a pair has no band: below the floor, it fails; in [0, 0.5) (default 0: off)")
+	fs.Float64Var(&g.rerunBand, "rerun-band", 0, "a score below the floor by less than this `FRACTION` of it (floor × (1 − FRACTION) ≤ score) is verdict \"rerun\" (exit 3) instead of FAIL: measure again on a fresh runner, then judge both runs as RUN1 RUN2; a pair has no band: below the floor, it fails (--rerun-command measures again and judges the pair itself); in [0, 0.5) (default 0: off)")
+	fs.StringVar(&g.rerunCommand, "rerun-command", "", "with --rerun-band, when the verdict is rerun: run `CMD` once through the shell (sh -c; cmd /c on Windows), which measures again and rewrites the run's result files, then judge the run and its rerun by their mean (no band: below the floor, the pair fails); a CMD that fails or leaves the files as they were is an input error (exit 2)")
 	fs.Float64Var(&g.tag, "tag-threshold", 0.03, "tag ratios beyond ±`F` as faster or SLOWER, in [0, 1)")
 	fs.group("CI:")
 	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE` (default $GITHUB_STEP_SUMMARY when set)")
@@ -151,6 +153,9 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 		if g.runID != "" {
 			return usagef("--run names one run: a pair of run folders is named after its folders")
 		}
+		if g.rerunCommand != "" {
+			return usagef("--rerun-command reruns one run: a pair is judged by its mean with no band, never rerun")
+		}
 		if second, err = g.readRun(u, paths[1:]); err != nil {
 			return err
 		}
@@ -158,6 +163,9 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	pair := paths
 	if second != nil {
 		paths = paths[:1]
+	}
+	if g.rerunCommand != "" && g.fromStore(paths) {
+		return usagef("--rerun-command measures again into the run's result files: give them with --baseline and --candidate, not a stored run")
 	}
 	run, err := g.readRun(u, paths)
 	if err != nil {
@@ -183,7 +191,10 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 		PerBenchmark: g.perBenchmark, MinSuite: g.minSuite, RerunBand: g.rerunBand,
 	}
 	var res *calibrate.GateResult
+	// judged are the runs the verdict is about, which --record stores:
+	// the run, the two of a pair, or the run and its rerun.
 	judged := []*data.Run{run}
+	rerunCommand := ""
 	if second != nil {
 		judged = append(judged, second)
 		res, err = calibrate.GatePair(run, second, opt)
@@ -192,6 +203,20 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 		}
 	} else {
 		res, err = calibrate.Gate(run, opt)
+		if err == nil && res.Verdict == calibrate.VerdictRerun && g.rerunCommand != "" {
+			first := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, GivenFloor: "--floor"}}
+			u.notef("%s", first.Headline())
+			var again *data.Run
+			if again, err = g.rerun(u, paths, run); err != nil {
+				return err
+			}
+			if res, err = calibrate.GatePair(run, again, opt); err != nil {
+				return fmt.Errorf("the run and its rerun: %w", err)
+			}
+			judged = append(judged, again)
+			rerunCommand = g.rerunCommand
+			run = &data.Run{ID: run.ID, Baseline: run.Baseline, Candidate: run.Candidate}
+		}
 	}
 	if err != nil {
 		return err
@@ -200,14 +225,14 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	// before the gate's.
 	same := g.sameFiles(pair)
 	if g.record {
-		if err := g.recordRun(u, judged, res, cal); err != nil {
+		if err := g.recordRun(u, judged, res, cal, rerunCommand != ""); err != nil {
 			return err
 		}
 	}
 	driftNote := g.driftNote(u, fs.Changed("db"), cal, dir)
 	code := gateExitCode(res)
 	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
-		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings)}}
+		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings), RerunCommand: rerunCommand}}
 	if same != "" {
 		v.Warnings = append([]string{same}, v.Warnings...)
 	}
@@ -263,6 +288,9 @@ func (g *gateFlags) validate(floorSet bool) error {
 	}
 	if !(g.rerunBand >= 0 && g.rerunBand < 0.5) {
 		return usagef("--rerun-band must be in [0, 0.5), got %v", g.rerunBand)
+	}
+	if g.rerunCommand != "" && g.rerunBand == 0 {
+		return usagef("--rerun-command runs when the verdict is rerun, which only --rerun-band gives: add --rerun-band FRACTION (say 0.03)")
 	}
 	if g.minSuite < 0 || g.minSuite > maxMinSuite {
 		return usagef("--min-suite must be in [0, %d] (0: half the calibrated suite, at least 2), got %d", maxMinSuite, g.minSuite)
@@ -490,7 +518,9 @@ func sameBytes(a, b string) bool {
 // driftNote checks, when --db names a store of gated runs and the
 // calibration has its model, whether the last --drift-window stored runs
 // (those not in the calibration) have moved away from it, and returns a
-// one-line note when they have ("" otherwise). The check (calibrate.Drift)
+// one-line note when they have ("" otherwise), with the advice drift
+// gives: a fall is to investigate (it may be a regression the gate
+// passed), never to recalibrate; a rise is to recalibrate. The check (calibrate.Drift)
 // runs at a false-alarm rate of 5% per --drift-window runs: steady runs,
 // checked after each as the gate does, raise a false note in at most 5%
 // of sequences of that many runs. A store that cannot be read gives a
@@ -555,12 +585,13 @@ func (g *gateFlags) defaultRunID(u *ui) string {
 	return "run"
 }
 
-// recordRun stores the runs judged (one, or the two of a pair, named by
-// their folders) with the --label labels, and the verdict in the ledger
-// with them, in one transaction (store.IngestOptions.Ledger): a verdict is
-// kept with its run, against the calibration named by the SHA-256 of its
-// bytes, so that 'qoscal audit' can check the calibration's claims.
-func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calibrate.GateResult, cal *calibrate.File) error {
+// recordRun stores the runs judged (one, the two of a pair, named by
+// their folders, or the run and its automatic rerun, as ID and ID-rerun)
+// with the --label labels, and the verdict in the ledger with them, in one
+// transaction (store.IngestOptions.Ledger): a verdict is kept with its
+// run, against the calibration named by the SHA-256 of its bytes, so that
+// 'qoscal audit' can check the calibration's claims.
+func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calibrate.GateResult, cal *calibrate.File, rerun bool) error {
 	labels, err := data.ParseLabels(g.labels)
 	if err != nil {
 		return usagef("--label: %v", err)
@@ -578,7 +609,7 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calibrate.GateResu
 			}
 		}
 	}
-	if len(runs) == 1 {
+	if len(runs) == 1 || rerun {
 		runs[0].ID = g.runID
 	}
 	now, err := u.now()
@@ -596,7 +627,10 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calibrate.GateResu
 		return err
 	}
 	name := "run " + runs[0].ID
-	if len(runs) == 2 {
+	switch {
+	case rerun:
+		name = fmt.Sprintf("runs %s and %s (a run and its rerun)", runs[0].ID, runs[1].ID)
+	case len(runs) == 2:
 		name = fmt.Sprintf("runs %s and %s (a pair)", runs[0].ID, runs[1].ID)
 	}
 	switch l := ir.Ledger; {
@@ -632,6 +666,8 @@ func (g *gateFlags) ledgerVerdict(u *ui, runs []data.Run, res *calibrate.GateRes
 		v.Kind = store.KindRerun
 	}
 	if len(runs) == 2 {
+		// A pair, or a run and its automatic rerun (--rerun-command),
+		// judged together by the mean of the two.
 		v.Kind, v.Other = store.KindPair, runs[0].ID
 	}
 	for _, b := range res.Benchmarks {

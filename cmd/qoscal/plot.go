@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -73,8 +75,8 @@ type floorFlags struct {
 }
 
 func (f *floorFlags) add(fs *flagSet) {
-	fs.Float64Var(&f.floor, "floor", 0, fmt.Sprintf("show this `FLOOR` instead of the recommended one, in [%g, %g]", MinFloor, MaxFloor))
-	fs.StringVar(&f.calibration, "calibration", "", "show the floor of this calibration `FILE`, its per-benchmark bands on the ratio spread, and the runs after its own as gated runs on the score sequence")
+	fs.Float64Var(&f.floor, "floor", 0, fmt.Sprintf("show this `FLOOR` instead of the recommended one (what it costs and catches on the runs read), in [%g, %g]", MinFloor, MaxFloor))
+	fs.StringVar(&f.calibration, "calibration", "", "show the floor of this calibration `FILE` (what it costs and catches on the runs read, instead of the recommended floor), its per-benchmark bands on the ratio spread, and the runs after its own marked on the score sequence")
 	f.fs = fs.FlagSet
 }
 
@@ -112,6 +114,10 @@ type chartFlags struct {
 	ff floorFlags
 	// run is the run whose ratios the ratio spread marks (--run).
 	run string
+	// recommended is the recommendation for the runs read, set by read
+	// when the floor shown is another (--floor, --calibration): read then
+	// returns that floor's figures (calibrate.Recommendation.At).
+	recommended *calibrate.Recommendation
 }
 
 // add registers the inputs of plot and report: the runs, then the floor
@@ -198,7 +204,29 @@ func (c *chartFlags) read(u *ui, paths []string) (*input, *calibrate.Recommendat
 	if err != nil {
 		return nil, nil, chartdata.Floor{}, err
 	}
-	return in, rec, floor, nil
+	if floor.Label == "recommended" {
+		u.warnAll(rec.Warnings)
+		return in, rec, floor, nil
+	}
+	// A floor not recommended is the one the charts and the report are
+	// about: the recommendation's figures at it, and its warnings.
+	c.recommended = rec
+	text := strconv.FormatFloat(floor.Value, 'f', -1, 64)
+	if c.ff.cal != nil {
+		text = c.ff.cal.FloorText
+	}
+	dec := 0
+	if i := strings.IndexByte(text, '.'); i >= 0 {
+		dec = min(len(text)-i-1, 6)
+	}
+	shown := rec.At(in.analysis, floor.Value, dec)
+	all := in.all
+	if all == nil {
+		all = in.analysis
+	}
+	all.CheckWindow(rec.Window, shown)
+	u.warnAll(shown.Warnings)
+	return in, shown, floor, nil
 }
 
 // drawn is a chart drawn as an image, or left out, and why.

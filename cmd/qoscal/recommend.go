@@ -84,6 +84,7 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
+	u.warnAll(rec.Warnings)
 	a := in.analysis
 	var others []calibrate.BacktestRun
 	if len(backtest) > 0 || len(backtestLabels) > 0 {
@@ -177,8 +178,11 @@ func (r *recFlags) options() (calibrate.RecommendOptions, error) {
 	return opt, nil
 }
 
-// recommendFor reads and analyses the runs and recommends a floor, printing
-// the warnings of both: what recommend, plot and report all start with.
+// recommendFor reads and analyses the runs and recommends a floor,
+// printing the analysis' warnings: what recommend, plot and report all
+// start with. The recommendation's warnings are the caller's to print:
+// plot and report print those of the floor they show, which may be
+// another (chartFlags.read).
 func recommendFor(u *ui, af *analysisFlags, rf *recFlags, paths []string) (*input, *calibrate.Recommendation, error) {
 	opt, err := rf.options()
 	if err != nil {
@@ -216,7 +220,6 @@ func recommendFor(u *ui, af *analysisFlags, rf *recFlags, paths []string) (*inpu
 	}
 	rec.Window, rec.Regimes = w, all.Regimes
 	all.CheckWindow(w, rec)
-	u.warnAll(rec.Warnings)
 	return in, rec, nil
 }
 

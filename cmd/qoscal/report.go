@@ -23,7 +23,10 @@ qoscal report [flags] [PATH...] --summary [FILE.md]
 summary, the score distribution, the per-benchmark spread, the recommended
 floor with its false-positive rate and detection power, the table of
 candidate floors, the six charts of 'qoscal plot', and the inputs (runs,
-labels, variant names, qoscal version, seed).
+labels, variant names, qoscal version, seed). With --calibration FILE (or
+--floor) the report is about that floor instead: its heading, figures,
+warnings and charts are that floor's, on the runs read, and the floor
+recommend would give them is one row, for comparison.
 
 --out writes one self-contained HTML file: charts inline as SVG, styles
 inline, no scripts, nothing fetched; readable on a phone and printable.
@@ -112,8 +115,8 @@ func (r *reportFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
-	rep := &present.Report{A: in.analysis, Rec: rec, Floor: floor, ChartData: cd,
-		Sources: map[string]string{}, Source: in.source, Filter: in.filter, Version: version}
+	rep := &present.Report{A: in.analysis, Rec: rec, Recommended: cf.recommended, Floor: floor, ChartData: cd,
+		Cal: cf.ff.cal, CalPath: cf.ff.calibration, Sources: map[string]string{}, Source: in.source, Filter: in.filter, Version: version}
 	for _, d := range ds {
 		rep.Charts = append(rep.Charts, present.ReportChart{Name: d.name, Caption: d.caption, SVG: d.image, LeftOut: d.leftOut})
 	}
