@@ -341,6 +341,13 @@ func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 		}
 		return eachMultiRunFile(p, opt, yield)
 	}
+	filesNamed := opt.Baseline.File != "" && opt.Candidate.File != ""
+	if measuredFolder(p) && (!filesNamed || !allPresent(p, opt)) {
+		return loadMeasuredFolder(p, opt, yield)
+	}
+	if !filesNamed && hasMeasuredFolders(p) {
+		return loadMeasuredFolders(p, opt, yield)
+	}
 	if err := opt.checkVariants(true); err != nil {
 		return err
 	}
@@ -399,6 +406,12 @@ func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 		}
 		present, missing, stats := statFiles(dir, opt)
 		switch {
+		case present == 0 && measuredFolder(dir):
+			if err := loadMeasuredFolder(dir, opt, yield); err != nil {
+				return err
+			}
+			found++
+			continue
 		case present == 0:
 			continue // not a run folder
 		case len(missing) > 0:
@@ -429,6 +442,93 @@ func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 		return errors.New(msg)
 	}
 	return nil
+}
+
+// MeasuredFile is the results of a run folder that 'qoscal measure'
+// wrote, in the csv format, beside its MetaFile (version 2). Such a
+// folder is a run without naming its variants' files: the CSV's role
+// column says which variant is which.
+const MeasuredFile = "results.csv"
+
+// measuredFolder reports whether dir is a run folder that 'qoscal
+// measure' wrote: it holds MeasuredFile and a MetaFile.
+func measuredFolder(dir string) bool {
+	for _, name := range [2]string{MeasuredFile, MetaFile} {
+		if st, err := statQuick(filepath.Join(dir, name)); err != nil || st.kind == kindDir || st.kind == kindNone {
+			return false
+		}
+	}
+	return true
+}
+
+// allPresent reports whether dir holds every named variant's file.
+func allPresent(dir string, opt *LoadOptions) bool {
+	present, _, _ := statFiles(dir, opt)
+	return present == len(opt.variants())
+}
+
+// hasMeasuredFolders reports whether a subfolder of p is a measured run
+// folder (measuredFolder).
+func hasMeasuredFolders(p string) bool {
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.IsDir() && measuredFolder(filepath.Join(p, e.Name())) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadMeasuredFolders reads the measured run folders among p's
+// subfolders, in natural order, when no variant's file is named.
+func loadMeasuredFolders(p string, opt *LoadOptions, yield func(Run) error) error {
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return pathError(p, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	NaturalSort(names)
+	for _, name := range names {
+		dir := filepath.Join(p, name)
+		if !measuredFolder(dir) {
+			continue
+		}
+		if err := loadMeasuredFolder(dir, opt, yield); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadMeasuredFolder reads the run of a folder that 'qoscal measure'
+// wrote: the one run of its MeasuredFile (its id the CSV's, unless
+// LoadOptions.RunID names it), with the labels of its MetaFile.
+func loadMeasuredFolder(dir string, opt *LoadOptions, yield func(Run) error) error {
+	p := filepath.Join(dir, MeasuredFile)
+	var runs []Run
+	if err := eachMultiRunFile(p, opt, func(r Run) error { runs = append(runs, r); return nil }); err != nil {
+		return err
+	}
+	if len(runs) != 1 {
+		return fmt.Errorf("%s holds %d runs: the results of a run folder that 'qoscal measure' wrote are one run", p, len(runs))
+	}
+	run := runs[0]
+	if opt.RunID != "" {
+		run.ID = opt.RunID
+	}
+	run.Source = dir
+	if err := readMeta(dir, &run); err != nil {
+		return err
+	}
+	return yield(run)
 }
 
 // presentFiles counts which of the named result files exist in dir and
