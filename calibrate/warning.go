@@ -37,6 +37,7 @@ const (
 	WarnNotNormal       WarningKind = "not-normal"       // Shapiro–Wilk rejects log-normal scores
 	WarnHeavyTail       WarningKind = "heavy-tail"       // the scores favour a heavier tail than the normal
 	WarnAutocorrelated  WarningKind = "autocorrelated"   // consecutive runs are correlated
+	WarnRepetitions     WarningKind = "repetitions"      // runs whose repetitions the variance components leave out
 	WarnFloorBelowOne   WarningKind = "floor-below-one"  // Recommend: the floor accepts a slower candidate
 	WarnOutliers        WarningKind = "outliers"         // Recommend: the distribution has outlier runs
 	WarnFloorAboveMin   WarningKind = "floor-above-min"  // Recommend: a calibration run would have failed

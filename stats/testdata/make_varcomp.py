@@ -93,6 +93,34 @@ for (sb, sw, max_sd, rep_s, job_s) in [
         "jobs": got[0], "repetitions": got[1], "seconds": got[2], "sd": got[3],
     })
 
+# Runs measured with repetitions, as qoscal measure writes them (its CSV):
+# 6 jobs of 4 repetitions of 3 benchmarks, times in ns/op (lower is
+# better), one sample per benchmark, variant and repetition.  The ratio of
+# a benchmark in a repetition is baseline/candidate; a repetition's log
+# score is the mean of its log ratios; the model is anova() of those,
+# grouped by job.
+rng = np.random.Generator(np.random.PCG64(29))
+rows = ["run,benchmark,variant,role,repetition,sample,value,unit"]
+groups = []
+for job in range(1, 7):
+    job_effect = rng.normal(0, 0.03)
+    logs = []
+    for rep in range(1, 5):
+        rep_logs = []
+        for b, base in (("alloc", 1000.0), ("larson", 5000.0), ("sh8", 300.0)):
+            drift = rng.normal(0, 0.05)  # shared by both variants in the repetition
+            bv = round(base * np.exp(drift + rng.normal(0, 0.01)), 3)
+            cv = round(base / 1.2 * np.exp(drift - job_effect + rng.normal(0, 0.02)), 3)
+            rows.append("job-%d,%s,system,baseline,%d,%d,%r,ns/op" % (job, b, rep, rep - 1, bv))
+            rows.append("job-%d,%s,hoard,candidate,%d,%d,%r,ns/op" % (job, b, rep, rep - 1, cv))
+            rep_logs.append(np.log(bv / cv))
+        logs.append(float(np.mean(rep_logs)))
+    groups.append(logs)
+CSV = os.path.join(os.path.dirname(OUT), "varcomp_runs.csv")
+with open(CSV, "w") as f:
+    f.write("\n".join(rows) + "\n")
+V["runs_csv"] = dict(anova(groups), reason="varcomp_runs.csv: 6 jobs of 4 repetitions", file="varcomp_runs.csv")
+
 V["_generator"] = "make_varcomp.py, numpy " + np.__version__
 with open(OUT, "w") as f:
     json.dump(V, f, indent=1, sort_keys=True)
