@@ -151,7 +151,7 @@ type Analysis struct {
 	BaselineSpread      []RawSpread       // suite order
 	// Regimes are the stretches of runs between change points of the
 	// score, in run order (one when the score never changed).
-	Regimes  []Regime
+	Regimes []Regime
 	// Variance is the variance components of the log score, for runs
 	// measured with repetitions (two or more runs, and some run with two
 	// or more repetitions); nil otherwise.
