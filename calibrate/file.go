@@ -71,12 +71,41 @@ type File struct {
 	Health    map[string]Health `json:"baseline_health"`
 	Labels    map[string]string `json:"labels"`
 	Tool      string            `json:"tool"`
+	// Variance is the variance components of the log score, when the
+	// calibration runs were measured with repetitions: its SDs between
+	// jobs and between the repetitions inside one (optional; version 2
+	// files without it are read as before). The gate judges the mean of
+	// a run's repetitions with the variance it gives (GateResult
+	// .RepetitionFloor).
+	Variance *FileVariance `json:"variance_components,omitempty"`
 	// Matrix is the calibration's model: every run's log ratio per suite
 	// benchmark. A file read by ParseFile always has one.
 	Matrix *Matrix `json:"matrix,omitempty"`
 	// Path is the name the file was read from (ParseFile's path), for
 	// messages about it; it is not part of the file.
 	Path string `json:"-"`
+}
+
+// FileVariance is the variance components of the log score over the
+// calibration runs measured with repetitions (Analysis.Variance).
+type FileVariance struct {
+	// Between and Within are the SDs of the log score between jobs and
+	// between the repetitions of one job.
+	Between float64 `json:"between"`
+	Within  float64 `json:"within"`
+	// MeanLog is the mean over those runs of their repetitions' mean
+	// log score.
+	MeanLog float64 `json:"mean_log"`
+	// Runs and Repetitions are how many runs it rests on and how many
+	// repetitions they hold in all.
+	Runs        int `json:"runs"`
+	Repetitions int `json:"repetitions"`
+}
+
+// SDOfMean is the SD of the mean log score of m repetitions of one job:
+// √(between² + within²/m).
+func (v *FileVariance) SDOfMean(m int) float64 {
+	return math.Sqrt(v.Between*v.Between + v.Within*v.Within/float64(m))
 }
 
 // FileParams are the method's parameters.
@@ -171,6 +200,9 @@ func NewFile(a *Analysis, r *Recommendation, labels map[string]string, created t
 		Labels:    map[string]string{},
 		Tool:      tool,
 		Matrix:    a.Matrix(),
+	}
+	if v := a.Variance; v != nil {
+		f.Variance = &FileVariance{Between: v.Between, Within: v.Within, MeanLog: v.Mean, Runs: v.Groups, Repetitions: v.N}
 	}
 	switch r.Options.Method {
 	case MethodTargetFPR:
@@ -458,6 +490,18 @@ func (f *File) check(present map[string]bool) error {
 	}
 	if err := f.checkModel(); err != nil {
 		return err
+	}
+	if v := f.Variance; v != nil {
+		switch {
+		case !isFinite(v.Between) || !isFinite(v.Within) || v.Between < 0 || v.Within < 0:
+			return fmt.Errorf("field variance_components: between %v and within %v: expected SDs, finite and >= 0", v.Between, v.Within)
+		case !isFinite(v.MeanLog):
+			return fmt.Errorf("field variance_components.mean_log %v: expected a finite log score", v.MeanLog)
+		case v.Runs < 2 || v.Runs > f.Runs:
+			return fmt.Errorf("field variance_components.runs %d: expected 2 to the %d calibration runs", v.Runs, f.Runs)
+		case v.Repetitions <= v.Runs:
+			return fmt.Errorf("field variance_components.repetitions %d: expected more than its %d runs (some run with 2 repetitions or more)", v.Repetitions, v.Runs)
+		}
 	}
 	for _, r := range []struct {
 		name string
@@ -853,6 +897,7 @@ var fileKeys = map[string]map[string]bool{
 	".units.*":             jsonKeys(Unit{}),
 	".baseline_health.*":   jsonKeys(Health{}),
 	".matrix":              jsonKeys(Matrix{}),
+	".variance_components": jsonKeys(FileVariance{}),
 }
 
 // mapFields are the objects of a calibration file that are maps, keyed by

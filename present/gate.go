@@ -149,6 +149,9 @@ func (g *Gate) units() string {
 // text, or the given number as given.
 func (g *Gate) FloorText() string {
 	if g.Res.FloorSource == calibrate.FloorCalibration {
+		if g.Res.RepetitionFloor > 0 {
+			return g.Cal.FormatFloor(g.Res.RepetitionFloor)
+		}
 		if g.Res.SubSuiteFloor > 0 {
 			return g.Cal.FormatFloor(g.Res.SubSuiteFloor)
 		}
@@ -168,11 +171,17 @@ func (g *Gate) Headline() string {
 	if r.Partial {
 		what += fmt.Sprintf(" on the partial suite of %d benchmarks", len(r.Suite))
 	}
+	if r.RepetitionFloor > 0 {
+		what = fmt.Sprintf("%s is %sx %s (geomean, the mean of %d repetitions)", g.Run.Candidate, X(r.Score), g.Run.Baseline, r.Repetitions)
+	}
 	floor := ""
 	if r.Floor > 0 {
 		floor = g.FloorText() + "x floor"
 		if r.SubSuiteFloor > 0 {
 			floor = fmt.Sprintf("%sx floor of that sub-suite (recomputed from the calibration; the whole suite's is %sx)", g.FloorText(), g.Cal.FloorText)
+		}
+		if r.RepetitionFloor > 0 {
+			floor = fmt.Sprintf("%sx floor for a mean of %d repetitions (from the calibration's variance components; one run's is %sx)", g.FloorText(), r.Repetitions, g.Cal.FloorText)
 		}
 	}
 	on := ""
@@ -263,6 +272,11 @@ func (g *Gate) Title() string {
 func (g *Gate) floorSentence() string {
 	switch g.Res.FloorSource {
 	case calibrate.FloorCalibration:
+		if g.Res.RepetitionFloor > 0 {
+			v := g.Cal.Variance
+			return fmt.Sprintf("Floor %sx for the mean of %d repetitions, from the calibration file %s (%s method, %d runs; floor %sx) and its variance components (SD of the log score %s between jobs, %s between repetitions).",
+				g.FloorText(), g.Res.Repetitions, g.CalPath, g.Cal.Method, g.Cal.Runs, g.Cal.FloorText, strconv.FormatFloat(v.Between, 'f', 4, 64), strconv.FormatFloat(v.Within, 'f', 4, 64))
+		}
 		if g.Res.SubSuiteFloor > 0 {
 			return fmt.Sprintf("Floor %sx for the sub-suite of %d benchmarks, recomputed from the calibration file %s (%s method, %d runs; the whole suite's floor is %sx).",
 				g.FloorText(), len(g.Res.Suite), g.CalPath, g.Cal.Method, g.Cal.Runs, g.Cal.FloorText)
@@ -334,6 +348,11 @@ type GateJSON struct {
 	Pair           []PairJSON       `json:"pair"`
 	CappedScore    render.Float     `json:"capped_score"`
 	CarriedBy      []string         `json:"carried_by"`
+	// Repetitions is how many repetitions of the suite the run holds (0:
+	// none); RepetitionFloor the floor for their mean, when the
+	// calibration has variance components.
+	Repetitions     int      `json:"repetitions"`
+	RepetitionFloor *float64 `json:"repetition_floor"`
 }
 
 // PairJSON is one run of a pair judged together.
@@ -383,6 +402,11 @@ func (g *Gate) JSON() GateJSON {
 		f := r.SubSuiteFloor
 		j.SubSuiteFloor = &f
 	}
+	j.Repetitions = r.Repetitions
+	if r.RepetitionFloor > 0 {
+		f := r.RepetitionFloor
+		j.RepetitionFloor = &f
+	}
 	for _, p := range r.Pair {
 		j.Pair = append(j.Pair, PairJSON{Run: p.ID, Score: render.Float(p.Score)})
 	}
@@ -390,6 +414,9 @@ func (g *Gate) JSON() GateJSON {
 		f, src := r.Floor, r.FloorSource
 		if r.SubSuiteFloor > 0 {
 			f = r.FullFloor
+		}
+		if r.RepetitionFloor > 0 {
+			f = g.Cal.Floor
 		}
 		if src == calibrate.FloorGiven {
 			src = g.GivenFloor
