@@ -191,7 +191,11 @@ func TestFileVarianceChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := Recommend(a, func() RecommendOptions { o := DefaultRecommendOptions; o.Method, o.Margin = MethodMargin, 0.1; return o }())
+	r, err := Recommend(a, func() RecommendOptions {
+		o := DefaultRecommendOptions
+		o.Method, o.Margin = MethodMargin, 0.1
+		return o
+	}())
 	if err != nil {
 		t.Fatal(err)
 	}

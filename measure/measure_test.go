@@ -28,8 +28,10 @@ func config(t testing.TB) Config {
 		Repetitions: 3, Warmup: 1, Order: Random, Seed: 1, RunID: "job-1",
 		Labels:  map[string]string{"suite": "alloc"},
 		Environ: append(os.Environ(), helperVar+"=1"),
-		Getenv:  func(k string) string { return map[string]string{"ImageOS": "ubuntu24", "ImageVersion": "20261124.1"}[k] },
-		Meta:    data.Meta{RunnerName: "runner 7"},
+		Getenv: func(k string) string {
+			return map[string]string{"ImageOS": "ubuntu24", "ImageVersion": "20261124.1"}[k]
+		},
+		Meta: data.Meta{RunnerName: "runner 7"},
 	}
 }
 
