@@ -450,8 +450,10 @@ func loadPath(p string, opt *LoadOptions, yield func(Run) error) error {
 // column says which variant is which.
 const MeasuredFile = "results.csv"
 
-// measuredFolder reports whether dir is a run folder that 'qoscal
+// IsMeasuredFolder reports whether dir is a run folder that 'qoscal
 // measure' wrote: it holds MeasuredFile and a MetaFile.
+func IsMeasuredFolder(dir string) bool { return measuredFolder(dir) }
+
 func measuredFolder(dir string) bool {
 	for _, name := range [2]string{MeasuredFile, MetaFile} {
 		if st, err := statQuick(filepath.Join(dir, name)); err != nil || st.kind == kindDir || st.kind == kindNone {

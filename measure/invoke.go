@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -131,10 +132,7 @@ func (m *measurement) execute(ctx context.Context, c call, inv *Invocation) erro
 		return err
 	}
 	defer outF.Close()
-	errF, err := os.Create(filepath.Join(m.dir, filepath.FromSlash(inv.Stderr)))
-	if err != nil {
-		return err
-	}
+	errF := &lazyFile{path: filepath.Join(m.dir, filepath.FromSlash(inv.Stderr))}
 	defer errF.Close()
 	ictx, cancel := ctx, context.CancelFunc(func() {})
 	if m.cfg.Timeout > 0 {
@@ -153,9 +151,9 @@ func (m *measurement) execute(ctx context.Context, c call, inv *Invocation) erro
 	cmd.Env = append(slices.Clip(env), "QOSCAL_VARIANT="+v.Name, "QOSCAL_REPETITION="+strconv.Itoa(inv.Repetition), "QOSCAL_BENCHMARK="+inv.Benchmark)
 	cmd.Stdout, cmd.Stderr = outF, errF
 	groupOf(cmd)
-	// After a kill, Wait returns within this even if the command's
-	// descendants hold its files open.
-	cmd.WaitDelay = 2 * time.Second
+	// Once the command has exited (or been killed), Wait waits at most
+	// this for what it left running to close its stderr.
+	cmd.WaitDelay = 200 * time.Millisecond
 
 	m.mu.Lock()
 	start := time.Now()
@@ -170,6 +168,12 @@ func (m *measurement) execute(ctx context.Context, c call, inv *Invocation) erro
 	}
 	err = cmd.Wait()
 	end := time.Now()
+	if errors.Is(err, exec.ErrWaitDelay) && cmd.ProcessState != nil && cmd.ProcessState.Success() {
+		err = nil // a process the command left running held stderr: it is reaped below
+	}
+	if !errF.used() {
+		inv.Stderr = ""
+	}
 	inv.Wall = micro(end.Sub(start).Seconds())
 	reapGroup(cmd)
 	m.mu.Lock()
@@ -178,7 +182,7 @@ func (m *measurement) execute(ctx context.Context, c call, inv *Invocation) erro
 	}
 	m.mu.Unlock()
 	fail := func(what string, cancelled bool) error {
-		return &Error{Where: inv.where(), What: what, Stderr: tail(errF), cancelled: cancelled}
+		return &Error{Where: inv.where(), What: what, Stderr: errF.tail(), cancelled: cancelled}
 	}
 	switch {
 	case ctx.Err() != nil:
@@ -238,12 +242,13 @@ func tail(f *os.File) []string {
 // are discarded).
 func (m *measurement) read(c call, inv *Invocation) error {
 	path := filepath.Join(m.dir, filepath.FromSlash(inv.Stdout))
-	errPath := filepath.Join(m.dir, filepath.FromSlash(inv.Stderr))
 	fail := func(what string) error {
 		e := &Error{Where: inv.where(), What: what}
-		if f, err := os.Open(errPath); err == nil {
-			e.Stderr = tail(f)
-			f.Close()
+		if inv.Stderr != "" {
+			if f, err := os.Open(filepath.Join(m.dir, filepath.FromSlash(inv.Stderr))); err == nil {
+				e.Stderr = tail(f)
+				f.Close()
+			}
 		}
 		return e
 	}
@@ -289,14 +294,14 @@ func (m *measurement) read(c call, inv *Invocation) error {
 		m.samples[k] = sample + 1
 		row := m.row[:0]
 		row = append(row, m.cfg.RunID, r.Benchmark, v.Name, v.role, strconv.Itoa(inv.Repetition), strconv.Itoa(sample),
-			strconv.FormatFloat(r.Value, 'g', -1, 64), r.Unit)
+			value(r.Value), r.Unit)
 		for _, k := range m.labels {
 			row = append(row, m.cfg.Labels[k])
 		}
 		if err := m.csv.Write(row); err != nil {
 			return err
 		}
-		if m.cfg.Decide != nil {
+		if m.cfg.Decide != nil || m.cfg.Observe != nil {
 			m.rep = append(m.rep, data.Measurement{Benchmark: r.Benchmark, Variant: v.Name, Sample: sample, Value: r.Value, Unit: r.Unit, Repetition: inv.Repetition})
 		}
 	}
@@ -431,4 +436,51 @@ func (m *measurement) logInvocation(inv *Invocation) error {
 	}
 	m.logBuf.Write(b)
 	return m.logBuf.WriteByte('\n')
+}
+
+// value writes a measurement as a plain decimal where that is short
+// (5514093, 0.000412), else with an exponent.
+func value(v float64) string {
+	if a := math.Abs(v); a >= 1e-6 && a < 1e15 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// lazyFile is a command's stderr: a file made on the first write, so that
+// a command that writes nothing there (most benchmarks) costs no file. On
+// some file systems making a file costs a millisecond of CPU, most of
+// qoscal's own cost per invocation.
+type lazyFile struct {
+	path string
+	f    *os.File
+	err  error
+}
+
+func (l *lazyFile) Write(p []byte) (int, error) {
+	if l.f == nil && l.err == nil {
+		l.f, l.err = os.Create(l.path)
+	}
+	if l.err != nil {
+		return 0, l.err
+	}
+	return l.f.Write(p)
+}
+
+// used reports whether anything was written.
+func (l *lazyFile) used() bool { return l.f != nil }
+
+// tail is the end of what was written (see tail).
+func (l *lazyFile) tail() []string {
+	if l.f == nil {
+		return nil
+	}
+	return tail(l.f)
+}
+
+func (l *lazyFile) Close() error {
+	if l.f == nil {
+		return nil
+	}
+	return l.f.Close()
 }

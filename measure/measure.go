@@ -119,6 +119,10 @@ type Config struct {
 	// measurement there, and an error ends it with that error. It is
 	// not used with Blocks, whose repetitions end together.
 	Decide func(repetition int, ms []data.Measurement) (stop bool, err error)
+	// Observe, when set, is called after each repetition has run with
+	// its measurements, before Decide (a summary's score per
+	// repetition).
+	Observe func(repetition int, ms []data.Measurement)
 	// Progress, when set, is called after each invocation.
 	Progress func(Invocation)
 	// Tool names the program in qoscal.json ("qoscal 0.1.0").
@@ -141,9 +145,10 @@ type Invocation struct {
 	// how long it ran.
 	Start float64 `json:"start_seconds"`
 	Wall  float64 `json:"wall_seconds"`
-	// Stdout and Stderr are its output files, under the run folder.
+	// Stdout and Stderr are its output files, under the run folder;
+	// Stderr is "" when it wrote nothing there (and no file is made).
 	Stdout string `json:"stdout"`
-	Stderr string `json:"stderr"`
+	Stderr string `json:"stderr,omitempty"`
 }
 
 // Result is what a measurement did.
@@ -591,6 +596,9 @@ func (m *measurement) run(ctx context.Context) (*Result, error) {
 				}
 			}
 			res.Repetitions = r
+			if cfg.Observe != nil {
+				cfg.Observe(r, m.rep)
+			}
 			if cfg.Decide != nil {
 				stop, err := cfg.Decide(r, m.rep)
 				if err != nil {

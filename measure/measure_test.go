@@ -89,8 +89,8 @@ func TestRunFolder(t *testing.T) {
 		t.Errorf("%d rows, want 12 and the header", len(rows)-1)
 	}
 	raw, _ := os.ReadDir(filepath.Join(out, RawDir))
-	if len(raw) != 16 {
-		t.Errorf("raw/ holds %d files, want stdout and stderr of 8 invocations", len(raw))
+	if len(raw) != 8 {
+		t.Errorf("raw/ holds %d files, want the stdout of 8 invocations (their stderr is empty: no file)", len(raw))
 	}
 	b, err := os.ReadFile(filepath.Join(out, data.MetaFile))
 	if err != nil {
@@ -119,8 +119,8 @@ func TestRunFolder(t *testing.T) {
 		if inv.N != i+1 || !(inv.Wall > 0) || (i < 2) != (inv.Warmup == 1) {
 			t.Errorf("invocation %d: %+v", i+1, inv)
 		}
-		if _, err := os.Stat(filepath.Join(out, inv.Stdout)); err != nil {
-			t.Errorf("invocation %d: %v", i+1, err)
+		if _, err := os.Stat(filepath.Join(out, inv.Stdout)); err != nil || inv.Stderr != "" {
+			t.Errorf("invocation %d: stdout %v, stderr %q", i+1, err, inv.Stderr)
 		}
 	}
 	if len(seen) != 8 || seen[7].N != 8 {
