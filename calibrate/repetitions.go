@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"qoscal/data"
@@ -90,4 +91,64 @@ type VarianceModel struct {
 	// Runs are the runs with repetitions it rests on (others are left
 	// out of it, not of the score distribution).
 	Runs []string
+}
+
+// DetectPlan is how many repetitions (and jobs) catch a slide nine times
+// in ten (Power) at the least CI time, under the variance components and
+// the floor's distance below the mean (docs/STATS.md 2.15).
+type DetectPlan struct {
+	// Slide is the regression to catch (0.05: every ratio 5% lower),
+	// Power the chance to catch it.
+	Slide, Power float64
+	// RepSeconds is the time of one repetition, JobSeconds a job's fixed
+	// cost (checkout, build, runner start).
+	RepSeconds, JobSeconds float64
+	// Z is the floor's distance below the calibration's mean log score
+	// in SDs of a run's score, (mean_log − ln floor)/sd_log: the gate
+	// keeps it for a mean of m repetitions (GateResult.RepetitionFloor).
+	Z float64
+	// MaxSD is the largest SD of the mean log score that catches the
+	// slide with Power: ln(1/(1−Slide))/(Z + Φ⁻¹(Power)).
+	MaxSD float64
+	// Best is the cheapest plan of up to MaxDetectJobs jobs judged by
+	// their mean; OneJob the cheapest within one job. ok false: none
+	// within MaxDetectRepetitions repetitions a job.
+	Best, OneJob     stats.Plan
+	BestOK, OneJobOK bool
+	// OneJobLimit is the smallest slide one job catches with Power at
+	// MaxDetectRepetitions repetitions.
+	OneJobLimit float64
+}
+
+// The limits of a DetectPlan's search.
+const (
+	MaxDetectRepetitions = 1000
+	MaxDetectJobs        = 20
+)
+
+// Detect plans the repetitions per job that catch a slide with power at
+// the recommended floor's rate, given the time of a repetition and a
+// job's fixed cost. It needs the variance components (runs measured with
+// repetitions) and a floor below the mean.
+func (a *Analysis) Detect(rec *Recommendation, slide, power, repSeconds, jobSeconds float64) (DetectPlan, error) {
+	p := DetectPlan{Slide: slide, Power: power, RepSeconds: repSeconds, JobSeconds: jobSeconds}
+	v := a.Variance
+	if v == nil {
+		return p, fmt.Errorf("planning repetitions needs the variance components: calibration runs measured with repetitions (qoscal measure)")
+	}
+	s := a.Score
+	if !(s.SDLog > 0) || !(rec.Floor > 0) {
+		return p, fmt.Errorf("planning repetitions needs scores with a spread and a floor")
+	}
+	p.Z = (s.MeanLog - math.Log(rec.Floor)) / s.SDLog
+	zp := stats.NormalQuantile(power)
+	if p.Z+zp <= 0 {
+		return p, fmt.Errorf("the floor is above the scores' mean: no repetitions make it catch a slide")
+	}
+	l := -math.Log1p(-slide)
+	p.MaxSD = l / (p.Z + zp)
+	p.Best, p.BestOK = v.Cheapest(p.MaxSD, repSeconds, jobSeconds, MaxDetectRepetitions, MaxDetectJobs)
+	p.OneJob, p.OneJobOK = v.Cheapest(p.MaxSD, repSeconds, jobSeconds, MaxDetectRepetitions, 1)
+	p.OneJobLimit = -math.Expm1(-(p.Z + zp) * v.SDOfMean(MaxDetectRepetitions))
+	return p, nil
 }
