@@ -23,12 +23,16 @@ import (
 )
 
 // FileSchema names the calibration file format; FileVersion is the
-// version this build writes and the only one it reads. Version 2 added the
-// model (Matrix) and params.family_alpha; a version 1 file, without the
-// matrix, is refused (ErrVersion1).
+// newest version this build writes and reads. Version 2 added the model
+// (Matrix) and params.family_alpha; a version 1 file, without the matrix,
+// is refused (ErrVersion1). Version 3 adds variance_components, and is
+// written only for a calibration that has them (a file without them stays
+// version 2, which older builds read).
 const (
 	FileSchema  = "qoscal-calibration"
-	FileVersion = 2
+	FileVersion = 3
+	// minFileVersion is the oldest version read.
+	minFileVersion = 2
 )
 
 // MaxFileBytes is the largest calibration file ReadFile reads: 128 MiB.
@@ -185,7 +189,7 @@ type Health struct {
 // NewFile builds the calibration file of a recommendation.
 func NewFile(a *Analysis, r *Recommendation, labels map[string]string, created time.Time, tool string) *File {
 	f := &File{
-		Schema: FileSchema, Version: FileVersion,
+		Schema: FileSchema, Version: minFileVersion,
 		Created: created.UTC().Format(time.RFC3339),
 		Floor:   r.Floor, FloorText: r.FormatFloor(r.Floor), Method: r.Options.Method,
 		Params:   FileParams{Margin: r.Options.Margin, Step: r.Options.Step, Seed: r.Options.Seed, FamilyAlpha: r.Options.FamilyAlpha},
@@ -202,6 +206,7 @@ func NewFile(a *Analysis, r *Recommendation, labels map[string]string, created t
 		Matrix:    a.Matrix(),
 	}
 	if v := a.Variance; v != nil {
+		f.Version = FileVersion
 		f.Variance = &FileVariance{Between: v.Between, Within: v.Within, MeanLog: v.Mean, Runs: v.Groups, Repetitions: v.N}
 	}
 	switch r.Options.Method {
@@ -404,7 +409,7 @@ func ParseFile(path string, b []byte) (*File, error) {
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, bad("%v", jsonErr(b, err))
 	}
-	if f.Version < FileVersion {
+	if f.Version < minFileVersion {
 		return nil, fmt.Errorf("calibration file %s: %w", path, ErrVersion1)
 	}
 	for _, k := range requiredFields {
@@ -493,6 +498,8 @@ func (f *File) check(present map[string]bool) error {
 	}
 	if v := f.Variance; v != nil {
 		switch {
+		case f.Version < 3:
+			return fmt.Errorf("field variance_components is a field of version 3, and this file says version %d", f.Version)
 		case !isFinite(v.Between) || !isFinite(v.Within) || v.Between < 0 || v.Within < 0:
 			return fmt.Errorf("field variance_components: between %v and within %v: expected SDs, finite and >= 0", v.Between, v.Within)
 		case !isFinite(v.MeanLog):

@@ -206,9 +206,17 @@ func TestFileVarianceChecked(t *testing.T) {
 		{func(v *FileVariance) { v.Within = -1 }, "field variance_components: between"},
 		{func(v *FileVariance) { v.Runs = 4 }, "field variance_components.runs 4: expected 2 to the 3 calibration runs"},
 		{func(v *FileVariance) { v.Repetitions = 3 }, "field variance_components.repetitions 3: expected more than its 3 runs"},
+		{nil, "field variance_components is a field of version 3, and this file says version 2"},
 	} {
 		f := NewFile(a, r, nil, time.Unix(0, 0).UTC(), "test")
-		c.edit(f.Variance)
+		if f.Version != 3 {
+			t.Errorf("a file with variance components is version %d, want 3", f.Version)
+		}
+		if c.edit != nil {
+			c.edit(f.Variance)
+		} else {
+			f.Version = 2
+		}
 		var buf bytes.Buffer
 		if err := f.Write(&buf); err != nil {
 			t.Fatal(err)
