@@ -172,6 +172,9 @@ type GateResult struct {
 	// below the calibration runs' mean in SDs of theirs; 0 otherwise.
 	Repetitions     int
 	RepetitionFloor float64
+	// Sequential is the sequential gate's decision, for a run measured
+	// and judged after each repetition (GateSequential); nil otherwise.
+	Sequential *SequentialVerdict
 	// SubSuiteFloor is, for a partial run gated on a sub-suite, the floor
 	// recomputed from the calibration's matrix for that sub-suite by the
 	// calibrated method (it is then Floor, and FullFloor the calibrated

@@ -152,3 +152,64 @@ func (a *Analysis) Detect(rec *Recommendation, slide, power, repSeconds, jobSeco
 	p.OneJobLimit = -math.Expm1(-(p.Z + zp) * v.SDOfMean(MaxDetectRepetitions))
 	return p, nil
 }
+
+// SequentialVerdict is what a sequential gate ('qoscal measure
+// --calibration') decided after each repetition, with its boundaries at
+// the repetition it stopped at, as score floors.
+type SequentialVerdict struct {
+	// Repetitions is how many ran, MaxRepetitions the limit.
+	Repetitions, MaxRepetitions int
+	// Decision is stats.SeqFail, stats.SeqPass or stats.SeqOpen (the
+	// limit reached between the boundaries).
+	Decision string
+	// Stopped is "decided" (a boundary crossed) or "limit".
+	Stopped string
+	// FailFloor and PassFloor are the boundaries at the last repetition
+	// run: the score below which it fails and above which it passes.
+	FailFloor, PassFloor float64
+	// Alpha is the false-alarm rate per healthy job the design spends
+	// (the calibration's claimed rate), Slide the regression (a fraction,
+	// 0.05 for 5% slower) it passes at most one time in ten.
+	Alpha, Slide float64
+}
+
+// GateSequential is the gate's verdict on a run that a sequential gate
+// measured: Gate's result (the table, the bands, the runner's health),
+// with the score the mean of the repetitions' log scores and the verdict
+// the sequential decision's: fail below the fail boundary, pass above the
+// pass boundary, rerun between them at the limit. A benchmark below its
+// band with PerBenchmark fail still fails a pass, report-only turns a
+// fail into a warning, and a degraded runner with OnDegraded fail makes
+// the run inconclusive, as in Gate.
+func GateSequential(run *data.Run, opt GateOptions, seq SequentialVerdict) (*GateResult, error) {
+	res, err := Gate(run, opt)
+	if err != nil {
+		return nil, err
+	}
+	res.Sequential = &seq
+	res.Floor, res.RepetitionFloor = seq.FailFloor, seq.FailFloor
+	res.CarriedBy, res.CappedScore = nil, math.NaN()
+	var v string
+	switch seq.Decision {
+	case stats.SeqFail:
+		v = VerdictFail
+	case stats.SeqPass:
+		v = VerdictPass
+		if res.PerBenchmark == PerBenchmarkFail && len(res.Below) > 0 {
+			v = VerdictFail
+		}
+	default:
+		v = VerdictRerun
+	}
+	if v == VerdictFail && opt.ReportOnly {
+		v = VerdictWarn
+	}
+	if res.RunnerDegraded && opt.OnDegraded == "fail" {
+		v = VerdictInconclusive
+	}
+	res.Verdict, res.VerdictDetail = v, v
+	if res.RunnerDegraded && v != VerdictInconclusive {
+		res.VerdictDetail += " on a degraded runner"
+	}
+	return res, nil
+}

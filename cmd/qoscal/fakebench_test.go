@@ -28,6 +28,12 @@ import (
 //	                            (one per job), slope is $FAKEBENCH_SLOPE,
 //	                            noise normal with SD $FAKEBENCH_NOISE,
 //	                            seeded by $FAKEBENCH_SEED and k
+//	fakebench model NAME=NS...  as print, the times of the variant
+//	                            $FAKEBENCH_NOISY times exp(σ_b·Z_job +
+//	                            σ_w·Z_k)/(1 − $FAKEBENCH_SLIDE): Z_job
+//	                            drawn once per $FAKEBENCH_SEED, Z_k per
+//	                            call ($FAKEBENCH_STATE counts them),
+//	                            σ_b $FAKEBENCH_JOB_SD, σ_w $FAKEBENCH_REP_SD
 func fakebench(args []string) int {
 	if len(args) == 0 {
 		fmt.Fprintln(os.Stderr, "fakebench: no mode")
@@ -61,6 +67,26 @@ func fakebench(args []string) int {
 			v, _ := strconv.ParseFloat(ns, 64)
 			v *= math.Exp(slope*float64(k) + sd*rng.NormFloat64())
 			fmt.Printf("Benchmark%s \t 1\t %.4f ns/op\n", name, v)
+		}
+	case "model":
+		// A job effect and a repetition's noise on the variant
+		// $FAKEBENCH_NOISY (the candidate), made slower by
+		// $FAKEBENCH_SLIDE when it is set.
+		k := nextCall(os.Getenv("FAKEBENCH_STATE"))
+		seed, _ := strconv.ParseUint(os.Getenv("FAKEBENCH_SEED"), 10, 64)
+		jobSD, _ := strconv.ParseFloat(os.Getenv("FAKEBENCH_JOB_SD"), 64)
+		repSD, _ := strconv.ParseFloat(os.Getenv("FAKEBENCH_REP_SD"), 64)
+		slide, _ := strconv.ParseFloat(os.Getenv("FAKEBENCH_SLIDE"), 64)
+		f := 1.0
+		if os.Getenv("QOSCAL_VARIANT") == os.Getenv("FAKEBENCH_NOISY") {
+			job := rand.New(rand.NewPCG(seed, 0)).NormFloat64()
+			rep := rand.New(rand.NewPCG(seed, uint64(k)+1)).NormFloat64()
+			f = math.Exp(jobSD*job+repSD*rep) / (1 - slide)
+		}
+		for _, a := range args[1:] {
+			name, ns, _ := strings.Cut(a, "=")
+			v, _ := strconv.ParseFloat(ns, 64)
+			fmt.Printf("Benchmark%s \t 1\t %.4f ns/op\n", name, v*f)
 		}
 	default:
 		fmt.Fprintln(os.Stderr, "fakebench: unknown mode", args[0])

@@ -103,6 +103,11 @@ type measureFlags struct {
 	seed                uint64
 	out, runID          string
 	labels              []string
+	// The sequential gate's (measure_gate.go).
+	calibration, summary     string
+	maxRepetitions           int
+	bisect, reportOnly       bool
+	onDegraded, perBenchmark string
 }
 
 // maxRepetitions bounds --repetitions and --max-repetitions, and
@@ -131,6 +136,7 @@ func (m *measureFlags) flags(fs *flagSet) {
 	fs.StringVar(&m.out, "out", "", "the run `FOLDER` to write; it must not exist")
 	fs.StringVar(&m.runID, "run", "", "the run's `ID` (default: GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT under Actions, else the folder's name)")
 	fs.StringArrayVar(&m.labels, "label", nil, "a `KEY=VALUE` label of the run")
+	m.gateFlags(fs)
 }
 
 func (m *measureFlags) run(u *ui, args []string) error {
@@ -139,7 +145,16 @@ func (m *measureFlags) run(u *ui, args []string) error {
 	}
 	cfg, err := m.config(u)
 	if err != nil {
+		if m.bisect {
+			return bisectCode(err)
+		}
 		return err
+	}
+	if m.calibration != "" {
+		return m.runGate(u, cfg)
+	}
+	if m.maxRepetitions != 0 || m.bisect || m.summary != "" || m.reportOnly {
+		return usagef("--max-repetitions, --bisect, --summary and --report-only are the sequential gate's: give --calibration FILE")
 	}
 	fc := u.newFiles()
 	fc.in("the run folder", m.out)

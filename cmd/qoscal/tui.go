@@ -68,6 +68,9 @@ type ui struct {
 	// stepOutputs is $GITHUB_OUTPUT, where the gate writes its step
 	// outputs ("": none, or refused as one of the command's inputs).
 	stepOutputs string
+	// gating is set by a command other than gate that gives a verdict
+	// (measure --calibration): it writes the gate's step outputs.
+	gating bool
 	// outputsSet is set once the step outputs were written (or tried), so
 	// that an error after them does not write exit-code a second time.
 	outputsSet bool
@@ -289,6 +292,9 @@ func (e *exitError) Error() string {
 	}
 	return e.err.Error()
 }
+
+// Unwrap is the error behind the code, for its hints.
+func (e *exitError) Unwrap() error { return e.err }
 
 // Exit codes.
 const (
