@@ -20,10 +20,11 @@ import (
 
 var measureCmd = &command{
 	name:      "measure",
-	summary:   "measure baseline and candidate interleaved, repeated",
+	summary:   "measure baseline and candidate interleaved; gate sequentially",
 	format:    true,
 	annotates: "the verdict, every warning and an error",
-	usage: `qoscal measure --variant NAME=COMMAND... --out DIR [flags]
+	usage: `qoscal measure [flags] --variant NAME=CMD... --out DIR
+qoscal measure [flags] --variant NAME=CMD... --calibration FILE --out DIR
 `,
 	intro: `Runs each variant's benchmark command --repetitions times on this machine,
 after --warmup runs that are discarded, in the order --order says: random
@@ -50,6 +51,18 @@ A command that exits non-zero, is killed, outlives --timeout, prints no
 results, or prints another suite than the first invocation printed stops the
 measurement with an error naming the variant, the repetition, what happened
 and the end of its stderr (exit 2). Ctrl-C stops it too.
+
+With --calibration (a file 'qoscal recommend --write' made from runs measured
+with repetitions), measure is also the gate, and a sequential one: after each
+repetition it judges the mean of the repetitions' log scores against a fail
+and a pass boundary, and stops as soon as one is crossed; a run still between
+them after --max-repetitions is verdict rerun (exit 3). The boundaries spend
+the calibration's claimed false-alarm rate over the repetitions (docs/STATS.md
+2.16): a clearly healthy or clearly regressed run stops after one or two
+repetitions, a close one runs longer. It writes what gate writes: the
+verdict, the table, the step summary and outputs, the annotations, and JSON
+with repetitions and stopped (decided or limit). --bisect makes it a 'git
+bisect run' script.
 `,
 	notes: `Commands run without a shell, split into words: blanks separate words; 'single
 quotes' keep what is inside; "double quotes" too, but for \" and \\; outside
@@ -77,10 +90,16 @@ one that needs the whole machine measures the sharing, not the variant.
     ...
     score: hoard is 1.55x system (geomean of the 3 repetitions' scores)
 
-In a workflow, measure then gate the folder:
+In a workflow, measure then gate the folder, or let measure gate as it goes:
 
     - run: qoscal measure --variant system='./bench system' --variant hoard='./bench hoard' --repetitions 5 --out run
     - run: qoscal gate --calibration gate.json run
+    - run: qoscal measure --variant system='./bench system' --variant hoard='./bench hoard' --calibration gate.json --max-repetitions 10 --out run
+
+To find the commit that slowed the candidate down (each step measures into a
+new folder; a commit whose benchmark does not build or run is skipped):
+
+    git bisect run sh -c 'make bench || exit 125; qoscal measure --variant system="./bench system" --variant hoard="./bench hoard" --calibration gate.json --bisect --out "$(mktemp -d)/run"'
 `,
 	new: func() runner { return new(measureFlags) },
 }
