@@ -346,11 +346,9 @@ type call struct {
 // plan says which invocations run in what order: each step is a set of
 // calls run at the same time (one, but with Duet).
 type plan struct {
-	cfg     *Config
-	nv, nb  int // variants; benchmarks (1 with none named)
-	rng     *rand.Rand
-	perm    []int
-	benchOf func(int) int
+	cfg    *Config
+	nv, nb int // variants; benchmarks (1 with none named)
+	rng    *rand.Rand
 }
 
 func newPlan(cfg *Config) *plan {

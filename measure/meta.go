@@ -72,7 +72,7 @@ func (m *measurement) writeMeta(res *Result) error {
 		Seed: cfg.Seed, Repetitions: res.Repetitions, Warmup: cfg.Warmup, Benchmarks: cfg.Benchmarks,
 		Timeout: cfg.Timeout.Seconds(), Stopped: res.Stopped, Seconds: micro(res.Seconds)}
 	for _, v := range cfg.Variants {
-		lg.Variants = append(lg.Variants, LogVariant{v.Name, v.Command})
+		lg.Variants = append(lg.Variants, LogVariant(v))
 	}
 	body, err := json.MarshalIndent(lg, "  ", "  ")
 	if err != nil {

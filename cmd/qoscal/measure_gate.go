@@ -140,7 +140,6 @@ type seqGate struct {
 	sum    float64
 	k      int
 	last   string // the last look's decision
-	err    error
 }
 
 // newSeqGate designs the sequential gate of a calibration for at most
