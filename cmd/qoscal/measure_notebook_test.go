@@ -47,7 +47,7 @@ func parseConsoleBlocks(src string, from, to int) []consoleBlock {
 		if lineOff[i] < from || lineOff[i] >= to || strings.TrimRight(lines[i], "\n") != "```console" {
 			continue
 		}
-		varies := i >= 2 && strings.TrimSpace(lines[i-1]) == measureNotebookVaries || i >= 1 && strings.TrimSpace(lines[i-1]) == measureNotebookVaries
+		varies := i >= 1 && strings.TrimSpace(lines[i-1]) == measureNotebookVaries
 		j := i + 1
 		cmd := strings.TrimSuffix(strings.TrimPrefix(lines[j], "$ "), "\n")
 		for strings.HasSuffix(cmd, "\\") && j+1 < len(lines) {
