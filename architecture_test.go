@@ -41,7 +41,9 @@ var rules = []struct {
 	{"qoscal/mermaid", []string{"qoscal/chartdata"}},
 	{"qoscal/render", nil},
 	{"qoscal/present", []string{"qoscal/calibrate", "qoscal/chartdata", "qoscal/mermaid", "qoscal/render", "qoscal/stats", runModel, storeAPI}},
+	{"qoscal/measure", []string{runModel, "qoscal/data/formats", "qoscal/data/load"}},
 	{"qoscal/cmd/qoscal", []string{"qoscal/..."}},
+	{"qoscal/notebooks/...", nil},
 	{"qoscal/internal/...", nil},
 	{"qoscal/scripts/...", []string{"qoscal/data/..."}},
 }

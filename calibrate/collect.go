@@ -29,6 +29,11 @@ type collectedRun struct {
 	id     string
 	labels map[string]string
 	rows   []ratioRow // in name order
+	// reps are the rows of each of the run's repetitions, when its
+	// measurements carry them (data.Measurement.Repetition), for the
+	// variance components; repErr says why they could not be read.
+	reps   [][]ratioRow
+	repErr error
 }
 
 // Collect takes the runs that runs yields and keeps their ratios, between
@@ -81,7 +86,9 @@ func Collect(runs iter.Seq2[data.Run, error], opt Options) (*Collected, error) {
 			rows[j] = ratioRow{id: id, dir: int8(br.Direction), ratio: br.Ratio, base: br.Baseline, cand: br.Candidate}
 		}
 		if failed == nil {
-			c.runs = append(c.runs, collectedRun{id: run.ID, labels: run.Labels, rows: rows})
+			cr := collectedRun{id: run.ID, labels: run.Labels, rows: rows}
+			cr.reps, cr.repErr = c.repetitionRows(&run, base, cand, &scratch)
+			c.runs = append(c.runs, cr)
 		}
 	}
 	if n == 0 {
@@ -101,6 +108,31 @@ func Collect(runs iter.Seq2[data.Run, error], opt Options) (*Collected, error) {
 		return nil, failed
 	}
 	return c, nil
+}
+
+// repetitionRows are the ratio rows of each repetition of run, nil for a
+// run without repetitions. A repetition's benchmark the run as a whole
+// lacks is left out (the suite is chosen from the runs' rows).
+func (c *Collected) repetitionRows(run *data.Run, base, cand string, scratch *ratioScratch) ([][]ratioRow, error) {
+	reps, err := Repetitions(run, base, cand)
+	if err != nil || len(reps) == 0 {
+		return nil, err
+	}
+	out := make([][]ratioRow, 0, len(reps))
+	for i, sub := range repetitionRuns(run, reps) {
+		list, err := scratch.ratios(&sub, base, cand, c.opt.Direction, c.opt.Metric)
+		if err != nil {
+			return nil, fmt.Errorf("%s, repetition %d: %v", runName(run), reps[i], err)
+		}
+		rows := make([]ratioRow, 0, len(list))
+		for j := range list {
+			if id, ok := c.ids[list[j].Name]; ok {
+				rows = append(rows, ratioRow{id: id, ratio: list[j].Ratio})
+			}
+		}
+		out = append(out, rows)
+	}
+	return out, nil
 }
 
 // roleSeen settles one role (baseline or candidate) as runs come: the

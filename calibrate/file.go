@@ -27,12 +27,16 @@ import (
 )
 
 // FileSchema names the calibration file format; FileVersion is the
-// version this build writes and the only one it reads. Version 2 added the
-// model (Matrix) and params.family_alpha; a version 1 file, without the
-// matrix, is refused (ErrVersion1).
+// newest version this build writes and reads. Version 2 added the model
+// (Matrix) and params.family_alpha; a version 1 file, without the matrix,
+// is refused (ErrVersion1). Version 3 adds variance_components, and is
+// written only for a calibration that has them (a file without them stays
+// version 2, which older builds read).
 const (
 	FileSchema  = "qoscal-calibration"
-	FileVersion = 2
+	FileVersion = 3
+	// minFileVersion is the oldest version read.
+	minFileVersion = 2
 )
 
 // MaxFileBytes is the largest calibration file ReadFile reads: 128 MiB.
@@ -76,6 +80,13 @@ type File struct {
 	Health    map[string]Health `json:"baseline_health"`
 	Labels    map[string]string `json:"labels"`
 	Tool      string            `json:"tool"`
+	// Variance is the variance components of the log score, when the
+	// calibration runs were measured with repetitions: its SDs between
+	// jobs and between the repetitions inside one (optional; version 2
+	// files without it are read as before). The gate judges the mean of
+	// a run's repetitions with the variance it gives (GateResult
+	// .RepetitionFloor).
+	Variance *FileVariance `json:"variance_components,omitempty"`
 	// Matrix is the calibration's model: every run's log ratio per suite
 	// benchmark. A file read by ParseFile always has one.
 	Matrix *Matrix `json:"matrix,omitempty"`
@@ -87,6 +98,28 @@ type File struct {
 	// (gate --record, audit). Not part of the file; "" for a file not
 	// read by ReadFile.
 	SHA256 string `json:"-"`
+}
+
+// FileVariance is the variance components of the log score over the
+// calibration runs measured with repetitions (Analysis.Variance).
+type FileVariance struct {
+	// Between and Within are the SDs of the log score between jobs and
+	// between the repetitions of one job.
+	Between float64 `json:"between"`
+	Within  float64 `json:"within"`
+	// MeanLog is the mean over those runs of their repetitions' mean
+	// log score.
+	MeanLog float64 `json:"mean_log"`
+	// Runs and Repetitions are how many runs it rests on and how many
+	// repetitions they hold in all.
+	Runs        int `json:"runs"`
+	Repetitions int `json:"repetitions"`
+}
+
+// SDOfMean is the SD of the mean log score of m repetitions of one job:
+// √(between² + within²/m).
+func (v *FileVariance) SDOfMean(m int) float64 {
+	return math.Sqrt(v.Between*v.Between + v.Within*v.Within/float64(m))
 }
 
 // FileParams are the method's parameters.
@@ -166,7 +199,7 @@ type Health struct {
 // NewFile builds the calibration file of a recommendation.
 func NewFile(a *Analysis, r *Recommendation, labels map[string]string, created time.Time, tool string) *File {
 	f := &File{
-		Schema: FileSchema, Version: FileVersion,
+		Schema: FileSchema, Version: minFileVersion,
 		Created: created.UTC().Format(time.RFC3339),
 		Floor:   r.Floor, FloorText: r.FormatFloor(r.Floor), Method: r.Options.Method,
 		Params:   FileParams{Margin: r.Options.Margin, Step: r.Options.Step, Seed: r.Options.Seed, FamilyAlpha: r.Options.FamilyAlpha},
@@ -181,6 +214,10 @@ func NewFile(a *Analysis, r *Recommendation, labels map[string]string, created t
 		Labels:    map[string]string{},
 		Tool:      tool,
 		Matrix:    a.Matrix(),
+	}
+	if v := a.Variance; v != nil {
+		f.Version = FileVersion
+		f.Variance = &FileVariance{Between: v.Between, Within: v.Within, MeanLog: v.Mean, Runs: v.Groups, Repetitions: v.N}
 	}
 	switch r.Options.Method {
 	case MethodTargetFPR:
@@ -428,7 +465,7 @@ func ParseFile(path string, b []byte) (*File, error) {
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, bad("%v", jsonErr(b, err))
 	}
-	if f.Version < FileVersion {
+	if f.Version < minFileVersion {
 		return nil, fmt.Errorf("calibration file %s: %w", path, ErrVersion1)
 	}
 	for _, k := range requiredFields {
@@ -514,6 +551,20 @@ func (f *File) check(present map[string]bool) error {
 	}
 	if err := f.checkModel(); err != nil {
 		return err
+	}
+	if v := f.Variance; v != nil {
+		switch {
+		case f.Version < 3:
+			return fmt.Errorf("field variance_components is a field of version 3, and this file says version %d", f.Version)
+		case !isFinite(v.Between) || !isFinite(v.Within) || v.Between < 0 || v.Within < 0:
+			return fmt.Errorf("field variance_components: between %v and within %v: expected SDs, finite and >= 0", v.Between, v.Within)
+		case !isFinite(v.MeanLog):
+			return fmt.Errorf("field variance_components.mean_log %v: expected a finite log score", v.MeanLog)
+		case v.Runs < 2 || v.Runs > f.Runs:
+			return fmt.Errorf("field variance_components.runs %d: expected 2 to the %d calibration runs", v.Runs, f.Runs)
+		case v.Repetitions <= v.Runs:
+			return fmt.Errorf("field variance_components.repetitions %d: expected more than its %d runs (some run with 2 repetitions or more)", v.Repetitions, v.Runs)
+		}
 	}
 	for _, r := range []struct {
 		name string
@@ -912,6 +963,7 @@ var fileKeys = map[string]map[string]bool{
 	".units.*":             jsonKeys(Unit{}),
 	".baseline_health.*":   jsonKeys(Health{}),
 	".matrix":              jsonKeys(Matrix{}),
+	".variance_components": jsonKeys(FileVariance{}),
 }
 
 // mapFields are the objects of a calibration file that are maps, keyed by

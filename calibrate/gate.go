@@ -163,6 +163,18 @@ type GateResult struct {
 	Extra       []string        // run benchmarks the calibration does not know
 	OnlyOne     []string        // benchmarks only one variant measured
 	Partial     bool
+	// Repetitions is how many repetitions of the suite the run holds (0
+	// for a run measured without them). RepetitionFloor is, when the
+	// calibration has variance components and the run repetitions, the
+	// floor for the mean of that many repetitions (it is then Floor, and
+	// Score the mean of the repetitions' scores): as far below the
+	// model's mean, in SDs of such a mean, as the calibrated floor is
+	// below the calibration runs' mean in SDs of theirs; 0 otherwise.
+	Repetitions     int
+	RepetitionFloor float64
+	// Sequential is the sequential gate's decision, for a run measured
+	// and judged after each repetition (GateSequential); nil otherwise.
+	Sequential *SequentialVerdict
 	// SubSuiteFloor is, for a partial run gated on a sub-suite, the floor
 	// recomputed from the calibration's matrix for that sub-suite by the
 	// calibrated method (it is then Floor, and FullFloor the calibrated
@@ -414,6 +426,9 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 			warn(Warning{Kind: WarnGateFloorBelowOne, Figures: FloorFigures{Floor: res.Floor, Step: cal.Params.Step, Min: cal.Observed.Min}})
 		}
 	}
+	if err := res.judgeRepetitions(run, cal, opt, metric); err != nil {
+		return nil, err
+	}
 	res.CappedScore = math.NaN()
 	capped := res.judgeBands(cal, opt, rr, warn)
 	res.Verdict = res.verdictAt(res.Score, opt)
@@ -447,6 +462,40 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 		res.VerdictDetail += " on a degraded runner"
 	}
 	return res, nil
+}
+
+// judgeRepetitions counts the run's repetitions and, when the floor is
+// the calibration's over its whole suite and the calibration has variance
+// components, judges the mean of the repetitions' log scores instead of
+// the score of their pooled samples: against the floor at the same
+// distance below the model's mean, in SDs of a mean of that many
+// repetitions (√(σ_b² + σ_w²/m)), as the calibrated floor is below the
+// calibration runs' mean in SDs of their scores. Under the log-normal
+// model the floor then keeps the rate of false alarms the calibration
+// claims, whatever the number of repetitions (docs/STATS.md 2.15).
+func (res *GateResult) judgeRepetitions(run *data.Run, cal *File, opt GateOptions, metric string) error {
+	reps, err := Repetitions(run, opt.Baseline, opt.Candidate)
+	if err != nil || reps == nil {
+		return err
+	}
+	res.Repetitions = len(reps)
+	if cal == nil || cal.Variance == nil || res.FloorSource != FloorCalibration || res.Partial {
+		return nil
+	}
+	_, logs, err := RepetitionScores(run, opt.Baseline, opt.Candidate, opt.Direction, metric, res.Suite)
+	if err != nil {
+		return inputErrorf("%v: the mean of the repetitions cannot be judged", err)
+	}
+	v := cal.Variance
+	sdm := v.SDOfMean(len(reps))
+	if !(cal.Observed.SDLog > 0) || !(sdm > 0) {
+		return nil
+	}
+	d := (cal.Observed.MeanLog - math.Log(cal.Floor)) / cal.Observed.SDLog
+	res.RepetitionFloor = math.Exp(v.MeanLog - d*sdm)
+	res.Floor = res.RepetitionFloor
+	res.Score = math.Exp(stats.Mean(logs))
+	return nil
 }
 
 // verdictAt is the verdict a score gives against the floor, with the

@@ -150,7 +150,11 @@ type Analysis struct {
 	BaselineSpread      []RawSpread       // suite order
 	// Regimes are the stretches of runs between change points of the
 	// score, in run order (one when the score never changed).
-	Regimes  []Regime
+	Regimes []Regime
+	// Variance is the variance components of the log score, for runs
+	// measured with repetitions (two or more runs, and some run with two
+	// or more repetitions); nil otherwise.
+	Variance *VarianceModel
 	Warnings []Warning
 }
 
@@ -285,6 +289,7 @@ func (c *Collected) Analyze(keep func(id string) bool) (*Analysis, error) {
 	if len(a.Runs) < MinCalibrationRuns {
 		return nil, fmt.Errorf("only %d run with the whole suite: a spread needs at least %d runs of unchanged code (to judge one run, use qoscal gate)", len(a.Runs), MinCalibrationRuns)
 	}
+	a.varianceComponents(runs, pos)
 	a.scoreStats()
 	a.benchmarkSpread()
 	seed := c.opt.Seed
@@ -561,4 +566,72 @@ func (a *Analysis) Reading() Reading {
 		r.Dominant = &d
 	}
 	return r
+}
+
+// varianceComponents estimates the variance components of the log score
+// over the runs in the distribution that carry repetitions: each
+// repetition scored over the suite on its own, the runs as the groups
+// (stats.VarianceComponents). A run whose repetitions cannot all be
+// scored over the suite is left out of the model, with a warning.
+func (a *Analysis) varianceComponents(runs []collectedRun, pos []int) {
+	in := map[string]bool{}
+	for _, r := range a.Runs {
+		in[r.ID] = true
+	}
+	k := len(a.Suite)
+	var groups [][]float64
+	var ids, left []string
+	withReps := 0
+	for i := range runs {
+		r := &runs[i]
+		if !in[r.id] || (r.reps == nil && r.repErr == nil) {
+			continue
+		}
+		withReps++
+		if r.repErr != nil {
+			left = append(left, r.id)
+			continue
+		}
+		logs := make([]float64, 0, len(r.reps))
+		for _, rows := range r.reps {
+			sum, n := 0.0, 0
+			for _, row := range rows {
+				if pos[row.id] >= 0 {
+					sum += math.Log(row.ratio)
+					n++
+				}
+			}
+			if n < k {
+				logs = nil
+				break
+			}
+			logs = append(logs, sum/float64(k))
+		}
+		if logs == nil {
+			left = append(left, r.id)
+			continue
+		}
+		groups = append(groups, logs)
+		ids = append(ids, r.id)
+	}
+	if withReps == 0 {
+		return
+	}
+	if len(left) > 0 {
+		a.warn(Warning{Kind: WarnRepetitions, Runs: left, Figures: RepetitionFigures{Left: true}})
+	}
+	vc, err := stats.VarianceComponents(groups)
+	if err != nil {
+		a.warn(Warning{Kind: WarnRepetitions, Figures: RepetitionFigures{Runs: len(groups), Repetitions: countAll(groups)}})
+		return
+	}
+	a.Variance = &VarianceModel{VarComp: vc, Runs: ids}
+}
+
+func countAll(groups [][]float64) int {
+	n := 0
+	for _, g := range groups {
+		n += len(g)
+	}
+	return n
 }

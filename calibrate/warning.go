@@ -43,6 +43,7 @@ const (
 	WarnNotNormal      WarningKind = "not-normal"      // Shapiro–Wilk rejects log-normal scores; NormalityFigures (Analyze) or CapFigures (Recommend: the floor capped)
 	WarnHeavyTail      WarningKind = "heavy-tail"      // the scores favour a heavier tail than the normal; TailFigures
 	WarnAutocorrelated WarningKind = "autocorrelated"  // consecutive runs are correlated; LagFigures (Analyze) or EffectiveFigures (Recommend)
+	WarnRepetitions    WarningKind = "repetitions"     // runs whose repetitions the variance components leave out; RepetitionFigures
 	WarnFloorBelowOne  WarningKind = "floor-below-one" // Recommend: the floor accepts a slower candidate; FloorFigures
 	WarnOutliers       WarningKind = "outliers"        // Recommend: the distribution has outlier runs; Runs
 	WarnFloorAboveMin  WarningKind = "floor-above-min" // Recommend: a calibration run would have failed; FloorFigures
@@ -91,6 +92,15 @@ type TailFigures struct{ DF, LR float64 }
 // LagFigures: the lag-1 autocorrelation of the log scores and its
 // standard error.
 type LagFigures struct{ Lag1, SE float64 }
+
+// RepetitionFigures: with Left, the runs (Warning.Runs) the variance
+// components leave out, whose repetitions do not each measure the whole
+// suite; else no variance components could be estimated from Runs runs
+// with repetitions, Repetitions in all.
+type RepetitionFigures struct {
+	Left              bool
+	Runs, Repetitions int
+}
 
 // FewRunsFigures: Runs runs, fewer than Enough.
 type FewRunsFigures struct{ Runs, Enough int }
@@ -202,6 +212,7 @@ type DegradedFigures struct {
 type BandFigures struct{ Alpha float64 }
 
 func (SuiteFigures) figures()      {}
+func (RepetitionFigures) figures() {}
 func (DroppedFigures) figures()    {}
 func (NoSpreadFigures) figures()   {}
 func (NormalityFigures) figures()  {}

@@ -39,12 +39,22 @@ const (
 // Measurement is one sample: the value of one benchmark for one variant.
 // Sample numbers the repetitions of a benchmark within one variant's result
 // file, from 0, in the order they were printed.
+//
+// Repetition, from 1, is the repetition of the whole suite inside the job
+// that the sample came from, when the run was measured so ('qoscal
+// measure', or a CSV file's repetition column); 0 when the input does not
+// say. Samples are numbered across a run's repetitions, so that Sample
+// alone tells a run's samples of a benchmark apart (the store keeps the
+// samples, not the repetitions). A variant's value in a run is the median
+// of all its samples, whatever their repetition; the variance components
+// (calibrate) score each repetition on its own.
 type Measurement struct {
-	Benchmark string
-	Variant   string
-	Sample    int
-	Value     float64
-	Unit      string
+	Benchmark  string
+	Variant    string
+	Sample     int
+	Value      float64
+	Unit       string
+	Repetition int
 }
 
 // Run is one CI job (or local session) in which the variants were measured

@@ -156,6 +156,9 @@ func (g *Gate) units() string {
 // text, or the given number as given.
 func (g *Gate) FloorText() string {
 	if g.Res.FloorSource == calibrate.FloorCalibration {
+		if g.Res.RepetitionFloor > 0 {
+			return g.Cal.FormatFloor(g.Res.RepetitionFloor)
+		}
 		if g.Res.SubSuiteFloor > 0 {
 			return g.Cal.FormatFloor(g.Res.SubSuiteFloor)
 		}
@@ -175,11 +178,17 @@ func (g *Gate) Headline() string {
 	if r.Partial {
 		what += fmt.Sprintf(" on the partial suite of %d benchmarks", len(r.Suite))
 	}
+	if r.RepetitionFloor > 0 {
+		what = fmt.Sprintf("%s is %sx %s (geomean, the mean of %s)", g.Run.Candidate, X(r.Score), g.Run.Baseline, Plural(r.Repetitions, "repetition"))
+	}
 	floor := ""
 	if r.Floor > 0 {
 		floor = g.FloorText() + "x floor"
 		if r.SubSuiteFloor > 0 {
 			floor = fmt.Sprintf("%sx floor of that sub-suite (recomputed from the calibration; the whole suite's is %sx)", g.FloorText(), g.Cal.FloorText)
+		}
+		if r.RepetitionFloor > 0 {
+			floor = fmt.Sprintf("%sx floor for a mean of %s (from the calibration's variance components; one run's is %sx)", g.FloorText(), Plural(r.Repetitions, "repetition"), g.Cal.FloorText)
 		}
 	}
 	on := ""
@@ -194,6 +203,8 @@ func (g *Gate) Headline() string {
 	}
 	var s string
 	switch {
+	case r.Sequential != nil && !bandFail && r.Verdict != calibrate.VerdictInconclusive:
+		s = g.sequentialLine(what, on)
 	case len(r.CarriedBy) > 0:
 		s = g.carried(what, floor)
 	case r.Verdict == calibrate.VerdictPass:
@@ -221,6 +232,26 @@ func (g *Gate) Headline() string {
 	}
 	return s
 }
+
+// sequentialLine is the verdict sentence of a run that a sequential gate
+// measured and judged after each repetition (docs/STATS.md 2.16).
+func (g *Gate) sequentialLine(what, on string) string {
+	q := g.Res.Sequential
+	f, p := floor3(q.FailFloor), floor3(q.PassFloor)
+	after := fmt.Sprintf("after %d of at most %d repetitions", q.Repetitions, q.MaxRepetitions)
+	switch g.Res.Verdict {
+	case calibrate.VerdictPass:
+		return fmt.Sprintf("PASS%s %s: %s, above the %sx at which the sequential gate passes (it fails below %sx).", on, after, what, p, f)
+	case calibrate.VerdictFail:
+		return fmt.Sprintf("FAIL%s %s: %s, below the sequential gate's %sx floor (it passes above %sx).", on, after, what, f, p)
+	case calibrate.VerdictWarn:
+		return fmt.Sprintf("below the floor%s %s: %s, below the sequential gate's %sx floor (it passes above %sx).", on, after, what, f, p)
+	}
+	return fmt.Sprintf("RERUN%s: after the limit of %d repetitions %s, between the sequential gate's %sx floor and the %sx at which it passes: undecided, measure again on a fresh runner.", on, q.MaxRepetitions, what, f, p)
+}
+
+// floor3 is a sequential gate's boundary as a score, to 3 decimals.
+func floor3(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
 
 // carried is the verdict sentence of a run whose verdict rests on
 // benchmarks far above their bands (docs/STATS.md 2.10a): what it scored,
@@ -270,6 +301,15 @@ func (g *Gate) Title() string {
 func (g *Gate) floorSentence() string {
 	switch g.Res.FloorSource {
 	case calibrate.FloorCalibration:
+		if q := g.Res.Sequential; q != nil {
+			return fmt.Sprintf("Sequential gate from the calibration file %s (%d runs) and its variance components: it fails a healthy job at most %s of the time (the calibration's claimed rate, spent over at most %d repetitions by Lan–DeMets O'Brien–Fleming-type boundaries), and passes a job %s slower at most one time in ten (docs/STATS.md 2.16).",
+				g.CalPath, g.Cal.Runs, Rate(q.Alpha), q.MaxRepetitions, Pct(q.Slide))
+		}
+		if g.Res.RepetitionFloor > 0 {
+			v := g.Cal.Variance
+			return fmt.Sprintf("Floor %sx for the mean of %d repetitions, from the calibration file %s (%s method, %d runs; floor %sx) and its variance components (SD of the log score %s between jobs, %s between repetitions).",
+				g.FloorText(), g.Res.Repetitions, g.CalPath, g.Cal.Method, g.Cal.Runs, g.Cal.FloorText, strconv.FormatFloat(v.Between, 'f', 4, 64), strconv.FormatFloat(v.Within, 'f', 4, 64))
+		}
 		if g.Res.SubSuiteFloor > 0 {
 			return fmt.Sprintf("Floor %sx for the sub-suite of %d benchmarks, recomputed from the calibration file %s (%s method, %d runs; the whole suite's floor is %sx).",
 				g.FloorText(), len(g.Res.Suite), g.CalPath, g.Cal.Method, g.Cal.Runs, g.Cal.FloorText)
@@ -345,6 +385,26 @@ type GateJSON struct {
 	Rerun          *RerunJSON       `json:"rerun"`
 	CappedScore    render.Float     `json:"capped_score"`
 	CarriedBy      []string         `json:"carried_by"`
+	// Repetitions is how many repetitions of the suite the run holds (0:
+	// none); RepetitionFloor the floor for their mean, when the
+	// calibration has variance components.
+	Repetitions     int      `json:"repetitions"`
+	RepetitionFloor *float64 `json:"repetition_floor"`
+	// Stopped and Sequential are a sequential gate's (qoscal measure
+	// --calibration): "decided" or "limit", and its design; null
+	// otherwise.
+	Stopped    *string         `json:"stopped"`
+	Sequential *SequentialJSON `json:"sequential"`
+}
+
+// SequentialJSON is a sequential gate's design and where it stopped.
+type SequentialJSON struct {
+	MaxRepetitions int     `json:"max_repetitions"`
+	Decision       string  `json:"decision"`
+	FailFloor      float64 `json:"fail_floor"`
+	PassFloor      float64 `json:"pass_floor"`
+	Alpha          float64 `json:"alpha"`
+	Slide          float64 `json:"slide"`
 }
 
 // PairJSON is one run of a pair judged together.
@@ -394,6 +454,17 @@ func (g *Gate) JSON() GateJSON {
 		f := r.SubSuiteFloor
 		j.SubSuiteFloor = &f
 	}
+	j.Repetitions = r.Repetitions
+	if q := r.Sequential; q != nil {
+		stopped := q.Stopped
+		j.Stopped = &stopped
+		j.Sequential = &SequentialJSON{MaxRepetitions: q.MaxRepetitions, Decision: q.Decision, FailFloor: q.FailFloor,
+			PassFloor: q.PassFloor, Alpha: q.Alpha, Slide: q.Slide}
+	}
+	if r.RepetitionFloor > 0 {
+		f := r.RepetitionFloor
+		j.RepetitionFloor = &f
+	}
 	for _, p := range r.Pair {
 		j.Pair = append(j.Pair, PairJSON{Run: p.ID, Score: render.Float(p.Score)})
 	}
@@ -402,6 +473,9 @@ func (g *Gate) JSON() GateJSON {
 		f, src := r.Floor, r.FloorSource
 		if r.SubSuiteFloor > 0 {
 			f = r.FullFloor
+		}
+		if r.RepetitionFloor > 0 {
+			f = g.Cal.Floor
 		}
 		if src == calibrate.FloorGiven {
 			src = g.GivenFloor

@@ -14,6 +14,9 @@ import (
 type Recommend struct {
 	A   *calibrate.Analysis
 	Rec *calibrate.Recommendation
+	// Detect is the plan of repetitions that recommend --detect asks
+	// for; nil without it.
+	Detect *calibrate.DetectPlan
 	// Others are the backtest runs outside the calibration, if any.
 	Others []calibrate.BacktestRun
 	// Warnings are the analysis' and the recommendation's warnings in
@@ -468,6 +471,12 @@ func (v *Recommend) Doc() *render.Doc {
 		more = append(more, fmt.Sprintf("repetitions per run (the suite repeated and averaged in each job) for this floor's rate to catch a 5%% slide half the time: %d, nine times in ten: %d; a 10%% slide: %d and %d",
 			r[0].M, r[1].M, r[2].M, r[3].M))
 	}
+	if l := VarianceLine(a); l != "" {
+		more = append(more, l)
+	}
+	if l := DetectLine(v.Detect); l != "" {
+		more = append(more, "repetitions: "+l)
+	}
 	if rec.MoreRunsForOnePct > 0 {
 		more = append(more, fmt.Sprintf("runs needed: %d more runs would bring the no-model bound 1/(n+1) below 1%%", rec.MoreRunsForOnePct))
 	}
@@ -534,6 +543,10 @@ type RecommendJSON struct {
 	FamilyAlpha     float64          `json:"family_alpha"`
 	PerBenchmark    []render.Object  `json:"per_benchmark"`
 	CombinedFPR     render.Float     `json:"combined_fpr"`
+	// VarianceComponents is null for runs without repetitions; Detect
+	// null without --detect.
+	VarianceComponents *VarianceJSON `json:"variance_components"`
+	Detect             *DetectJSON   `json:"detect"`
 }
 
 // SummaryJSON is the decision: the floor, its predictive false-positive
@@ -705,6 +718,8 @@ func (v *Recommend) JSON() RecommendJSON {
 	}
 	j.Regimes = RegimesJSON(regimes)
 	j.ModelCheck = ModelCheckOf(a.Score)
+	j.VarianceComponents = VarianceOf(a)
+	j.Detect = DetectOf(v.Detect)
 	j.TwoStage = TwoStageJSON{Band: o.RerunBand, FPR: render.Float(rec.TwoStageFPR), Rerun: render.Float(rec.TwoStageRerun), PowerAtR90: render.Float(rec.TwoStagePower)}
 	j.Repetitions = []RepetitionJSON{}
 	for _, r := range rec.Repetitions {

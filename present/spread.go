@@ -268,6 +268,11 @@ func (v *Spread) Doc() *render.Doc {
 		&render.Blank{In: text},
 		&render.Lines{In: text, Lines: append([]string{fmt.Sprintf("score distribution over %d runs:", s.N)}, v.Distribution()...)},
 		&render.Blank{In: text},
+	)
+	if l := VarianceLine(a); l != "" {
+		d.Add(&render.Paragraph{In: text, Text: l, Width: 78}, &render.Blank{In: text})
+	}
+	d.Add(
 		only(v.BenchmarkTable(), render.Text),
 		&render.Blank{In: text},
 		&render.Paragraph{In: text, Text: v.Summary(), Width: 78},
@@ -278,6 +283,11 @@ func (v *Spread) Doc() *render.Doc {
 		only(v.DistributionTable(), render.Markdown),
 		&render.Paragraph{In: md, Text: strings.TrimSpace(v.Distribution()[3]) + "."},
 		&render.Paragraph{In: md, Text: upperFirst(ModelCheck(a.Score)) + "."},
+	)
+	if l := VarianceLine(a); l != "" {
+		d.Add(&render.Paragraph{In: md, Text: upperFirst(l) + "."})
+	}
+	d.Add(
 		&render.Heading{In: md, Level: 3, Text: "Benchmarks, noisiest first"},
 		only(v.BenchmarkTable(), render.Markdown),
 		&render.Heading{In: md, Level: 3, Text: "Scores by run"},
@@ -302,6 +312,8 @@ type SpreadJSON struct {
 	Warnings   []string        `json:"warnings"`
 	Regimes    []RegimeJSON    `json:"regimes"`
 	ModelCheck ModelCheckJSON  `json:"model_check"`
+	// VarianceComponents is null for runs without repetitions.
+	VarianceComponents *VarianceJSON `json:"variance_components"`
 }
 
 // ScoreStatsJSON is the score distribution in JSON.
@@ -357,6 +369,7 @@ func (v *Spread) JSON() SpreadJSON {
 		Baselines:  []RawSpreadJSON{}, Excluded: []ExcludedJSON{},
 		Dropped: append([]string{}, a.Dropped...), Warnings: append([]string{}, v.Warnings...),
 		Regimes: RegimesJSON(a.Regimes), ModelCheck: ModelCheckOf(a.Score),
+		VarianceComponents: VarianceOf(a),
 	}
 	for _, r := range a.BaselineSpread {
 		j.Baselines = append(j.Baselines, RawSpreadJSON{

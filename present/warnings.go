@@ -36,6 +36,11 @@ func WarningText(w calibrate.Warning) string {
 			return fmt.Sprintf("the calibration rests on %d runs, fewer than %d: its floor and bands move with every run added, and the next healthy run falls below the lowest of them about 1 time in %d; calibrate on %d or more runs", f.Runs, f.Enough, f.Runs+1, f.Enough)
 		}
 		return fmt.Sprintf("only %d runs: the chance that the next healthy run falls below the observed minimum is 1 in %d; calibrate on %d or more runs", f.Runs, f.Runs+1, f.Enough)
+	case calibrate.RepetitionFigures:
+		if f.Left {
+			return fmt.Sprintf("variance components: left out %s, whose repetitions do not each measure the whole suite", strings.Join(w.Runs, ", "))
+		}
+		return fmt.Sprintf("no variance components: %d runs with repetitions, of %d repetitions in all: they need 2 runs or more and a run with 2 repetitions or more", f.Runs, f.Repetitions)
 	case calibrate.OutlierFigures:
 		return fmt.Sprintf("run %s is an outlier: score %.2f, robust z %.1f in log space (|z| > %.1f); check its runner before trusting this calibration", w.Run, f.Score, f.Z, f.Cut)
 	case calibrate.NoisyFigures:

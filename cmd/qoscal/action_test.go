@@ -101,7 +101,7 @@ func TestActionFile(t *testing.T) {
 	if a.Runs.Using != "composite" {
 		t.Errorf("runs.using is %q, want composite", a.Runs.Using)
 	}
-	for _, in := range []string{"baseline", "candidate", "floor", "calibration", "report-only", "per-benchmark", "args", "rerun-command", "go-version", "comment", "comment-id", "token"} {
+	for _, in := range []string{"command", "baseline", "candidate", "variants", "out", "floor", "calibration", "report-only", "per-benchmark", "args", "rerun-command", "go-version", "comment", "comment-id", "token"} {
 		if _, ok := a.Inputs[in]; !ok {
 			t.Errorf("input %s is missing", in)
 		}
@@ -496,6 +496,22 @@ func TestActionSteps(t *testing.T) {
 			log:     []string{`(?m)^::error title=qoscal gate%3A error::missing.txt: no such file or folder`},
 		},
 		{
+			// command: measure runs the variants' commands, one a line of
+			// the variants input, whole (blanks inside a command kept).
+			name:    "measure",
+			inputs:  map[string]string{"command": "measure", "baseline": "", "candidate": "", "variants": "system=cat baseline.txt\r\nhoard=cat hoard.txt\n\n", "args": "--repetitions 2 --warmup 0"},
+			os:      "Linux",
+			outputs: map[string]string{"verdict": ""},
+			log:     []string{`(?m)^score: hoard is 1.55x system \(geomean of the 2 repetitions' scores\)$`},
+		},
+		{
+			name:   "a bad command is refused",
+			inputs: map[string]string{"command": "bench"},
+			os:     "Linux",
+			exit:   2,
+			log:    []string{`(?m)^::error title=qoscal action::command must be gate or measure, got 'bench'$`},
+		},
+		{
 			name:    "a bad report-only value is refused",
 			inputs:  map[string]string{"floor": "1.25", "report-only": "yes%0A::add-mask::x"},
 			os:      "Linux",
@@ -525,6 +541,11 @@ func TestActionSteps(t *testing.T) {
 			for k, want := range c.outputs {
 				if outs[k] != want {
 					t.Errorf("output %s = %q, want %q; log:\n%s", k, outs[k], want, log)
+				}
+			}
+			if c.inputs["command"] == "measure" {
+				if _, err := os.Stat(filepath.Join(outs["run-folder"], "results.csv")); err != nil {
+					t.Errorf("the run folder of output run-folder %q: %v", outs["run-folder"], err)
 				}
 			}
 			if c.os == "Windows" && !strings.HasSuffix(r.steps["key"]["bin"], "qoscal.exe") {

@@ -198,7 +198,7 @@ func (u *ui) setOutputs(outs []output) error {
 // gate writes step outputs. A $GITHUB_OUTPUT that cannot be written is
 // said on stderr: the exit code is the error's.
 func (u *ui) outputError(code int) {
-	if u.cmd != "gate" || u.outputsSet {
+	if (u.cmd != "gate" && !u.gating) || u.outputsSet {
 		return
 	}
 	if err := u.setOutputs([]output{{"exit-code", strconv.Itoa(code)}}); err != nil {

@@ -375,10 +375,11 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		}
 		return &runs[0], nil
 	}
-	if g.baseline == "" || g.candidate == "" {
+	measured := len(paths) == 1 && load.IsMeasuredFolder(paths[0])
+	if (g.baseline == "" || g.candidate == "") && !measured {
 		return nil, usagef("name the run's files with --baseline and --candidate (or a stored run with --db and --run)")
 	}
-	opt, err := g.loadOptions(u, len(paths) > 0 && namesVariants(paths))
+	opt, err := g.loadOptions(u, measured || (len(paths) > 0 && namesVariants(paths)))
 	if err != nil {
 		return nil, err
 	}

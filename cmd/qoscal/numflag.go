@@ -2,8 +2,10 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"qoscal/data/formats"
 )
@@ -62,6 +64,46 @@ func (v *uintValue) Set(s string) error {
 
 func (v *uintValue) Type() string   { return "uint64" }
 func (v *uintValue) String() string { return strconv.FormatUint(uint64(*v), 10) }
+
+// durationValue is a duration flag read as a plain decimal number and
+// one unit, ms, s, m or h (90s, 1.5h), or 0: not Go's syntax, which also
+// takes 1h30m, +5s and the like.
+type durationValue time.Duration
+
+var durationUnits = []struct {
+	suffix string
+	unit   time.Duration
+}{{"ms", time.Millisecond}, {"s", time.Second}, {"m", time.Minute}, {"h", time.Hour}}
+
+func (v *durationValue) Set(s string) error {
+	if s == "0" {
+		*v = 0
+		return nil
+	}
+	for _, u := range durationUnits {
+		num, ok := strings.CutSuffix(s, u.suffix)
+		if !ok || num == "" || strings.ContainsAny(num[len(num)-1:], "mhs") {
+			continue
+		}
+		x, err := formats.ParseNumber(num)
+		if err != nil || x < 0 || x*float64(u.unit) > float64(math.MaxInt64) {
+			break
+		}
+		*v = durationValue(time.Duration(math.Round(x * float64(u.unit))))
+		return nil
+	}
+	return fmt.Errorf("%q: expected a plain number and a unit, ms, s, m or h (90s, 10m), or 0", s)
+}
+
+func (v *durationValue) Type() string   { return "duration" }
+func (v *durationValue) String() string { return time.Duration(*v).String() }
+
+// DurationVar registers a duration flag read as a plain decimal number
+// and a unit.
+func (fs *flagSet) DurationVar(p *time.Duration, name string, value time.Duration, usage string) {
+	*p = value
+	fs.FlagSet.Var((*durationValue)(p), name, usage)
+}
 
 // Float64Var registers a float64 flag read as a plain decimal number.
 func (fs *flagSet) Float64Var(p *float64, name string, value float64, usage string) {

@@ -17,7 +17,7 @@ func TestNumberFlagsArePlainDecimal(t *testing.T) {
 		for _, fs := range commandFlags(commands[name]) {
 			fs.VisitAll(func(f *pflag.Flag) {
 				switch f.Value.(type) {
-				case *floatValue, *intValue, *uintValue:
+				case *floatValue, *intValue, *uintValue, *durationValue:
 					n++
 					return
 				}
@@ -57,6 +57,14 @@ func TestNumberFlagsArePlainDecimal(t *testing.T) {
 		{new(intValue), "1e3", false, "", "an exponent is no whole number's"},
 		{new(intValue), "99999999999999999999", false, "", "beyond an int"},
 		{new(uintValue), "18446744073709551615", true, "18446744073709551615", "the largest seed"},
+		{new(durationValue), "90s", true, "1m30s", "a number and a unit"},
+		{new(durationValue), "1.5h", true, "1h30m0s", "a decimal number of hours"},
+		{new(durationValue), "250ms", true, "250ms", "milliseconds"},
+		{new(durationValue), "0", true, "0s", "no limit"},
+		{new(durationValue), "1h30m", false, "", "Go's compound syntax"},
+		{new(durationValue), "+5s", false, "", "a plus sign"},
+		{new(durationValue), "1_0s", false, "", "underscores"},
+		{new(durationValue), "90", false, "", "no unit"},
 		{new(uintValue), "-1", false, "", "negative"},
 		{new(uintValue), "0o7", false, "", "octal"},
 	}

@@ -226,7 +226,7 @@ func (u *ui) newFiles() *files {
 		}
 		f.outs = append(f.outs, outFile{flag: flag, path: u.summary, append: true, clear: func() { u.summary = "" }})
 	}
-	if p := u.stepOutputs; p != "" && u.cmd == "gate" {
+	if p := u.stepOutputs; p != "" && (u.cmd == "gate" || u.gating) {
 		f.outs = append(f.outs, outFile{flag: "$GITHUB_OUTPUT", path: p, append: true, clear: func() { u.stepOutputs = "" }})
 	}
 	return f

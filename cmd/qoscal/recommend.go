@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,8 +12,11 @@ import (
 
 	"qoscal/calibrate"
 	"qoscal/data"
+	"qoscal/data/load"
 	"qoscal/data/source"
+	"qoscal/measure"
 	"qoscal/present"
+	"qoscal/stats"
 )
 
 var recommendCmd = &command{
@@ -51,6 +55,8 @@ type recommendFlags struct {
 	rf                       recFlags
 	write                    string
 	backtest, backtestLabels []string
+	detect, repSeconds       float64
+	jobSeconds               float64
 }
 
 func (r *recommendFlags) flags(fs *flagSet) {
@@ -59,6 +65,10 @@ func (r *recommendFlags) flags(fs *flagSet) {
 	r.rf.add(fs)
 	fs.StringArrayVar(&r.backtest, "backtest", nil, "also count the runs at `PATH` (same --baseline and --candidate files) that fall below the floor, such as runs of a known regression")
 	fs.StringArrayVar(&r.backtestLabels, "backtest-label", nil, "likewise for the stored runs carrying every such `KEY=VALUE` label")
+	fs.group("Repetitions (runs measured with them: qoscal measure):")
+	fs.Float64Var(&r.detect, "detect", 0, "plan the repetitions per job that catch a `SLIDE` (0.05: every ratio 5% lower) nine times in ten at the floor's rate, at the least CI time, in [0, 1) (default 0: no plan)")
+	fs.Float64Var(&r.repSeconds, "repetition-seconds", 0, "the time of one repetition, `S` seconds, in [0, 1e6] (default 0: from the runs' qoscal.json)")
+	fs.Float64Var(&r.jobSeconds, "job-seconds", 60, "a job's fixed cost in `S` seconds (checkout, build, runner start), in [0, 1e6]")
 	fs.group("Output:")
 	fs.StringVar(&r.write, "write", "", "write the calibration `FILE` for 'qoscal gate'")
 }
@@ -69,6 +79,17 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 		return usagef("--write %s is a folder: expected the calibration file's name, such as %s", write, filepath.Join(write, "gate.json"))
 	} else if write != "" && err == nil && !st.Mode().IsRegular() {
 		return usagef("--write %s is %s, not a file: the calibration would replace it", write, data.FileKind(st.Mode()))
+	}
+	if !(r.detect >= 0 && r.detect < 1) {
+		return usagef("--detect must be in [0, 1), got %v", r.detect)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"--repetition-seconds", r.repSeconds}, {"--job-seconds", r.jobSeconds}} {
+		if !(f.v >= 0 && f.v <= 1e6) {
+			return usagef("%s must be in [0, 1e6], got %v", f.name, f.v)
+		}
 	}
 	fc := u.newFiles()
 	af.inputs(u, fc, paths)
@@ -119,7 +140,73 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 		}
 		u.notef("wrote the calibration file %s (floor %s)", write, f.FloorText)
 	}
-	return show(u, &present.Recommend{A: a, Rec: rec, Others: others, Warnings: warningTexts(a.Warnings, rec.Warnings), BacktestName: "--backtest"})
+	var plan *calibrate.DetectPlan
+	if r.detect > 0 {
+		if plan, err = r.detectPlan(a, rec, paths); err != nil {
+			return err
+		}
+	}
+	return show(u, &present.Recommend{A: a, Rec: rec, Detect: plan, Others: others, Warnings: warningTexts(a.Warnings, rec.Warnings), BacktestName: "--backtest"})
+}
+
+// detectPlan plans the repetitions that catch --detect's slide (STATS.md
+// 2.15), with the time of a repetition given or measured.
+func (r *recommendFlags) detectPlan(a *calibrate.Analysis, rec *calibrate.Recommendation, paths []string) (*calibrate.DetectPlan, error) {
+	if a.Variance == nil {
+		return nil, withHint(errors.New("--detect plans repetitions from the variance components, and these runs have none: it needs runs measured with repetitions (two runs or more, a run with two repetitions or more)"),
+			"measure the calibration runs with 'qoscal measure --repetitions N'")
+	}
+	rep := r.repSeconds
+	if rep == 0 {
+		var ok bool
+		if rep, ok = measuredRepetitionSeconds(paths); !ok {
+			return nil, usagef("--detect needs the time of a repetition: none of the runs' qoscal.json records one (runs from a store, or CSV files): give --repetition-seconds S")
+		}
+	}
+	p, err := a.Detect(rec, r.detect, 0.9, rep, r.jobSeconds)
+	if err != nil {
+		return nil, fmt.Errorf("--detect: %v", err)
+	}
+	return &p, nil
+}
+
+// measuredRepetitionSeconds is the median time of a repetition over the
+// run folders 'qoscal measure' wrote at paths (a PATH such a folder, or
+// holding them): each folder's own median (measure.RepetitionSeconds).
+func measuredRepetitionSeconds(paths []string) (float64, bool) {
+	var times []float64
+	add := func(dir string) {
+		b, err := os.ReadFile(filepath.Join(dir, load.MetaFile))
+		if err != nil {
+			return
+		}
+		m, err := load.ParseMeta(dir, b)
+		if err != nil || m.Measure == nil {
+			return
+		}
+		if s, ok := measure.RepetitionSeconds(m.Measure); ok {
+			times = append(times, s)
+		}
+	}
+	for _, p := range paths {
+		if load.IsMeasuredFolder(p) {
+			add(p)
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if sub := filepath.Join(p, e.Name()); e.IsDir() && load.IsMeasuredFolder(sub) {
+				add(sub)
+			}
+		}
+	}
+	if len(times) == 0 {
+		return 0, false
+	}
+	return stats.Median(times), true
 }
 
 // recFlags are the flags of a floor recommendation, shared by recommend,

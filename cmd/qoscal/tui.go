@@ -69,6 +69,9 @@ type ui struct {
 	// stepOutputs is $GITHUB_OUTPUT, where the gate writes its step
 	// outputs ("": none, or refused as one of the command's inputs).
 	stepOutputs string
+	// gating is set by a command other than gate that gives a verdict
+	// (measure --calibration): it writes the gate's step outputs.
+	gating bool
 	// outputsSet is set once the step outputs were written (or tried), so
 	// that an error after them does not write exit-code a second time.
 	outputsSet bool
@@ -221,7 +224,7 @@ func (u *ui) prefixed(kind string, lines ...string) {
 
 // errorLines are the lines an error is shown in, on stderr, in its
 // annotation and in the step summary: one per error of an error that
-// holds several (a data.InputError, one per file and line: its Lines),
+// holds several (a formats.InputError, one per file and line: its Lines),
 // else one. Each is neutralised by the one rule for outside text
 // (render.OneLine) where it is written: a line break inside a file name
 // or a server's message is no line of its own.
@@ -291,6 +294,9 @@ func (e *exitError) Error() string {
 	}
 	return e.err.Error()
 }
+
+// Unwrap is the error behind the code, for its hints.
+func (e *exitError) Unwrap() error { return e.err }
 
 // Exit codes.
 const (

@@ -22,6 +22,9 @@ import (
 //	value      required  the measured value, > 0
 //	unit       optional  the value's unit (ops/sec, ns/op, ...)
 //	sample     optional  the sample index (default: order of appearance)
+//	repetition optional  the repetition of the whole suite inside the job,
+//	                     from 1 ('qoscal measure' writes it); sample
+//	                     numbers stay the run's own, across repetitions
 //	role       optional  baseline or candidate: the variant's role in the run
 //	time       optional  when the run was measured, RFC 3339
 //	label.KEY  optional  any number of them: the run's label KEY
@@ -34,10 +37,11 @@ import (
 // unless ParseOptions.IgnoreColumns (--ignore-columns). Without a sample
 // column, a run holds one row per benchmark, variant and unit: a second
 // such row is an error, not a second sample, since repeated run ids (run-01
-// of two sets) look just like it.
+// of two sets) look just like it; with a repetition column, one row per
+// benchmark, variant, unit and repetition, numbered as samples in order.
 var csvFormat = &Format{
 	Name:     "csv",
-	Doc:      "long-format CSV with header run,benchmark,variant,value[,unit,sample,role,time,label.KEY...]",
+	Doc:      "long-format CSV with header run,benchmark,variant,value[,unit,sample,repetition,role,time,label.KEY...]",
 	Detect:   detectCSV,
 	New:      newCSVParser,
 	MultiRun: true,
@@ -92,10 +96,14 @@ type csvParser struct {
 	// without a sample column; with one, the next sample index for an
 	// empty cell.
 	first map[csvKey]int
-	done  bool // a fatal syntax error was reported: the rest is unreadable
-	opt   ParseOptions
-	names Names // the file's names and label values, each held once
-	ids   NameIDs
+	// repFirst holds, without a sample column but with a repetition
+	// column, the line of each run/variant/benchmark/unit's row in each
+	// repetition.
+	repFirst map[csvRepKey]int
+	done     bool // a fatal syntax error was reported: the rest is unreadable
+	opt      ParseOptions
+	names    Names // the file's names and label values, each held once
+	ids      NameIDs
 	// labels of the last record, which the next one shares when its
 	// labels are the same (a run's rows repeat them)
 	lastLabels map[string]string
@@ -106,11 +114,17 @@ type csvParser struct {
 }
 
 // csvAt is the place of each column the csv format knows.
-type csvAt struct{ run, benchmark, variant, value, unit, sample, role, time int }
+type csvAt struct{ run, benchmark, variant, value, unit, sample, repetition, role, time int }
 
 // csvKey names a run, variant, benchmark and unit by their ids: a key of
 // four strings for each of a file's rows took 72 bytes of map a row.
 type csvKey struct{ run, variant, bench, unit int32 }
+
+// csvRepKey is a csvKey in one repetition.
+type csvRepKey struct {
+	csvKey
+	repetition int
+}
 
 // NameIDs numbers strings, from 0, in order of first appearance: keys of
 // a few small numbers where several strings took far more (the CSV
@@ -128,7 +142,7 @@ func (ids NameIDs) ID(s string) int32 {
 }
 
 // csvColumns are the columns the csv format knows, besides label.KEY.
-var csvColumns = map[string]bool{"run": true, "benchmark": true, "variant": true, "value": true, "unit": true, "sample": true, "role": true, "time": true}
+var csvColumns = map[string]bool{"run": true, "benchmark": true, "variant": true, "value": true, "unit": true, "sample": true, "repetition": true, "role": true, "time": true}
 
 func newCSVParser(r io.Reader, file string, opt ParseOptions) Parser {
 	// encoding/csv holds a record whole, however long its line: the
@@ -136,7 +150,7 @@ func newCSVParser(r io.Reader, file string, opt ParseOptions) Parser {
 	cr := csv.NewReader(newLineLimit(r, file))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	return &csvParser{r: cr, file: file, first: map[csvKey]int{}, opt: opt, names: Names{}, ids: NameIDs{}}
+	return &csvParser{r: cr, file: file, first: map[csvKey]int{}, repFirst: map[csvRepKey]int{}, opt: opt, names: Names{}, ids: NameIDs{}}
 }
 
 func (p *csvParser) Next() (Record, error) {
@@ -210,7 +224,7 @@ func (p *csvParser) readHeader(row []string, line int) error {
 			if p.opt.IgnoreColumns {
 				continue
 			}
-			return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("column %d: unknown column %q: expected run, benchmark, variant, value, unit, sample, role, time or label.KEY; name it label.%s to keep it as a label of the run, or pass --ignore-columns to ignore it", i+1, name, name)}
+			return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("column %d: unknown column %q: expected run, benchmark, variant, value, unit, sample, repetition, role, time or label.KEY; name it label.%s to keep it as a label of the run, or pass --ignore-columns to ignore it", i+1, name, name)}
 		}
 		if _, dup := p.col[lower]; dup {
 			return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("column %q appears twice", name)}
@@ -232,7 +246,7 @@ func (p *csvParser) readHeader(row []string, line int) error {
 		}
 		return -1
 	}
-	p.at = csvAt{run: at("run"), benchmark: at("benchmark"), variant: at("variant"), value: at("value"), unit: at("unit"), sample: at("sample"), role: at("role"), time: at("time")}
+	p.at = csvAt{run: at("run"), benchmark: at("benchmark"), variant: at("variant"), value: at("value"), unit: at("unit"), sample: at("sample"), repetition: at("repetition"), role: at("role"), time: at("time")}
 	return nil
 }
 
@@ -257,6 +271,7 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 		// whole file (which held up to maxInterned of them).
 		if run != p.run {
 			clear(p.first)
+			clear(p.repFirst)
 			clear(p.ids)
 			p.run = strings.Clone(run)
 		}
@@ -284,6 +299,13 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 		return bad("role %q: expected baseline, candidate or empty", get(at.role))
 	}
 	key := csvKey{p.ids.ID(r.Run), p.ids.ID(r.Variant), p.ids.ID(r.Benchmark), p.ids.ID(r.Unit)}
+	if s := get(at.repetition); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || strings.TrimLeft(s, "0123456789") != "" {
+			return bad("repetition %q: expected a whole number >= 1", s)
+		}
+		r.Repetition = n
+	}
 	if s := get(at.sample); s != "" {
 		// Digits alone, as a value is a plain decimal: Atoi also takes
 		// a sign ("+3").
@@ -294,6 +316,16 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 		r.Sample = n
 	} else if at.sample >= 0 {
 		// An empty cell of a sample column: the next sample in order.
+		r.Sample = p.first[key]
+		p.first[key]++
+	} else if r.Repetition > 0 {
+		// Without a sample column, a repetition holds one row per
+		// benchmark and variant, numbered as the run's samples in order.
+		rk := csvRepKey{key, r.Repetition}
+		if prev, dup := p.repFirst[rk]; dup {
+			return bad("run %s: benchmark %s of variant %s%s in repetition %d was given on line %d already: without a sample column a repetition holds one value per benchmark and variant; add a sample column", r.Run, r.Benchmark, r.Variant, unitNote(r.Unit), r.Repetition, prev)
+		}
+		p.repFirst[rk] = line
 		r.Sample = p.first[key]
 		p.first[key]++
 	} else {

@@ -222,6 +222,11 @@ func csvRec(line int, run, bench, variant string, sample int, v float64, unit, r
 		Measurement: data.Measurement{Benchmark: bench, Variant: variant, Sample: sample, Value: v, Unit: unit}}
 }
 
+func csvRepRec(line int, run, bench, variant string, sample, repetition int, v float64) Record {
+	return Record{Line: line, Run: run,
+		Measurement: data.Measurement{Benchmark: bench, Variant: variant, Sample: sample, Repetition: repetition, Value: v}}
+}
+
 func TestCSVParser(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -252,9 +257,22 @@ func TestCSVParser(t *testing.T) {
 		want:   []Record{csvRec(2, "r1", "a", "x", 0, 1.5, "ns/op", "", nil)},
 		errors: []string{"f.csv:3: run r1: benchmark a of variant x in ns/op was given on line 2 already: without a sample column a run holds one value per benchmark and variant; add a sample column, or make the run ids distinct"},
 	}, {
+		name:  "a repetition column: each row's repetition of the whole suite, from 1; sample numbers stay the run's own",
+		input: "run,benchmark,variant,value,repetition,sample\nr1,a,x,1.5,1,0\nr1,a,x,1.6,2,1\nr1,a,x,1.7,,2\n",
+		want:  []Record{csvRepRec(2, "r1", "a", "x", 0, 1, 1.5), csvRepRec(3, "r1", "a", "x", 1, 2, 1.6), csvRepRec(4, "r1", "a", "x", 2, 0, 1.7)},
+	}, {
+		name:   "a repetition column without a sample column: one row per benchmark and variant in each repetition, numbered as samples in order",
+		input:  "run,benchmark,variant,value,repetition\nr1,a,x,1.5,1\nr1,a,y,2,1\nr1,a,x,1.6,2\nr1,a,x,1.7,2\n",
+		want:   []Record{csvRepRec(2, "r1", "a", "x", 0, 1, 1.5), csvRepRec(3, "r1", "a", "y", 0, 1, 2), csvRepRec(4, "r1", "a", "x", 1, 2, 1.6)},
+		errors: []string{"f.csv:5: run r1: benchmark a of variant x in repetition 2 was given on line 4 already: without a sample column a repetition holds one value per benchmark and variant; add a sample column"},
+	}, {
+		name:   "a repetition that is no whole number from 1",
+		input:  "run,benchmark,variant,value,repetition\nr1,a,x,1,0\nr1,b,x,1,-1\nr1,c,x,1,two\nr1,d,x,1,+2\n",
+		errors: []string{`f.csv:2: repetition "0": expected a whole number >= 1`, `f.csv:3: repetition "-1": expected a whole number >= 1`, `f.csv:4: repetition "two": expected a whole number >= 1`, `f.csv:5: repetition "+2": expected a whole number >= 1`},
+	}, {
 		name:   "a column qoscal does not know is an error naming it",
 		input:  "set,run,benchmark,variant,value\nhealthy,run-01,a,x,1\nregressed,run-01,a,x,2\n",
-		errors: []string{`f.csv:1: column 1: unknown column "set": expected run, benchmark, variant, value, unit, sample, role, time or label.KEY; name it label.set to keep it as a label of the run, or pass --ignore-columns to ignore it`},
+		errors: []string{`f.csv:1: column 1: unknown column "set": expected run, benchmark, variant, value, unit, sample, repetition, role, time or label.KEY; name it label.set to keep it as a label of the run, or pass --ignore-columns to ignore it`},
 	}, {
 		name:  "optional columns in any order and case, labels, blank lines",
 		input: "Label.os,VALUE,unit,role,variant,benchmark,run,sample\n\nlinux,10,ns/op,Baseline,sys,b1,r1,3\n",

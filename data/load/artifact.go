@@ -26,6 +26,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -394,14 +395,18 @@ func unzipPaths(err error, dir, zipFile string) error {
 // MetaFile is the name of the run's metadata file beside its result files.
 const MetaFile = "qoscal.json"
 
-// metaMaxBytes bounds a qoscal.json: it holds a few short fields.
-const metaMaxBytes = 64 << 10
+// metaMaxBytes bounds a qoscal.json: a few short fields, and in a run
+// folder that 'qoscal measure' wrote (version 2) the log of its
+// invocations, about 150 bytes each.
+const metaMaxBytes = 16 << 20
 
 // Meta is what a CI job says about its run in qoscal.json: written by
-// 'qoscal gate --emit-meta', read as the run's labels wherever its result
-// files are read from a folder or an artifact.
+// 'qoscal gate --emit-meta' (version 1) and 'qoscal measure' (version 2),
+// read as the run's labels wherever its result files are read from a
+// folder or an artifact.
 type Meta struct {
-	// Version is the file's schema version, 1.
+	// Version is the file's schema version: 1, or 2 with the fields
+	// below Time.
 	Version int `json:"version"`
 	// RunID and Attempt are the Actions run (GITHUB_RUN_ID,
 	// GITHUB_RUN_ATTEMPT).
@@ -414,10 +419,50 @@ type Meta struct {
 	RunnerName string `json:"runner_name,omitempty"`
 	// Time is when the job wrote the file, RFC 3339.
 	Time string `json:"time,omitempty"`
+
+	// Labels are the run's labels (measure --label), applied as the
+	// labels the other fields give (version 2).
+	Labels map[string]string `json:"labels,omitempty"`
+	// Environment is the machine the run was measured on (version 2).
+	Environment *Environment `json:"environment,omitempty"`
+	// Measure is how 'qoscal measure' ran the variants: their commands,
+	// the order of the invocations actually run and each one's wall time
+	// (version 2; docs/json.md). It is kept as the JSON object it is,
+	// compacted, and read by nothing in qoscal: a record for people.
+	Measure json.RawMessage `json:"measure,omitempty"`
 }
 
-// MetaVersion is the version of qoscal.json this qoscal writes and reads.
-const MetaVersion = 1
+// Environment is a fingerprint of the machine a run was measured on, as
+// far as the system tells it: what tells a slow runner from a slow
+// commit.
+type Environment struct {
+	// CPUModel is the processor's name; CPUs the logical processors
+	// qoscal may use.
+	CPUModel string `json:"cpu_model,omitempty"`
+	CPUs     int    `json:"cpus,omitempty"`
+	// OS and Arch are Go's names of the system (linux, amd64); Kernel
+	// its kernel's release.
+	OS     string `json:"os,omitempty"`
+	Arch   string `json:"arch,omitempty"`
+	Kernel string `json:"kernel,omitempty"`
+	// ImageOS and ImageVersion are the GitHub Actions runner image
+	// ($ImageOS, $ImageVersion).
+	ImageOS      string `json:"image_os,omitempty"`
+	ImageVersion string `json:"image_version,omitempty"`
+	// LoadBefore and LoadAfter are the load averages over 1, 5 and 15
+	// minutes before the first invocation and after the last, where
+	// the system has them.
+	LoadBefore []float64 `json:"load_before,omitempty"`
+	LoadAfter  []float64 `json:"load_after,omitempty"`
+}
+
+// MetaVersion is the version of qoscal.json that 'qoscal gate
+// --emit-meta' writes; MeasuredMetaVersion the version 'qoscal measure'
+// writes, with labels, environment and measure. Both are read.
+const (
+	MetaVersion         = 1
+	MeasuredMetaVersion = 2
+)
 
 // ParseMeta reads a qoscal.json: one JSON object of the fields of Meta,
 // no other field, each a printable one-line name, the time RFC 3339.
@@ -441,8 +486,11 @@ func ParseMeta(file string, b []byte) (*Meta, error) {
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, bad("expected one JSON object, found more after it")
 	}
-	if m.Version != MetaVersion {
-		return nil, bad("version %d: this qoscal reads version %d", m.Version, MetaVersion)
+	if m.Version != MetaVersion && m.Version != MeasuredMetaVersion {
+		return nil, bad("version %d: this qoscal reads versions %d and %d", m.Version, MetaVersion, MeasuredMetaVersion)
+	}
+	if m.Version == MetaVersion && (m.Labels != nil || m.Environment != nil || m.Measure != nil) {
+		return nil, bad("labels, environment and measure are fields of version %d, not %d", MeasuredMetaVersion, MetaVersion)
 	}
 	for _, f := range []struct{ name, v string }{
 		{"run_id", m.RunID}, {"attempt", m.Attempt}, {"commit", m.Commit},
@@ -452,6 +500,43 @@ func ParseMeta(file string, b []byte) (*Meta, error) {
 			return nil, bad("%v", err)
 		}
 	}
+	for k, v := range m.Labels {
+		if k == "" {
+			return nil, bad("labels: an empty key")
+		}
+		if err := data.CheckName("label key", k); err != nil {
+			return nil, bad("labels: %v", err)
+		}
+		if err := data.CheckName("label "+k+" value", v); err != nil {
+			return nil, bad("labels: %v", err)
+		}
+	}
+	// Empty fields are as absent ones, so that the file writes back
+	// as it reads.
+	if len(m.Labels) == 0 {
+		m.Labels = nil
+	}
+	if e := m.Environment; e != nil {
+		if len(e.LoadBefore) == 0 {
+			e.LoadBefore = nil
+		}
+		if len(e.LoadAfter) == 0 {
+			e.LoadAfter = nil
+		}
+	}
+	if err := m.Environment.check(); err != nil {
+		return nil, bad("environment: %v", err)
+	}
+	if m.Measure != nil {
+		if t := bytes.TrimSpace(m.Measure); len(t) == 0 || t[0] != '{' {
+			return nil, bad("measure: expected a JSON object")
+		}
+		var c bytes.Buffer
+		if err := json.Compact(&c, m.Measure); err != nil {
+			return nil, bad("measure: %v", err)
+		}
+		m.Measure = c.Bytes()
+	}
 	if m.Time != "" {
 		if _, err := time.Parse(time.RFC3339, m.Time); err != nil {
 			return nil, bad("time %q: expected RFC 3339 (2026-12-01T08:00:00Z)", data.Clip(m.Time))
@@ -460,8 +545,42 @@ func ParseMeta(file string, b []byte) (*Meta, error) {
 	return &m, nil
 }
 
+// check checks an environment's fields: printable one-line names, a
+// count that is not negative, load averages of up to three finite
+// figures, none negative.
+func (e *Environment) check() error {
+	if e == nil {
+		return nil
+	}
+	for _, f := range []struct{ name, v string }{
+		{"cpu_model", e.CPUModel}, {"os", e.OS}, {"arch", e.Arch}, {"kernel", e.Kernel},
+		{"image_os", e.ImageOS}, {"image_version", e.ImageVersion},
+	} {
+		if err := data.CheckName(f.name, f.v); err != nil {
+			return err
+		}
+	}
+	if e.CPUs < 0 {
+		return fmt.Errorf("cpus %d: expected a count", e.CPUs)
+	}
+	for _, l := range []struct {
+		name string
+		v    []float64
+	}{{"load_before", e.LoadBefore}, {"load_after", e.LoadAfter}} {
+		if len(l.v) > 3 {
+			return fmt.Errorf("%s holds %d figures: expected the load averages over 1, 5 and 15 minutes", l.name, len(l.v))
+		}
+		for _, x := range l.v {
+			if !(x >= 0) || math.IsInf(x, 0) {
+				return fmt.Errorf("%s: %v is no load average", l.name, x)
+			}
+		}
+	}
+	return nil
+}
+
 // metaFields are the keys of qoscal.json, as Meta's JSON tags spell them.
-var metaFields = []string{"version", "run_id", "attempt", "commit", "runner_os", "runner_name", "time"}
+var metaFields = []string{"version", "run_id", "attempt", "commit", "runner_os", "runner_name", "time", "labels", "environment", "measure"}
 
 // metaKeys checks the keys of qoscal.json's object as they are written:
 // each one of metaFields, exactly, and once. Go's decoder alone would take
@@ -495,9 +614,10 @@ func metaKeys(b []byte) error {
 	return nil
 }
 
-// Labels are the run labels the metadata gives: os (lower case), runner,
-// commit, attempt, github_run; empty fields give none.
-func (m *Meta) Labels() map[string]string {
+// RunLabels are the run labels the metadata gives: os (lower case),
+// runner, commit, attempt, github_run, and those of its labels field (which
+// win); empty fields give none.
+func (m *Meta) RunLabels() map[string]string {
 	l := map[string]string{}
 	for k, v := range map[string]string{
 		"os": strings.ToLower(m.RunnerOS), "runner": m.RunnerName, "commit": m.Commit,
@@ -506,6 +626,9 @@ func (m *Meta) Labels() map[string]string {
 		if v != "" {
 			l[k] = v
 		}
+	}
+	for k, v := range m.Labels {
+		l[k] = v
 	}
 	return l
 }
@@ -539,7 +662,7 @@ func readMeta(dir string, run *data.Run) error {
 	if err != nil {
 		return err
 	}
-	for k, v := range m.Labels() {
+	for k, v := range m.RunLabels() {
 		if run.Labels == nil {
 			run.Labels = map[string]string{}
 		}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -138,7 +139,14 @@ func TestParseMeta(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`{"version": 1, "runner_os": "Linux"}`, ""},
 		{"\xef\xbb\xbf{\"version\": 1}", ""},
-		{`{"version": 2}`, "version 2: this qoscal reads version 1"},
+		{`{"version": 3}`, "version 3: this qoscal reads versions 1 and 2"},
+		{`{"version": 2, "labels": {"cpu": "x"}, "environment": {"cpus": 2, "load_before": [0.5, 0.25, 0.1]}, "measure": {"order": []}}`, ""},
+		{`{"version": 1, "labels": {"cpu": "x"}}`, "labels, environment and measure are fields of version 2, not 1"},
+		{`{"version": 2, "labels": {"cpu": "a\nb"}}`, "labels: label cpu value"},
+		{`{"version": 2, "environment": {"load_after": [1, 2, 3, 4]}}`, "environment: load_after holds 4 figures"},
+		{`{"version": 2, "environment": {"load_after": [-1]}}`, "environment: load_after: -1 is no load average"},
+		{`{"version": 2, "environment": {"gpu": "x"}}`, `unknown field "gpu"`},
+		{`{"version": 2, "measure": [1]}`, "measure: expected a JSON object"},
 		{`{"version": 1, "os": "x"}`, `unknown field "os"`},
 		{`{"version": 1} {}`, "found more after it"},
 		{`{"version": 1, "commit": "a\nb"}`, "commit \"a\\nb\" holds the control character U+000A"},
@@ -166,7 +174,7 @@ func FuzzParseMeta(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for k, v := range m.Labels() {
+		for k, v := range m.RunLabels() {
 			if err := data.CheckName("label", v); err != nil {
 				t.Fatalf("label %s: %v", k, err)
 			}
@@ -176,7 +184,7 @@ func FuzzParseMeta(f *testing.F) {
 			t.Fatal(err)
 		}
 		m2, err := ParseMeta("q.json", out)
-		if err != nil || *m2 != *m {
+		if err != nil || !reflect.DeepEqual(m2, m) {
 			t.Fatalf("round trip: %v, %+v != %+v", err, m2, m)
 		}
 	})

@@ -13,7 +13,8 @@ import (
 // check, before it reads any input, that none of the files it writes is
 // one of them (compared by identity: the caller stats what it lists).
 //
-// A folder is listed as Runs reads it: a folder that holds every
+// A run folder that 'qoscal measure' wrote gives its MeasuredFile and
+// its MetaFile. A folder is listed as Runs reads it: a folder that holds every
 // variant's file is one run, else its subfolders are. Without variants
 // that name files (a store's names, or CSV), a folder's files are not
 // known, and only its zip artifacts and the MetaFiles are listed.
@@ -41,6 +42,9 @@ func ReadFiles(paths []string, opt Options) []string {
 		}
 		return append(files, filepath.Join(dir, MetaFile)), complete
 	}
+	namesFiles := opt.Baseline.File != "" && opt.Candidate.File != ""
+	hasAll := func(dir string) bool { _, complete := runFolder(dir); return complete }
+	hasAny := func(dir string) bool { files, _ := runFolder(dir); return len(files) > 1 }
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -48,6 +52,11 @@ func ReadFiles(paths []string, opt Options) []string {
 		}
 		if !st.IsDir() {
 			out = append(out, p)
+			continue
+		}
+		if measuredFolder(p) && (!namesFiles || !hasAll(p)) {
+			add(filepath.Join(p, MeasuredFile))
+			add(filepath.Join(p, MetaFile))
 			continue
 		}
 		if files, complete := runFolder(p); complete {
@@ -63,6 +72,9 @@ func ReadFiles(paths []string, opt Options) []string {
 		for _, e := range entries {
 			sub := filepath.Join(p, e.Name())
 			switch {
+			case e.IsDir() && measuredFolder(sub) && !hasAny(sub):
+				add(filepath.Join(sub, MeasuredFile))
+				add(filepath.Join(sub, MetaFile))
 			case e.IsDir():
 				files, _ := runFolder(sub)
 				for _, f := range files {

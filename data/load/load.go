@@ -361,6 +361,13 @@ func (l *Loader) loadPath(p string, yield func(data.Run) error) error {
 		}
 		return l.eachMultiRunFile(p, yield)
 	}
+	filesNamed := l.opt.Baseline.File != "" && l.opt.Candidate.File != ""
+	if measuredFolder(p) && (!filesNamed || !l.allPresent(p)) {
+		return l.loadMeasuredFolder(p, yield)
+	}
+	if !filesNamed && hasMeasuredFolders(p) {
+		return l.loadMeasuredFolders(p, yield)
+	}
 	if err := l.checkVariants(true); err != nil {
 		return err
 	}
@@ -419,6 +426,12 @@ func (l *Loader) loadPath(p string, yield func(data.Run) error) error {
 		}
 		present, missing, stats := l.statFiles(dir)
 		switch {
+		case present == 0 && measuredFolder(dir):
+			if err := l.loadMeasuredFolder(dir, yield); err != nil {
+				return err
+			}
+			found++
+			continue
 		case present == 0:
 			continue // not a run folder
 		case len(missing) > 0:
@@ -449,6 +462,95 @@ func (l *Loader) loadPath(p string, yield func(data.Run) error) error {
 		return errors.New(msg)
 	}
 	return nil
+}
+
+// MeasuredFile is the results of a run folder that 'qoscal measure'
+// wrote, in the csv format, beside its MetaFile (version 2). Such a
+// folder is a run without naming its variants' files: the CSV's role
+// column says which variant is which.
+const MeasuredFile = "results.csv"
+
+// IsMeasuredFolder reports whether dir is a run folder that 'qoscal
+// measure' wrote: it holds MeasuredFile and a MetaFile.
+func IsMeasuredFolder(dir string) bool { return measuredFolder(dir) }
+
+func measuredFolder(dir string) bool {
+	for _, name := range [2]string{MeasuredFile, MetaFile} {
+		if st, err := statQuick(filepath.Join(dir, name)); err != nil || st.kind == kindDir || st.kind == kindNone {
+			return false
+		}
+	}
+	return true
+}
+
+// allPresent reports whether dir holds every named variant's file.
+func (l *Loader) allPresent(dir string) bool {
+	present, _, _ := l.statFiles(dir)
+	return present == len(l.vs)
+}
+
+// hasMeasuredFolders reports whether a subfolder of p is a measured run
+// folder (measuredFolder).
+func hasMeasuredFolders(p string) bool {
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.IsDir() && measuredFolder(filepath.Join(p, e.Name())) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadMeasuredFolders reads the measured run folders among p's
+// subfolders, in natural order, when no variant's file is named.
+func (l *Loader) loadMeasuredFolders(p string, yield func(data.Run) error) error {
+	entries, err := os.ReadDir(p)
+	if err != nil {
+		return pathError(p, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	data.NaturalSort(names)
+	for _, name := range names {
+		dir := filepath.Join(p, name)
+		if !measuredFolder(dir) {
+			continue
+		}
+		if err := l.loadMeasuredFolder(dir, yield); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// loadMeasuredFolder reads the run of a folder that 'qoscal measure'
+// wrote: the one run of its MeasuredFile (its id the CSV's, unless
+// Options.RunID names it), with the labels of its MetaFile.
+func (l *Loader) loadMeasuredFolder(dir string, yield func(data.Run) error) error {
+	p := filepath.Join(dir, MeasuredFile)
+	var runs []data.Run
+	if err := l.eachMultiRunFile(p, func(r data.Run) error { runs = append(runs, r); return nil }); err != nil {
+		return err
+	}
+	if len(runs) != 1 {
+		return fmt.Errorf("%s holds %d runs: the results of a run folder that 'qoscal measure' wrote are one run", p, len(runs))
+	}
+	run := runs[0]
+	if l.opt.RunID != "" {
+		run.ID = l.opt.RunID
+	}
+	run.Source = dir
+	if err := readMeta(dir, &run); err != nil {
+		return err
+	}
+	return yield(run)
 }
 
 // presentFiles counts which of the named result files exist in dir and

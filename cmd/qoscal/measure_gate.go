@@ -1,0 +1,228 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"qoscal/calibrate"
+	"qoscal/data"
+	"qoscal/data/load"
+	"qoscal/measure"
+	"qoscal/present"
+	"qoscal/stats"
+)
+
+// gateFlags adds measure's flags of the sequential gate.
+func (m *measureFlags) gateFlags(fs *flagSet) {
+	fs.group("The sequential gate:")
+	fs.StringVar(&m.calibration, "calibration", "", "judge the run after each repetition against the calibration `FILE` ('qoscal recommend --write' on runs measured with repetitions: it needs their variance components), and stop once decided")
+	fs.IntVar(&m.maxRepetitions, "max-repetitions", 0, fmt.Sprintf("with --calibration, the most repetitions `M`, in [0, %d] (default 0: --repetitions); undecided then, the verdict is rerun (exit 3)", maxRepetitions))
+	fs.BoolVar(&m.bisect, "bisect", false, "exit as 'git bisect run' reads it: 0 pass (good), 1 fail (bad), 125 anything else (skip: undecided, or the commit could not be measured)")
+	fs.BoolVar(&m.reportOnly, "report-only", false, "report, never fail on a regression (exit 0)")
+	fs.StringVar(&m.perBenchmark, "per-benchmark", calibrate.PerBenchmarkWarn, "what a benchmark below its calibrated band does, `MODE`: warn, fail (exit 1 even when the sequential gate passes) or off")
+	fs.StringVar(&m.onDegraded, "on-degraded", "warn", "what a degraded runner does, `MODE`: warn, fail (exit 3) or ignore")
+	fs.StringVar(&m.summary, "summary", "", "append the verdict's Markdown summary to `FILE` (default $GITHUB_STEP_SUMMARY when set)")
+}
+
+// bisectSkip is git bisect run's exit code for a commit it cannot judge.
+const bisectSkip = 125
+
+// runGate measures and judges the run after each repetition with the
+// calibration's sequential design, then writes what gate writes: the
+// verdict, the table, the step summary and outputs, the annotations, the
+// JSON (with repetitions and stopped).
+func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
+	if m.bisect {
+		defer func() { err = bisectCode(err) }()
+	}
+	u.gating = true
+	if m.summary != "" {
+		u.summary, u.summaryFlag = m.summary, "--summary"
+	}
+	switch m.onDegraded {
+	case "warn", "fail", "ignore":
+	default:
+		return usagef("--on-degraded must be warn, fail or ignore, got %q", m.onDegraded)
+	}
+	switch m.perBenchmark {
+	case calibrate.PerBenchmarkFail, calibrate.PerBenchmarkWarn, calibrate.PerBenchmarkOff:
+	default:
+		return usagef("--per-benchmark must be fail, warn or off, got %q", m.perBenchmark)
+	}
+	if m.maxRepetitions < 0 || m.maxRepetitions > maxRepetitions {
+		return usagef("--max-repetitions must be in [0, %d] (0: --repetitions), got %d", maxRepetitions, m.maxRepetitions)
+	}
+	if cfg.Order == measure.Blocks {
+		return usagef("--calibration decides after each repetition: give --order random, alternate or duet, not blocks")
+	}
+	fc := u.newFiles()
+	fc.in("the calibration file", m.calibration)
+	if err := fc.check(); err != nil {
+		return err
+	}
+	cal, err := calibrate.ReadFile(m.calibration)
+	if err != nil {
+		return err
+	}
+	if cal.Variance == nil {
+		return withHint(fmt.Errorf("calibration file %s has no variance components: the sequential gate judges the mean of a job's repetitions with them", m.calibration),
+			"calibrate on runs measured with repetitions: qoscal measure --repetitions N on unchanged code, then qoscal recommend --write FILE on those run folders")
+	}
+	if cfg.Baseline != cal.Baseline || cfg.Candidate != cal.Candidate {
+		return usagef("the run compares %s (candidate) with %s (baseline), but %s compares %s with %s: name the variants as the calibration does", cfg.Candidate, cfg.Baseline, m.calibration, cal.Candidate, cal.Baseline)
+	}
+	seq, err := newSeqGate(cal, m.maxRepetitions, cfg.Repetitions)
+	if err != nil {
+		return err
+	}
+	cfg.Repetitions = seq.design.Last
+	cfg.Decide = seq.decide(cfg)
+	ctx, stop := signal.NotifyContext(u.ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := measure.Run(ctx, cfg, m.out)
+	if err != nil {
+		return measureErr(err)
+	}
+	verdict := seq.verdict(res)
+	runs, err := load.All([]string{m.out}, load.Options{})
+	if err != nil {
+		return err
+	}
+	run := &runs[0]
+	opt := calibrate.GateOptions{Baseline: cal.Baseline, Candidate: cal.Candidate, Calibration: cal,
+		OnDegraded: m.onDegraded, PerBenchmark: m.perBenchmark, ReportOnly: m.reportOnly}
+	gres, err := calibrate.GateSequential(run, opt, verdict)
+	if err != nil {
+		return err
+	}
+	code := gateExitCode(gres)
+	if m.bisect {
+		code = bisectExit(gres)
+	}
+	v := &gateView{&present.Gate{Res: gres, Run: run, Cal: cal, CalPath: m.calibration, Tag: 0.03,
+		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(gres.Warnings)}}
+	if summary := u.summary; summary != "" {
+		var md bytes.Buffer
+		v.Doc().WriteMarkdown(&md)
+		if err := appendFile(summary, md.Bytes()); err != nil {
+			u.summary = ""
+			return fmt.Errorf("step summary %s: %v", summary, err)
+		}
+	}
+	if err := u.setOutputs(append(v.outputs(), output{"repetitions", fmt.Sprint(verdict.Repetitions)}, output{"stopped", verdict.Stopped})); err != nil {
+		return err
+	}
+	u.warnAll(gres.Warnings)
+	if err := show(u, v); err != nil {
+		return err
+	}
+	annotated := false
+	if u.github {
+		annotated = v.annotate(u.annotations())
+	}
+	v.verdictLine(u, u.json, annotated)
+	if code != exitOK {
+		return &exitError{code: code}
+	}
+	return nil
+}
+
+// seqGate is the sequential design of a calibration, and the state of a
+// job judged by it: the running sum of its repetitions' log scores.
+type seqGate struct {
+	cal    *calibrate.File
+	design *stats.Sequential
+	mu     float64 // the model's healthy mean log score
+	sum    float64
+	k      int
+	last   string // the last look's decision
+}
+
+// newSeqGate designs the sequential gate of a calibration for at most
+// maxReps repetitions (or reps when maxReps is 0): the calibration's
+// claimed false-alarm rate spent over them, and the slide that a job of
+// that many repetitions judged once at that rate catches nine times in ten
+// passed at most one time in ten (docs/STATS.md 2.16).
+func newSeqGate(cal *calibrate.File, maxReps, reps int) (*seqGate, error) {
+	M := maxReps
+	if M == 0 {
+		M = reps
+	}
+	alpha := float64(cal.FPR.Predictive)
+	if !(alpha > 0 && alpha < 0.5) {
+		return nil, fmt.Errorf("calibration file %s claims no false-alarm rate to spend (false_positive_rate.predictive %v)", cal.Path, alpha)
+	}
+	v := cal.Variance
+	if !(v.Within > 0) {
+		return nil, fmt.Errorf("calibration file %s: its repetitions never varied (variance_components.within 0): a sequential gate has nothing to decide by", cal.Path)
+	}
+	slide := (stats.NormalQuantile(1-alpha) + stats.NormalQuantile(0.9)) * v.SDOfMean(M)
+	d, err := stats.NewSequential(v.Between, v.Within, slide, alpha, 0.1, M)
+	if err != nil {
+		return nil, err
+	}
+	return &seqGate{cal: cal, design: d, mu: v.MeanLog}, nil
+}
+
+// decide is measure's Decide: after each repetition, its log score over
+// the calibration's suite joins the running mean, and the design decides.
+func (s *seqGate) decide(cfg measure.Config) func(int, []data.Measurement) (bool, error) {
+	return func(rep int, ms []data.Measurement) (bool, error) {
+		run := data.Run{ID: fmt.Sprintf("%s repetition %d", cfg.RunID, rep), Measurements: ms}
+		rr, err := calibrate.Ratios(&run, cfg.Baseline, cfg.Candidate, calibrate.Auto, "")
+		if err != nil {
+			return false, err
+		}
+		sc := rr.ScoreOver(s.cal.Suite)
+		if len(sc.Missing) > 0 {
+			return false, fmt.Errorf("repetition %d lacks %s of the suite of %s: the sequential gate judges the calibrated suite", rep, sc.Missing[0], s.cal.Path)
+		}
+		s.k, s.sum = rep, s.sum+sc.LogScore
+		s.last = s.design.Decide(rep, s.sum/float64(rep)-s.mu)
+		return s.last != stats.SeqContinue, nil
+	}
+}
+
+// verdict is the design's decision where the measurement stopped.
+func (s *seqGate) verdict(res *measure.Result) calibrate.SequentialVerdict {
+	d, k := s.design, s.k
+	v := calibrate.SequentialVerdict{Repetitions: k, MaxRepetitions: d.Looks, Decision: s.last, Stopped: "decided",
+		FailFloor: math.Exp(s.mu - d.Fail[k-1]), PassFloor: math.Exp(s.mu - d.Slide + d.Pass[k-1]),
+		Alpha: d.SpentAlpha, Slide: -math.Expm1(-d.Slide)}
+	if s.last == stats.SeqOpen {
+		v.Stopped = "limit"
+	}
+	return v
+}
+
+// bisectExit is the exit code git bisect run reads: 0 good (pass), 1 bad
+// (fail; below the floor in report-only mode too), 125 skip (rerun,
+// inconclusive).
+func bisectExit(res *calibrate.GateResult) int {
+	switch res.Verdict {
+	case calibrate.VerdictPass:
+		return exitOK
+	case calibrate.VerdictFail, calibrate.VerdictWarn:
+		return exitRegression
+	}
+	return bisectSkip
+}
+
+// bisectCode turns an error that stopped the measurement (a commit that
+// does not build or whose benchmark crashes; exit 2) into git bisect
+// run's skip, 125: exit 2 would mark the commit bad.
+func bisectCode(err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return err // a verdict's code, already mapped
+	}
+	return &exitError{code: bisectSkip, err: err}
+}
