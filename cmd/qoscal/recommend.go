@@ -106,6 +106,7 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 			labels = commonLabels(in.runs)
 		}
 		f := calibrate.NewFile(a, rec, labels, now, "qoscal "+version)
+		f.ExpectSkips(af.skipped)
 		var buf bytes.Buffer
 		if err := f.Write(&buf); err != nil {
 			return fmt.Errorf("writing the calibration file: %v", err)
@@ -114,6 +115,9 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 			return fmt.Errorf("writing the calibration file: %v", err)
 		}
 		u.notef("wrote the calibration file %s (floor %s)", write, f.FloorText)
+		if len(f.ExpectedSkips) > 0 {
+			u.notef("expected from now on, skipped in every calibration run: %s (a gate says nothing of them; a new skip is still a warning)", strings.Join(f.ExpectedSkips, ", "))
+		}
 	}
 	return show(u, &present.Recommend{A: a, Rec: rec, Others: others, Warnings: warningTexts(a.Warnings, rec.Warnings), BacktestName: "--backtest"})
 }
@@ -230,7 +234,7 @@ func recommendFor(u *ui, af *analysisFlags, rf *recFlags, paths []string) (*inpu
 	}
 	rec.Window, rec.Regimes = w, all.Regimes
 	all.CheckWindow(w, rec)
-	u.warnAll(rec.Warnings)
+	u.warnAll(present.Unsaid(in.analysis.Warnings, rec.Warnings))
 	return in, rec, nil
 }
 
