@@ -380,14 +380,18 @@ const headlineNames = 3
 // usual, mstress 0.78x usual)".
 func (g *Gate) bandReason(names []string, where, band string) string {
 	var rows []gateRow
-	for _, b := range g.Rows() {
+	for _, b := range g.Res.Benchmarks {
 		if slices.Contains(names, b.Name) {
 			rows = append(rows, b)
 		}
 	}
-	if where != "below" {
-		slices.Reverse(rows) // far above: the farthest first
-	}
+	// Below: the lowest first; far above: the highest first.
+	sort.SliceStable(rows, func(i, j int) bool {
+		if where == "below" {
+			return rows[i].VsUsual < rows[j].VsUsual
+		}
+		return rows[i].VsUsual > rows[j].VsUsual
+	})
 	var parts []string
 	for _, b := range rows {
 		parts = append(parts, fmt.Sprintf("%s %sx usual", b.Name, X(b.VsUsual)))

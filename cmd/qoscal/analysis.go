@@ -180,6 +180,15 @@ func (f *analysisFlags) analyze(u *ui, paths []string) (*input, error) {
 		return nil, err
 	}
 	in.analysis, in.collected = a, c
+	// A name ignored that the result files printed without a figure
+	// was left out too: its skip said nothing.
+	for _, names := range f.skipped {
+		for _, n := range names {
+			if ignore[n] {
+				seenIgnored[n] = true
+			}
+		}
+	}
 	sayIgnored(u, f.ignore, seenIgnored, "no run measured it")
 	return in, nil
 }

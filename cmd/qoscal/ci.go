@@ -208,22 +208,18 @@ func (u *ui) noteUnannotated() {
 	}
 	var b bytes.Buffer
 	d := &render.Doc{}
-	d.Add(&render.Paragraph{Text: fmt.Sprintf("%s: %s more, not annotated (a step shows %d annotations of a kind; the log has them too):",
-		u.title(""), plural(len(u.unannotated), "warning"), maxStepWarnings+1)})
+	more := "1 more warning"
+	if n := len(u.unannotated); n > 1 {
+		more = fmt.Sprintf("%d more warnings", n)
+	}
+	d.Add(&render.Paragraph{Text: fmt.Sprintf("%s: %s, not annotated (a step shows %d annotations of a kind; the log has them too):",
+		u.title(""), more, maxStepWarnings+1)})
 	d.Add(&render.List{Items: prefixAll("warning: ", u.unannotated)}, &render.Blank{})
 	d.WriteMarkdown(&b)
 	if err := appendFile(u.summary, b.Bytes()); err != nil {
 		u.prefixed("warning: ", fmt.Sprintf("step summary %s: %v", u.summary, err))
 	}
 	u.unannotated = nil
-}
-
-// plural is "1 warning", "3 warnings".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }
 
 // title is an annotation title: "qoscal CMD" and what it is about.

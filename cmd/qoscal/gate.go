@@ -85,8 +85,9 @@ type gateFlags struct {
 	labels  []string
 	// ignore are the benchmarks left out on purpose (--ignore); skips
 	// those the run's files may print without a figure unsaid: the
-	// calibration's expected_skips and the ignored ones.
-	ignore, skips []string
+	// calibration's expected_skips and the ignored ones; skipped those
+	// the run's files skipped.
+	ignore, skips, skipped []string
 	// fs tells a flag given from one left at its default (--floor, --db).
 	fs *pflag.FlagSet
 }
@@ -269,10 +270,18 @@ func (g *gateFlags) validate(floorSet bool) error {
 	return nil
 }
 
-// checkIgnored warns of an --ignore NAME that left nothing out: neither
-// the run nor the calibrated suite has it (a misspelt name?). What it
-// left out is said once, in the gate's summary (present.Gate).
+// checkIgnored adds to what --ignore left out the lines the run's files
+// printed without a figure that it names (their skips said nothing), and
+// warns of an --ignore NAME that left nothing out: neither the run nor
+// the calibrated suite has it (a misspelt name?). What it left out is
+// said once, in the gate's summary (present.Gate).
 func (g *gateFlags) checkIgnored(u *ui, res *calibrate.GateResult) {
+	for _, n := range g.skipped {
+		if slices.Contains(g.ignore, n) && !slices.Contains(res.Ignored, n) {
+			res.Ignored = append(res.Ignored, n)
+		}
+	}
+	slices.Sort(res.Ignored)
 	said := map[string]bool{}
 	for _, n := range g.ignore {
 		if !said[n] && !slices.Contains(res.Ignored, n) {
@@ -359,6 +368,7 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		return nil, err
 	}
 	opt.ExpectedSkips = g.skips
+	opt.Skipped = func(_ string, names []string) { g.skipped = append(g.skipped, names...) }
 	if opt.RunID == "" && len(paths) == 0 {
 		opt.RunID = g.defaultRunID(u)
 	}
