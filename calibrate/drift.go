@@ -301,11 +301,7 @@ func (d *driftNulls) check(cal, x []float64) driftCheck {
 			z[i] = math.Inf(-1)
 		}
 	}
-	r, se := stats.Lag1Autocorrelation(cal)
-	rho := 0.0
-	if up := stats.AR1Upper(len(cal), r, se).Rho; up > 0 {
-		rho = math.Min(0.9, math.Ceil(up*20-1e-9)/20)
-	}
+	rho := allowedRho(cal)
 	st := stats.CUSUM(z, DriftK, DriftClip)
 	c := driftCheck{stat: st.Up, start: st.UpStart, rho: rho}
 	if st.Down >= st.Up {
@@ -313,6 +309,16 @@ func (d *driftNulls) check(cal, x []float64) driftCheck {
 	}
 	c.p = stats.UpperP(d.get(rho), c.stat)
 	return c
+}
+
+// allowedRho is the autocorrelation the drift check's null allows for,
+// from the calibration's log values cal (see driftNulls.check).
+func allowedRho(cal []float64) float64 {
+	r, se := stats.Lag1Autocorrelation(cal)
+	if up := stats.AR1Upper(len(cal), r, se).Rho; up > 0 {
+		return math.Min(0.9, math.Ceil(up*20-1e-9)/20)
+	}
+	return 0
 }
 
 // MinNewRuns is the fewest new runs a drift is reported on: one or two

@@ -186,6 +186,21 @@ func (e *NoFloorError) Error() string {
 	return fmt.Sprintf("the %s method gives no floor above 0 on its step's grid: nothing to gate on", e.Method)
 }
 
+// FloorTooLowError is a floor a model method put below MinFloorShare of
+// the lowest calibration score (CheckFloorUseful): recommend does not
+// write it, and the calibration file's reader refuses it.
+type FloorTooLowError struct {
+	Method Method
+	// Floor is the floor, on the grid of Step; Lowest the lowest of the
+	// Runs calibration scores.
+	Floor, Step, Lowest float64
+	Runs                int
+}
+
+func (e *FloorTooLowError) Error() string {
+	return fmt.Sprintf("the %s method puts the floor below half the lowest calibration score: the gate would pass a candidate more than twice as slow as every calibration run", e.Method)
+}
+
 // FloorMismatchError is a calibration file whose floor is not what its
 // method gives on its matrix: the field errors of the file name the
 // field; this one says what would put it right too.

@@ -2,6 +2,8 @@ package calibrate
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,6 +19,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	xunicode "golang.org/x/text/encoding/unicode"
 
 	"qoscal/data"
 	"qoscal/stats"
@@ -84,6 +88,11 @@ type File struct {
 	// Path is the name the file was read from (ParseFile's path), for
 	// messages about it; it is not part of the file.
 	Path string `json:"-"`
+	// SHA256 is the SHA-256 of the file's bytes as ReadFile read them, in
+	// lower-case hex: the calibration's identity in the verdict ledger
+	// (gate --record, audit). Not part of the file; "" for a file not
+	// read by ReadFile.
+	SHA256 string `json:"-"`
 }
 
 // FileParams are the method's parameters.
@@ -342,8 +351,54 @@ func readFile(path string, limit int64) (*File, error) {
 		// It grew after the size was checked.
 		return nil, fmt.Errorf("calibration file %s: more than the %s a calibration file may hold", path, sizeText(limit))
 	}
-	// A UTF-8 byte-order mark (an editor on Windows) is not part of JSON.
-	return ParseFile(path, bytes.TrimPrefix(b, []byte{0xEF, 0xBB, 0xBF}))
+	sum := sha256.Sum256(b)
+	if b, err = decodeText(b); err != nil {
+		return nil, fmt.Errorf("calibration file %s: %v", path, err)
+	}
+	f, err := ParseFile(path, b)
+	if err != nil {
+		return nil, err
+	}
+	f.SHA256 = hex.EncodeToString(sum[:])
+	return f, nil
+}
+
+// decodeText returns a calibration file's bytes as UTF-8 JSON text, as
+// result files are read: a UTF-8 byte-order mark (an editor on Windows)
+// is dropped, and UTF-16 (PowerShell's Out-File and > write it), with a
+// byte-order mark or without one, is decoded. Without a mark, UTF-16 is
+// known as RFC 4627 (section 3) knows it: JSON text begins with an ASCII
+// character, so its first two bytes are 00 xx in UTF-16BE and xx 00 in
+// UTF-16LE.
+func decodeText(b []byte) ([]byte, error) {
+	var order xunicode.Endianness
+	var what string
+	switch {
+	case bytes.HasPrefix(b, []byte{0xEF, 0xBB, 0xBF}):
+		return b[3:], nil
+	case bytes.HasPrefix(b, []byte{0xFF, 0xFE}):
+		order, what, b = xunicode.LittleEndian, "little-endian, with a byte-order mark", b[2:]
+	case bytes.HasPrefix(b, []byte{0xFE, 0xFF}):
+		order, what, b = xunicode.BigEndian, "big-endian, with a byte-order mark", b[2:]
+	case len(b) >= 2 && b[0] != 0 && b[1] == 0:
+		order, what = xunicode.LittleEndian, "little-endian"
+	case len(b) >= 2 && b[0] == 0 && b[1] != 0:
+		order, what = xunicode.BigEndian, "big-endian"
+	default:
+		return b, nil
+	}
+	if len(b)%2 != 0 {
+		n := len(b)
+		if strings.Contains(what, "mark") {
+			n += 2
+		}
+		return nil, fmt.Errorf("UTF-16 (%s) with an odd number of bytes (%d): the file is cut", what, n)
+	}
+	out, err := xunicode.UTF16(order, xunicode.IgnoreBOM).NewDecoder().Bytes(b)
+	if err != nil {
+		return nil, fmt.Errorf("UTF-16 (%s) that does not decode: %v", what, err)
+	}
+	return out, nil
 }
 
 // readLimited reads the file at path, at most limit+1 bytes of it (one
@@ -654,6 +709,9 @@ func (f *File) checkModel() error {
 	}
 	if floor != f.Floor {
 		return &FloorMismatchError{Floor: f.Floor, Method: f.Method, Want: floor}
+	}
+	if err := CheckFloorUseful(scores, f.Floor, f.RecommendOptions()); err != nil {
+		return fmt.Errorf("field floor %v: %w", f.Floor, err)
 	}
 	return nil
 }

@@ -422,7 +422,20 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 		if !(sub > 0) {
 			return nil, inputErrorf("the %s method gives the sub-suite of %d benchmarks no floor above 0", cal.Method, len(res.Suite))
 		}
+		if err := CheckFloorUseful(scores, sub, cal.RecommendOptions()); err != nil {
+			return nil, fmt.Errorf("the floor of the sub-suite of %d benchmarks: %w", len(res.Suite), err)
+		}
 		res.FullFloor, res.SubSuiteFloor, res.Floor = cal.Floor, sub, sub
+	}
+	if cal != nil {
+		// A thin calibration: said on every gate that rests on it, since
+		// recommend's warnings are long gone when the gate runs.
+		if cal.Runs < FewRuns {
+			warn(Warning{Kind: WarnThinCalibration, Figures: FewRunsFigures{Runs: cal.Runs, Enough: FewRuns}})
+		}
+		if res.FloorSource == FloorCalibration && res.Floor < 1 {
+			warn(Warning{Kind: WarnGateFloorBelowOne, Figures: FloorFigures{Floor: res.Floor, Step: cal.Params.Step, Min: cal.Observed.Min}})
+		}
 	}
 	res.CappedScore = math.NaN()
 	capped := res.judgeBands(cal, opt, rr, warn)
@@ -613,13 +626,21 @@ func (res *GateResult) judgeBands(cal *File, opt GateOptions, rr RunRatios, warn
 		logs[gb.Name] = math.Log(gb.Ratio)
 	}
 	j := JudgeBands(bands, logs, alpha)
+	// A benchmark that never varied has no band to test against, but it
+	// must not escape the rule below: its band is the point [usual,
+	// usual], and a ratio above it by more than rounding is above it.
+	for name, x := range logs {
+		if b := byName[name]; isPointBand(b) && x > math.Log(b.Usual)+PointBandTolerance {
+			j.Above[name] = true
+		}
+	}
 	// The score with the benchmarks far above their bands at the bands'
 	// upper edges, over the same suite, as ScoreOver computes it.
 	at := RunRatios{ID: rr.ID, Ratios: make(map[string]BenchmarkRatio, len(res.Suite))}
 	for _, name := range res.Suite {
 		br := rr.Ratios[name]
-		if b := byName[name]; j.Above[name] && br.Ratio > b.Upper {
-			br.Ratio = b.Upper
+		if edge := upperEdge(byName[name]); j.Above[name] && br.Ratio > edge {
+			br.Ratio = edge
 			capped = append(capped, name)
 		}
 		at.Ratios[name] = br
@@ -632,7 +653,7 @@ func (res *GateResult) judgeBands(cal *File, opt GateOptions, rr RunRatios, warn
 	}
 	for i := range res.Benchmarks {
 		gb := &res.Benchmarks[i]
-		if _, judged := logs[gb.Name]; !judged || math.IsNaN(j.P[gb.Name]) {
+		if _, judged := logs[gb.Name]; !judged {
 			continue
 		}
 		switch {
@@ -642,6 +663,9 @@ func (res *GateResult) judgeBands(cal *File, opt GateOptions, rr RunRatios, warn
 		case j.Above[gb.Name]:
 			gb.Band = BandAbove
 			res.Above = append(res.Above, gb.Name)
+		case math.IsNaN(j.P[gb.Name]):
+			// No band: a benchmark that never varied, at or below its one
+			// ratio (the lower side of a point band is not judged).
 		default:
 			gb.Band = BandWithin
 		}
@@ -653,6 +677,27 @@ func (res *GateResult) judgeBands(cal *File, opt GateOptions, rr RunRatios, warn
 		warn(Warning{Kind: WarnAboveBand, Benchmarks: res.Above})
 	}
 	return capped
+}
+
+// PointBandTolerance is how far, in log ratio, a benchmark that never
+// varied over the calibration runs may lie above its one ratio and still
+// be at it: the rounding of a ratio of two float64 values is about 1e-16
+// of it, so 1e-9 is far above rounding and far below any change a
+// benchmark harness prints.
+const PointBandTolerance = 1e-9
+
+// isPointBand reports whether a band is a point: its benchmark never
+// varied over the calibration runs (docs/STATS.md 2.10a).
+func isPointBand(b Band) bool { return b.N >= 2 && !(b.SDLog > 0) && b.Usual > 0 }
+
+// upperEdge is the upper edge of a benchmark's band as the wild-benchmark
+// rule caps at it: the band's, or for a benchmark that never varied its
+// one ratio.
+func upperEdge(b Band) float64 {
+	if isPointBand(b) {
+		return b.Usual
+	}
+	return b.Upper
 }
 
 // name names the calibration in a message: "calibration file gate.json".

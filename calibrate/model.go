@@ -98,6 +98,32 @@ func FloorOf(scores []float64, opt RecommendOptions) (raw, floor, k float64, err
 	return raw, floor, k, err
 }
 
+// MinFloorShare is the lowest floor a model gives that a calibration may
+// hold, as a share of its lowest calibration score (docs/STATS.md 2.11):
+// a floor below half the lowest run passes a candidate more than twice as
+// slow as every calibration run, which is no gate. The model methods
+// (target-fpr, prediction, tolerance) put the floor that far down when the
+// runs are too few to say where healthy runs end (two runs gave 0.01);
+// the margin method puts it where its margin says, by the user's choice.
+const MinFloorShare = 0.5
+
+// CheckFloorUseful returns a FloorTooLowError when a floor that the
+// method opt.Method gave on scores lies below MinFloorShare of the lowest
+// of them, and nil otherwise or for the margin method. It sits beside
+// FloorOf, and everything that takes a floor from FloorOf calls it on the
+// same scores: recommend before it writes a file, the calibration file's
+// reader, and the gate for the floor of a sub-suite.
+func CheckFloorUseful(scores []float64, floor float64, opt RecommendOptions) error {
+	if opt.Method == MethodMargin || len(scores) == 0 {
+		return nil
+	}
+	lo, _ := stats.MinMax(scores)
+	if floor >= MinFloorShare*lo {
+		return nil
+	}
+	return &FloorTooLowError{Method: opt.Method, Floor: floor, Step: opt.Step, Lowest: lo, Runs: len(scores)}
+}
+
 // floorOf is FloorOf, and says whether the cap lowered the floor.
 func floorOf(scores []float64, opt RecommendOptions) (raw, floor, k float64, capped bool, err error) {
 	if len(scores) < 2 {

@@ -412,7 +412,7 @@ func ratiosByMaps(run *data.Run, baseline, candidate string, dir Direction, metr
 		if d == Auto {
 			var err error
 			if d, err = UnitDirection(b.unit); err != nil {
-				return RunRatios{}, fmt.Errorf("run %s, benchmark %s: %w", run.ID, name, err)
+				return RunRatios{}, fmt.Errorf("%s, benchmark %s: %w", runName(run), name, err)
 			}
 		}
 		br := BenchmarkRatio{
@@ -426,7 +426,7 @@ func ratiosByMaps(run *data.Run, baseline, candidate string, dir Direction, metr
 			br.Ratio = br.Baseline / br.Candidate
 		}
 		if !(br.Ratio > 0) || math.IsInf(br.Ratio, 0) {
-			return RunRatios{}, fmt.Errorf("run %s, benchmark %s: ratio %v is not a finite positive number", run.ID, name, br.Ratio)
+			return RunRatios{}, fmt.Errorf("%s, benchmark %s: ratio %v is not a finite positive number", runName(run), name, br.Ratio)
 		}
 		rr.Ratios[name] = br
 	}

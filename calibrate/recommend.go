@@ -355,6 +355,12 @@ func (a *Analysis) Floor(opt RecommendOptions) (raw, floor, k float64, err error
 	return FloorOf(a.scores(), opt)
 }
 
+// CheckFloorUseful is CheckFloorUseful on the calibration's scores: a
+// FloorTooLowError for a floor too far below them to be written.
+func (a *Analysis) CheckFloorUseful(floor float64, opt RecommendOptions) error {
+	return CheckFloorUseful(a.scores(), floor, opt)
+}
+
 // Cost computes what floor F costs for this calibration.
 func (a *Analysis) Cost(floor float64, horizon int) FloorCost {
 	s := a.Score

@@ -314,3 +314,43 @@ func TestMonteCarloMarginFPR(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckFloorUseful pins the rule that refuses a floor a model puts
+// below half the lowest calibration score (docs/STATS.md 2.11), and that
+// the default method gives such a floor on two runs of the second sweep.
+func TestCheckFloorUseful(t *testing.T) {
+	opt := func(m Method) RecommendOptions { o := DefaultRecommendOptions; o.Method = m; return o }
+	two := []float64{1.2032, 1.2215}
+	cases := []struct {
+		scores  []float64
+		floor   float64
+		method  Method
+		refused bool
+		reason  string
+	}{
+		{two, 0.01, MethodTargetFPR, true, "two runs: the target floor 0.01 passes a candidate 120x slower"},
+		{two, 0.60, MethodTargetFPR, true, "just below half the lowest (0.6016)"},
+		{two, 0.61, MethodPrediction, false, "at or above half the lowest"},
+		{two, 0.01, MethodTolerance, true, "every model method"},
+		{two, 0.01, MethodMargin, false, "the margin method's distance is the user's choice"},
+		{[]float64{2, 2}, 1, MethodTargetFPR, false, "exactly half is not below half"},
+	}
+	for _, c := range cases {
+		err := CheckFloorUseful(c.scores, c.floor, opt(c.method))
+		var low *FloorTooLowError
+		if got := errors.As(err, &low); got != c.refused {
+			t.Errorf("CheckFloorUseful(%v, %v, %s) = %v, refused %v (%s)", c.scores, c.floor, c.method, err, c.refused, c.reason)
+		}
+	}
+	// The default method on two runs gives a floor the rule refuses.
+	_, floor, _, err := FloorOf(two, DefaultRecommendOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var low *FloorTooLowError
+	if err := CheckFloorUseful(two, floor, DefaultRecommendOptions); !errors.As(err, &low) {
+		t.Errorf("the target floor %v of two runs at %v: %v, want a FloorTooLowError", floor, two, err)
+	} else if want := (FloorTooLowError{Method: MethodTargetFPR, Floor: 0.01, Step: 0.01, Lowest: 1.2032, Runs: 2}); *low != want {
+		t.Errorf("error %+v, want %+v", *low, want)
+	}
+}

@@ -54,6 +54,12 @@ const (
 	WarnRunnerDegraded WarningKind = "runner-degraded" // Gate: the baseline says the runner was slow; DegradedFigures
 	WarnBelowBand      WarningKind = "below-band"      // Gate: benchmarks below their calibrated bands; BandFigures
 	WarnAboveBand      WarningKind = "above-band"      // Gate: benchmarks far above their bands
+	// Gate: the calibration rests on fewer than FewRuns runs;
+	// FewRunsFigures.
+	WarnThinCalibration WarningKind = "thin-calibration"
+	// Gate: the calibration's floor, in force, is below 1.0 (it accepts a
+	// candidate slower than the baseline); FloorFigures.
+	WarnGateFloorBelowOne WarningKind = "gate-floor-below-one"
 	// Gate: benchmarks, or the whole run, without a usable baseline
 	// history; UncheckedFigures.
 	WarnRunnerUnchecked WarningKind = "runner-unchecked"

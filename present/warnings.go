@@ -34,6 +34,9 @@ func WarningText(w calibrate.Warning) string {
 	case calibrate.LagFigures:
 		return fmt.Sprintf("consecutive runs are correlated (lag-1 autocorrelation %+.2f, SE %.2f): they carry less information than their number says; interleave or randomise the order of runs, or calibrate on more runs", f.Lag1, f.SE)
 	case calibrate.FewRunsFigures:
+		if w.Kind == calibrate.WarnThinCalibration {
+			return fmt.Sprintf("the calibration rests on %d runs, fewer than %d: its floor and bands move with every run added, and the next healthy run falls below the lowest of them about 1 time in %d; calibrate on %d or more runs", f.Runs, f.Enough, f.Runs+1, f.Enough)
+		}
 		return fmt.Sprintf("only %d runs: the chance that the next healthy run falls below the observed minimum is 1 in %d; calibrate on %d or more runs", f.Runs, f.Runs+1, f.Enough)
 	case calibrate.OutlierFigures:
 		return fmt.Sprintf("run %s is an outlier: score %.2f, robust z %.1f in log space (|z| > %.1f); check its runner before trusting this calibration", w.Run, f.Score, f.Z, f.Cut)
@@ -70,6 +73,9 @@ func WarningText(w calibrate.Warning) string {
 		return fmt.Sprintf("the predictive figures allow for the correlation of consecutive runs (ρ %.2f, bias-corrected): the %d runs count as %.1f for the mean (docs/STATS.md 5b), %s", f.Rho, f.Runs, f.Effective, what)
 	case calibrate.FloorFigures:
 		floor := calibrate.FormatOnStep(f.Floor, f.Step)
+		if w.Kind == calibrate.WarnGateFloorBelowOne {
+			return fmt.Sprintf("the floor %s from the calibration is below 1.0: the gate accepts a candidate slower than the baseline", floor)
+		}
 		if w.Kind == calibrate.WarnFloorAboveMin {
 			return fmt.Sprintf("the floor %s is above the lowest calibration run (%s): that healthy run would have failed", floor, X(f.Min))
 		}
@@ -280,13 +286,15 @@ func WarningLines(ws []calibrate.Warning) []WarningLine {
 func WarningTitle(k calibrate.WarningKind) string { return warningTitles[k] }
 
 var warningTitles = map[calibrate.WarningKind]string{
-	calibrate.WarnRunnerDegraded:  "runner degraded",
-	calibrate.WarnRunnerUnchecked: "runner health not checked",
-	calibrate.WarnBelowBand:       "below calibrated bands",
-	calibrate.WarnAboveBand:       "above calibrated bands",
-	calibrate.WarnPartialGate:     "partial suite",
-	calibrate.WarnNotCalibrated:   "not calibrated",
-	calibrate.WarnFloorOverride:   "floor override",
+	calibrate.WarnRunnerDegraded:    "runner degraded",
+	calibrate.WarnRunnerUnchecked:   "runner health not checked",
+	calibrate.WarnBelowBand:         "below calibrated bands",
+	calibrate.WarnAboveBand:         "above calibrated bands",
+	calibrate.WarnPartialGate:       "partial suite",
+	calibrate.WarnNotCalibrated:     "not calibrated",
+	calibrate.WarnFloorOverride:     "floor override",
+	calibrate.WarnThinCalibration:   "thin calibration",
+	calibrate.WarnGateFloorBelowOne: "floor below 1.0",
 }
 
 // DescribeRegimes lists regimes: "run-01..run-03 (3 runs, median 1.40),

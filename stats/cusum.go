@@ -127,3 +127,45 @@ func UpperCritical(null []float64, alpha float64) float64 {
 	}
 	return h
 }
+
+// CUSUMChanges marks the values of z that a two-sided CUSUM (k, clip, as
+// CUSUM runs it) dates to a change of level with decision interval h. An
+// excursion of a side is a stretch of values over which that side stays
+// above 0: it starts at the value that took the side above 0 (the CUSUM's
+// estimate of where a change began) and ends before the value that takes
+// it back to 0. When the side reaches h within an excursion, the values
+// from the excursion's start to its peak (the last value at which the side
+// was at its largest: the last value that pushed it further) are marked;
+// the values after the peak, which brought the side back down, are at the
+// reference level again and are not. An excursion still open at the end
+// is judged on the values so far. A NaN value counts as 0, as in CUSUM;
+// z is not modified.
+func CUSUMChanges(z []float64, k, clip, h float64) []bool {
+	changed := make([]bool, len(z))
+	for _, sign := range []float64{1, -1} {
+		s, start, peak, top := 0.0, -1, -1, 0.0
+		close := func() {
+			if start >= 0 && top >= h {
+				for i := start; i <= peak; i++ {
+					changed[i] = true
+				}
+			}
+			start, peak, top = -1, -1, 0
+		}
+		for t, v := range z {
+			s = math.Max(0, s+sign*clipValue(v, clip)-k)
+			if s == 0 {
+				close()
+				continue
+			}
+			if start < 0 {
+				start = t
+			}
+			if s >= top {
+				top, peak = s, t
+			}
+		}
+		close()
+	}
+	return changed
+}

@@ -79,3 +79,30 @@ func TestCUSUMNullAutocorrelation(t *testing.T) {
 		prev = h
 	}
 }
+
+// TestCUSUMChanges: the values dated to a change, worked by hand (k 1,
+// clip 4, h 5): each value's step s + z − k on the side it moves.
+func TestCUSUMChanges(t *testing.T) {
+	for _, c := range []struct {
+		z      []float64
+		want   string
+		reason string
+	}{
+		{[]float64{0.5, -0.5, 0.9, -0.9}, "....", "within ±k: neither side leaves 0"},
+		{[]float64{0, -3.6, 0.3, -0.4, 0.1}, ".....", "one dip: S⁻ 2.6, 1.3, 0.7, 0: below h"},
+		{[]float64{0, -5, -5, 0.2, 0.2, 0, -0.5, 0}, ".XX.....", "two runs at −5 (clipped to −4): S⁻ 3, 6 ≥ 5; the recovery after the peak is not marked"},
+		{[]float64{-2, -2, -2, -2, -2, -2, 0}, "XXXXXX.", "a drift of −2: S⁻ 1, 2, …, 6 reaches 5 at the fifth; marked from the start to the peak"},
+		{[]float64{0, 6, 6, -0.5, 0}, ".XX..", "an upward change: S⁺ 3, 6"},
+		{[]float64{0, -3, -3}, "...", "an excursion open at the end below h: S⁻ 2, 4"},
+		{[]float64{0, -5, -5}, ".XX", "an excursion open at the end that reached h: S⁻ 3, 6"},
+		{[]float64{-4, -4, math.NaN(), -1}, "XX..", "NaN counts as 0: S⁻ 3, 6, 5, 5: the peak is the second"},
+	} {
+		got := ""
+		for _, ch := range CUSUMChanges(c.z, 1, 4, 5) {
+			got += map[bool]string{true: "X", false: "."}[ch]
+		}
+		if got != c.want {
+			t.Errorf("%s: %v marked %s, want %s", c.reason, c.z, got, c.want)
+		}
+	}
+}

@@ -72,7 +72,7 @@ func register(c *command) {
 // commandOrder is the order of the commands in the help: the data flow,
 // from ingest to gate. A registered command missing from it is a bug
 // (TestCommandOrder).
-var commandOrder = []string{"ingest", "runs", "store", "spread", "recommend", "plot", "report", "gate", "comment", "drift", "samples"}
+var commandOrder = []string{"ingest", "runs", "store", "spread", "recommend", "plot", "report", "gate", "comment", "drift", "mark", "audit", "samples"}
 
 // commandNames returns the registered commands in commandOrder, then any
 // others by name.
@@ -343,7 +343,7 @@ func parseFlags(u *ui, c *command, fs *flagSet, args []string) error {
 // valueKinds says what a flag of each pflag value type takes, for the
 // error of a value that is none.
 var valueKinds = map[string]string{
-	"float64": "a number",
+	"float64": "a plain decimal number (such as 1.16, 0.05 or 1e-3)",
 	"int":     "a whole number",
 	"uint64":  "a whole number from 0 to 18446744073709551615",
 	"bool":    "true or false, or no value",

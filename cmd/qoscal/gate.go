@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -128,6 +129,9 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	if err := g.validate(fs.Changed("floor")); err != nil {
 		return err
 	}
+	if g.record && g.runID == "" && len(paths) != 2 {
+		return usagef("--record needs --run ID: the id of the run in the store")
+	}
 	if g.summary != "" {
 		u.summary, u.summaryFlag = g.summary, "--summary"
 	}
@@ -152,20 +156,25 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	var err error
 	if len(paths) == 2 {
 		// A pair: the two run folders of one job, judged by their mean.
-		if g.record {
-			return usagef("--record stores one run: gate a pair without it, and record each run on its own")
-		}
 		if g.runID != "" {
 			return usagef("--run names one run: a pair of run folders is named after its folders")
 		}
 		if second, err = g.readRun(u, paths[1:]); err != nil {
 			return err
 		}
+	}
+	pair := paths
+	if second != nil {
 		paths = paths[:1]
 	}
 	run, err := g.readRun(u, paths)
 	if err != nil {
 		return err
+	}
+	if second != nil && run.ID == second.ID {
+		if err := namePair(run, second, pair[0], pair[1]); err != nil {
+			return err
+		}
 	}
 	if g.emitMeta {
 		if err := g.writeMeta(u, paths); err != nil {
@@ -182,7 +191,9 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 		PerBenchmark: g.perBenchmark, MinSuite: g.minSuite, RerunBand: g.rerunBand, Ignore: g.ignore,
 	}
 	var res *calibrate.GateResult
+	judged := []*data.Run{run}
 	if second != nil {
+		judged = append(judged, second)
 		res, err = calibrate.GatePair(run, second, opt)
 		if err == nil {
 			run = &data.Run{ID: calibrate.PairID(run, second), Baseline: run.Baseline, Candidate: run.Candidate}
@@ -193,8 +204,11 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
+	// The command's own warning, about the files it was given, comes
+	// before the gate's.
+	same := g.sameFiles(pair)
 	if g.record {
-		if err := g.recordRun(u, run); err != nil {
+		if err := g.recordRun(u, judged, res, cal); err != nil {
 			return err
 		}
 	}
@@ -203,6 +217,9 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	code := gateExitCode(res)
 	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
 		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings)}}
+	if same != "" {
+		v.Warnings = append([]string{same}, v.Warnings...)
+	}
 	// The summary is written before the verdict is printed: a summary that
 	// cannot be written exits 2, and stdout must then hold nothing or, with
 	// --format json, the error document alone.
@@ -218,7 +235,10 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	if err := u.setOutputs(v.outputs()); err != nil {
 		return err
 	}
-	u.warnAll(res.Warnings)
+	if same != "" {
+		u.warnAbout("same file", same)
+	}
+	u.warnAll(v.warnings(u))
 	if err := show(u, v); err != nil {
 		return err
 	}
@@ -263,9 +283,6 @@ func (g *gateFlags) validate(floorSet bool) error {
 	}
 	if !(g.tag >= 0 && g.tag < 1) {
 		return usagef("--tag-threshold must be in [0, 1), got %v", g.tag)
-	}
-	if g.record && g.runID == "" {
-		return usagef("--record needs --run ID: the id of the run in the store")
 	}
 	return nil
 }
@@ -389,6 +406,119 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 	return &run, nil
 }
 
+// namePair names apart two runs of a pair that have one id (two run
+// folders of one name in two places: p/a/run-01, p/b/run-01) by the end
+// of their paths that tells them apart (a/run-01, b/run-01); a zip
+// artifact's ".zip" is left off, and a run whose path does not end in its
+// id (a CSV file) keeps its id after a colon (x.csv:r1). The same run
+// given twice is an error.
+func namePair(a, b *data.Run, pa, pb string) error {
+	sa, errA := os.Stat(pa)
+	sb, errB := os.Stat(pb)
+	if errA == nil && errB == nil && os.SameFile(sa, sb) {
+		kind := "run folder"
+		if !sa.IsDir() {
+			kind = "file"
+		}
+		return usagef("%s and %s are the same %s (%s): give two different runs", pa, pb, kind, a.ID)
+	}
+	ca, cb := pathParts(pa), pathParts(pb)
+	k := 1
+	for k < len(ca) && k < len(cb) && strings.Join(ca[len(ca)-k:], "/") == strings.Join(cb[len(cb)-k:], "/") {
+		k++
+	}
+	name := func(run *data.Run, parts []string) string {
+		tail := append([]string(nil), parts[max(0, len(parts)-k):]...)
+		last := tail[len(tail)-1]
+		switch {
+		case last == run.ID:
+		case strings.EqualFold(filepath.Ext(last), ".zip") && strings.TrimSuffix(last, filepath.Ext(last)) == run.ID:
+			tail[len(tail)-1] = run.ID
+		default:
+			tail[len(tail)-1] = last + ":" + run.ID
+		}
+		return strings.Join(tail, "/")
+	}
+	ida, idb := name(a, ca), name(b, cb)
+	if ida == idb || data.CheckName("run id", ida) != nil || data.CheckName("run id", idb) != nil {
+		return usagef("the two runs are both %s (%s and %s): give two different runs", a.ID, pa, pb)
+	}
+	a.ID, b.ID = ida, idb
+	return nil
+}
+
+// pathParts splits a path, made absolute and clean, into its names.
+func pathParts(p string) []string {
+	if abs, err := filepath.Abs(p); err == nil {
+		p = abs
+	}
+	return strings.FieldsFunc(filepath.ToSlash(filepath.Clean(p)), func(r rune) bool { return r == '/' })
+}
+
+// sameFiles returns a warning when the candidate's result file is the
+// baseline's (one file, or two with the same bytes), in the files given
+// or in a run folder: every ratio is then 1, whatever the candidate is,
+// and a floor at or below 1 passes it. "" otherwise, and for a stored run.
+func (g *gateFlags) sameFiles(paths []string) string {
+	if g.fromStore(paths) {
+		return ""
+	}
+	b, errB := load.ParseVariantSpec(g.baseline)
+	c, errC := load.ParseVariantSpec(g.candidate)
+	if errB != nil || errC != nil {
+		return ""
+	}
+	folders := paths
+	if len(folders) == 0 {
+		folders = []string{""}
+	}
+	for _, dir := range folders {
+		bf, cf := b.File, c.File
+		if dir != "" {
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				continue // a zip artifact or a CSV file
+			}
+			bf, cf = filepath.Join(dir, bf), filepath.Join(dir, cf)
+		}
+		sb, err1 := os.Stat(bf)
+		sc, err2 := os.Stat(cf)
+		switch {
+		case err1 != nil || err2 != nil || !sb.Mode().IsRegular() || !sc.Mode().IsRegular():
+		case os.SameFile(sb, sc):
+			return fmt.Sprintf("the candidate and the baseline are the same file (%s): every ratio is 1", cf)
+		case sb.Size() == sc.Size() && sameBytes(bf, cf):
+			return fmt.Sprintf("the candidate and the baseline are the same file, byte for byte (%s and %s): every ratio is 1", cf, bf)
+		}
+	}
+	return ""
+}
+
+// sameBytes reports whether two files hold the same bytes, reading both a
+// block at a time.
+func sameBytes(a, b string) bool {
+	fa, err := os.Open(a)
+	if err != nil {
+		return false
+	}
+	defer fa.Close()
+	fb, err := os.Open(b)
+	if err != nil {
+		return false
+	}
+	defer fb.Close()
+	ba, bb := make([]byte, 64<<10), make([]byte, 64<<10)
+	for {
+		na, ea := io.ReadFull(fa, ba)
+		nb, eb := io.ReadFull(fb, bb)
+		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
+			return false
+		}
+		if ea != nil || eb != nil {
+			return (ea == io.EOF || ea == io.ErrUnexpectedEOF) && (eb == io.EOF || eb == io.ErrUnexpectedEOF)
+		}
+	}
+}
+
 // driftNote checks, when --db names a store of gated runs and the
 // calibration has its model, whether the last --drift-window stored runs
 // (those not in the calibration) have moved away from it, and returns a
@@ -457,37 +587,92 @@ func (g *gateFlags) defaultRunID(u *ui) string {
 	return "run"
 }
 
-func (g *gateFlags) recordRun(u *ui, run *data.Run) error {
+// recordRun stores the runs judged (one, or the two of a pair, named by
+// their folders) with the --label labels, and the verdict in the ledger
+// with them, in one transaction (store.IngestOptions.Ledger): a verdict is
+// kept with its run, against the calibration named by the SHA-256 of its
+// bytes, so that 'qoscal audit' can check the calibration's claims.
+func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calibrate.GateResult, cal *calibrate.File) error {
 	labels, err := data.ParseLabels(g.labels)
 	if err != nil {
 		return usagef("--label: %v", err)
 	}
-	for k, v := range labels {
-		if run.Labels == nil {
-			run.Labels = map[string]string{}
+	runs := make([]data.Run, len(judged))
+	for i, r := range judged {
+		runs[i] = *r
+		if len(labels) > 0 {
+			runs[i].Labels = map[string]string{}
+			for k, v := range r.Labels {
+				runs[i].Labels[k] = v
+			}
+			for k, v := range labels {
+				runs[i].Labels[k] = v
+			}
 		}
-		run.Labels[k] = v
 	}
-	run.ID = g.runID
+	if len(runs) == 1 {
+		runs[0].ID = g.runID
+	}
 	now, err := u.now()
 	if err != nil {
 		return err
 	}
+	v := g.ledgerVerdict(u, runs, res, cal, now)
 	st, err := source.OpenStore(u.ctx, storePath(u, g.db), store.ReadWrite)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	res, err := st.Ingest(u.ctx, []data.Run{*run}, store.IngestOptions{Now: now})
+	ir, err := st.Ingest(u.ctx, runs, store.IngestOptions{Now: now, Ledger: &store.Ledger{Verdicts: []store.Verdict{v}}})
 	if err != nil {
 		return err
 	}
-	if res.Unchanged > 0 {
-		u.notef("run %s already stored in %s", run.ID, st.Location())
-	} else {
-		u.notef("recorded run %s in %s", run.ID, st.Location())
+	name := "run " + runs[0].ID
+	if len(runs) == 2 {
+		name = fmt.Sprintf("runs %s and %s (a pair)", runs[0].ID, runs[1].ID)
+	}
+	switch l := ir.Ledger; {
+	case ir.Added+ir.Replaced > 0:
+		u.notef("recorded %s in %s", name, st.Location())
+	case l.VerdictsAdded > 0:
+		u.notef("%s already stored in %s; recorded its verdict", name, st.Location())
+	case l.VerdictsReplaced > 0:
+		u.notef("%s already stored in %s; its earlier verdict against the same calibration replaced", name, st.Location())
+	default:
+		u.notef("%s already stored in %s", name, st.Location())
 	}
 	return nil
+}
+
+// ledgerVerdict is the verdict as the ledger keeps it (store.Verdict):
+// of the last run judged (of a pair, the second, naming the first), a
+// rerun when it re-ran a CI job (its attempt label, from qoscal.json, or
+// $GITHUB_RUN_ATTEMPT, above 1).
+func (g *gateFlags) ledgerVerdict(u *ui, runs []data.Run, res *calibrate.GateResult, cal *calibrate.File, now time.Time) store.Verdict {
+	last := &runs[len(runs)-1]
+	v := store.Verdict{Run: last.ID, Verdict: res.Verdict, Detail: res.VerdictDetail, Score: res.Score, Floor: res.Floor,
+		FloorSource: res.FloorSource, Partial: res.Partial, Kind: store.KindRun, RunnerHealth: res.RunnerHealth,
+		RunnerZ: res.MedianZ, Recorded: now}
+	if cal != nil {
+		v.Calibration = store.CalibrationRef{SHA256: cal.SHA256, Name: render.OneLine(g.calibration)}
+	}
+	attempt := last.Labels["attempt"]
+	if attempt == "" {
+		attempt = u.getenv("GITHUB_RUN_ATTEMPT")
+	}
+	if n, err := strconv.Atoi(attempt); err == nil && n > 1 {
+		v.Kind = store.KindRerun
+	}
+	if len(runs) == 2 {
+		v.Kind, v.Other = store.KindPair, runs[0].ID
+	}
+	for _, b := range res.Benchmarks {
+		if b.Band != "" {
+			v.Bands = append(v.Bands, store.BandOutcome{Benchmark: b.Name, Band: b.Band})
+		}
+	}
+	slices.SortFunc(v.Bands, func(a, b store.BandOutcome) int { return strings.Compare(a.Benchmark, b.Benchmark) })
+	return v
 }
 
 // writeMeta writes qoscal.json beside the candidate's result file (in the
@@ -543,6 +728,42 @@ func (g *gateFlags) metaPath(paths []string) (string, error) {
 // the annotations go).
 type gateView struct {
 	*present.Gate
+}
+
+// calibrationFacts are the kinds of the gate's warnings about the
+// calibration file itself rather than the run: the same on every gate
+// that rests on it, and said by recommend when it was written.
+var calibrationFacts = map[calibrate.WarningKind]bool{
+	calibrate.WarnThinCalibration: true,
+	calibrate.WarnRunnerUnchecked: true,
+}
+
+// warnings are the gate's warnings to print as warnings (annotations
+// under Actions). On a plain PASS the facts about the calibration itself
+// (calibrationFacts: a thin calibration, a runner-health history it
+// lacks) are said as plain notes instead, and in the summary's list: a
+// healthy run of a known calibration leaves no annotation. On any other
+// verdict, where a reviewer weighs them, they are warnings.
+func (v *gateView) warnings(u *ui) []calibrate.Warning {
+	if v.Word() != "PASS" {
+		return v.Res.Warnings
+	}
+	var out []calibrate.Warning
+	for _, w := range v.Res.Warnings {
+		if !calibrationFacts[w.Kind] {
+			out = append(out, w)
+		}
+	}
+	var facts []calibrate.Warning
+	for _, w := range v.Res.Warnings {
+		if calibrationFacts[w.Kind] {
+			facts = append(facts, w)
+		}
+	}
+	for _, l := range present.WarningLines(facts) {
+		u.notef("%s", l.Text)
+	}
+	return out
 }
 
 // outputs are the gate's step outputs under Actions ($GITHUB_OUTPUT):

@@ -12,7 +12,9 @@ import (
 	"strings"
 	"syscall"
 
+	"qoscal/data"
 	"qoscal/data/load"
+	"qoscal/data/store/sqlite"
 )
 
 // The files qoscal writes: calibration files, reports, charts,
@@ -178,9 +180,15 @@ func writeOut(path string, b []byte, flag int) error {
 type files struct {
 	ins  []inFile
 	outs []outFile
+	// dirs are the folders a command writes into (made if missing).
+	dirs []outFile
 	// later are inputs listed only when an output exists to compare them
 	// with (listing the files of a folder of run folders reads folders).
 	later []func()
+	// bad is the first store location refused outright (an in-memory
+	// SQLite database keeps nothing), returned by check before it reads
+	// anything.
+	bad error
 }
 
 // inFile is a file a command reads.
@@ -236,6 +244,9 @@ func (f *files) in(what, path string) {
 func (f *files) store(loc string) {
 	if loc == "" || strings.Contains(loc, "://") {
 		return
+	}
+	if err := sqlite.CheckLocation(loc); err != nil && f.bad == nil {
+		f.bad = err
 	}
 	for _, s := range []string{"", "-wal", "-shm", "-journal"} {
 		f.in("the store", loc+s)
@@ -293,6 +304,66 @@ func (f *files) out(flag, path string) {
 	}
 }
 
+// dir adds a folder the command writes into, made if missing.
+func (f *files) dir(flag, path string) {
+	if path != "" {
+		f.dirs = append(f.dirs, outFile{flag: flag, path: path})
+	}
+}
+
+// checkFolders refuses an output named "-" (a file of that name, where
+// stdout was meant), an output folder that exists and is no folder, and
+// an output (a folder or a file) whose path runs through a file: "mkdir
+// cal.json: not a directory" named no flag.
+func (f *files) checkFolders() error {
+	for _, o := range append(append([]outFile(nil), f.dirs...), f.outs...) {
+		if o.path == "-" {
+			// Read elsewhere as stdout; written here, a file named "-".
+			return f.refuse(o, fmt.Errorf(`%s -: "-" is not a file name here: qoscal prints its results on stdout, and %s names a file to write (./- for a file named "-")`, o.flag, o.flag))
+		}
+	}
+	for _, d := range f.dirs {
+		if st, err := os.Stat(d.path); err == nil && !st.IsDir() {
+			return fmt.Errorf("%s %s is %s, not a folder: expected the folder to write into (made if missing)", d.flag, d.path, kindName(st.Mode()))
+		}
+		if err := inFolder(d.flag, d.path, d.path); err != nil {
+			return err
+		}
+	}
+	for _, o := range f.outs {
+		if err := inFolder(o.flag, o.path, filepath.Dir(o.path)); err != nil {
+			return f.refuse(o, err)
+		}
+	}
+	return nil
+}
+
+// inFolder returns an error naming flag and path when the nearest part of
+// dir that exists is no folder.
+func inFolder(flag, path, dir string) error {
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		if err == nil {
+			if st.IsDir() {
+				return nil
+			}
+			return fmt.Errorf("%s %s: %s is %s, not a folder", flag, path, d, kindName(st.Mode()))
+		}
+		if up := filepath.Dir(d); up == d {
+			return nil
+		}
+	}
+}
+
+// kindName names the kind of a file: "a file" for a regular one, else as
+// data.FileKind does ("a character device").
+func kindName(m fs.FileMode) string {
+	if m.IsRegular() {
+		return "a file"
+	}
+	return data.FileKind(m)
+}
+
 func (f *files) appendTo(flag, path string) {
 	if path != "" {
 		f.outs = append(f.outs, outFile{flag: flag, path: path, append: true})
@@ -308,8 +379,15 @@ func (f *files) meta(flag, path string) {
 // check refuses, with exit 2, an output that is a symbolic link (when
 // replaced) or a folder, the same file given to two outputs (unless both
 // append: --summary naming the step summary), and an output that is one
-// of the inputs. It reads no file.
+// of the inputs, and first a store location that is no store file
+// (sqlite.CheckLocation). It reads no file.
 func (f *files) check() error {
+	if f.bad != nil {
+		return f.bad
+	}
+	if err := f.checkFolders(); err != nil {
+		return err
+	}
 	type seen struct {
 		o   outFile
 		st  fs.FileInfo // nil: it does not exist (or is no regular file)

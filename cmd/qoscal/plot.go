@@ -262,6 +262,7 @@ func (p *plotFlags) run(u *ui, paths []string) error {
 		return usagef("--image must be svg or png, got %q", image)
 	}
 	fc := cf.files(u, paths)
+	fc.dir("--out", out)
 	chartFiles(fc, "--out", out, "", plots.Format(image))
 	if err := fc.check(); err != nil {
 		return err

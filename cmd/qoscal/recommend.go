@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -97,6 +96,10 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 		}
 	}
 	if write != "" {
+		// What the gate would refuse is not written (calibrate.CheckFloorUseful).
+		if err := a.CheckFloorUseful(rec.Floor, rec.Options); err != nil {
+			return err
+		}
 		now, err := u.now()
 		if err != nil {
 			return err
@@ -176,23 +179,6 @@ func (r *recFlags) options() (calibrate.RecommendOptions, error) {
 		return opt, usagef("--min-runs must be in [2, %d], got %d", maxMinRuns, r.minRuns)
 	}
 	return opt, nil
-}
-
-// parseRate reads a rate given as a number (0.001) or a fraction (1/1000).
-func parseRate(s string) (float64, error) {
-	if a, b, ok := strings.Cut(s, "/"); ok {
-		x, err1 := strconv.ParseFloat(strings.TrimSpace(a), 64)
-		y, err2 := strconv.ParseFloat(strings.TrimSpace(b), 64)
-		if err1 != nil || err2 != nil || !(y > 0) {
-			return 0, fmt.Errorf("%q: expected a rate like 0.001 or 1/1000", s)
-		}
-		return x / y, nil
-	}
-	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-	if err != nil {
-		return 0, fmt.Errorf("%q: expected a rate like 0.001 or 1/1000", s)
-	}
-	return v, nil
 }
 
 // recommendFor reads and analyses the runs and recommends a floor, printing

@@ -49,6 +49,11 @@ func (s *samplesFlags) run(u *ui, args []string) error {
 		}
 		return nil
 	}
+	fc := u.newFiles()
+	fc.dir("--out", out)
+	if err := fc.check(); err != nil {
+		return err
+	}
 	files, err := samples.Extract(out)
 	if err != nil {
 		return err

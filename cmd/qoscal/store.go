@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"qoscal/data/source"
 	"qoscal/data/store"
@@ -24,7 +25,9 @@ into a team's shared PostgreSQL store to adopt it, or a PostgreSQL store into
 a file to work offline.
 
 Runs keep their ids, labels, measurements and ingest times, and the order in
-which they were ingested. The copy is one transaction. A run the target holds
+which they were ingested; the ledger (the verdicts 'gate --record' kept and
+the marks of 'qoscal mark') goes with them, in the order it was recorded.
+The copy is one transaction. A run the target holds
 already with the same content is left alone, so copying again changes
 nothing; a run it holds with other content is an error (exit 2), and nothing
 is copied. The source is only read; the target is made when it is missing.
@@ -48,10 +51,10 @@ reported damaged (exit 2).
 Example: upgrade a store an older qoscal wrote, then again:
 
     $ qoscal store upgrade --db old.db
-    old.db: upgraded from schema version 1 to 2
-    old.db: compacted, 57 kB -> 41 kB
+    old.db: upgraded from schema version 1 to 3
+    old.db: compacted, ...
     $ qoscal store upgrade --db old.db
-    old.db: schema version 2, up to date
+    old.db: schema version 3, up to date
 `,
 	subs: []*command{
 		{name: "copy", new: func() runner { return new(storeCopyFlags) }},
@@ -86,28 +89,70 @@ func (f *storeCopyFlags) run(u *ui, args []string) error {
 	if err := fc.check(); err != nil {
 		return err
 	}
+	now, err := u.now()
+	if err != nil {
+		return err
+	}
 	src, err := source.OpenStore(u.ctx, from, store.ReadOnly)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	dst, err := source.OpenStore(u.ctx, to, store.ReadWrite)
+	// The ledger is read first, before a store is made: every entry's run
+	// was stored with or before it, so the runs read next hold them all.
+	ledger, err := src.Ledger(u.ctx, store.LedgerQuery{})
 	if err != nil {
 		return err
 	}
-	defer dst.Close()
-	now, err := u.now()
+	// A store file the copy makes is removed if the copy fails: an empty
+	// store left at --to looks like a copy. One that was there keeps what
+	// it held (the copy is one transaction).
+	made := !store.IsPostgresURL(to) && !fileExists(to)
+	dst, err := source.OpenStore(u.ctx, to, store.ReadWrite)
 	if err != nil {
+		if made {
+			removeStore(to)
+		}
 		return err
 	}
 	// The runs stream from one store into the other, a page at a time,
-	// keeping their ingest times.
-	res, err := dst.IngestEach(u.ctx, src.EachRun(u.ctx, store.Query{Order: store.IngestOrder}), store.IngestOptions{Now: now})
+	// keeping their ingest times; the ledger follows them.
+	res, err := dst.IngestEach(u.ctx, src.EachRun(u.ctx, store.Query{Order: store.IngestOrder}), store.IngestOptions{Now: now, Ledger: &ledger})
 	if err != nil {
+		dst.Close()
+		if made {
+			removeStore(to)
+		}
+		return err
+	}
+	if err := dst.Close(); err != nil {
 		return err
 	}
 	fmt.Fprintf(u.stdout, "%s -> %s: %s copied, %d already stored\n", src.Location(), dst.Location(), present.Plural(res.Added, "run"), res.Unchanged)
+	if !ledger.Empty() {
+		l := res.Ledger
+		line := fmt.Sprintf("%s -> %s: ledger: %s and %s copied, %d already stored", src.Location(), dst.Location(),
+			present.Plural(l.VerdictsAdded+l.VerdictsReplaced, "verdict"), present.Plural(l.MarksAdded, "mark"), l.VerdictsUnchanged+l.MarksUnchanged)
+		if l.VerdictsReplaced > 0 {
+			line += fmt.Sprintf(" (%d of the verdicts replaced one the target held)", l.VerdictsReplaced)
+		}
+		fmt.Fprintln(u.stdout, line)
+	}
 	return nil
+}
+
+// fileExists reports whether a file (of any kind) is at path.
+func fileExists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// removeStore removes a SQLite store file and the files SQLite keeps
+// beside it.
+func removeStore(path string) {
+	for _, s := range []string{"", "-wal", "-shm", "-journal"} {
+		os.Remove(path + s)
+	}
 }
 
 // storeUpgradeFlags are the flags of store upgrade.

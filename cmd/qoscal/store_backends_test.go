@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"encoding/json"
 	"html"
 	"net/url"
 	"os"
@@ -10,7 +12,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"qoscal/data/source"
 	"qoscal/data/store"
 	"qoscal/data/store/storetest"
 	"qoscal/render"
@@ -91,6 +95,11 @@ func TestStoreBackendsAgree(t *testing.T) {
 		{"gate stored run", []string{"gate", "--calibration", "{dir}/cal.json", "--db", "{db}", "--run", "job-1", "--format", "json"}, 1},
 		{"gate missing run", []string{"gate", "--calibration", "{dir}/cal.json", "--db", "{db}", "--run", "job-9"}, 2},
 		{"drift", []string{"drift", "--calibration", "{dir}/cal.json", "--db", "{db}", "--label", "os=mac"}, 0},
+		{"mark", []string{"mark", "--db", "{db}", "--regressed", "--note", "mimalloc pinned to one CPU", "job-1"}, 0},
+		{"mark again", []string{"mark", "--db", "{db}", "--regressed", "--note", "mimalloc pinned to one CPU", "job-1"}, 0},
+		{"mark a missing run", []string{"mark", "--db", "{db}", "--healthy", "job-9"}, 2},
+		{"audit", []string{"audit", "--calibration", "{dir}/cal.json", "--db", "{db}"}, 0},
+		{"audit none", []string{"audit", "--calibration", "{dir}/cal.json", "--db", "{db}", "--label", "os=bsd"}, 0},
 		{"runs after", []string{"runs", "--db", "{db}", "--format", "json"}, 0},
 	}
 	type backend struct{ name, store, location, dir string }
@@ -159,7 +168,10 @@ func readTree(t *testing.T, root string) map[string]string {
 }
 
 // TestStoreCopyRoundTrip: SQLite -> PostgreSQL -> SQLite keeps every run
-// as it was (runs --format json is the same on all three), and copying
+// as it was (runs --format json is the same on all three) and the ledger
+// as it was (the verdicts gate --record kept, a pair's among them, and
+// the marks, a run's history of two among them: read back the same from
+// all three, bit for bit, and audit --format json the same), and copying
 // again changes nothing.
 func TestStoreCopyRoundTrip(t *testing.T) {
 	pg := storetest.PostgresURL(t)
@@ -183,14 +195,67 @@ func TestStoreCopyRoundTrip(t *testing.T) {
 	// A second ingest an hour later, so that the runs' ingest times differ.
 	t.Setenv("SOURCE_DATE_EPOCH", "1796115600")
 	must("ingest", "--db", first, "--label", "os=mac", "--id-prefix", "reg-", "--baseline", "glibc=baseline.txt", "--candidate", "mimalloc=mimalloc.txt", filepath.Join(samples, "regressed"))
+	// The ledger: a calibration of the healthy runs; a regressed run and a
+	// healthy one gated against it and recorded, and a pair of regressed
+	// runs; marks, one run marked twice.
+	cal := filepath.Join(dir, "cal.json")
+	must("recommend", "--db", first, "--label", "os=linux", "--write", cal)
+	files := func(folder string) []string {
+		return []string{"--baseline", "glibc=" + filepath.Join(folder, "baseline.txt"), "--candidate", "mimalloc=" + filepath.Join(folder, "mimalloc.txt")}
+	}
+	gate := func(code int, args ...string) {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		if got := run(append([]string{"gate", "--calibration", cal, "--record", "--db", first, "--label", "os=linux"}, args...), strings.NewReader(""), &stdout, &stderr); got != code {
+			t.Fatalf("gate %v: exit %d, want %d\n%s", args, got, code, stderr.String())
+		}
+	}
+	gate(1, append([]string{"--run", "job-1"}, files(filepath.Join(samples, "regressed", "run-01"))...)...)
+	gate(0, append([]string{"--run", "job-2"}, files(filepath.Join(samples, "healthy", "run-10"))...)...)
+	for _, p := range [][2]string{{"run-02", "pair-a"}, {"run-03", "pair-b"}} {
+		if err := os.CopyFS(filepath.Join(dir, p[1]), os.DirFS(filepath.Join(samples, "regressed", p[0]))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gate(1, "--baseline", "glibc=baseline.txt", "--candidate", "mimalloc=mimalloc.txt", filepath.Join(dir, "pair-a"), filepath.Join(dir, "pair-b"))
+	must("mark", "--db", first, "--regressed", "--note", "rptest slowed: mimalloc pinned to one CPU", "job-1")
+	must("mark", "--db", first, "--healthy", "job-2")
+	t.Setenv("SOURCE_DATE_EPOCH", "1796112060")
+	must("mark", "--db", first, "--regressed", "--note", "it was not", "job-2")
 	t.Setenv("SOURCE_DATE_EPOCH", "1796200000")
-	if got, want := must("store", "copy", "--from", first, "--to", pg), first+" -> "+store.RedactLocation(pg)+": 15 runs copied, 0 already stored\n"; got != want {
+	to := first + " -> " + store.RedactLocation(pg)
+	if got, want := must("store", "copy", "--from", first, "--to", pg), to+": 19 runs copied, 0 already stored\n"+to+": ledger: 3 verdicts and 3 marks copied, 0 already stored\n"; got != want {
 		t.Errorf("first copy printed %q, want %q", got, want)
 	}
-	if got, want := must("store", "copy", "--from", first, "--to", pg), first+" -> "+store.RedactLocation(pg)+": 0 runs copied, 15 already stored\n"; got != want {
+	if got, want := must("store", "copy", "--from", first, "--to", pg), to+": 0 runs copied, 19 already stored\n"+to+": ledger: 0 verdicts and 0 marks copied, 6 already stored\n"; got != want {
 		t.Errorf("copying again printed %q, want %q", got, want)
 	}
 	must("store", "copy", "--from", pg, "--to", back)
+	wantLedger := readLedger(t, first)
+	if len(wantLedger.Verdicts) != 3 || len(wantLedger.Marks) != 3 || wantLedger.Verdicts[2].Kind != store.KindPair {
+		t.Fatalf("the ledger of the first store: %+v", wantLedger)
+	}
+	// The audit's document, but for the store it names.
+	audit := func(db string) map[string]any {
+		var doc map[string]any
+		if err := json.Unmarshal([]byte(must("audit", "--calibration", cal, "--db", db, "--format", "json")), &doc); err != nil {
+			t.Fatal(err)
+		}
+		delete(doc, "store")
+		return doc
+	}
+	wantAudit := audit(first)
+	if wantAudit["gated"] != 3.0 {
+		t.Fatalf("the first store's audit: %v", wantAudit)
+	}
+	for _, db := range []string{pg, back} {
+		if diff := cmp.Diff(wantLedger, readLedger(t, db), cmpopts.EquateNaNs()); diff != "" {
+			t.Errorf("the ledger of %s (-first.db +copy):\n%s", store.RedactLocation(db), diff)
+		}
+		if diff := cmp.Diff(wantAudit, audit(db)); diff != "" {
+			t.Errorf("audit --format json of %s (-first.db +copy):\n%s", store.RedactLocation(db), diff)
+		}
+	}
 	want := must("runs", "--db", first, "--format", "json")
 	if !strings.Contains(want, `"ingested": "2026-12-01T09:00:00Z"`) {
 		t.Fatalf("the runs of the second ingest are not there:\n%s", want)
@@ -200,4 +265,19 @@ func TestStoreCopyRoundTrip(t *testing.T) {
 			t.Errorf("runs --format json of %s (-first.db +copy):\n%s", store.RedactLocation(db), diff)
 		}
 	}
+}
+
+// readLedger reads the whole ledger of the store at location.
+func readLedger(t *testing.T, location string) store.Ledger {
+	t.Helper()
+	st, err := source.OpenStore(context.Background(), location, store.ReadOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	l, err := st.Ledger(context.Background(), store.LedgerQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
 }

@@ -198,6 +198,11 @@ func (p *csvParser) readHeader(row []string, line int) error {
 			if err := data.CheckName("label key", key); err != nil {
 				return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("column %d: %v", i+1, err)}
 			}
+			if _, dup := p.labels[key]; dup {
+				// As a second value column is: which of the two is the
+				// label's value is not for the reader to guess.
+				return &SyntaxError{File: p.file, Line: line, Msg: fmt.Sprintf("column %q appears twice", name)}
+			}
 			p.labels[key] = i
 			continue
 		}

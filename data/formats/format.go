@@ -258,20 +258,54 @@ func openReaderSize(name string, r io.Reader, size int64, format *Format) (*File
 		return nil, err
 	}
 	if format == nil {
-		format = detect(tr.Peek(sniffLen))
+		var whole bool
+		format, whole = detectText(tr.Peek)
 		if format == nil {
 			format = byExt(name)
 		}
 		if format == nil {
 			tr.release()
-			return nil, noFormatError(name)
+			return nil, noFormatError(name, whole)
 		}
 	}
 	return &File{Name: name, Format: format, Text: tr}, nil
 }
 
-func noFormatError(name string) error {
-	return &SyntaxError{File: name, Msg: fmt.Sprintf("no benchmark results found in the first %d bytes: cannot tell the format (known formats: %s); use --input-format", sniffLen, strings.Join(FormatNames(), ", "))}
+// DetectLimit is how much of a result file's text format detection reads
+// at most: four lines of the longest a text result file may hold
+// (maxLine), so that a log whose first result comes after a build's or a
+// warm-up's chatter is read as the harness's own script reads it, and no
+// file is read without end to find out that it holds no result.
+const DetectLimit = 4 * maxLine
+
+// detectText tells the format from the text that peek shows (its first n
+// bytes, or all of it when shorter): from the first sniffLen bytes, where
+// nearly every file shows its format, else, when the text goes on, from
+// as much of it as DetectLimit allows. whole says whether detection saw
+// the whole text.
+func detectText(peek func(n int) []byte) (f *Format, whole bool) {
+	head := peek(sniffLen)
+	if f := detect(head); f != nil || len(head) < sniffLen {
+		return f, len(head) < sniffLen
+	}
+	head = peek(DetectLimit)
+	return detect(head), len(head) < DetectLimit
+}
+
+func noFormatError(name string, whole bool) error {
+	where := "in the file"
+	if !whole {
+		where = fmt.Sprintf("in its first %s", sizeName(DetectLimit))
+	}
+	return &SyntaxError{File: name, Msg: fmt.Sprintf("no benchmark results found %s: cannot tell the format (known formats: %s); use --input-format", where, strings.Join(FormatNames(), ", "))}
+}
+
+// sizeName says a size of whole MiB as "4 MiB", else in bytes.
+func sizeName(n int) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }
 
 // openBytes settles the format of the named file, read whole into buf (a
@@ -291,15 +325,15 @@ func openBytes(name string, buf *[]byte, format *Format) (*File, error) {
 		return f, nil
 	}
 	if format == nil {
-		// What a TextReader's Peek(sniffLen) would show.
-		head := text[:min(len(text), sniffLen)]
-		format = detect(head)
+		// What a TextReader's Peek would show.
+		var whole bool
+		format, whole = detectText(func(n int) []byte { return text[:min(len(text), n)] })
 		if format == nil {
 			format = byExt(name)
 		}
 		if format == nil {
 			putWholeBuf(buf)
-			return nil, noFormatError(name)
+			return nil, noFormatError(name, whole)
 		}
 	}
 	tr := &TextReader{Encoding: EncUTF8, file: name, whole: string(text), isWhole: true}
@@ -421,15 +455,26 @@ func EachRecord(f *File, fn func(Record) error) ([]string, error) {
 	if err := bad.Err(); err != nil {
 		return nil, err
 	}
-	if n == 0 {
-		return nil, &SyntaxError{File: f.Name, Msg: fmt.Sprintf("no result lines (format %s: %s)", f.Format.Name, f.Format.Doc)}
-	}
 	var notes []string
 	if nt, ok := p.(Noter); ok {
 		notes = nt.Notes()
 	}
 	if sk, ok := p.(Skipper); ok {
 		f.skipped = sk.Skipped()
+	}
+	if n == 0 {
+		msg := fmt.Sprintf("no result lines (format %s: %s)", f.Format.Name, f.Format.Doc)
+		if len(notes) > 0 {
+			// What the parser left out (a benchmark that reported an
+			// error) is why there is nothing: say it here, where the
+			// notes would otherwise never be shown.
+			said := make([]string, len(notes))
+			for i, n := range notes {
+				said[i] = strings.TrimPrefix(n, f.Name+": ")
+			}
+			msg += ": every benchmark was left out: " + strings.Join(said, "; ")
+		}
+		return nil, &SyntaxError{File: f.Name, Msg: msg}
 	}
 	return notes, nil
 }

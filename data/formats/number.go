@@ -98,6 +98,41 @@ func parseNumber(s string) (float64, error) {
 	return strconv.ParseFloat(s, 64)
 }
 
+// ParseNumber reads s by the rule every measured value is read by: a
+// plain decimal number (see plainDecimal), as the float64 nearest to it;
+// any other text (0x1p0, 1_000, +1, " 1", inf, NaN) is an error, and so
+// is a plain decimal beyond a float64's range (1e999). The command line's
+// number flags read their values by it, so that a flag takes what a
+// result file holds and nothing else.
+func ParseNumber(s string) (float64, error) {
+	v, err := parseNumber(s)
+	if err == errNotPlain {
+		return 0, notPlainError(s)
+	}
+	return v, err
+}
+
+// ParseWhole reads s as a whole number in plain decimals: digits, with a
+// minus sign before them for a negative one (no plus sign, base prefix
+// or underscore), that fits in bits bits (64 at most), unsigned unless
+// signed is set. It is ParseNumber's rule for counts: no point and no
+// exponent.
+func ParseWhole(s string, bits int, signed bool) (int64, uint64, error) {
+	digits := s
+	if signed {
+		digits = strings.TrimPrefix(s, "-")
+	}
+	if digits == "" || strings.TrimLeft(digits, "0123456789") != "" {
+		return 0, 0, fmt.Errorf("%q is not a whole number in plain decimals", data.Clip(s))
+	}
+	if signed {
+		n, err := strconv.ParseInt(s, 10, bits)
+		return n, 0, err
+	}
+	n, err := strconv.ParseUint(s, 10, bits)
+	return 0, n, err
+}
+
 // parseValue parses the text of a measured value: a plain decimal number
 // (see plainDecimal), finite, greater than zero and within [MinValue,
 // MaxValue]. Ratios and geometric means need positive values, so zero,

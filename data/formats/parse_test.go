@@ -434,7 +434,7 @@ func TestTextErrors(t *testing.T) {
 		{"binary data after the first 4 KiB", "f.txt:201: binary data at byte 4600: not a text result file", []byte(strings.Repeat("bench: t=1 (1 ops/sec)\n", 200) + "\x00\x01\x02ELF\n")},
 		{"invalid UTF-8 after the first 4 KiB, CR line ends", "f.txt:201: binary data at byte 4603: not a text result file", []byte(strings.Repeat("bench: t=1 (1 ops/sec)\r", 200) + "abc\xff\xfe\n")},
 		{"a control character after the first 4 KiB of UTF-16", "f.txt:201: binary data (a NUL or other control character) in utf-16le with BOM text: not a text result file", utf16le(t, strings.Repeat("bench: t=1 (1 ops/sec)\n", 200)+"a\x00b\n")},
-		{"text in no known format", "f.txt: no benchmark results found in the first 4096 bytes: cannot tell the format (known formats: csv, gbench, gobench, hyperfine, ops, pytest-benchmark); use --input-format", []byte("hello\nworld\n")},
+		{"text in no known format", "f.txt: no benchmark results found in the file: cannot tell the format (known formats: csv, gbench, gobench, hyperfine, ops, pytest-benchmark); use --input-format", []byte("hello\nworld\n")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -204,6 +204,13 @@ func (t *TextReader) Peek(n int) []byte {
 	if t.isWhole {
 		return []byte(t.whole[t.pos:min(t.pos+n, len(t.whole))])
 	}
+	if n > t.r.Size() {
+		// A buffer that holds n bytes, in front of the one there, which
+		// it reads from: only format detection asks for more than a
+		// buffer holds (DetectLimit), for a file with much text before
+		// its first result.
+		t.r = bufio.NewReaderSize(t.r, n)
+	}
 	b, _ := t.r.Peek(n)
 	return b
 }

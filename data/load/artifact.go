@@ -95,6 +95,11 @@ func release(dir string) {
 // unzip unpacks the zip artifact p into a new temporary folder and
 // returns it; the caller releases it.
 func unzip(p string) (dir string, err error) {
+	// Stat before opening, as every input is: opening a named pipe blocks
+	// until something writes to it, which nothing may.
+	if st, err := os.Stat(p); err == nil && !st.Mode().IsRegular() {
+		return "", fmt.Errorf("%s: not a regular file but %s: expected a zip artifact", p, data.FileKind(st.Mode()))
+	}
 	zr, err := zip.OpenReader(p)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {

@@ -40,6 +40,13 @@ import (
 //   - Values come back bit for bit as they were stored (8-byte floats).
 //   - Runs come back with their labels, and their measurements in
 //     canonical order (Run.Sort), in the order the Query asks.
+//   - The ledger (verdicts and marks, IngestOptions.Ledger) is written in
+//     the ingest's transaction, after its runs; each entry names a run
+//     stored already or among the ingest's runs, else the ingest fails
+//     (*MissingRunError). A run keeps one verdict per calibration: the
+//     same verdict again is unchanged, another replaces it in its place.
+//     Marks are kept, every one, in the order made; the same mark again
+//     is unchanged. A replaced run keeps its ledger.
 type Store interface {
 	// Ingest stores runs (see the contract above): IngestEach over the
 	// slice, for callers that hold their runs already.
@@ -61,6 +68,10 @@ type Store interface {
 	EachRun(ctx context.Context, q Query) iter.Seq2[StoredRun, error]
 	// RunByID returns one stored run; an id the store lacks is an error.
 	RunByID(ctx context.Context, id string) (StoredRun, error)
+	// Ledger returns the verdicts and marks of the stored runs that q
+	// selects, each in the order it was recorded (see Ledger). Ingest
+	// writes them (IngestOptions.Ledger).
+	Ledger(ctx context.Context, q LedgerQuery) (Ledger, error)
 	// Location names the store for messages (a file name).
 	Location() string
 	// Close releases the store.
@@ -158,6 +169,11 @@ type IngestOptions struct {
 	// Now is the ingest time recorded; zero means the clock's time.
 	// Reproducible outputs set it (SOURCE_DATE_EPOCH).
 	Now time.Time
+	// Ledger, if not nil, is stored in the same transaction, after the
+	// runs: the verdicts and marks of runs stored already or among the
+	// runs (gate --record stores its run and its verdict at once; store
+	// copy, every run and then the whole ledger).
+	Ledger *Ledger
 }
 
 // IngestTime returns the ingest time to record for r: its own when it has
@@ -255,6 +271,8 @@ type IngestResult struct {
 	Measurements int // measurements written
 	// AlreadyStored lists the ids of the unchanged runs.
 	AlreadyStored []string
+	// Ledger counts what the ingest did to the ledger.
+	Ledger LedgerResult
 }
 
 // ConflictError reports a run id already stored with other content.

@@ -78,11 +78,46 @@ var pgMigrations = []string{
 	DROP TABLE measurements;
 	ALTER TABLE measurements_v2 RENAME TO measurements;
 	ALTER INDEX measurements_v2_pkey RENAME TO measurements_pkey;`,
+	// Version 3: the ledger, as in SQLite (verdicts, their bands, marks).
+	`CREATE TABLE verdicts (
+		seq                bigserial PRIMARY KEY,
+		run_seq            bigint NOT NULL REFERENCES runs(seq) ON DELETE CASCADE,
+		calibration_sha256 text COLLATE "C" NOT NULL,
+		calibration_name   text NOT NULL,
+		verdict            text NOT NULL,
+		detail             text NOT NULL,
+		score              double precision NOT NULL,
+		floor              double precision NOT NULL,
+		floor_source       text NOT NULL,
+		partial            boolean NOT NULL,
+		kind               text NOT NULL,
+		other_run          text NOT NULL,
+		runner_health      text NOT NULL,
+		runner_z           double precision,
+		digest             text NOT NULL,
+		recorded_at        text NOT NULL,
+		UNIQUE (run_seq, calibration_sha256)
+	);
+	CREATE INDEX verdicts_by_calibration ON verdicts(calibration_sha256);
+	CREATE TABLE verdict_bands (
+		verdict_seq bigint NOT NULL REFERENCES verdicts(seq) ON DELETE CASCADE,
+		benchmark   text COLLATE "C" NOT NULL,
+		band        text NOT NULL,
+		PRIMARY KEY (verdict_seq, benchmark)
+	);
+	CREATE TABLE marks (
+		seq       bigserial PRIMARY KEY,
+		run_seq   bigint NOT NULL REFERENCES runs(seq) ON DELETE CASCADE,
+		truth     text NOT NULL,
+		note      text NOT NULL,
+		marked_at text NOT NULL,
+		UNIQUE (run_seq, marked_at, truth, note)
+	);`,
 }
 
 // pgTables are the tables of the schema, which a database must not hold
 // already when qoscal makes its store there.
-var pgTables = []string{"runs", "labels", "measurements", "series"}
+var pgTables = []string{"runs", "labels", "measurements", "series", "verdicts", "verdict_bands", "marks"}
 
 // pgConnectTimeout bounds how long opening a connection may take, unless
 // the URL or PGCONNECT_TIMEOUT says otherwise.
@@ -299,6 +334,9 @@ func (s *Store) IngestEach(ctx context.Context, runs iter.Seq2[store.StoredRun, 
 	if s.readOnly {
 		return store.IngestResult{}, fmt.Errorf("store %s is open read-only", s.location)
 	}
+	if err := opt.Ledger.Check(); err != nil {
+		return store.IngestResult{}, fmt.Errorf("store %s: %v", s.location, err)
+	}
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
 	if err != nil {
 		return store.IngestResult{}, s.wrap(err)
@@ -326,6 +364,11 @@ func (s *Store) IngestEach(ctx context.Context, runs iter.Seq2[store.StoredRun, 
 				return store.IngestResult{}, err
 			}
 			break
+		}
+	}
+	if opt.Ledger != nil {
+		if res.Ledger, err = s.writeLedger(ctx, tx, opt.Ledger); err != nil {
+			return store.IngestResult{}, err
 		}
 	}
 	if err := tx.Commit(ctx); err != nil {

@@ -118,8 +118,8 @@ func TestPostgresReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	s.Close()
-	if got := strings.Join(tables(t, url), " "); got != "labels measurements qoscal_meta runs series" {
-		t.Errorf("tables %s, want labels measurements qoscal_meta runs series", got)
+	if got := strings.Join(tables(t, url), " "); got != "labels marks measurements qoscal_meta runs series verdict_bands verdicts" {
+		t.Errorf("tables %s, want labels marks measurements qoscal_meta runs series verdict_bands verdicts", got)
 	}
 	s, err = Open(bg, url, store.ReadOnly)
 	if err != nil {

@@ -19,3 +19,15 @@ func TestMigrateFromV1(t *testing.T) {
 	sqlExec(t, path, stmts...)
 	storetest.CheckUpgradeFromV1(t, runs, func(mode store.Mode) (store.Store, error) { return Open(path, mode) })
 }
+
+// TestMigrateFromV2: a store of schema version 2 (before the ledger) is
+// upgraded in place the first time it is opened for writing
+// (storetest.CheckUpgradeFromV2 says what is checked).
+func TestMigrateFromV2(t *testing.T) {
+	runs := storetest.V1Runs()
+	path := filepath.Join(t.TempDir(), "v2.db")
+	stmts := append([]string{migrations[0], "PRAGMA journal_mode = WAL"}, storetest.V1Statements(runs)...)
+	stmts = append(stmts, migrations[1], "PRAGMA user_version = 2", fmt.Sprintf("PRAGMA application_id = %d", 0x716f7363))
+	sqlExec(t, path, stmts...)
+	storetest.CheckUpgradeFromV2(t, runs, func(mode store.Mode) (store.Store, error) { return Open(path, mode) })
+}

@@ -11,10 +11,12 @@ import (
 	"io/fs"
 	"iter"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"zombiezen.com/go/sqlite"
@@ -84,7 +86,49 @@ var migrations = []string{
 		JOIN series s ON s.variant = m.variant AND s.benchmark = m.benchmark AND s.unit = m.unit;
 	DROP TABLE measurements;
 	ALTER TABLE measurements_v2 RENAME TO measurements;`,
+	// Version 3 adds the ledger (store.Ledger): each verdict a gate
+	// recorded, against the calibration named by the SHA-256 of its bytes
+	// (one verdict per run and calibration), its benchmarks' bands, and
+	// the marks people made of runs later. An older store gains empty
+	// tables; its runs are left as they are.
+	ledgerMigration,
 }
+
+// ledgerMigration is schema version 3, the ledger's tables.
+const ledgerMigration = `CREATE TABLE verdicts (
+		seq                INTEGER PRIMARY KEY,
+		run_seq            INTEGER NOT NULL REFERENCES runs(seq) ON DELETE CASCADE,
+		calibration_sha256 TEXT NOT NULL,
+		calibration_name   TEXT NOT NULL,
+		verdict            TEXT NOT NULL,
+		detail             TEXT NOT NULL,
+		score              REAL NOT NULL,
+		floor              REAL NOT NULL,
+		floor_source       TEXT NOT NULL,
+		partial            INTEGER NOT NULL,
+		kind               TEXT NOT NULL,
+		other_run          TEXT NOT NULL,
+		runner_health      TEXT NOT NULL,
+		runner_z           REAL,
+		digest             TEXT NOT NULL,
+		recorded_at        TEXT NOT NULL,
+		UNIQUE (run_seq, calibration_sha256)
+	);
+	CREATE INDEX verdicts_by_calibration ON verdicts(calibration_sha256);
+	CREATE TABLE verdict_bands (
+		verdict_seq INTEGER NOT NULL REFERENCES verdicts(seq) ON DELETE CASCADE,
+		benchmark   TEXT NOT NULL,
+		band        TEXT NOT NULL,
+		PRIMARY KEY (verdict_seq, benchmark)
+	) WITHOUT ROWID;
+	CREATE TABLE marks (
+		seq       INTEGER PRIMARY KEY,
+		run_seq   INTEGER NOT NULL REFERENCES runs(seq) ON DELETE CASCADE,
+		truth     TEXT NOT NULL,
+		note      TEXT NOT NULL,
+		marked_at TEXT NOT NULL,
+		UNIQUE (run_seq, marked_at, truth, note)
+	);`
 
 // SchemaVersion is the store schema version this build writes.
 var SchemaVersion = len(migrations)
@@ -128,6 +172,9 @@ const BusyTimeout = 30 * time.Second
 // is not a qoscal store, and a store written by a newer schema version
 // than this build knows.
 func Open(path string, mode store.Mode) (*Store, error) {
+	if err := CheckLocation(path); err != nil {
+		return nil, err
+	}
 	if mode != store.ReadWrite {
 		return openReadOnly(path)
 	}
@@ -135,8 +182,14 @@ func Open(path string, mode store.Mode) (*Store, error) {
 	switch {
 	case err == nil && st.IsDir():
 		return nil, fmt.Errorf("store %s is a folder, expected a SQLite file", path)
+	case err == nil && !st.Mode().IsRegular():
+		return nil, fmt.Errorf("store %s is %s, not a file: expected a SQLite store file", path, data.FileKind(st.Mode()))
 	case err == nil && st.Size() > 0:
 		if err := checkSQLiteHeader(path); err != nil {
+			return nil, err
+		}
+	case err != nil:
+		if err := checkFolder(path); err != nil {
 			return nil, err
 		}
 	}
@@ -159,6 +212,54 @@ func Open(path string, mode store.Mode) (*Store, error) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// CheckLocation refuses a store location that SQLite would not read as a
+// file: ":memory:", its in-memory database, which keeps nothing once the
+// command ends (ingest said "1 run added" and kept nothing), and a SQLite
+// URI ("file:…"), which Open would take as a file of that name; of those,
+// an in-memory one (file::memory:, mode=memory) is named as such.
+func CheckLocation(path string) error {
+	if path == ":memory:" {
+		return fmt.Errorf("store %s is SQLite's in-memory database, which keeps nothing once the command ends: name a store file (./:memory: for a file of that name)", path)
+	}
+	if rest, ok := strings.CutPrefix(path, "file:"); ok {
+		name, params, _ := strings.Cut(rest, "?")
+		if name == ":memory:" || strings.HasPrefix(name, ":memory:") || slices.Contains(strings.Split(params, "&"), "mode=memory") {
+			return fmt.Errorf("store %s is a SQLite URI of an in-memory database, which keeps nothing once the command ends: name a store file", path)
+		}
+		return fmt.Errorf("store %s is a SQLite URI: name the store by its file name (%s), or a postgres:// URL", path, name)
+	}
+	return nil
+}
+
+// checkFolder says what is wrong with the folder of a store to be made,
+// when SQLite could not make it there: a folder that does not exist, or a
+// file where the folder should be (SQLite says "unable to open database
+// file" of both).
+func checkFolder(path string) error {
+	dir := filepath.Dir(path)
+	st, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("store %s: the folder %s does not exist: make it first, or name a store in a folder that exists", path, dir)
+	case errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("store %s: a part of %s is a file, not a folder", path, dir)
+	case err != nil:
+		return fmt.Errorf("store %s: its folder %s: %v", path, dir, err)
+	case !st.IsDir():
+		return fmt.Errorf("store %s: %s is %s, not a folder", path, dir, kindOf(st.Mode()))
+	}
+	return nil
+}
+
+// kindOf names a file's kind: "a file" for a regular one, else as
+// data.FileKind does.
+func kindOf(m fs.FileMode) string {
+	if m.IsRegular() {
+		return "a file"
+	}
+	return data.FileKind(m)
 }
 
 // isBusy reports whether err is SQLite's "database is locked"
@@ -686,6 +787,9 @@ func (s *Store) IngestEach(ctx context.Context, runs iter.Seq2[store.StoredRun, 
 	if err := ctx.Err(); err != nil {
 		return res, err
 	}
+	if err := opt.Ledger.Check(); err != nil {
+		return res, fmt.Errorf("store %s: %v", s.path, err)
+	}
 	c, err := s.conn(ctx)
 	if err != nil {
 		return res, err
@@ -766,6 +870,11 @@ func (s *Store) IngestEach(ctx context.Context, runs iter.Seq2[store.StoredRun, 
 		res.Measurements += len(r.Measurements)
 		if progress != nil {
 			progress(done, 0)
+		}
+	}
+	if opt.Ledger != nil {
+		if res.Ledger, err = w.writeLedger(opt.Ledger); err != nil {
+			return store.IngestResult{}, err
 		}
 	}
 	if err := execute(c, "COMMIT"); err != nil {
@@ -1347,11 +1456,22 @@ func (r *rows) Err() error { return r.err }
 func (r *rows) Close() { r.st.Reset() }
 
 // Scan reads the current row's columns into dest: *int64 (an INTEGER),
-// *string (TEXT) and *sql.NullString (TEXT or NULL).
+// *string (TEXT), *sql.NullString (TEXT or NULL), *float64 (a number)
+// and *sql.NullFloat64 (a number or NULL).
 func (r *rows) Scan(dest ...any) error {
 	for i, d := range dest {
 		t := r.st.ColumnType(i)
 		switch d := d.(type) {
+		case *float64:
+			if t != sqlite.TypeFloat && t != sqlite.TypeInteger {
+				return r.typeError(i, "a number")
+			}
+			*d = r.st.ColumnFloat(i)
+		case *sql.NullFloat64:
+			if t != sqlite.TypeFloat && t != sqlite.TypeInteger && t != sqlite.TypeNull {
+				return r.typeError(i, "a number or NULL")
+			}
+			*d = sql.NullFloat64{Float64: r.st.ColumnFloat(i), Valid: t != sqlite.TypeNull}
 		case *int64:
 			if t != sqlite.TypeInteger {
 				return r.typeError(i, "an integer")

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"qoscal/data"
 	"qoscal/data/store"
 )
@@ -56,17 +58,33 @@ func V1Statements(runs []data.Run) []string {
 // that backend's Open opens it. The store is upgraded the first time it
 // is opened for writing: it then reads back the same runs, each with its
 // measurements in name order; ingesting the same runs again finds them
-// unchanged (their digests agree); and a run with a series new to the
-// store, whose name sorts before every other, is stored and read back in
-// order too. A read-only open of a version 1 store says to ingest once.
+// unchanged (their digests agree); a run with a series new to the store,
+// whose name sorts before every other, is stored and read back in order
+// too; and the ledger (schema version 3) takes verdicts and marks of the
+// old runs. A read-only open of a version 1 store says to ingest once.
 func CheckUpgradeFromV1(t *testing.T, runs []data.Run, open func(mode store.Mode) (store.Store, error)) {
 	t.Helper()
+	checkUpgrade(t, 1, runs, open)
+}
+
+// CheckUpgradeFromV2 checks a store of schema version 2 (V1Statements
+// of runs, then version 2's migration, as an older qoscal left it) as
+// CheckUpgradeFromV1 checks a store of version 1: upgraded in place, its
+// runs as they were, its ledger empty and then writable.
+func CheckUpgradeFromV2(t *testing.T, runs []data.Run, open func(mode store.Mode) (store.Store, error)) {
+	t.Helper()
+	checkUpgrade(t, 2, runs, open)
+}
+
+func checkUpgrade(t *testing.T, version int, runs []data.Run, open func(mode store.Mode) (store.Store, error)) {
+	t.Helper()
 	ctx := context.Background()
+	older := fmt.Sprintf("schema version %d, older", version)
 	if s, err := open(store.ReadOnly); err == nil {
 		s.Close()
-		t.Errorf("read-only open of a version 1 store succeeded")
-	} else if !strings.Contains(err.Error(), "schema version 1, older") || !strings.Contains(err.Error(), "qoscal store upgrade --db") {
-		t.Errorf("read-only open of a version 1 store: %v, want schema version 1, older … qoscal store upgrade --db", err)
+		t.Errorf("read-only open of a version %d store succeeded", version)
+	} else if !strings.Contains(err.Error(), older) || !strings.Contains(err.Error(), "qoscal store upgrade --db") {
+		t.Errorf("read-only open of a version %d store: %v, want %s … qoscal store upgrade --db", version, err, older)
 	}
 	s, err := open(store.ReadWrite)
 	if err != nil {
@@ -109,4 +127,19 @@ func CheckUpgradeFromV1(t *testing.T, runs []data.Run, open func(mode store.Mode
 		t.Fatalf("ingesting a run with a new series: %+v, %v", res, err)
 	}
 	check("after a run with a new series", append(want, extra))
+	if l, err := s.Ledger(ctx, store.LedgerQuery{}); err != nil || !l.Empty() {
+		t.Errorf("the ledger of an upgraded store: %+v, %v; want it empty", l, err)
+	}
+	l := store.Ledger{Verdicts: []store.Verdict{NewVerdict(runs[0].ID, "aaaa", 0)},
+		Marks: []store.Mark{{Run: runs[1].ID, Truth: store.TruthHealthy, Note: "upgraded", Marked: now}}}
+	if res, err := s.IngestEach(ctx, allStored(nil), store.IngestOptions{Ledger: &l}); err != nil || res.Ledger.VerdictsAdded != 1 || res.Ledger.MarksAdded != 1 {
+		t.Fatalf("recording a verdict and a mark of the upgraded store's runs: %+v, %v", res.Ledger, err)
+	}
+	got, err := s.Ledger(ctx, store.LedgerQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(l, got, sameLedger); diff != "" {
+		t.Errorf("the upgraded store's ledger (-recorded +read):\n%s", diff)
+	}
 }

@@ -48,6 +48,10 @@ func Run(t *testing.T, open Opener) {
 		{"Stream", testStream},
 		{"StreamFails", testStreamFails},
 		{"ConcurrentOverlap", testConcurrentOverlap},
+		{"LedgerRoundTrip", testLedgerRoundTrip},
+		{"LedgerQuery", testLedgerQuery},
+		{"LedgerAgain", testLedgerAgain},
+		{"LedgerMissingRun", testLedgerMissingRun},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := open(t)

@@ -1,0 +1,249 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"qoscal/calibrate"
+	"qoscal/data"
+	"qoscal/data/source"
+	"qoscal/data/store"
+	"qoscal/present"
+	"qoscal/render"
+)
+
+var auditCmd = &command{
+	name:      "audit",
+	summary:   "a calibration's claimed false-alarm rate against the realised",
+	format:    true,
+	annotates: "more false alarms than claimed (a ::warning::), every warning and an error",
+	usage: `qoscal audit --calibration FILE [--db STORE] [--label KEY=VALUE]... [flags]
+`,
+	intro: `Checks a calibration's claims against the verdicts it gave. The runs judged
+against the calibration are those 'gate --record' kept in the store's ledger
+with the SHA-256 of the calibration file's bytes: an edited file is another
+calibration. Of them, audit counts how many were gated, passed, failed and
+were told to rerun; then, among the runs known healthy (marked so: 'qoscal
+mark') or presumed healthy, how often the floor failed a run (its score below
+the floor, whatever the verdict made of it) against the false-alarm rate the
+calibration claimed (as recommend stated it), with an exact (Clopper–Pearson)
+95% interval, and the same for the per-benchmark bands' family-wise rate; and
+the runs marked regressed that passed. A verdict in words says whether the
+runs are consistent with the claim, show more false alarms than claimed, or
+are too few to tell, and then how many more healthy runs would tell.
+
+An unmarked run is presumed healthy when it is of the calibrated branch (it
+carries every label the calibration was selected by), judged alone on the
+whole suite, and no change of level is found at it: the drift check's CUSUM
+of the branch's scores in the order they were recorded, with at least 3 runs
+after it (docs/STATS.md 5e). Every figure says how many of its runs are
+marked and how many presumed. Runs gated as a pair, on part of the suite or
+on another floor are counted, but not in the rates. Exits 0 whatever the
+verdict.
+`,
+	notes: `With --format json, one document; the figures of the floor at its top, those
+of the bands under "bands" (docs/json.md, "audit"):
+    {"gated", "passed", "failed", "rerun", "healthy", "false_alarms",
+     "realised_rate", "interval": [lo, hi], "claimed_rate",
+     "truth": {"marked", "presumed"}, "verdict", "more_runs", ...}
+`,
+	example: `Example: the run recorded as job-17 and marked regressed (see 'qoscal help
+mark'), one more run marked healthy, and the audit of the worked example's
+calibration on them, in text and in JSON:
+
+    $ qoscal gate --calibration gate.json --record --db ledger.db --run job-18 \
+        --baseline system=baseline.txt --candidate hoard=hoard.txt
+    ...
+    $ qoscal mark --healthy --db ledger.db job-18
+    marked run job-18 healthy in ledger.db
+    $ qoscal audit --calibration gate.json --db ledger.db
+    audit of gate.json (sha256 ...
+    2 runs gated: 2 passed, 0 failed, 0 rerun, 0 other
+    $ qoscal audit --calibration gate.json --db ledger.db --format json
+    {
+    ...
+      "gated": 2,
+      "passed": 2,
+      "failed": 0,
+      "rerun": 0,
+    ...
+      "healthy": 1,
+      "false_alarms": 0,
+      "realised_rate": 0,
+      "interval": [
+        0,
+        0.975
+      ],
+    ...
+      "claimed_rate": 0.008373223488399506,
+    ...
+      "truth": {
+        "marked": 1,
+        "presumed": 0
+      },
+    ...
+      "verdict": "too few runs to tell",
+      "more_runs": 218,
+    ...
+
+The text says the same, with a table of the floor's and the bands' figures,
+and names the miss: job-17 (pass, score 1.55x, floor 1.25x), marked regressed.
+`,
+	new: func() runner { return new(auditFlags) },
+}
+
+func init() {
+	register(auditCmd)
+}
+
+// auditFlags are the audit command's flags.
+type auditFlags struct {
+	calPath, db, summary string
+	labels               []string
+}
+
+func (a *auditFlags) flags(fs *flagSet) {
+	fs.StringVar(&a.calPath, "calibration", "", "the calibration `FILE` to audit, required: its verdicts are those recorded against its exact bytes")
+	fs.StringVar(&a.db, "db", "", "the `STORE` of the ledger: a SQLite file or a postgres:// URL (default $QOSCAL_DB, else qoscal.db)")
+	fs.StringArrayVar(&a.labels, "label", nil, "audit only the runs with this `KEY=VALUE` label (a runner, an environment)")
+	fs.StringVar(&a.summary, "summary", "", "append the audit in Markdown to `FILE` (default $GITHUB_STEP_SUMMARY when set)")
+}
+
+func (a *auditFlags) run(u *ui, args []string) error {
+	if len(args) > 0 {
+		return usagef("unexpected argument %q: audit reads the ledger of a store (--db)", render.OneLine(args[0]))
+	}
+	if a.calPath == "" {
+		return usagef("--calibration FILE is required: the calibration whose verdicts to audit")
+	}
+	if a.summary != "" {
+		u.summary, u.summaryFlag = a.summary, "--summary"
+	}
+	filter, err := data.ParseLabels(a.labels)
+	if err != nil {
+		return usagef("--label: %v", err)
+	}
+	loc := storePath(u, a.db)
+	fc := u.newFiles()
+	fc.in("the calibration file", a.calPath)
+	fc.store(loc)
+	if err := fc.check(); err != nil {
+		return err
+	}
+	cal, err := calibrate.ReadFile(a.calPath)
+	if err != nil {
+		return err
+	}
+	st, err := source.OpenStore(u.ctx, loc, store.ReadOnly)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ledger, err := st.Ledger(u.ctx, store.LedgerQuery{Labels: filter, Calibration: cal.SHA256})
+	if err != nil {
+		return err
+	}
+	onBranch, err := branchRuns(u, st, filter, cal)
+	if err != nil {
+		return err
+	}
+	if len(ledger.Verdicts) == 0 {
+		a.noVerdicts(u, st, filter, cal)
+	}
+	marks := ledger.LatestMarks()
+	var runs []calibrate.AuditRun
+	for _, v := range ledger.Verdicts {
+		r := calibrate.AuditRun{ID: v.Run, Verdict: v.Verdict, Score: v.Score, Floor: v.Floor, FloorSource: v.FloorSource,
+			Partial: v.Partial, Kind: v.Kind, RunnerHealth: v.RunnerHealth, BandsJudged: len(v.Bands) > 0,
+			OnBranch: onBranch == nil || onBranch[v.Run]}
+		for _, b := range v.Bands {
+			if b.Band == calibrate.BandBelow {
+				r.Below = append(r.Below, b.Benchmark)
+			}
+		}
+		if m, ok := marks[v.Run]; ok {
+			r.Mark, r.Note = m.Truth, m.Note
+		}
+		runs = append(runs, r)
+	}
+	res, err := calibrate.Audit(cal, runs, calibrate.AuditOptions{})
+	if err != nil {
+		return err
+	}
+	v := &present.Audit{Res: res, Cal: cal, CalPath: a.calPath, Store: st.Location(), Labels: filter}
+	if summary := u.summary; summary != "" {
+		var md bytes.Buffer
+		v.Doc().WriteMarkdown(&md)
+		if err := appendFile(summary, md.Bytes()); err != nil {
+			u.summary = ""
+			return fmt.Errorf("step summary %s: %v", summary, err)
+		}
+	}
+	if err := show(u, v); err != nil {
+		return err
+	}
+	if u.github && (res.Floor.Verdict == calibrate.AuditMore || res.Bands.Verdict == calibrate.AuditMore) {
+		msg := v.Headline()
+		if res.Floor.Verdict != calibrate.AuditMore {
+			msg = "bands: " + res.Bands.Verdict
+		}
+		ghCommand(u.annotations(), "warning", "qoscal audit", msg)
+	}
+	return nil
+}
+
+// branchRuns returns the runs of the calibrated branch among those the
+// filter selects: those that also carry every label of the calibration
+// (by id); nil when the calibration has no labels (every run is).
+func branchRuns(u *ui, st store.Store, filter map[string]string, cal *calibrate.File) (map[string]bool, error) {
+	if len(cal.Labels) == 0 {
+		return nil, nil
+	}
+	both := map[string]string{}
+	for k, v := range cal.Labels {
+		both[k] = v
+	}
+	for k, v := range filter {
+		if w, ok := both[k]; ok && w != v {
+			return map[string]bool{}, nil // no run carries both
+		}
+		both[k] = v
+	}
+	l, err := st.Ledger(u.ctx, store.LedgerQuery{Labels: both, Calibration: cal.SHA256})
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, v := range l.Verdicts {
+		out[v.Run] = true
+	}
+	return out, nil
+}
+
+// noVerdicts warns that the store holds no verdict against the
+// calibration, and names the calibrations it holds verdicts against.
+func (a *auditFlags) noVerdicts(u *ui, st store.Store, filter map[string]string, cal *calibrate.File) {
+	u.warnf("no verdict in %s%s was judged against %s (sha256 %s): record them with 'gate --record --calibration %s'",
+		st.Location(), filterNote(filter), a.calPath, cal.SHA256[:12], a.calPath)
+	all, err := st.Ledger(u.ctx, store.LedgerQuery{Labels: filter})
+	if err != nil {
+		return
+	}
+	seen := map[string]string{}
+	for _, v := range all.Verdicts {
+		if v.Calibration.SHA256 != "" {
+			seen[v.Calibration.SHA256] = v.Calibration.Name
+		}
+	}
+	if len(seen) == 0 {
+		return
+	}
+	var names []string
+	for sha, name := range seen {
+		names = append(names, fmt.Sprintf("%s (sha256 %s)", name, sha[:min(12, len(sha))]))
+	}
+	slices.Sort(names)
+	u.hintf("its verdicts were judged against %s: an edited calibration file is another calibration", strings.Join(names, ", "))
+}

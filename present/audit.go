@@ -1,0 +1,294 @@
+package present
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"qoscal/calibrate"
+	"qoscal/render"
+)
+
+// Audit is the view of a calibration's audit (qoscal audit): what its
+// floor and its bands claimed against what they did, on the verdicts the
+// ledger kept. Outside text (file and store names, run ids, notes) is
+// shown on one line (render.OneLine).
+type Audit struct {
+	Res *calibrate.AuditResult
+	Cal *calibrate.File
+	// CalPath names the calibration file as given, Store the store (its
+	// location, without a password), Labels the runs' selection.
+	CalPath, Store string
+	Labels         map[string]string
+}
+
+// rateRow is one rule's row of the audit's table.
+type rateRow struct {
+	name string
+	a    *calibrate.RateAudit
+}
+
+func auditColumns() []render.Column[rateRow] {
+	return []render.Column[rateRow]{
+		{Head: "rule", Cell: func(r rateRow) string { return r.name }},
+		{Head: "healthy runs", Align: render.Right, Cell: func(r rateRow) string { return fmt.Sprint(r.a.Healthy) }},
+		{Head: "marked", Align: render.Right, Cell: func(r rateRow) string { return fmt.Sprint(r.a.Marked) }},
+		{Head: "presumed", Align: render.Right, Cell: func(r rateRow) string { return fmt.Sprint(r.a.Presumed) }},
+		{Head: "false alarms", Align: render.Right, Cell: func(r rateRow) string { return fmt.Sprint(r.a.FalseAlarms) }},
+		{Head: "realised", Align: render.Right, Cell: func(r rateRow) string { return Rate(r.a.Rate) }},
+		{Head: "95% interval", Cell: func(r rateRow) string { return interval(r.a) }},
+		{Head: "claimed", Align: render.Right, Cell: func(r rateRow) string { return Rate(r.a.Claimed) }},
+	}
+}
+
+// interval is a rate's interval, "0.12%–4.05%"; "-" without runs.
+func interval(a *calibrate.RateAudit) string {
+	if a.Healthy == 0 {
+		return "-"
+	}
+	return Rate(a.Lo) + "–" + Rate(a.Hi)
+}
+
+// Headline is the floor's verdict in one sentence: the audit's answer.
+func (v *Audit) Headline() string {
+	return "floor: " + v.rateSentence(&v.Res.Floor)
+}
+
+// rateSentence says what a rule's false alarms say of its claim.
+func (v *Audit) rateSentence(a *calibrate.RateAudit) string {
+	var s string
+	if a.Healthy == 0 {
+		s = "no healthy run to count false alarms on"
+	} else {
+		s = fmt.Sprintf("%s in %s (%s)", Plural(a.FalseAlarms, "false alarm"), Plural(a.Healthy, "healthy run"), truthWords(a.Marked, a.Presumed))
+	}
+	s += fmt.Sprintf(" against a claimed %s (%s): %s", Rate(a.Claimed), OneIn(a.Claimed), a.Verdict)
+	switch a.Verdict {
+	case calibrate.AuditTooFew:
+		if a.Healthy == 0 {
+			s += fmt.Sprintf("; about %s healthy runs at the claimed rate would tell", Thousands(float64(a.MoreRuns)))
+		} else {
+			s += fmt.Sprintf("; about %s more healthy runs at the rate seen so far would tell", Thousands(float64(a.MoreRuns)))
+		}
+	case calibrate.AuditMore:
+		if a.OnDegraded > 0 {
+			s += fmt.Sprintf(" (%d of the %s on a runner the gate found degraded)", a.OnDegraded, Plural(a.FalseAlarms, "false alarm"))
+		}
+	}
+	return s
+}
+
+// truthWords says what the healthy runs' health rests on: "2 marked, 140
+// presumed".
+func truthWords(marked, presumed int) string {
+	return fmt.Sprintf("%d marked, %d presumed", marked, presumed)
+}
+
+// runWords names an audited run with its score against its floor.
+func runWords(e calibrate.AuditEntry) string {
+	s := fmt.Sprintf("%s (%s, score %sx, floor %sx)", render.OneLine(e.ID), e.Verdict, X(e.Score), X(e.Floor))
+	if e.Note != "" {
+		s += ": " + render.OneLine(e.Note)
+	}
+	return s
+}
+
+// Doc is the audit for people: the counts, the table of the two rules,
+// a sentence for each, the marked regressions, and what the presumption
+// of health rested on.
+func (v *Audit) Doc() *render.Doc {
+	r := v.Res
+	doc := &render.Doc{}
+	md := render.In{Only: render.Markdown}
+	doc.Add(&render.Heading{In: md, Level: 3, Text: "qoscal audit: " + r.Floor.Verdict})
+	doc.Add(&render.Lines{Lines: []string{
+		fmt.Sprintf("audit of %s (sha256 %s, floor %sx) in %s", render.OneLine(v.CalPath), short(v.Cal.SHA256), v.Cal.FloorText, render.OneLine(v.Store)),
+		fmt.Sprintf("%s gated: %d passed, %d failed, %d rerun, %d other", Plural(r.Gated, "run"), r.Passed, r.Failed, r.Rerun, r.Other),
+	}})
+	rows := []rateRow{{"floor", &r.Floor}, {"bands", &r.Bands}}
+	blank := &render.Blank{In: render.In{Only: render.Text}}
+	doc.Add(blank, render.NewTable(auditColumns(), rows), blank)
+	notes := []string{
+		"Floor: " + v.rateSentence(&r.Floor) + ".",
+		"Bands (family-wise): " + v.rateSentence(&r.Bands) + ".",
+	}
+	if len(r.Floor.Alarms) > 0 {
+		var names []string
+		for _, e := range r.Floor.Alarms {
+			names = append(names, fmt.Sprintf("%s (%s)", render.OneLine(e.ID), e.Truth))
+		}
+		notes = append(notes, "The floor's false alarms: "+strings.Join(names, ", ")+".")
+	}
+	switch {
+	case r.Regressed == 0:
+		notes = append(notes, "No run is marked regressed, so no miss is known (qoscal mark RUN --regressed records one).")
+	default:
+		s := fmt.Sprintf("%s marked regressed: %d caught", Plural(r.Regressed, "run"), len(r.Caught))
+		if len(r.Missed) > 0 {
+			var m []string
+			for _, e := range r.Missed {
+				m = append(m, runWords(e))
+			}
+			s += fmt.Sprintf(", %d missed (passed): %s", len(r.Missed), strings.Join(m, "; "))
+		}
+		notes = append(notes, s+".")
+	}
+	notes = append(notes, v.presumptionWords())
+	if r.InCalibration > 0 {
+		notes = append(notes, fmt.Sprintf("%s of the calibration itself left out.", Plural(r.InCalibration, "verdict on a run")))
+	}
+	for i, n := range notes {
+		if i > 0 {
+			doc.Add(blank)
+		}
+		doc.Add(&render.Paragraph{Text: n, Width: 79})
+	}
+	return doc
+}
+
+// presumptionWords says how runs were presumed healthy, and how many
+// runs' health is unknown.
+func (v *Audit) presumptionWords() string {
+	r, p := v.Res, v.Res.Presumption
+	check := fmt.Sprintf("a CUSUM at %s per %d runs", TrimPct(p.FalseAlarm)+"%", p.PerRuns)
+	if h := Dec(p.H, 2); h != "-" {
+		check += ", h " + h
+	}
+	s := fmt.Sprintf("Presumed healthy: unmarked runs of the calibrated branch (its labels%s) with no change of level at them and at least %d runs after them (%s: docs/STATS.md 5e)",
+		labelWords(v.Cal.Labels), p.Follow, check)
+	var not []string
+	if len(p.Changed) > 0 {
+		not = append(not, fmt.Sprintf("%d in a change of level", len(p.Changed)))
+	}
+	if len(p.Recent) > 0 {
+		not = append(not, fmt.Sprintf("%d too recent", len(p.Recent)))
+	}
+	switch {
+	case p.None != "":
+		s += "; none: " + p.None
+	case len(not) > 0:
+		s += "; not " + strings.Join(not, " nor ")
+	}
+	s += "."
+	if r.Unknown > 0 {
+		s += fmt.Sprintf(" %s of unknown health: neither marked nor presumed, left out of the rates.", Plural(r.Unknown, "run"))
+	}
+	return s
+}
+
+// labelWords lists a calibration's labels: ", os=linux", or " none:
+// every run".
+func labelWords(labels map[string]string) string {
+	if len(labels) == 0 {
+		return " none: every run"
+	}
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		parts = append(parts, render.OneLine(k+"="+labels[k]))
+	}
+	return " " + strings.Join(parts, ", ")
+}
+
+// short is the first 12 hex digits of a SHA-256.
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+// JSON is the audit's document (docs/json.md, "audit").
+func (v *Audit) JSON() render.Object {
+	r := v.Res
+	labels := v.Labels
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	o := render.Object{
+		{Key: "calibration", Value: render.Object{{Key: "file", Value: v.CalPath}, {Key: "sha256", Value: v.Cal.SHA256},
+			{Key: "floor", Value: v.Cal.Floor}, {Key: "runs", Value: v.Cal.Runs}}},
+		{Key: "store", Value: v.Store},
+		{Key: "labels", Value: labels},
+		{Key: "gated", Value: r.Gated},
+		{Key: "passed", Value: r.Passed},
+		{Key: "failed", Value: r.Failed},
+		{Key: "rerun", Value: r.Rerun},
+		{Key: "other", Value: r.Other},
+		{Key: "pairs", Value: r.Pairs},
+		{Key: "reruns", Value: r.Reruns},
+	}
+	o = append(o, v.rateJSON(&r.Floor)...)
+	o = append(o,
+		render.Field{Key: "bands", Value: v.rateJSON(&r.Bands)},
+		render.Field{Key: "regressions", Value: render.Object{{Key: "marked", Value: r.Regressed},
+			{Key: "caught", Value: entriesJSON(r.Caught)}, {Key: "missed", Value: entriesJSON(r.Missed)}}},
+		render.Field{Key: "unknown", Value: r.Unknown},
+		render.Field{Key: "in_calibration", Value: r.InCalibration},
+		render.Field{Key: "presumption", Value: v.presumptionJSON()},
+	)
+	return o
+}
+
+// rateJSON is one rule's figures, with the names the issue gave them.
+func (v *Audit) rateJSON(a *calibrate.RateAudit) render.Object {
+	var interval any
+	if a.Healthy > 0 {
+		interval = []render.Float{render.Float(a.Lo), render.Float(a.Hi)}
+	}
+	var more any
+	if a.Verdict == calibrate.AuditTooFew {
+		more = a.MoreRuns
+	}
+	return render.Object{
+		{Key: "healthy", Value: a.Healthy},
+		{Key: "false_alarms", Value: a.FalseAlarms},
+		{Key: "realised_rate", Value: render.Float(a.Rate)},
+		{Key: "interval", Value: interval},
+		{Key: "confidence", Value: v.Res.Options.Confidence},
+		{Key: "claimed_rate", Value: render.Float(a.Claimed)},
+		{Key: "claimed_from", Value: a.ClaimedFrom},
+		{Key: "p", Value: render.Float(a.P)},
+		{Key: "truth", Value: render.Object{{Key: "marked", Value: a.Marked}, {Key: "presumed", Value: a.Presumed}}},
+		{Key: "false_alarm_truth", Value: render.Object{{Key: "marked", Value: a.FalseMarked}, {Key: "presumed", Value: a.FalsePresumed}}},
+		{Key: "on_degraded", Value: a.OnDegraded},
+		{Key: "left_out", Value: a.Left},
+		{Key: "verdict", Value: a.Verdict},
+		{Key: "more_runs", Value: more},
+		{Key: "message", Value: v.rateSentence(a)},
+		{Key: "false_alarm_runs", Value: entriesJSON(a.Alarms)},
+	}
+}
+
+// entriesJSON lists audited runs.
+func entriesJSON(es []calibrate.AuditEntry) []render.Object {
+	out := []render.Object{}
+	for _, e := range es {
+		below := e.Below
+		if below == nil {
+			below = []string{}
+		}
+		out = append(out, render.Object{
+			{Key: "run", Value: e.ID}, {Key: "verdict", Value: e.Verdict}, {Key: "score", Value: e.Score}, {Key: "floor", Value: e.Floor},
+			{Key: "kind", Value: e.Kind}, {Key: "runner_health", Value: optional(e.RunnerHealth)}, {Key: "below", Value: below},
+			{Key: "truth", Value: optional(e.Truth)}, {Key: "note", Value: optional(e.Note)},
+		})
+	}
+	return out
+}
+
+func (v *Audit) presumptionJSON() render.Object {
+	p := v.Res.Presumption
+	list := func(s []string) []string {
+		if s == nil {
+			return []string{}
+		}
+		return s
+	}
+	return render.Object{
+		{Key: "k", Value: p.K}, {Key: "clip", Value: p.Clip}, {Key: "h", Value: render.Float(p.H)}, {Key: "rho", Value: p.Rho},
+		{Key: "false_alarm_rate", Value: p.FalseAlarm}, {Key: "per_runs", Value: p.PerRuns}, {Key: "follow", Value: p.Follow},
+		{Key: "branch_runs", Value: p.Branch}, {Key: "changed", Value: list(p.Changed)}, {Key: "recent", Value: list(p.Recent)},
+		{Key: "none", Value: optional(p.None)},
+	}
+}
