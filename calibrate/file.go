@@ -87,6 +87,12 @@ type File struct {
 	// a run's repetitions with the variance it gives (GateResult
 	// .RepetitionFloor).
 	Variance *FileVariance `json:"variance_components,omitempty"`
+	// ExpectedSkips name the benchmark-like lines that every calibration
+	// run's result files printed without a figure (a benchmark that never
+	// prints one, such as xmalloc-test's ops/sec): sorted, each once;
+	// omitted when none. A gated run that skips them is said nothing of;
+	// a skip not named here is still a warning.
+	ExpectedSkips []string `json:"expected_skips,omitempty"`
 	// Matrix is the calibration's model: every run's log ratio per suite
 	// benchmark. A file read by ParseFile always has one.
 	Matrix *Matrix `json:"matrix,omitempty"`
@@ -238,6 +244,30 @@ func NewFile(a *Analysis, r *Recommendation, labels map[string]string, created t
 	}
 	sort.Strings(f.Suite)
 	return f
+}
+
+// ExpectSkips sets ExpectedSkips from the lines each run's result files
+// skipped (by run id, as load.Options.Skipped names them): the names
+// skipped in every run the calibration rests on (Matrix.Runs). A name
+// skipped in some runs only is a benchmark that sometimes fails to print,
+// which a gate should still warn of.
+func (f *File) ExpectSkips(skipped map[string][]string) {
+	f.ExpectedSkips = nil
+	if f.Matrix == nil || len(f.Matrix.Runs) == 0 {
+		return
+	}
+	count := map[string]int{}
+	for _, id := range f.Matrix.Runs {
+		for _, name := range skipped[id] {
+			count[name]++
+		}
+	}
+	for name, n := range count {
+		if n == len(f.Matrix.Runs) {
+			f.ExpectedSkips = append(f.ExpectedSkips, name)
+		}
+	}
+	sort.Strings(f.ExpectedSkips)
 }
 
 // Write writes the file as indented JSON.
@@ -597,6 +627,14 @@ func (f *File) check(present map[string]bool) error {
 		}
 		if err := checkText("labels."+k, f.Labels[k]); err != nil {
 			return err
+		}
+	}
+	for i, name := range f.ExpectedSkips {
+		if err := checkName(fmt.Sprintf("expected_skips[%d]", i), name); err != nil {
+			return err
+		}
+		if i > 0 && name <= f.ExpectedSkips[i-1] {
+			return fmt.Errorf("field expected_skips: %s after %s: expected the names sorted, each once", clipText(name), clipText(f.ExpectedSkips[i-1]))
 		}
 	}
 	return checkText("tool", f.Tool)

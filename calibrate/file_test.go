@@ -157,12 +157,59 @@ func TestParseFileRefuses(t *testing.T) {
 		{"the suite as a string",
 			func(m map[string]any) { m["suite"] = "larson" },
 			"field suite: expected an array, got string"},
+		{"an expected skip with a line break forges output lines",
+			func(m map[string]any) { m["expected_skips"] = []any{"x\n::error::y"} },
+			`field expected_skips[0] "x\n::error::y" holds the control character U+000A at byte 1: names must be printable text on one line`},
+		{"expected skips out of order, or twice: not as recommend writes them",
+			func(m map[string]any) { m["expected_skips"] = []any{"xmalloc-test", "xmalloc-test"} },
+			"field expected_skips: xmalloc-test after xmalloc-test: expected the names sorted, each once"},
 	} {
 		_, err := ParseFile("c.json", edit(t, good, c.change))
 		want := "calibration file c.json: " + c.want
 		if err == nil || err.Error() != want {
 			t.Errorf("%s:\n got %v\nwant %s", c.reason, err, want)
 		}
+	}
+}
+
+// TestExpectSkips: the expected skips are the names skipped in every run
+// of the matrix, sorted; a name some runs printed is not expected, and a
+// file without any writes no expected_skips field at all (so that a
+// calibration of a suite without skips is what it was before the field).
+func TestExpectSkips(t *testing.T) {
+	good := validFile(t)
+	f, err := ParseFile("c.json", good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	skipped := map[string][]string{}
+	for i, id := range f.Matrix.Runs {
+		skipped[id] = []string{"xmalloc-test", "z-crash"}
+		if i == 0 {
+			skipped[id] = []string{"a-sometimes", "xmalloc-test", "z-crash"}
+		}
+		if i == 1 {
+			skipped[id] = []string{"xmalloc-test"}
+		}
+	}
+	skipped["not-in-the-matrix"] = []string{"a-sometimes"}
+	f.ExpectSkips(skipped)
+	if want := []string{"xmalloc-test"}; fmt.Sprint(f.ExpectedSkips) != fmt.Sprint(want) {
+		t.Errorf("ExpectedSkips = %q, want %q", f.ExpectedSkips, want)
+	}
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ParseFile("c.json", buf.Bytes())
+	if err != nil {
+		t.Fatalf("a file with expected skips is refused: %v", err)
+	}
+	if fmt.Sprint(back.ExpectedSkips) != "[xmalloc-test]" {
+		t.Errorf("read back: %q", back.ExpectedSkips)
+	}
+	if bytes.Contains(good, []byte("expected_skips")) {
+		t.Errorf("a file without skips writes the field:\n%s", good)
 	}
 }
 

@@ -3,6 +3,7 @@ package calibrate
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -108,6 +109,12 @@ type GateOptions struct {
 	// MinSuite is the smallest part of the calibrated suite that a
 	// partial run may be gated on; 0 means half the suite, at least 2.
 	MinSuite int
+	// Ignore names benchmarks left out on purpose (gate --ignore): their
+	// measurements are dropped from the run, and, when the calibrated
+	// suite holds them, the run is gated on the rest against the floor
+	// of that sub-suite, recomputed from the matrix as for a partial run,
+	// with no warning: what is ignored is GateResult.Ignored.
+	Ignore []string
 	// RerunBand, a fraction, turns a FAIL whose score is below the floor
 	// by less than it (floor·(1 − RerunBand) ≤ score < floor) into
 	// VerdictRerun: a run that close is as likely one unlucky healthy run
@@ -160,6 +167,7 @@ type GateResult struct {
 	Suite       []string
 	Benchmarks  []GateBenchmark // in name order
 	Missing     []string        // calibrated benchmarks the run lacks (partial)
+	Ignored     []string        // benchmarks of the run or the calibrated suite left out by GateOptions.Ignore, sorted
 	Extra       []string        // run benchmarks the calibration does not know
 	OnlyOne     []string        // benchmarks only one variant measured
 	Partial     bool
@@ -236,6 +244,14 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 // lacks does in a suite without a calibration (GatePair).
 func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, error) {
 	cal := opt.Calibration
+	ignore := map[string]bool{}
+	for _, b := range opt.Ignore {
+		ignore[b] = true
+	}
+	if cal != nil && len(ignore) > 0 && !slices.ContainsFunc(cal.Suite, func(b string) bool { return !ignore[b] }) {
+		return nil, inputErrorf("the benchmarks ignored leave none of the suite of %s (%s) to gate on", cal.name(), strings.Join(cal.Suite, ", "))
+	}
+	run, ignored := withoutBenchmarks(run, ignore)
 	if cal != nil {
 		if cal.Matrix == nil {
 			// ParseFile refuses a file without one (ErrVersion1).
@@ -260,6 +276,7 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 	}
 	res := &GateResult{MedianZ: math.NaN(), RunnerCutoffZ: math.NaN()}
 	warn := func(w Warning) { res.Warnings = append(res.Warnings, w) }
+	subSuite := false // the calibrated suite less what is ignored
 	if len(rr.Ratios) == 0 {
 		return nil, inputErrorf("no benchmark in common between %s (%s) and %s (%s)",
 			opt.Baseline, listOrNone(namesOf(run, opt.Baseline)), opt.Candidate, listOrNone(namesOf(run, opt.Candidate)))
@@ -275,6 +292,10 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 	inSuite := map[string]bool{}
 	if cal != nil {
 		for _, b := range cal.Suite {
+			if ignore[b] {
+				ignored[b], subSuite = true, true
+				continue
+			}
 			br, ok := rr.Ratios[b]
 			if !ok {
 				res.Missing = append(res.Missing, b)
@@ -311,6 +332,7 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 			if len(res.Suite) == 0 {
 				return nil, inputErrorf("%s has none of the suite of %s (%s)", runName(run), cal.name(), strings.Join(cal.Suite, ", "))
 			}
+			subSuite = true
 			minSuite := opt.MinSuite
 			if minSuite <= 0 {
 				minSuite = DefaultMinSuite(len(cal.Suite))
@@ -399,7 +421,8 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 	case cal != nil:
 		res.Floor, res.FloorSource = cal.Floor, FloorCalibration
 	}
-	if res.Partial && res.FloorSource == FloorCalibration {
+	res.Ignored = sortedKeys(ignored)
+	if subSuite && res.FloorSource == FloorCalibration {
 		scores, err := cal.Matrix.Scores(res.Suite)
 		if err != nil {
 			return nil, inputErrorf("%v", err)
@@ -496,6 +519,30 @@ func (res *GateResult) judgeRepetitions(run *data.Run, cal *File, opt GateOption
 	res.Floor = res.RepetitionFloor
 	res.Score = math.Exp(stats.Mean(logs))
 	return nil
+}
+
+// withoutBenchmarks returns run without the measurements of the
+// benchmarks in ignore (run itself when it has none of them), and the
+// set of those it had.
+func withoutBenchmarks(run *data.Run, ignore map[string]bool) (*data.Run, map[string]bool) {
+	had := map[string]bool{}
+	if len(ignore) == 0 {
+		return run, had
+	}
+	kept := make([]data.Measurement, 0, len(run.Measurements))
+	for _, m := range run.Measurements {
+		if ignore[m.Benchmark] {
+			had[m.Benchmark] = true
+			continue
+		}
+		kept = append(kept, m)
+	}
+	if len(had) == 0 {
+		return run, had
+	}
+	r := *run
+	r.Measurements = kept
+	return &r, had
 }
 
 // verdictAt is the verdict a score gives against the floor, with the

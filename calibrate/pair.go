@@ -31,6 +31,14 @@ func GatePair(a, b *data.Run, opt GateOptions) (*GateResult, error) {
 	if a.ID == b.ID {
 		return nil, inputErrorf("the two runs are both %s: give two different runs", a.ID)
 	}
+	// What is ignored is left out of both runs before they are paired
+	// (gate drops it from the pair again, and names it).
+	ignore := map[string]bool{}
+	for _, name := range opt.Ignore {
+		ignore[name] = true
+	}
+	a, hadA := withoutBenchmarks(a, ignore)
+	b, hadB := withoutBenchmarks(b, ignore)
 	metric := opt.Metric
 	if metric == "" && opt.Calibration != nil {
 		metric = opt.Calibration.soleUnit()
@@ -85,6 +93,15 @@ func GatePair(a, b *data.Run, opt GateOptions) (*GateResult, error) {
 	res, err := gate(pair, opt, elsewhere)
 	if err != nil {
 		return nil, err
+	}
+	if len(hadA)+len(hadB) > 0 {
+		for _, name := range res.Ignored {
+			hadA[name] = true
+		}
+		for name := range hadB {
+			hadA[name] = true
+		}
+		res.Ignored = sortedKeys(hadA)
 	}
 	if len(onlyOne) > 0 {
 		sort.Strings(onlyOne)

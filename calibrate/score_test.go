@@ -1,9 +1,12 @@
 package calibrate
 
 import (
+	"bytes"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
+	"time"
 
 	"qoscal/data"
 )
@@ -207,4 +210,74 @@ func TestCandidatesDistinct(t *testing.T) {
 	if !seen["1.20"] {
 		t.Errorf("candidates %+v lack the grid floor 1.20", r.Candidates)
 	}
+}
+
+// TestGateIgnore: a benchmark left out on purpose (GateOptions.Ignore) is
+// dropped from the run and from the calibrated suite: the run is gated on
+// the rest against the floor of that sub-suite recomputed from the
+// matrix, as a partial run is (with --allow-partial and the benchmark
+// missing), but with no partial-suite warning, and is named in Ignored.
+func TestGateIgnore(t *testing.T) {
+	a, r := workedRecommendation(t)
+	f, err := ParseFile("c.json", mustWrite(t, NewFile(a, r, nil, time.Unix(1796112000, 0), "qoscal test")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := fiveRuns(t)
+	run := runs[2]
+	opt := GateOptions{Baseline: run.Baseline, Candidate: run.Candidate, Calibration: f}
+	ignored := opt
+	ignored.Ignore = []string{"larson", "not-measured"}
+	got, err := Gate(&run, ignored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The same run with larson removed, gated with --allow-partial.
+	partialRun := run
+	partialRun.Measurements = nil
+	for _, m := range run.Measurements {
+		if m.Benchmark != "larson" {
+			partialRun.Measurements = append(partialRun.Measurements, m)
+		}
+	}
+	partial := opt
+	partial.AllowPartial = true
+	want, err := Gate(&partialRun, partial)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Score != want.Score || got.Floor != want.Floor || got.SubSuiteFloor != want.SubSuiteFloor || got.Verdict != want.Verdict {
+		t.Errorf("ignored: score %v floor %v (sub-suite %v) %s; partial: score %v floor %v (sub-suite %v) %s",
+			got.Score, got.Floor, got.SubSuiteFloor, got.Verdict, want.Score, want.Floor, want.SubSuiteFloor, want.Verdict)
+	}
+	if !(got.SubSuiteFloor > 0) || got.Partial || len(got.Missing) != 0 {
+		t.Errorf("sub-suite floor %v, partial %v, missing %v: want a sub-suite floor, not partial, nothing missing", got.SubSuiteFloor, got.Partial, got.Missing)
+	}
+	if fmt.Sprint(got.Ignored) != "[larson]" {
+		t.Errorf("Ignored = %q, want [larson] (not-measured is neither in the run nor in the suite)", got.Ignored)
+	}
+	for _, w := range got.Warnings {
+		if w.Kind == WarnPartialGate || w.Kind == WarnNotCalibrated {
+			t.Errorf("warning %+v for a benchmark ignored on purpose", w)
+		}
+	}
+	for _, b := range got.Benchmarks {
+		if b.Name == "larson" {
+			t.Errorf("larson is in the table: %+v", b)
+		}
+	}
+	all := opt
+	all.Ignore = f.Suite
+	if _, err := Gate(&run, all); err == nil || !strings.Contains(err.Error(), "the benchmarks ignored leave none of the suite") {
+		t.Errorf("ignoring the whole suite: %v", err)
+	}
+}
+
+func mustWrite(t *testing.T, f *File) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }

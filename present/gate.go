@@ -11,6 +11,7 @@ package present
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -77,20 +78,19 @@ func (g *Gate) columns() []render.Column[gateRow] {
 // matrix), which the "vs calibration" column needs.
 func (g *Gate) HasModel() bool { return g.Cal != nil && g.Cal.Matrix != nil }
 
-// vsCalibration is a benchmark's ratio against its usual one, tagged when
-// outside its band: "0.48x usual  BELOW BAND".
+// vsCalibration is a benchmark's ratio against its usual one: "0.48x
+// usual" (the note says where that is against its band).
 func vsCalibration(b gateRow) string {
 	if math.IsNaN(b.VsUsual) {
 		return ""
 	}
-	cell := X(b.VsUsual) + "x usual"
-	switch b.Band {
-	case calibrate.BandBelow:
-		cell += "  BELOW BAND"
-	case calibrate.BandAbove:
-		cell += "  above band"
-	}
-	return cell
+	return X(b.VsUsual) + "x usual"
+}
+
+// bandWords are the note of a benchmark judged against its calibrated
+// band.
+var bandWords = map[string]string{
+	calibrate.BandBelow: "below band", calibrate.BandAbove: "above band", calibrate.BandWithin: "within band",
 }
 
 // tag returns "faster", "SLOWER" or "" for a ratio.
@@ -104,9 +104,18 @@ func (g *Gate) tag(r float64) string {
 	return ""
 }
 
-// note is the last column: the tag, and how the row was measured.
+// note is the last column: with a calibration, where the ratio stands
+// against its calibrated band ("below band"; nothing when the bands are
+// not judged), without one (or for a benchmark the calibration lacks)
+// the tag against parity (faster, SLOWER), then
+// how the row was measured. A calibrated benchmark's usual ratio need
+// not be 1, so a parity tag beside it would contradict the band (0.95x,
+// 1.11x usual, SLOWER).
 func (g *Gate) note(b gateRow) string {
 	note := g.tag(b.Ratio)
+	if g.HasModel() && !math.IsNaN(b.VsUsual) {
+		note = bandWords[b.Band]
+	}
 	if b.BaselineSamples > 1 || b.CandidateSamples > 1 {
 		note = strings.TrimSpace(note + fmt.Sprintf("  (median of %d/%d samples)", b.BaselineSamples, b.CandidateSamples))
 	}
@@ -116,9 +125,31 @@ func (g *Gate) note(b gateRow) string {
 	return note
 }
 
+// Rows are the benchmark rows as the table shows them: with a
+// calibration's model, worst first by ratio to usual (the benchmarks not
+// compared with it last, by name), so that what argues against the run
+// is read first; without one, in name order.
+func (g *Gate) Rows() []gateRow {
+	rows := append([]gateRow(nil), g.Res.Benchmarks...)
+	if !g.HasModel() {
+		return rows
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		a, b := rows[i].VsUsual, rows[j].VsUsual
+		switch {
+		case math.IsNaN(a) || math.IsNaN(b):
+			return !math.IsNaN(a) && math.IsNaN(b)
+		case a != b:
+			return a < b
+		}
+		return false
+	})
+	return rows
+}
+
 // Table is the benchmark table with its geomean row.
 func (g *Gate) Table() *render.Table {
-	t := render.NewTable(g.columns(), g.Res.Benchmarks)
+	t := render.NewTable(g.columns(), g.Rows())
 	row := []string{"geomean", "", "", X(g.Res.Score) + "x"}
 	if g.HasModel() {
 		row = append(row, "")
@@ -167,7 +198,9 @@ func (g *Gate) FloorText() string {
 	return strconv.FormatFloat(g.Res.Floor, 'f', -1, 64)
 }
 
-// Headline is the verdict sentence.
+// Headline is the verdict sentence. It opens with the words the title
+// opens with (Title): a run that passed the floor with benchmarks below
+// their bands is "PASS with warnings", never a plain PASS.
 func (g *Gate) Headline() string {
 	r := g.Res
 	what := fmt.Sprintf("%s is %sx %s (geomean)", g.Run.Candidate, X(r.Score), g.Run.Baseline)
@@ -201,14 +234,28 @@ func (g *Gate) Headline() string {
 	if len(r.Below) > 0 {
 		below = fmt.Sprintf("%s below %s", strings.Join(r.Below, ", "), map[bool]string{true: "its calibrated band", false: "their calibrated bands"}[len(r.Below) == 1])
 	}
+	h := g.headline()
 	var s string
 	switch {
 	case r.Sequential != nil && !bandFail && r.Verdict != calibrate.VerdictInconclusive:
 		s = g.sequentialLine(what, on)
 	case len(r.CarriedBy) > 0:
 		s = g.carried(what, floor)
+	case r.Verdict == calibrate.VerdictPass && h.word == wordPass:
+		s = fmt.Sprintf("PASS: %s, >= %s.", what, floor)
 	case r.Verdict == calibrate.VerdictPass:
-		s = fmt.Sprintf("PASS%s: %s, >= %s.", on, what, floor)
+		// A partial suite is said in what, not again after "but".
+		var but []string
+		for i, k := range h.kinds {
+			if k != calibrate.WarnPartialGate {
+				but = append(but, h.reasons[len(h.reasons)-len(h.kinds)+i])
+			}
+		}
+		if len(but) == 0 {
+			s = fmt.Sprintf("%s: %s, >= %s.", h.word, what, floor)
+		} else {
+			s = fmt.Sprintf("%s: %s, >= %s, but: %s.", h.word, what, floor, strings.Join(but, "; "))
+		}
 	case r.Verdict == calibrate.VerdictFail && bandFail:
 		s = fmt.Sprintf("FAIL%s: %s, >= %s, but %s.", on, what, floor, below)
 	case r.Verdict == calibrate.VerdictFail:
@@ -220,7 +267,7 @@ func (g *Gate) Headline() string {
 	case r.Verdict == calibrate.VerdictRerun:
 		s = fmt.Sprintf("RERUN%s: %s, below the %s by less than the rerun band: inconclusive, measure again on a fresh runner.", on, what, floor)
 	case r.Verdict == calibrate.VerdictInconclusive:
-		s = fmt.Sprintf("INCONCLUSIVE: %s against the %s, but the runner looks degraded: rerun on a healthy runner.", what, floor)
+		s = fmt.Sprintf("%s: %s against the %s, but the runner looks degraded: rerun on a healthy runner.", wordCouldNotJudge, what, floor)
 	default:
 		s = fmt.Sprintf("%s.", what)
 	}
@@ -231,6 +278,144 @@ func (g *Gate) Headline() string {
 		}
 	}
 	return s
+}
+
+// The words a verdict's title opens with.
+const (
+	wordPass             = "PASS"
+	wordPassWithWarnings = "PASS with warnings"
+	wordFail             = "FAIL"
+	wordRerun            = "RERUN"
+	wordCouldNotJudge    = "COULD NOT JUDGE"
+)
+
+// headlineParts are a verdict's title: its word, what decided it, then
+// what qualifies it (the gate's warnings that argue against the verdict
+// or weaken it), and the kinds of those warnings.
+type headlineParts struct {
+	word    string
+	reasons []string
+	kinds   []calibrate.WarningKind
+}
+
+// headline weighs all the evidence of the gate into its title: the
+// verdict, what decided it (the score against the floor, a band, the
+// runner, a benchmark far above its band), and the warnings that
+// qualify it, in this order: benchmarks below their bands, benchmarks
+// far above them, a degraded runner, a partial suite. A pass qualified
+// by any is "PASS with warnings".
+func (g *Gate) headline() headlineParts {
+	r := g.Res
+	var h headlineParts
+	used := map[calibrate.WarningKind]bool{}
+	floor := ""
+	if r.Floor > 0 {
+		floor = g.FloorText() + "x floor"
+	}
+	belowFloor := fmt.Sprintf("%sx below the %s", X(r.Score), floor)
+	carried := func() string {
+		return fmt.Sprintf("rests on %s, far above %s", strings.Join(r.CarriedBy, ", "), map[bool]string{true: "its band", false: "their bands"}[len(r.CarriedBy) == 1])
+	}
+	bandDecided := func() {
+		h.reasons = append(h.reasons, g.bandReason(r.Below, "below", "band"))
+		h.kinds = append(h.kinds, calibrate.WarnBelowBand)
+		used[calibrate.WarnBelowBand] = true
+	}
+	switch r.Verdict {
+	case calibrate.VerdictPass:
+		h.word = wordPass
+	case calibrate.VerdictFail:
+		h.word = wordFail
+		if r.Score < r.Floor {
+			h.reasons = append(h.reasons, belowFloor)
+		} else if len(r.Below) > 0 {
+			bandDecided()
+		}
+	case calibrate.VerdictRerun:
+		h.word = wordRerun
+		h.reasons = append(h.reasons, fmt.Sprintf("%sx just below the %s, within the rerun band: measure again", X(r.Score), floor))
+	case calibrate.VerdictInconclusive:
+		h.word = wordCouldNotJudge
+		if len(r.CarriedBy) > 0 {
+			h.reasons = append(h.reasons, carried())
+		} else if r.RunnerDegraded {
+			h.reasons = append(h.reasons, "runner degraded: rerun on a healthy runner")
+			h.kinds = append(h.kinds, calibrate.WarnRunnerDegraded)
+			used[calibrate.WarnRunnerDegraded] = true
+		}
+	case calibrate.VerdictWarn:
+		switch {
+		case len(r.CarriedBy) > 0:
+			h.word = "could not judge (report-only)"
+			h.reasons = append(h.reasons, carried())
+		case r.Score < r.Floor:
+			h.word = "below the floor (report-only)"
+			h.reasons = append(h.reasons, belowFloor)
+		default:
+			h.word = "below a band (report-only)"
+			bandDecided()
+		}
+	case calibrate.VerdictUngated:
+		h.word = "not gated"
+	}
+	if len(r.Below) > 0 && !used[calibrate.WarnBelowBand] {
+		h.reasons = append(h.reasons, g.bandReason(r.Below, "below", "band"))
+		h.kinds = append(h.kinds, calibrate.WarnBelowBand)
+	}
+	var above []string
+	for _, b := range r.Above {
+		if !slices.Contains(r.CarriedBy, b) {
+			above = append(above, b)
+		}
+	}
+	if len(above) > 0 {
+		h.reasons = append(h.reasons, g.bandReason(above, "far above", "band"))
+		h.kinds = append(h.kinds, calibrate.WarnAboveBand)
+	}
+	if r.RunnerDegraded && !used[calibrate.WarnRunnerDegraded] {
+		h.reasons = append(h.reasons, "runner degraded")
+		h.kinds = append(h.kinds, calibrate.WarnRunnerDegraded)
+	}
+	if r.Partial {
+		h.reasons = append(h.reasons, fmt.Sprintf("partial suite, %d of %d benchmarks (missing %s)", len(r.Suite), len(r.Suite)+len(r.Missing), ListSome(r.Missing, headlineNames)))
+		h.kinds = append(h.kinds, calibrate.WarnPartialGate)
+	}
+	if h.word == wordPass && len(h.kinds) > 0 {
+		h.word = wordPassWithWarnings
+	}
+	return h
+}
+
+// headlineNames is how many benchmarks a title names before it says how
+// many more there are.
+const headlineNames = 3
+
+// bandReason names benchmarks outside their bands, worst first, with
+// their ratios to usual: "2 benchmarks below their bands (rptest 0.59x
+// usual, mstress 0.78x usual)".
+func (g *Gate) bandReason(names []string, where, band string) string {
+	var rows []gateRow
+	for _, b := range g.Res.Benchmarks {
+		if slices.Contains(names, b.Name) {
+			rows = append(rows, b)
+		}
+	}
+	// Below: the lowest first; far above: the highest first.
+	sort.SliceStable(rows, func(i, j int) bool {
+		if where == "below" {
+			return rows[i].VsUsual < rows[j].VsUsual
+		}
+		return rows[i].VsUsual > rows[j].VsUsual
+	})
+	var parts []string
+	for _, b := range rows {
+		parts = append(parts, fmt.Sprintf("%s %sx usual", b.Name, X(b.VsUsual)))
+	}
+	their := "their " + band + "s"
+	if len(names) == 1 {
+		their = "its " + band
+	}
+	return fmt.Sprintf("%s %s %s (%s)", Plural(len(names), "benchmark"), where, their, ListSome(parts, headlineNames))
 }
 
 // sequentialLine is the verdict sentence of a run that a sequential gate
@@ -260,7 +445,7 @@ func floor3(x float64) string { return strconv.FormatFloat(x, 'f', 3, 64) }
 func (g *Gate) carried(what, floor string) string {
 	r := g.Res
 	names := strings.Join(r.CarriedBy, ", ")
-	title := "INCONCLUSIVE"
+	title := wordCouldNotJudge
 	if r.Verdict == calibrate.VerdictWarn {
 		title = "could not judge (report-only)"
 	}
@@ -278,23 +463,31 @@ func (g *Gate) carried(what, floor string) string {
 		title, what, floor, far, X(r.CappedScore), names)
 }
 
-// verdictTitle names the verdict in a summary's title.
-var verdictTitle = map[string]string{
-	calibrate.VerdictPass: "PASS", calibrate.VerdictFail: "FAIL", calibrate.VerdictWarn: "below the floor (report-only)",
-	calibrate.VerdictInconclusive: "INCONCLUSIVE", calibrate.VerdictUngated: "not gated",
-	calibrate.VerdictRerun: "RERUN (inconclusive: measure again)",
+// Title is the verdict as a summary's title (and a pull-request
+// comment's) says it, and the JSON's headline: its word, then what
+// decided it and what qualifies it: "PASS", "PASS with warnings: 2
+// benchmarks below their bands (rptest 0.59x usual, mstress 0.78x
+// usual)", "FAIL: 1.15x below the 1.16x floor".
+func (g *Gate) Title() string {
+	h := g.headline()
+	if len(h.reasons) == 0 {
+		return h.word
+	}
+	return h.word + ": " + strings.Join(h.reasons, "; ")
 }
 
-// Title is the verdict as a summary's title says it.
-func (g *Gate) Title() string {
-	t := verdictTitle[g.Res.Verdict]
-	if len(g.Res.CarriedBy) > 0 && g.Res.Verdict == calibrate.VerdictWarn {
-		t = "could not judge (report-only)"
+// Word is the title's first words: PASS, PASS with warnings, FAIL,
+// RERUN, COULD NOT JUDGE, or the report-only and ungated words.
+func (g *Gate) Word() string { return g.headline().word }
+
+// WarningsDecided are the kinds of the gate's warnings that the title
+// names (below-band, above-band, runner-degraded, partial-gate).
+func (g *Gate) WarningsDecided() []string {
+	out := []string{}
+	for _, k := range g.headline().kinds {
+		out = append(out, string(k))
 	}
-	if g.Res.RunnerDegraded && g.Res.Verdict != calibrate.VerdictInconclusive {
-		t += " on a degraded runner"
-	}
-	return t
+	return out
 }
 
 // floorSentence says where the floor came from.
@@ -321,10 +514,66 @@ func (g *Gate) floorSentence() string {
 	return "No floor set: not gating."
 }
 
+// costSentence says what the floor costs, as the calibration file
+// claims: how often a healthy run trips it, and how often the bands flag
+// a healthy run; "" without a calibration. A reviewer weighs a FAIL, or a
+// benchmark below its band, by it.
+func (g *Gate) costSentence() string {
+	c := g.Cal
+	if c == nil {
+		return ""
+	}
+	var s string
+	switch {
+	case g.Res.FloorSource == calibrate.FloorGiven:
+		s = fmt.Sprintf("What the floor costs: not known for a floor given with %s; the calibration's own floor %sx trips a healthy run %s (predictive; at most %s with no model).",
+			g.GivenFloor, c.FloorText, HowOften(float64(c.FPR.Predictive)), PerRun(float64(c.FPR.DistributionFree)))
+	case g.Res.SubSuiteFloor > 0:
+		s = fmt.Sprintf("What the floor costs: the calibration's floor %sx for the whole suite trips a healthy run %s (predictive; at most %s with no model), as %s claims; the sub-suite's floor is set by the same method.",
+			c.FloorText, HowOften(float64(c.FPR.Predictive)), PerRun(float64(c.FPR.DistributionFree)), g.CalPath)
+	default:
+		s = fmt.Sprintf("What the floor costs: a healthy run trips it %s (predictive; at most %s with no model), as %s claims.",
+			HowOften(float64(c.FPR.Predictive)), PerRun(float64(c.FPR.DistributionFree)), g.CalPath)
+	}
+	if g.Res.PerBenchmark != calibrate.PerBenchmarkOff {
+		s += fmt.Sprintf(" The bands flag a healthy run at most %s (family-wise).", PerRun(c.RecommendOptions().FamilyAlpha))
+	}
+	return s
+}
+
+// healthSentence says how the runner looked, healthy or not: the median
+// robust z of the baselines against their calibrated history and its
+// cut-off; "" without a calibration.
+func (g *Gate) healthSentence() string {
+	r := g.Res
+	switch r.RunnerHealth {
+	case calibrate.RunnerHealthOK, calibrate.RunnerHealthDegraded:
+		state := "healthy"
+		if r.RunnerDegraded {
+			state = "degraded"
+		}
+		return fmt.Sprintf("Runner health: %s: the baselines' median robust z is %s against their calibrated history (over %s; degraded below %s, the cut-off for %d calibration runs).",
+			state, Dec(r.MedianZ, 2), Plural(r.RunnerChecked, "benchmark"), Dec(r.RunnerCutoffZ, 2), g.Cal.Runs)
+	case calibrate.RunnerHealthUnchecked:
+		return "Runner health: not checked (the calibration gives no usable baseline history)."
+	}
+	return ""
+}
+
+// ignoredSentence says what --ignore left out, once; "" when nothing.
+func (g *Gate) ignoredSentence() string {
+	if len(g.Res.Ignored) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Left out on purpose (--ignore): %s.", strings.Join(g.Res.Ignored, ", "))
+}
+
 // Doc is the gate's document: in a terminal the header and the table (the
 // command prints the verdict as its output rules say); in Markdown (the
-// step summary) the verdict first, as the title and its sentence, then
-// the run, the table, the floor and where it came from, and the warnings.
+// step summary, a pull-request comment) the verdict first, as the title
+// and its sentence, then the run, the table, the floor and where it came
+// from, what it costs, the runner's health, and the warnings. What
+// --ignore left out is said in both.
 func (g *Gate) Doc() *render.Doc {
 	d := &render.Doc{}
 	text, md := render.In{Only: render.Text}, render.In{Only: render.Markdown}
@@ -337,8 +586,13 @@ func (g *Gate) Doc() *render.Doc {
 		g.Table(),
 		&render.Paragraph{In: md, Text: g.floorSentence()},
 	)
-	if s := g.RerunSentence(); s != "" {
-		d.Add(&render.Paragraph{In: md, Text: s})
+	for _, p := range []string{g.RerunSentence(), g.costSentence(), g.healthSentence()} {
+		if p != "" {
+			d.Add(&render.Paragraph{In: md, Text: p})
+		}
+	}
+	if s := g.ignoredSentence(); s != "" {
+		d.Add(&render.Paragraph{In: md, Text: s}, &render.Blank{In: text}, &render.Lines{In: text, Lines: []string{s}})
 	}
 	if len(g.Warnings) > 0 {
 		items := make([]string, len(g.Warnings))
@@ -356,35 +610,38 @@ func (g *Gate) Doc() *render.Doc {
 
 // GateJSON is the gate's JSON document (docs/json.md).
 type GateJSON struct {
-	Verdict        string           `json:"verdict"`
-	Score          render.Float     `json:"score"`
-	Floor          *float64         `json:"floor"`
-	FloorSource    *string          `json:"floor_source"`
-	ExitCode       int              `json:"exit_code"`
-	Run            string           `json:"run"`
-	Baseline       string           `json:"baseline"`
-	Candidate      string           `json:"candidate"`
-	Suite          []string         `json:"suite"`
-	Benchmarks     []render.Object  `json:"benchmarks"`
-	Missing        []string         `json:"missing"`
-	Extra          []string         `json:"extra"`
-	Partial        bool             `json:"partial"`
-	RunnerDegraded bool             `json:"runner_degraded"`
-	MedianZ        render.Float     `json:"runner_median_z"`
-	RunnerCutoffZ  render.Float     `json:"runner_cutoff_z"`
-	RunnerHealth   *string          `json:"runner_health"`
-	RunnerChecked  int              `json:"runner_checked"`
-	RunnerFlat     []string         `json:"runner_flat"`
-	Calibration    *GateCalibration `json:"calibration"`
-	Warnings       []string         `json:"warnings"`
-	Message        string           `json:"message"`
-	VerdictDetail  string           `json:"verdict_detail"`
-	SubSuiteFloor  *float64         `json:"sub_suite_floor"`
-	PerBenchmark   PerBenchmarkJSON `json:"per_benchmark"`
-	Pair           []PairJSON       `json:"pair"`
-	Rerun          *RerunJSON       `json:"rerun"`
-	CappedScore    render.Float     `json:"capped_score"`
-	CarriedBy      []string         `json:"carried_by"`
+	Verdict         string           `json:"verdict"`
+	Headline        string           `json:"headline"`
+	WarningsDecided []string         `json:"warnings_decided"`
+	Ignored         []string         `json:"ignored"`
+	Score           render.Float     `json:"score"`
+	Floor           *float64         `json:"floor"`
+	FloorSource     *string          `json:"floor_source"`
+	ExitCode        int              `json:"exit_code"`
+	Run             string           `json:"run"`
+	Baseline        string           `json:"baseline"`
+	Candidate       string           `json:"candidate"`
+	Suite           []string         `json:"suite"`
+	Benchmarks      []render.Object  `json:"benchmarks"`
+	Missing         []string         `json:"missing"`
+	Extra           []string         `json:"extra"`
+	Partial         bool             `json:"partial"`
+	RunnerDegraded  bool             `json:"runner_degraded"`
+	MedianZ         render.Float     `json:"runner_median_z"`
+	RunnerCutoffZ   render.Float     `json:"runner_cutoff_z"`
+	RunnerHealth    *string          `json:"runner_health"`
+	RunnerChecked   int              `json:"runner_checked"`
+	RunnerFlat      []string         `json:"runner_flat"`
+	Calibration     *GateCalibration `json:"calibration"`
+	Warnings        []string         `json:"warnings"`
+	Message         string           `json:"message"`
+	VerdictDetail   string           `json:"verdict_detail"`
+	SubSuiteFloor   *float64         `json:"sub_suite_floor"`
+	PerBenchmark    PerBenchmarkJSON `json:"per_benchmark"`
+	Pair            []PairJSON       `json:"pair"`
+	Rerun           *RerunJSON       `json:"rerun"`
+	CappedScore     render.Float     `json:"capped_score"`
+	CarriedBy       []string         `json:"carried_by"`
 	// Repetitions is how many repetitions of the suite the run holds (0:
 	// none); RepetitionFloor the floor for their mean, when the
 	// calibration has variance components.
@@ -434,7 +691,8 @@ type GateCalibration struct {
 func (g *Gate) JSON() GateJSON {
 	r := g.Res
 	j := GateJSON{
-		Verdict: r.Verdict, Score: render.Float(r.Score), ExitCode: g.ExitCode, Run: g.Run.ID,
+		Verdict: r.Verdict, Headline: g.Title(), WarningsDecided: g.WarningsDecided(), Ignored: append([]string{}, r.Ignored...),
+		Score: render.Float(r.Score), ExitCode: g.ExitCode, Run: g.Run.ID,
 		Baseline: g.Run.Baseline, Candidate: g.Run.Candidate, Suite: r.Suite,
 		Benchmarks: render.Objects(g.columns(), r.Benchmarks),
 		Missing:    append([]string{}, r.Missing...), Extra: append([]string{}, r.Extra...),

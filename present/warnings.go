@@ -3,6 +3,8 @@ package present
 import (
 	"fmt"
 	"math"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -161,13 +163,82 @@ type WarningLine struct {
 }
 
 // WarningTexts words lists of warnings, in order, with the warnings about
-// single runs grouped by kind (WarningLines).
+// single runs grouped by kind (WarningLines), each fact once (Unsaid).
 func WarningTexts(lists ...[]calibrate.Warning) []string {
 	out := []string{}
+	var said []calibrate.Warning
 	for _, ws := range lists {
-		for _, l := range WarningLines(ws) {
+		for _, l := range WarningLines(Unsaid(said, ws)) {
 			out = append(out, l.Text)
 		}
+		said = append(said, ws...)
+	}
+	return out
+}
+
+// Unsaid returns the warnings of ws that say something that neither a
+// warning of said nor an earlier one of ws says, so that one command
+// warns of each fact once:
+//   - a warning equal to one before it is left out;
+//   - "the score distribution has outlier runs" (WarnOutliers, from the
+//     recommendation) is left out when each of its runs has its own
+//     outlier warning (WarnOutlierRun, from the analysis): the same runs,
+//     found by the same rule;
+//   - a benchmark measured by one variant only (WarnOneVariantOnly) that
+//     a partial suite's warning (WarnPartialGate) names as missing is
+//     said there, "missing: larson (measured by glibc only)", not in a
+//     warning of its own.
+//
+// ws itself is not changed.
+func Unsaid(said, ws []calibrate.Warning) []calibrate.Warning {
+	all := append(append([]calibrate.Warning(nil), said...), ws...)
+	outlier := map[string]bool{}
+	missing := map[string]bool{}
+	onlyBy := map[string]string{}
+	for _, w := range all {
+		switch w.Kind {
+		case calibrate.WarnOutlierRun:
+			outlier[w.Run] = true
+		case calibrate.WarnPartialGate:
+			for _, b := range w.Benchmarks {
+				missing[b] = true
+			}
+		case calibrate.WarnOneVariantOnly:
+			if f, ok := w.Figures.(calibrate.OneVariantFigures); ok && f.Variant != "" {
+				for _, b := range w.Benchmarks {
+					onlyBy[b] = f.Variant
+				}
+			}
+		}
+	}
+	out := make([]calibrate.Warning, 0, len(ws))
+	seen := append([]calibrate.Warning(nil), said...)
+	for _, w := range ws {
+		if slices.ContainsFunc(seen, func(s calibrate.Warning) bool { return reflect.DeepEqual(s, w) }) {
+			continue
+		}
+		seen = append(seen, w)
+		switch w.Kind {
+		case calibrate.WarnOutliers:
+			if len(w.Runs) > 0 && !slices.ContainsFunc(w.Runs, func(r string) bool { return !outlier[r] }) {
+				continue
+			}
+		case calibrate.WarnOneVariantOnly:
+			rest := slices.DeleteFunc(slices.Clone(w.Benchmarks), func(b string) bool { return missing[b] })
+			if len(rest) == 0 {
+				continue
+			}
+			w.Benchmarks = rest
+		case calibrate.WarnPartialGate:
+			named := slices.Clone(w.Benchmarks)
+			for i, b := range named {
+				if v := onlyBy[b]; v != "" {
+					named[i] = fmt.Sprintf("%s (measured by %s only)", b, v)
+				}
+			}
+			w.Benchmarks = named
+		}
+		out = append(out, w)
 	}
 	return out
 }
@@ -184,6 +255,7 @@ const namedRuns = 3
 // store scripts/bench.sh makes) has dozens of outlier runs, which one
 // line per run buried.
 func WarningLines(ws []calibrate.Warning) []WarningLine {
+	ws = Unsaid(nil, ws)
 	runs := map[calibrate.WarningKind][]string{}
 	for _, w := range ws {
 		if w.Run != "" {

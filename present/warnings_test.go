@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"qoscal/calibrate"
 )
@@ -133,5 +134,53 @@ func TestWarningText(t *testing.T) {
 		if got := WarningText(c.w); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.w.Kind, got, c.want)
 		}
+	}
+}
+
+// TestUnsaid: one command warns of each fact once. Cases with a reason
+// each; the output is the texts of the warnings kept.
+func TestUnsaid(t *testing.T) {
+	outliers := func(runs ...string) calibrate.Warning {
+		return calibrate.Warning{Kind: calibrate.WarnOutliers, Runs: runs}
+	}
+	partial := calibrate.Warning{Kind: calibrate.WarnPartialGate, Benchmarks: []string{"larson"}, Figures: calibrate.PartialFigures{Gated: 9, Of: 10}}
+	onlyBase := func(names ...string) calibrate.Warning {
+		return calibrate.Warning{Kind: calibrate.WarnOneVariantOnly, Benchmarks: names, Figures: calibrate.OneVariantFigures{Variant: "glibc"}}
+	}
+	few := calibrate.Warning{Kind: calibrate.WarnFewRuns, Figures: calibrate.FewRunsFigures{Runs: 5, Enough: 10}}
+	for _, c := range []struct {
+		reason   string
+		said, ws []calibrate.Warning
+		want     []string
+	}{
+		{"the recommendation's outlier runs were each warned of by the analysis",
+			[]calibrate.Warning{outlierWarning("run-04")}, []calibrate.Warning{outliers("run-04"), few},
+			[]string{WarningText(few)}},
+		{"an outlier run the analysis did not name keeps the warning",
+			[]calibrate.Warning{outlierWarning("run-04")}, []calibrate.Warning{outliers("run-04", "run-07")},
+			[]string{WarningText(outliers("run-04", "run-07"))}},
+		{"a benchmark one variant measured, missing from the partial suite, is said in the partial suite's warning",
+			nil, []calibrate.Warning{onlyBase("larson"), partial},
+			[]string{"partial suite: gating on 9 of the 10 calibrated benchmarks; missing: larson (measured by glibc only)"}},
+		{"a one-variant benchmark the partial suite does not name keeps its warning, alone",
+			nil, []calibrate.Warning{onlyBase("larson", "newbench"), partial},
+			[]string{"measured by glibc only, left out: newbench", "partial suite: gating on 9 of the 10 calibrated benchmarks; missing: larson (measured by glibc only)"}},
+		{"the same warning twice",
+			[]calibrate.Warning{few}, []calibrate.Warning{few, few},
+			[]string{}},
+	} {
+		var got []string
+		for _, l := range WarningLines(Unsaid(c.said, c.ws)) {
+			got = append(got, l.Text)
+		}
+		if diff := cmp.Diff(c.want, got, cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", c.reason, diff)
+		}
+	}
+	// The caller's warnings are not changed.
+	ws := []calibrate.Warning{onlyBase("larson"), partial}
+	Unsaid(nil, ws)
+	if fmt.Sprint(ws[1].Benchmarks) != "[larson]" || fmt.Sprint(ws[0].Benchmarks) != "[larson]" {
+		t.Errorf("Unsaid changed its input: %+v", ws)
 	}
 }

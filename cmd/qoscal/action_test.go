@@ -433,7 +433,7 @@ func TestActionSteps(t *testing.T) {
 			os:      "Linux",
 			exit:    1,
 			outputs: map[string]string{"verdict": "fail", "score": "1.5462", "floor": "1.6", "exit-code": "1"},
-			summary: []string{"### qoscal gate: FAIL"},
+			summary: []string{"### qoscal gate: FAIL: 1.55x below the 1.6x floor"},
 			log:     []string{`(?m)^::error title=qoscal gate%3A FAIL::FAIL: hoard is 1.55x system`, `(?m), run pr-42: ops/sec`},
 		},
 		{
@@ -451,7 +451,7 @@ func TestActionSteps(t *testing.T) {
 			inputs:  map[string]string{"floor": "1.6", "report-only": "true"},
 			os:      "Windows",
 			outputs: map[string]string{"verdict": "warn", "floor": "1.6", "exit-code": "0"},
-			summary: []string{"### qoscal gate: below the floor (report-only)"},
+			summary: []string{"### qoscal gate: below the floor (report-only): 1.55x below the 1.6x floor"},
 			log:     []string{`(?m)^::warning title=qoscal gate%3A below the floor \(report-only\)::`, `(?m)^report-only: not gating.$`},
 		},
 		{
@@ -474,7 +474,7 @@ func TestActionSteps(t *testing.T) {
 			rerun:   0.97,
 			exit:    1,
 			outputs: map[string]string{"verdict": "fail", "score": "1.5229", "exit-code": "1"},
-			summary: []string{"### qoscal gate: FAIL"},
+			summary: []string{"### qoscal gate: FAIL: 1.52x below the 1.6x floor"},
 			log:     []string{`(?m)^::error title=qoscal gate%3A FAIL::FAIL: hoard is 1.52x system \(geomean, the mean of two runs: 987654321-1 1.55x, 987654321-1-rerun 1.50x\)`},
 		},
 		{
@@ -680,7 +680,7 @@ func TestActionComment(t *testing.T) {
 			log: []string{`(?m)^::error title=qoscal gate%3A FAIL::`, `(?m)^comment: updated https://github.com/octo/hoard/pull/7#issuecomment-\d+$`},
 			check: func(t *testing.T) {
 				c := g.ours(7, linux)
-				if len(c) != 1 || !strings.Contains(c[0].Body, "\n### qoscal gate: FAIL\n") {
+				if len(c) != 1 || !strings.Contains(c[0].Body, "\n### qoscal gate: FAIL: 1.55x below the 1.6x floor\n") {
 					t.Errorf("comments with %s: %+v; want the one, now FAIL", linux, c)
 				}
 				if post, patch := g.writes("POST"), g.writes("PATCH"); post != 0 || patch != 1 {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"maps"
 	"os"
+	"slices"
+	"strings"
 
 	"qoscal/calibrate"
 	"qoscal/data"
@@ -24,6 +26,12 @@ type analysisFlags struct {
 	// seed seeds the change-point test (0: its default, 1): spread's
 	// --seed, or recommend's (which also seeds the bootstrap).
 	seed uint64
+	// ignore are the benchmarks left out on purpose (--ignore).
+	ignore []string
+	// skipped are, by run id, the benchmark-like lines each run's result
+	// files printed without a figure (load.Options.Skipped), for the
+	// calibration file's expected_skips.
+	skipped map[string][]string
 }
 
 // dirFlags override the direction the units give.
@@ -62,6 +70,7 @@ func (f *analysisFlags) add(fs *flagSet) {
 	f.dirFlags.add(fs)
 	fs.BoolVar(&f.allowPartial, "allow-partial", false, "the suite is the benchmarks common to all runs, instead of leaving out runs that lack one")
 	fs.StringVar(&f.metric, "metric", "", "with several metrics per benchmark (Go's sec/op, B/op, allocs/op; Google Benchmark's real_time, cpu_time), the `METRIC` to compare (default sec/op)")
+	fs.StringArrayVar(&f.ignore, "ignore", nil, "leave the benchmark `NAME` out on purpose, said once, never warned of (a benchmark that prints no figure, or one known to be broken)")
 }
 
 // inputs adds the files the analysis reads to fc: the runs' files at
@@ -111,6 +120,12 @@ func (f *analysisFlags) analyze(u *ui, paths []string) (*input, error) {
 	if err != nil {
 		return nil, err
 	}
+	f.skipped = map[string][]string{}
+	lopt.Skipped = func(run string, names []string) { f.skipped[run] = names }
+	// A benchmark ignored on purpose is no skip to note either.
+	lopt.ExpectedSkips = f.ignore
+	ignore := ignoreSet(f.ignore)
+	seenIgnored := map[string]bool{}
 	src := source.Source{Paths: paths, Load: lopt, Store: storePath(u, f.db), Labels: filter}
 	if src.FromStore() {
 		opt.Baseline, opt.Candidate = lopt.Baseline.Name, lopt.Candidate.Name
@@ -124,6 +139,9 @@ func (f *analysisFlags) analyze(u *ui, paths []string) (*input, error) {
 	runs := func(yield func(data.Run, error) bool) {
 		var prev runInfo
 		for r, err := range src.Each(u.ctx) {
+			if err == nil && len(ignore) > 0 {
+				r.Measurements = dropIgnored(r.Measurements, ignore, seenIgnored)
+			}
 			if err == nil {
 				// A run whose labels or source are the previous run's
 				// shares them: runs of one CI job mostly do, and a map per
@@ -162,7 +180,67 @@ func (f *analysisFlags) analyze(u *ui, paths []string) (*input, error) {
 		return nil, err
 	}
 	in.analysis, in.collected = a, c
+	// A name ignored that the result files printed without a figure
+	// was left out too: its skip said nothing.
+	for _, names := range f.skipped {
+		for _, n := range names {
+			if ignore[n] {
+				seenIgnored[n] = true
+			}
+		}
+	}
+	sayIgnored(u, f.ignore, seenIgnored, "no run measured it")
 	return in, nil
+}
+
+// ignoreSet is the set of --ignore's names.
+func ignoreSet(names []string) map[string]bool {
+	set := map[string]bool{}
+	for _, n := range names {
+		set[n] = true
+	}
+	return set
+}
+
+// dropIgnored returns ms without the measurements of the benchmarks in
+// ignore (ms itself, when it has none), and notes in seen those it had.
+func dropIgnored(ms []data.Measurement, ignore, seen map[string]bool) []data.Measurement {
+	i := slices.IndexFunc(ms, func(m data.Measurement) bool { return ignore[m.Benchmark] })
+	if i < 0 {
+		return ms
+	}
+	kept := append(make([]data.Measurement, 0, len(ms)), ms[:i]...)
+	for _, m := range ms[i:] {
+		if ignore[m.Benchmark] {
+			seen[m.Benchmark] = true
+			continue
+		}
+		kept = append(kept, m)
+	}
+	return kept
+}
+
+// sayIgnored says once what --ignore left out: a plain note, since it
+// was asked for; a name that left nothing out is a warning (a typo?),
+// with why (none of the runs, or neither the run nor the calibration,
+// had it).
+func sayIgnored(u *ui, names []string, seen map[string]bool, none string) {
+	var out []string
+	said := map[string]bool{}
+	for _, n := range names {
+		if said[n] {
+			continue
+		}
+		said[n] = true
+		if seen[n] {
+			out = append(out, n)
+		} else {
+			u.warnf("--ignore %s: %s (a misspelt name?)", n, none)
+		}
+	}
+	if len(out) > 0 {
+		u.notef("left out on purpose (--ignore): %s", strings.Join(out, ", "))
+	}
 }
 
 // runInfo is what the commands use of a run besides its ratios: its id,

@@ -104,6 +104,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	u := newUI(stdout, stderr, os.Getenv)
 	u.stdin = stdin
 	defer u.flush()
+	defer u.noteUnannotated()
 	defer func() {
 		if p := recover(); p != nil {
 			code = u.exitCode(fmt.Errorf("internal error: %v (this is a bug in qoscal; please report it with the command that caused it)", p))

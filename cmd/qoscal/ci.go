@@ -7,12 +7,36 @@ package main
 // written, and on the pull request); every piece of text in an annotation
 // is escaped, so that a file name or a benchmark name cannot end it and
 // start a command of its own.
+//
+// Annotations are few, so that the ones written are read:
+//   - a command warns of each fact once (ui.warning: the same text is
+//     said once; present.Unsaid: two warnings of one fact are one);
+//   - a warning that an earlier qoscal command of the same job already
+//     annotated, word for word (recommend and report on the same runs
+//     in one calibration job), is a plain line, not a second annotation;
+//   - one step writes at most maxStepWarnings warning annotations (GitHub
+//     shows 10 a step); the rest are plain lines, and the step summary
+//     lists them under a line saying how many more there were. The one
+//     annotation that ends a command (an error, the gate's verdict) is
+//     always written, in the place kept for it.
+//
+// The job's annotations are recorded in a file in $RUNNER_TEMP (which the
+// runner empties at the start and end of every job), named for the run,
+// attempt and job: a line per annotation, the step ($GITHUB_ACTION), the
+// kind and a hash of the message. Without $RUNNER_TEMP (annotations asked
+// for with --annotations github outside Actions) the count is the
+// command's own.
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -56,9 +80,17 @@ func ghCommand(w io.Writer, kind, title, msg string) {
 
 // warnAbout prints a warning about something named in the annotation's
 // title under Actions ("qoscal gate: drift"), a plain warning line with
-// the same text otherwise.
+// the same text otherwise; a text said before by this command is not said
+// again.
 func (u *ui) warnAbout(about, msg string) {
 	msg = render.OneLine(msg)
+	if u.warned[msg] {
+		return
+	}
+	if u.warned == nil {
+		u.warned = map[string]bool{}
+	}
+	u.warned[msg] = true
 	if u.github {
 		u.annotate(annotation{kind: "warning", title: u.title(about), msg: msg})
 		return
@@ -66,8 +98,129 @@ func (u *ui) warnAbout(about, msg string) {
 	u.prefixed("warning: ", msg)
 }
 
-// annotate writes an annotation where qoscal's annotations go.
-func (u *ui) annotate(a annotation) { a.write(u.annotations()) }
+// maxStepWarnings is how many warning annotations one step writes: GitHub
+// shows 10 annotations of a kind a step, and one place is kept for the
+// annotation that ends a command (an error, or the gate's verdict).
+const maxStepWarnings = 9
+
+// annotate writes an annotation where qoscal's annotations go, by the
+// rules at the top of this file: a warning the job already annotated, or
+// one past the step's maxStepWarnings, is a plain line instead (the
+// latter also listed in the step summary, by noteUnannotated). An error
+// is always written.
+func (u *ui) annotate(a annotation) {
+	if a.kind != "error" {
+		l := u.annotationLedger()
+		key := l.key(a)
+		switch {
+		case l.seen[key]:
+			u.prefixed("warning: ", a.msg+" (annotated earlier in this job)")
+			return
+		case l.inStep >= maxStepWarnings:
+			u.prefixed("warning: ", a.msg)
+			u.unannotated = append(u.unannotated, a.msg)
+			return
+		}
+		l.add(key)
+	}
+	a.write(u.annotations())
+}
+
+// ledger is what the job's qoscal commands have annotated (see the top
+// of this file): the hashes of the warnings annotated in the job, and
+// how many in this step.
+type ledger struct {
+	path, step string // path "" keeps the count in memory
+	seen       map[string]bool
+	inStep     int
+}
+
+// annotationLedger opens the job's ledger, once per command.
+func (u *ui) annotationLedger() *ledger {
+	if u.ledger != nil {
+		return u.ledger
+	}
+	l := &ledger{step: oneField(u.getenv("GITHUB_ACTION")), seen: map[string]bool{}}
+	u.ledger = l
+	tmp := u.getenv("RUNNER_TEMP")
+	if tmp == "" || !filepath.IsAbs(tmp) {
+		return l
+	}
+	job := oneField(u.getenv("GITHUB_RUN_ID") + "-" + u.getenv("GITHUB_RUN_ATTEMPT") + "-" + u.getenv("GITHUB_JOB"))
+	l.path = filepath.Join(tmp, "qoscal-annotations-"+jobFileName.ReplaceAllString(job, "_"))
+	b, err := os.ReadFile(l.path)
+	if err != nil {
+		return l
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		step, rest, ok := strings.Cut(line, "\t")
+		if !ok {
+			continue
+		}
+		l.seen[rest] = true
+		if step == l.step {
+			l.inStep++
+		}
+	}
+	return l
+}
+
+// jobFileName matches what a ledger's file name leaves out of the job's
+// name.
+var jobFileName = regexp.MustCompile(`[^A-Za-z0-9._-]`)
+
+// oneField puts text from the environment in one field of a ledger line.
+func oneField(s string) string {
+	return strings.NewReplacer("\t", " ", "\n", " ", "\r", " ").Replace(s)
+}
+
+// key is what tells one warning from another in the ledger: a hash of
+// its kind and its message, the same in every command that says it.
+func (l *ledger) key(a annotation) string {
+	h := sha256.Sum256([]byte(a.kind + "\x00" + a.msg))
+	return a.kind + "\t" + hex.EncodeToString(h[:16])
+}
+
+// add records an annotation: in memory, and in the job's file when
+// there is one (a line appended whole, so that the commands of a step
+// that run at once do not cut each other's lines; a file that cannot be
+// written costs only the count).
+func (l *ledger) add(key string) {
+	l.seen[key] = true
+	l.inStep++
+	if l.path == "" {
+		return
+	}
+	f, err := os.OpenFile(l.path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return
+	}
+	f.WriteString(l.step + "\t" + key + "\n")
+	f.Close()
+}
+
+// noteUnannotated lists in the step summary the warnings that were plain
+// lines because the step had written its share of annotations, under a
+// line saying how many they are, so that none is seen only in the log.
+func (u *ui) noteUnannotated() {
+	if len(u.unannotated) == 0 || u.summary == "" {
+		return
+	}
+	var b bytes.Buffer
+	d := &render.Doc{}
+	more := "1 more warning"
+	if n := len(u.unannotated); n > 1 {
+		more = fmt.Sprintf("%d more warnings", n)
+	}
+	d.Add(&render.Paragraph{Text: fmt.Sprintf("%s: %s, not annotated (a step shows %d annotations of a kind; the log has them too):",
+		u.title(""), more, maxStepWarnings+1)})
+	d.Add(&render.List{Items: prefixAll("warning: ", u.unannotated)}, &render.Blank{})
+	d.WriteMarkdown(&b)
+	if err := appendFile(u.summary, b.Bytes()); err != nil {
+		u.prefixed("warning: ", fmt.Sprintf("step summary %s: %v", u.summary, err))
+	}
+	u.unannotated = nil
+}
 
 // title is an annotation title: "qoscal CMD" and what it is about.
 func (u *ui) title(about string) string {

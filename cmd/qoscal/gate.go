@@ -85,6 +85,11 @@ type gateFlags struct {
 	// dbNamed is set when --db or $QOSCAL_DB names the store.
 	dbNamed bool
 	labels  []string
+	// ignore are the benchmarks left out on purpose (--ignore); skips
+	// those the run's files may print without a figure unsaid: the
+	// calibration's expected_skips and the ignored ones; skipped those
+	// the run's files skipped.
+	ignore, skips, skipped []string
 	// fs tells a flag given from one left at its default (--floor, --db).
 	fs *pflag.FlagSet
 }
@@ -101,6 +106,7 @@ func (g *gateFlags) flags(fs *flagSet) {
 	fs.StringVar(&g.db, "db", "", "the `STORE`: a SQLite file or a postgres:// URL (default $QOSCAL_DB, else qoscal.db); with --run ID and no result files, gate judges that stored run; --record stores the run there, and --drift-window reads the gated runs from it")
 	g.dirFlags.add(fs)
 	fs.StringVar(&g.metric, "metric", "", "with several metrics per benchmark, the `METRIC` to compare (default sec/op)")
+	fs.StringArrayVar(&g.ignore, "ignore", nil, "leave the benchmark `NAME` out on purpose, said once in the summary, never warned of: out of the run and, when the calibration holds it, out of its suite (gated on the rest against that sub-suite's floor, recomputed from the calibration)")
 	fs.group("The floor:")
 	fs.Float64Var(&g.floor, "floor", 0, fmt.Sprintf("the `FLOOR` (wins over the calibration file's), in [%g, %g]", MinFloor, MaxFloor))
 	fs.StringVar(&g.calibration, "calibration", "", "the calibration `FILE` 'qoscal recommend --write' made: floor, suite, variant names, directions and the baseline history for the runner-health check")
@@ -145,7 +151,9 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 			return err
 		}
 		cal = f
+		g.skips = append(g.skips, f.ExpectedSkips...)
 	}
+	g.skips = append(g.skips, g.ignore...)
 	var second *data.Run
 	var err error
 	if len(paths) == 2 {
@@ -188,7 +196,7 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	opt := calibrate.GateOptions{
 		Baseline: run.Baseline, Candidate: run.Candidate, Floor: g.floor, Calibration: cal, Direction: dir,
 		AllowPartial: g.allowPartial, ReportOnly: g.reportOnly, OnDegraded: g.onDegraded, Metric: g.metric,
-		PerBenchmark: g.perBenchmark, MinSuite: g.minSuite, RerunBand: g.rerunBand,
+		PerBenchmark: g.perBenchmark, MinSuite: g.minSuite, RerunBand: g.rerunBand, Ignore: g.ignore,
 	}
 	var res *calibrate.GateResult
 	// judged are the runs the verdict is about, which --record stores:
@@ -229,6 +237,7 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 			return err
 		}
 	}
+	g.checkIgnored(u, res)
 	driftNote := g.driftNote(u, fs.Changed("db"), cal, dir)
 	code := gateExitCode(res)
 	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
@@ -254,7 +263,7 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	if same != "" {
 		u.warnAbout("same file", same)
 	}
-	u.warnAll(res.Warnings)
+	u.warnAll(v.warnings(u))
 	if err := show(u, v); err != nil {
 		return err
 	}
@@ -304,6 +313,27 @@ func (g *gateFlags) validate(floorSet bool) error {
 		return usagef("--tag-threshold must be in [0, 1), got %v", g.tag)
 	}
 	return nil
+}
+
+// checkIgnored adds to what --ignore left out the lines the run's files
+// printed without a figure that it names (their skips said nothing), and
+// warns of an --ignore NAME that left nothing out: neither the run nor
+// the calibrated suite has it (a misspelt name?). What it left out is
+// said once, in the gate's summary (present.Gate).
+func (g *gateFlags) checkIgnored(u *ui, res *calibrate.GateResult) {
+	for _, n := range g.skipped {
+		if slices.Contains(g.ignore, n) && !slices.Contains(res.Ignored, n) {
+			res.Ignored = append(res.Ignored, n)
+		}
+	}
+	slices.Sort(res.Ignored)
+	said := map[string]bool{}
+	for _, n := range g.ignore {
+		if !said[n] && !slices.Contains(res.Ignored, n) {
+			u.warnf("--ignore %s: neither the run nor the calibration has it (a misspelt name?)", n)
+		}
+		said[n] = true
+	}
 }
 
 // checkFiles checks, before anything is read, that the gate writes none
@@ -383,6 +413,8 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	opt.ExpectedSkips = g.skips
+	opt.Skipped = func(_ string, names []string) { g.skipped = append(g.skipped, names...) }
 	if opt.RunID == "" && len(paths) == 0 {
 		opt.RunID = g.defaultRunID(u)
 	}
@@ -735,6 +767,42 @@ type gateView struct {
 	*present.Gate
 }
 
+// calibrationFacts are the kinds of the gate's warnings about the
+// calibration file itself rather than the run: the same on every gate
+// that rests on it, and said by recommend when it was written.
+var calibrationFacts = map[calibrate.WarningKind]bool{
+	calibrate.WarnThinCalibration: true,
+	calibrate.WarnRunnerUnchecked: true,
+}
+
+// warnings are the gate's warnings to print as warnings (annotations
+// under Actions). On a plain PASS the facts about the calibration itself
+// (calibrationFacts: a thin calibration, a runner-health history it
+// lacks) are said as plain notes instead, and in the summary's list: a
+// healthy run of a known calibration leaves no annotation. On any other
+// verdict, where a reviewer weighs them, they are warnings.
+func (v *gateView) warnings(u *ui) []calibrate.Warning {
+	if v.Word() != "PASS" {
+		return v.Res.Warnings
+	}
+	var out []calibrate.Warning
+	for _, w := range v.Res.Warnings {
+		if !calibrationFacts[w.Kind] {
+			out = append(out, w)
+		}
+	}
+	var facts []calibrate.Warning
+	for _, w := range v.Res.Warnings {
+		if calibrationFacts[w.Kind] {
+			facts = append(facts, w)
+		}
+	}
+	for _, l := range present.WarningLines(facts) {
+		u.notef("%s", l.Text)
+	}
+	return out
+}
+
 // outputs are the gate's step outputs under Actions ($GITHUB_OUTPUT):
 // verdict (the JSON verdict: pass, fail, warn, inconclusive, rerun,
 // ungated), verdict-detail (the JSON verdict_detail: what qualifies it,
@@ -811,22 +879,15 @@ func (v *gateView) verdictLine(u *ui, json, annotated bool) {
 // degraded, below bands, partial suite) are annotations of their own
 // (warnAll).
 func (v *gateView) annotate(w io.Writer) (verdict bool) {
-	title := map[string]string{
-		calibrate.VerdictFail:         "FAIL",
-		calibrate.VerdictWarn:         "below the floor (report-only)",
-		calibrate.VerdictInconclusive: "inconclusive",
-		calibrate.VerdictRerun:        "rerun",
+	kind := map[string]string{
+		calibrate.VerdictFail:         "error",
+		calibrate.VerdictWarn:         "warning",
+		calibrate.VerdictInconclusive: "error",
+		calibrate.VerdictRerun:        "warning",
 	}[v.Res.Verdict]
-	if v.Res.Verdict == calibrate.VerdictWarn && len(v.Res.CarriedBy) > 0 {
-		title = "could not judge (report-only)"
-	}
-	if title == "" {
+	if kind == "" {
 		return false
 	}
-	kind := "error"
-	if v.Res.Verdict == calibrate.VerdictWarn || v.Res.Verdict == calibrate.VerdictRerun {
-		kind = "warning"
-	}
-	ghCommand(w, kind, "qoscal gate: "+title, v.Headline())
+	ghCommand(w, kind, "qoscal gate: "+v.Word(), v.Headline())
 	return true
 }

@@ -13,6 +13,7 @@ import (
 	"qoscal/calibrate"
 	"qoscal/chartdata"
 	"qoscal/plots"
+	"qoscal/present"
 	"qoscal/render"
 )
 
@@ -205,7 +206,7 @@ func (c *chartFlags) read(u *ui, paths []string) (*input, *calibrate.Recommendat
 		return nil, nil, chartdata.Floor{}, err
 	}
 	if floor.Label == "recommended" {
-		u.warnAll(rec.Warnings)
+		u.warnAll(present.Unsaid(in.analysis.Warnings, rec.Warnings))
 		return in, rec, floor, nil
 	}
 	// A floor not recommended is the one the charts and the report are
@@ -225,7 +226,7 @@ func (c *chartFlags) read(u *ui, paths []string) (*input, *calibrate.Recommendat
 		all = in.analysis
 	}
 	all.CheckWindow(rec.Window, shown)
-	u.warnAll(shown.Warnings)
+	u.warnAll(present.Unsaid(in.analysis.Warnings, shown.Warnings))
 	return in, shown, floor, nil
 }
 

@@ -105,7 +105,7 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
-	u.warnAll(rec.Warnings)
+	u.warnAll(present.Unsaid(in.analysis.Warnings, rec.Warnings))
 	a := in.analysis
 	var others []calibrate.BacktestRun
 	if len(backtest) > 0 || len(backtestLabels) > 0 {
@@ -131,6 +131,7 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 			labels = commonLabels(in.runs)
 		}
 		f := calibrate.NewFile(a, rec, labels, now, "qoscal "+version)
+		f.ExpectSkips(af.skipped)
 		var buf bytes.Buffer
 		if err := f.Write(&buf); err != nil {
 			return fmt.Errorf("writing the calibration file: %v", err)
@@ -139,6 +140,9 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 			return fmt.Errorf("writing the calibration file: %v", err)
 		}
 		u.notef("wrote the calibration file %s (floor %s)", write, f.FloorText)
+		if len(f.ExpectedSkips) > 0 {
+			u.notef("expected from now on, skipped in every calibration run: %s (a gate says nothing of them; a new skip is still a warning)", strings.Join(f.ExpectedSkips, ", "))
+		}
 	}
 	var plan *calibrate.DetectPlan
 	if r.detect > 0 {

@@ -75,6 +75,14 @@ type ui struct {
 	// outputsSet is set once the step outputs were written (or tried), so
 	// that an error after them does not write exit-code a second time.
 	outputsSet bool
+	// warned are the warnings said so far, so that none is said twice
+	// (warnAbout).
+	warned map[string]bool
+	// ledger counts the job's annotations (ci.go), once opened;
+	// unannotated are the warnings past the step's share, for the step
+	// summary (noteUnannotated).
+	ledger      *ledger
+	unannotated []string
 }
 
 func newUI(stdout, stderr io.Writer, getenv func(string) string) *ui {
@@ -192,14 +200,10 @@ func writeJSON(u *ui, v any) error {
 	return err
 }
 
-// warnf prints a warning: a plain line, or under Actions an annotation.
+// warnf prints a warning: a plain line, or under Actions an annotation
+// (warnAbout); once.
 func (u *ui) warnf(format string, args ...any) {
-	msg := render.OneLine(fmt.Sprintf(format, args...))
-	if u.github {
-		u.annotate(annotation{kind: "warning", title: u.title(""), msg: msg})
-		return
-	}
-	u.prefixed("warning: ", msg)
+	u.warnAbout("", fmt.Sprintf(format, args...))
 }
 
 func (u *ui) hintf(format string, args ...any) {

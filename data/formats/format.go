@@ -159,6 +159,11 @@ type ParseOptions struct {
 	// parsers of one load, each once: a folder of run folders repeats the
 	// same names in every file. The loader that reads the files keeps it.
 	Names Names
+	// ExpectedSkips are the benchmark-like lines a parser is expected to
+	// skip for want of a figure, by name (a calibration's expected_skips:
+	// a benchmark that never prints one): they are still named by
+	// Skipped, but no note says they were skipped.
+	ExpectedSkips map[string]bool
 }
 
 // Names holds strings read from result files, each once (see Intern).
@@ -189,6 +194,9 @@ type File struct {
 	// sizeHint is how many records the parser expects, when it knows
 	// (JSON formats, decoded whole); 0 otherwise.
 	sizeHint int
+	// skipped are the names of the benchmark-like lines the parser
+	// skipped (Skipper), once read.
+	skipped []string
 }
 
 // OpenFile opens a result file, decodes its text and settles its format:
@@ -351,6 +359,23 @@ func (f *File) Parser() Parser { return f.Format.New(f.Text, f.Name, f.Options) 
 // has begun, when it knows (the JSON formats, decoded whole); 0 otherwise.
 func (f *File) SizeHint() int { return f.sizeHint }
 
+// Skipped names the benchmark-like lines that the file's parser skipped
+// for want of a figure (Skipper), sorted, each once, once the file is
+// read (EachRecord); nil when there were none.
+func (f *File) Skipped() []string { return f.skipped }
+
+// Skipper is implemented by parsers that skip benchmark-like lines which
+// print no figure ("xmalloc-test: threads=4 ... time=0.626 sec"): Skipped
+// names them, sorted, each once (at most MaxSkipNames of them).
+type Skipper interface {
+	Skipped() []string
+}
+
+// MaxSkipNames bounds how many names of skipped lines a parser keeps: a
+// suite has tens of benchmarks, and a file of a million distinct
+// benchmark-like lines must not be held name by name.
+const MaxSkipNames = 100
+
 // ReadAll parses every record of a file, and returns the parser's notes
 // (see Noter). Syntax errors are gathered into one *InputError (the first
 // MaxKept of them, and a count of the rest); an I/O error stops reading. A
@@ -433,6 +458,9 @@ func EachRecord(f *File, fn func(Record) error) ([]string, error) {
 	var notes []string
 	if nt, ok := p.(Noter); ok {
 		notes = nt.Notes()
+	}
+	if sk, ok := p.(Skipper); ok {
+		f.skipped = sk.Skipped()
 	}
 	if n == 0 {
 		msg := fmt.Sprintf("no result lines (format %s: %s)", f.Format.Name, f.Format.Doc)

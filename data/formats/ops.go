@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,7 +38,7 @@ var opsFormat = &Format{
 	Doc:    "allocator benchmark text, lines like `larson: threads=4 ... (5514093 ops/sec)`",
 	Detect: detectOps,
 	New: func(r io.Reader, file string, opt ParseOptions) Parser {
-		return &opsParser{ls: newLineScanner(r), file: file, names: opt.Names}
+		return &opsParser{ls: newLineScanner(r), file: file, names: opt.Names, expected: opt.ExpectedSkips}
 	},
 }
 
@@ -137,10 +139,13 @@ type opsParser struct {
 	names   Names // see ParseOptions.Names
 	started time.Time
 	done    bool
-	// skipped counts benchmark-like lines without an ops/sec figure;
-	// skippedAt names the first few.
+	// skipped counts benchmark-like lines without an ops/sec figure,
+	// but those expected (ParseOptions.ExpectedSkips); skippedAt names
+	// the first few; skipNames are the names of all, expected or not.
 	skipped   int
 	skippedAt []string
+	skipNames map[string]bool
+	expected  map[string]bool
 }
 
 func (p *opsParser) Next() (Record, error) {
@@ -238,13 +243,32 @@ func (p *opsParser) benchmark(name string) *opsSeen {
 // maxSkipListed bounds how many skipped lines the note names.
 const maxSkipListed = 5
 
-// skip remembers a benchmark-like line without an ops/sec figure.
+// skip remembers a benchmark-like line without an ops/sec figure: its
+// name, and, unless it is expected, its place for the note.
 func (p *opsParser) skip(line string) {
+	head, _, _ := strings.Cut(line, ":")
+	name := strings.TrimSpace(head)
+	if data.CheckName("benchmark name", name) == nil && (p.skipNames[name] || len(p.skipNames) < MaxSkipNames) {
+		if p.skipNames == nil {
+			p.skipNames = map[string]bool{}
+		}
+		p.skipNames[name] = true
+		if p.expected[name] {
+			return
+		}
+	}
 	p.skipped++
 	if len(p.skippedAt) < maxSkipListed {
-		name, _, _ := strings.Cut(line, ":")
-		p.skippedAt = append(p.skippedAt, fmt.Sprintf("line %d %s", p.ls.line, strings.TrimSpace(data.Clip(name))))
+		p.skippedAt = append(p.skippedAt, fmt.Sprintf("line %d %s", p.ls.line, strings.TrimSpace(data.Clip(head))))
 	}
+}
+
+// Skipped implements Skipper.
+func (p *opsParser) Skipped() []string {
+	if len(p.skipNames) == 0 {
+		return nil
+	}
+	return slices.Sorted(maps.Keys(p.skipNames))
 }
 
 // Notes implements Noter: one note naming the benchmark-like lines that

@@ -171,20 +171,36 @@ func TestOpsParser(t *testing.T) {
 }
 
 // TestOpsSkippedNote: benchmark-like lines without an ops/sec figure are
-// named in one note per file; headers, crash messages and progress meters
-// are not.
+// named in one note per file, but those expected (a calibration's
+// expected_skips); headers, crash messages and progress meters are not.
+// Skipped names every such line, expected or not, sorted, once each.
 func TestOpsSkippedNote(t *testing.T) {
 	tests := []struct {
 		name, input string
+		expected    []string
 		want        []string
+		skipped     []string
 	}{{
-		name:  "one benchmark without a rate",
-		input: "=== Hoard ===\n--- larson ---\nlarson: threads=4 (5514093 ops/sec)\nSegmentation fault\nprogress: 100%\n--- xmalloc-test ---\nxmalloc-test: threads=4 producers=1 time=0.626 sec\n",
-		want:  []string{"hoard.txt: skipped 1 benchmark-like line without an ops/sec figure: line 7 xmalloc-test"},
+		name:    "one benchmark without a rate",
+		input:   "=== Hoard ===\n--- larson ---\nlarson: threads=4 (5514093 ops/sec)\nSegmentation fault\nprogress: 100%\n--- xmalloc-test ---\nxmalloc-test: threads=4 producers=1 time=0.626 sec\n",
+		want:    []string{"hoard.txt: skipped 1 benchmark-like line without an ops/sec figure: line 7 xmalloc-test"},
+		skipped: []string{"xmalloc-test"},
 	}, {
-		name:  "many: the first five are named",
-		input: "a: x=1 (1 ops/sec)\n" + strings.Repeat("b: x=1 time=1 sec\n", 7),
-		want:  []string{"hoard.txt: skipped 7 benchmark-like lines without an ops/sec figure: line 2 b, line 3 b, line 4 b, line 5 b, line 6 b, and 2 more"},
+		name:     "expected: no note, still named",
+		input:    "larson: threads=4 (5514093 ops/sec)\nxmalloc-test: threads=4 producers=1 time=0.626 sec\n",
+		expected: []string{"xmalloc-test"},
+		skipped:  []string{"xmalloc-test"},
+	}, {
+		name:     "a new skip beside an expected one is noted alone",
+		input:    "larson: threads=4 (5514093 ops/sec)\nxmalloc-test: threads=4 time=0.6 sec\ncfrac: n=3 time=1 sec\n",
+		expected: []string{"xmalloc-test"},
+		want:     []string{"hoard.txt: skipped 1 benchmark-like line without an ops/sec figure: line 3 cfrac"},
+		skipped:  []string{"cfrac", "xmalloc-test"},
+	}, {
+		name:    "many: the first five are named",
+		input:   "a: x=1 (1 ops/sec)\n" + strings.Repeat("b: x=1 time=1 sec\n", 7),
+		want:    []string{"hoard.txt: skipped 7 benchmark-like lines without an ops/sec figure: line 2 b, line 3 b, line 4 b, line 5 b, line 6 b, and 2 more"},
+		skipped: []string{"b"},
 	}, {
 		name:  "none",
 		input: "=== x: y ===\n--- a ---\na: x=1 (1 ops/sec)\n",
@@ -195,6 +211,12 @@ func TestOpsSkippedNote(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if tt.expected != nil {
+				f.Options.ExpectedSkips = map[string]bool{}
+				for _, name := range tt.expected {
+					f.Options.ExpectedSkips[name] = true
+				}
+			}
 			_, notes, err := ReadAll(f)
 			if err != nil {
 				t.Fatal(err)
@@ -202,7 +224,36 @@ func TestOpsSkippedNote(t *testing.T) {
 			if diff := cmp.Diff(tt.want, notes); diff != "" {
 				t.Errorf("notes (-want +got):\n%s", diff)
 			}
+			if diff := cmp.Diff(tt.skipped, f.Skipped()); diff != "" {
+				t.Errorf("Skipped (-want +got):\n%s", diff)
+			}
 		})
+	}
+}
+
+// TestOpsSkippedNamesBounded: a file of many distinct benchmark-like lines
+// without a figure keeps at most MaxSkipNames of their names, and still
+// counts every line in its note.
+func TestOpsSkippedNamesBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a: x=1 (1 ops/sec)\n")
+	n := MaxSkipNames + 50
+	for i := range n {
+		fmt.Fprintf(&b, "b%04d: x=1 time=1 sec\n", i)
+	}
+	f, err := OpenReader("hoard.txt", strings.NewReader(b.String()), opsFormat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, notes, err := ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(f.Skipped()); got != MaxSkipNames {
+		t.Errorf("Skipped holds %d names, want %d", got, MaxSkipNames)
+	}
+	if want := fmt.Sprintf("skipped %d benchmark-like lines", n); len(notes) != 1 || !strings.Contains(notes[0], want) {
+		t.Errorf("notes = %q, want one holding %q", notes, want)
 	}
 }
 

@@ -88,6 +88,16 @@ type Options struct {
 	// Warn receives warnings (skipped folders, parser notes); nil drops
 	// them.
 	Warn func(string)
+	// ExpectedSkips name benchmark-like lines that the result files are
+	// expected to print without a figure (a calibration file's
+	// expected_skips): no note says they were skipped.
+	ExpectedSkips []string
+	// Skipped, when set, receives each run's id (as the run is yielded)
+	// and the names of the benchmark-like lines its result files printed
+	// without a figure (formats.Skipper: sorted, each once), expected or
+	// not, just before the run is yielded; it is not called for a run
+	// whose files skipped none.
+	Skipped func(run string, names []string)
 }
 
 // variants returns the named variants, the baseline and the candidate
@@ -128,11 +138,32 @@ type Loader struct {
 	runLen int
 	// names are the benchmark names read so far (formats.ParseOptions.Names).
 	names formats.Names
+	// expected is Options.ExpectedSkips as a set; skipped the names of
+	// the lines the last run's files skipped (Options.Skipped).
+	expected map[string]bool
+	skipped  []string
 }
 
 // New returns a Loader that reads with opt.
 func New(opt Options) *Loader {
-	return &Loader{opt: opt, vs: opt.variants(), warn: opt.Warn, names: formats.Names{}}
+	l := &Loader{opt: opt, vs: opt.variants(), warn: opt.Warn, names: formats.Names{}}
+	if len(opt.ExpectedSkips) > 0 {
+		l.expected = map[string]bool{}
+		for _, name := range opt.ExpectedSkips {
+			l.expected[name] = true
+		}
+	}
+	return l
+}
+
+// reportSkipped passes the names of the lines the last run's files
+// skipped to Options.Skipped, as the run with that id is yielded, and
+// forgets them.
+func (l *Loader) reportSkipped(id string) {
+	if l.opt.Skipped != nil && len(l.skipped) > 0 {
+		l.opt.Skipped(id, l.skipped)
+	}
+	l.skipped = nil
 }
 
 // Runs yields the runs at paths as New(opt).Runs does.
@@ -296,6 +327,7 @@ func (l *Loader) each(paths []string, fn func(data.Run) error) (err error) {
 			}
 			seen[h] = struct{}{}
 			n++
+			l.reportSkipped(r.ID)
 			return fn(r)
 		})
 		if err != nil {
@@ -321,7 +353,7 @@ func checkPaths(paths []string) error {
 // nothing, and returns the source of the first run with the given id
 // among the first n runs.
 func firstSource(paths []string, opt Options, id string, n int) (string, bool) {
-	opt.Warn = nil
+	opt.Warn, opt.Skipped = nil, nil
 	l := New(opt)
 	found := errors.New("found")
 	var source string
@@ -634,6 +666,7 @@ func (l *Loader) Files() (data.Run, error) {
 	if err := l.readVariants(&run, files, nil); err != nil {
 		return data.Run{}, err
 	}
+	l.reportSkipped(run.ID)
 	return run, nil
 }
 
@@ -643,6 +676,7 @@ func (l *Loader) Files() (data.Run, error) {
 func (l *Loader) readVariants(run *data.Run, files []string, stats []fileStat) error {
 	run.Baseline, run.Candidate = l.opt.Baseline.Name, l.opt.Candidate.Name
 	run.Labels = copyLabels(l.opt.Labels)
+	l.skipped = nil
 	fileLabels := map[string]*fileLabel{}
 	var bad formats.InputError
 	type origin struct {
@@ -670,6 +704,7 @@ func (l *Loader) readVariants(run *data.Run, files []string, stats []fileStat) e
 			l.names = formats.Names{}
 		}
 		f.Options.Names = l.names
+		f.Options.ExpectedSkips = l.expected
 		if f.Format.MultiRun {
 			f.Close()
 			return fmt.Errorf("%s is in %s format, which holds whole runs: give it as a PATH, not as a variant's file", path, f.Format.Name)
@@ -749,6 +784,9 @@ func (l *Loader) readVariants(run *data.Run, files []string, stats []fileStat) e
 		for _, n := range notes {
 			l.note(path, n)
 		}
+		if sk := f.Skipped(); len(sk) > 0 {
+			l.skipped = mergeSorted(l.skipped, sk)
+		}
 		if f.Format.VariantsInside {
 			picked := pickVariant(run.Measurements[start:], v.Name, path)
 			run.Measurements = append(run.Measurements[:start], picked...)
@@ -757,6 +795,23 @@ func (l *Loader) readVariants(run *data.Run, files []string, stats []fileStat) e
 	mergeFileLabels(run, fileLabels)
 	l.runLen = len(run.Measurements)
 	return bad.Err()
+}
+
+// mergeSorted returns the union of two sorted lists of distinct names,
+// sorted.
+func mergeSorted(a, b []string) []string {
+	out := make([]string, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		switch {
+		case a[0] < b[0]:
+			out, a = append(out, a[0]), a[1:]
+		case b[0] < a[0]:
+			out, b = append(out, b[0]), b[1:]
+		default:
+			out, a, b = append(out, a[0]), a[1:], b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // loadMultiRunFile reads a file that holds whole runs (CSV).

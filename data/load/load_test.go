@@ -214,3 +214,54 @@ func TestLoadEmptyPath(t *testing.T) {
 		t.Errorf("Runs: %v, %d runs read before it\nwant %s, none read", err, read, want)
 	}
 }
+
+// TestLoadSkipped: Options.Skipped hears, for each run as it is yielded
+// (its id prefixed), the benchmark-like lines its files printed without a
+// figure, both variants' together; the note names only those not in
+// Options.ExpectedSkips. Files (one run given by its files) does the same.
+func TestLoadSkipped(t *testing.T) {
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "run-1", "base.txt"), "a: x=1 (10 ops/sec)\nx: n=1 time=1 sec\n")
+	write(t, filepath.Join(dir, "run-1", "hoard.txt"), "a: x=1 (12 ops/sec)\nx: n=1 time=1 sec\ny: n=1 time=1 sec\n")
+	write(t, filepath.Join(dir, "run-2", "base.txt"), "a: x=1 (10 ops/sec)\n")
+	write(t, filepath.Join(dir, "run-2", "hoard.txt"), "a: x=1 (11 ops/sec)\n")
+	opt := specs(t)
+	opt.IDPrefix = "h/"
+	opt.ExpectedSkips = []string{"x"}
+	got := map[string][]string{}
+	var yielded []string
+	opt.Skipped = func(run string, names []string) {
+		if len(yielded) != 0 && run == yielded[len(yielded)-1] {
+			t.Errorf("Skipped called for %s after it was yielded", run)
+		}
+		got[run] = names
+	}
+	var warnings []string
+	opt.Warn = func(s string) { warnings = append(warnings, s) }
+	for r, err := range Runs([]string{dir}, opt) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		yielded = append(yielded, r.ID)
+	}
+	if diff := cmp.Diff(map[string][]string{"h/run-1": {"x", "y"}}, got); diff != "" {
+		t.Errorf("skipped (-want +got):\n%s", diff)
+	}
+	want := []string{filepath.Join(dir, "run-1", "hoard.txt") + ": skipped 1 benchmark-like line without an ops/sec figure: line 3 y"}
+	if diff := cmp.Diff(want, warnings); diff != "" {
+		t.Errorf("warnings (-want +got):\n%s", diff)
+	}
+
+	opt = specs(t)
+	opt.Baseline.File = filepath.Join(dir, "run-1", "base.txt")
+	opt.Candidate.File = filepath.Join(dir, "run-1", "hoard.txt")
+	opt.RunID = "job-7"
+	got = map[string][]string{}
+	opt.Skipped = func(run string, names []string) { got[run] = names }
+	if _, err := Files(opt); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string][]string{"job-7": {"x", "y"}}, got); diff != "" {
+		t.Errorf("Files: skipped (-want +got):\n%s", diff)
+	}
+}
