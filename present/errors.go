@@ -93,8 +93,12 @@ func errorWords(err error) (string, error) {
 		return fmt.Sprintf("the %s method gives a floor of %.4g, which rounds to %s at step %v: nothing to gate on; with so few or so spread runs, calibrate on more runs, or put the floor a margin below the lowest run instead",
 			nofloor.Method, nofloor.Raw, calibrate.FormatOnStep(nofloor.Floor, nofloor.Step), nofloor.Step), nofloor
 	case errors.As(err, &low):
-		return fmt.Sprintf("the %s method puts the floor at %s, below half the lowest calibration score (%s): the gate would pass a candidate more than twice as slow as every calibration run; %d runs are too few for the method to place the floor near them: calibrate on more runs (%d or more), or choose how far below the lowest run the floor goes with --margin FRACTION (--margin 0.1: 10%% below)",
-			low.Method, calibrate.FormatOnStep(low.Floor, low.Step), X(low.Lowest), low.Runs, calibrate.FewRuns), low
+		why := fmt.Sprintf("%d runs are too few for the method to place the floor near them: calibrate on more runs (%d or more)", low.Runs, calibrate.FewRuns)
+		if low.Runs >= calibrate.FewRuns {
+			why = fmt.Sprintf("%d runs this spread or this correlated carry too little information for the method to place the floor near them: calibrate on more runs, interleaved or in random order", low.Runs)
+		}
+		return fmt.Sprintf("the %s method puts the floor at %s, below half the lowest calibration score (%s): the gate would pass a candidate more than twice as slow as every calibration run; %s, or choose how far below the lowest run the floor goes with --margin FRACTION (--margin 0.1: 10%% below)",
+			low.Method, calibrate.FormatOnStep(low.Floor, low.Step), X(low.Lowest), why), low
 	case errors.As(err, &floor):
 		return floor.Error() + ": write the file again with qoscal recommend --write, or give the floor to the gate with --floor", floor
 	case errors.As(err, &field):
