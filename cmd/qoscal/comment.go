@@ -16,6 +16,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"qoscal/data"
 	"qoscal/internal/github"
 	"qoscal/render"
 )
@@ -241,6 +242,10 @@ func (c *commentFlags) readBody(u *ui) (md string, more bool, err error) {
 	} else {
 		if st, err := os.Stat(c.body); err == nil && st.IsDir() {
 			return "", false, usagef("--body %s is a folder: expected the Markdown file to post", c.body)
+		} else if err == nil && !st.Mode().IsRegular() {
+			// A named pipe would block the step until a writer came;
+			// standard input is the way to stream a body.
+			return "", false, usagef("--body %s: not a regular file but %s: expected the Markdown file to post, or - for standard input", c.body, data.FileKind(st.Mode()))
 		}
 		f, err := os.Open(c.body)
 		if err != nil {

@@ -56,6 +56,13 @@ func fakebench(args []string) int {
 		fmt.Println(strings.Join(args[1:], " "))
 	case "hang":
 		time.Sleep(time.Minute)
+	case "hangpid":
+		// Writes its process id to the file args[1], then hangs.
+		if err := os.WriteFile(args[1], []byte(strconv.Itoa(os.Getpid())), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 9
+		}
+		time.Sleep(time.Minute)
 	case "drift":
 		k := nextCall(os.Getenv("FAKEBENCH_STATE"))
 		slope, _ := strconv.ParseFloat(os.Getenv("FAKEBENCH_SLOPE"), 64)

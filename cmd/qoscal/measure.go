@@ -20,6 +20,13 @@ import (
 	"qoscal/stats"
 )
 
+// stopSignals end a measurement: the command running is killed with its
+// process group and no run folder is left, half written or temporary.
+// SIGHUP (the terminal or the SSH session closed) and SIGQUIT (Ctrl-\)
+// are among them: left to Go's defaults they ended qoscal at once, with
+// its children still running and the temporary folder left behind.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
 var measureCmd = &command{
 	name:      "measure",
 	summary:   "measure baseline and candidate interleaved; gate sequentially",
@@ -186,7 +193,7 @@ func (m *measureFlags) run(u *ui, args []string) error {
 	sc := newRepScorer(cfg, m.direction)
 	cfg.Observe = sc.observe
 	cfg.Progress = sc.progress
-	ctx, stop := signal.NotifyContext(u.ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(u.ctx, stopSignals...)
 	defer stop()
 	res, err := measure.Run(ctx, cfg, m.out)
 	if err != nil {

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"os/signal"
-	"syscall"
 
 	"qoscal/calibrate"
 	"qoscal/data"
@@ -82,7 +80,7 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	}
 	cfg.Repetitions = seq.design.Last
 	cfg.Decide = seq.decide(cfg)
-	ctx, stop := signal.NotifyContext(u.ctx, os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(u.ctx, stopSignals...)
 	defer stop()
 	res, err := measure.Run(ctx, cfg, m.out)
 	if err != nil {
