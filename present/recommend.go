@@ -577,12 +577,22 @@ type RepetitionJSON struct {
 	M     int     `json:"repetitions"`
 }
 
-// RegimeJSON is a regime of the scores, in run order.
+// RegimeJSON is a regime of the scores, in run order. BoundaryChanges,
+// on every regime after the first (absent from the first), are the run
+// labels that changed at its first run: [] when none did.
 type RegimeJSON struct {
-	First  string  `json:"first"`
-	Last   string  `json:"last"`
-	N      int     `json:"n"`
-	Median float64 `json:"median"`
+	First           string             `json:"first"`
+	Last            string             `json:"last"`
+	N               int                `json:"n"`
+	Median          float64            `json:"median"`
+	BoundaryChanges *[]LabelChangeJSON `json:"boundary_changes,omitempty"`
+}
+
+// LabelChangeJSON is a run label that changed at a regime boundary.
+type LabelChangeJSON struct {
+	Label string `json:"label"`
+	From  string `json:"from"`
+	To    string `json:"to"`
 }
 
 // WindowJSON says which runs the floor was calibrated on.
@@ -598,6 +608,13 @@ func RegimesJSON(rs []calibrate.Regime) []RegimeJSON {
 	out := make([]RegimeJSON, len(rs))
 	for i, r := range rs {
 		out[i] = RegimeJSON{First: r.First, Last: r.Last, N: r.N, Median: r.Median}
+		if i > 0 {
+			changes := make([]LabelChangeJSON, len(r.Changes))
+			for j, c := range r.Changes {
+				changes[j] = LabelChangeJSON{Label: c.Label, From: c.From, To: c.To}
+			}
+			out[i].BoundaryChanges = &changes
+		}
 	}
 	return out
 }
