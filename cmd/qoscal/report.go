@@ -33,9 +33,10 @@ warnings and charts are that floor's, on the runs read, and the floor
 recommend would give them is one row, for comparison. When the store (the
 one the runs were read from, or --db with PATHs) holds verdicts 'gate
 --record' kept against that calibration file, the report has an audit
-section, what 'qoscal audit' says of them (the counts, the realised
-false-alarm rate with its exact interval against the claimed one, the
-verdict, the marked misses), and the list of runs says which were gated.
+section: what 'qoscal audit' says of them all, whatever runs --label
+selects (the counts, the realised false-alarm rate with its exact interval
+against the claimed one, the verdict, the marked misses); and the list of
+runs says which were gated.
 
 --out writes one self-contained HTML file: charts inline as SVG, styles
 inline, no scripts, nothing fetched; readable on a phone and printable.
@@ -132,7 +133,7 @@ func (r *reportFlags) run(u *ui, paths []string) error {
 	}
 	rep := &present.Report{A: in.analysis, Rec: rec, Recommended: cf.recommended, Floor: floor, ChartData: cd,
 		Cal: cf.ff.cal, CalPath: cf.ff.calibration, Sources: map[string]string{}, Source: in.source, Filter: in.filter, Version: version}
-	if err := r.audit(u, rep, ledger, in.filter); err != nil {
+	if err := r.audit(u, rep, ledger); err != nil {
 		return err
 	}
 	for _, d := range ds {
@@ -208,11 +209,12 @@ func (r *reportFlags) ledgerStore(u *ui, paths []string) string {
 }
 
 // audit adds to rep the audit of its calibration on the verdicts the
-// ledger of the store loc kept against it, of the runs filter selects
-// (audit's view, as 'qoscal audit --calibration FILE --db STORE' shows
-// it), and marks the runs gated: nothing when there is no store or no
-// such verdict.
-func (r *reportFlags) audit(u *ui, rep *present.Report, loc string, filter map[string]string) error {
+// ledger of the store loc kept against it, as 'qoscal audit --calibration
+// FILE --db STORE' shows it: every verdict against the file, whatever
+// runs the report's --label selects (pull requests' runs, gated against
+// the calibration of the main branch, seldom carry its labels); and marks
+// the runs gated. Nothing when there is no store or no such verdict.
+func (r *reportFlags) audit(u *ui, rep *present.Report, loc string) error {
 	cal := r.cf.ff.cal
 	if loc == "" || cal == nil {
 		return nil
@@ -222,14 +224,14 @@ func (r *reportFlags) audit(u *ui, rep *present.Report, loc string, filter map[s
 		return err
 	}
 	defer st.Close()
-	res, ledger, err := auditLedger(u, st, filter, cal)
+	res, ledger, err := auditLedger(u, st, nil, cal)
 	if err != nil {
 		return err
 	}
 	if len(ledger.Verdicts) == 0 {
 		return nil
 	}
-	rep.Audit = &present.Audit{Res: res, Cal: cal, CalPath: r.cf.ff.calibration, Store: st.Location(), Labels: filter}
+	rep.Audit = &present.Audit{Res: res, Cal: cal, CalPath: r.cf.ff.calibration, Store: st.Location()}
 	marks := ledger.LatestMarks()
 	rep.Gated = map[string]string{}
 	for _, v := range ledger.Verdicts {
