@@ -24,6 +24,10 @@ type Regime struct {
 	Start, N    int
 	// Median is the median score (or ratio, for a benchmark's regimes).
 	Median float64
+	// Changes are the run labels that changed at its first run (the rule
+	// of boundaryChanges): nil for the first regime, empty when no label
+	// changed at the step.
+	Changes []LabelChange
 }
 
 // regimesOf splits values (one per run of a.Runs, in order) into regimes
@@ -57,6 +61,19 @@ func (a *Analysis) findRegimes(seed uint64) {
 		scores[i] = r.Score
 	}
 	a.Regimes = a.regimesOf(scores, seed)
+	var perRun map[string]bool
+	name := func(rs []Regime) {
+		if len(rs) < 2 {
+			return
+		}
+		if perRun == nil {
+			perRun = perRunLabels(a.Runs)
+		}
+		for i, c := range boundaryChanges(a.Runs, rs, perRun) {
+			rs[i].Changes = c
+		}
+	}
+	name(a.Regimes)
 	for i := range a.Benchmarks {
 		b := &a.Benchmarks[i]
 		j := a.suiteIndex(b.Name)
@@ -65,6 +82,7 @@ func (a *Analysis) findRegimes(seed uint64) {
 			ratios[r] = run.Ratios[j]
 		}
 		b.Regimes = a.regimesOf(ratios, seed)
+		name(b.Regimes)
 	}
 	if len(a.Regimes) > 1 {
 		a.warn(Warning{Kind: WarnRegimes, Figures: RegimeFigures{Regimes: a.Regimes}})

@@ -98,17 +98,43 @@ func runWords(e calibrate.AuditEntry) string {
 // a sentence for each, the marked regressions, and what the presumption
 // of health rested on.
 func (v *Audit) Doc() *render.Doc {
-	r := v.Res
 	doc := &render.Doc{}
 	md := render.In{Only: render.Markdown}
-	doc.Add(&render.Heading{In: md, Level: 3, Text: "qoscal audit: " + r.Floor.Verdict})
-	doc.Add(&render.Lines{Lines: []string{
+	doc.Add(&render.Heading{In: md, Level: 3, Text: "qoscal audit: " + v.Res.Floor.Verdict})
+	doc.Add(&render.Lines{Lines: v.Counts()})
+	blank := &render.Blank{In: render.In{Only: render.Text}}
+	doc.Add(blank, v.Table(), blank)
+	for i, n := range v.Notes() {
+		if i > 0 {
+			doc.Add(blank)
+		}
+		doc.Add(&render.Paragraph{Text: n, Width: 79})
+	}
+	return doc
+}
+
+// Counts are the audit's first lines: the calibration audited and the
+// store, then the runs gated and their verdicts.
+func (v *Audit) Counts() []string {
+	r := v.Res
+	return []string{
 		fmt.Sprintf("audit of %s (sha256 %s, floor %sx) in %s", render.OneLine(v.CalPath), short(v.Cal.SHA256), v.Cal.FloorText, render.OneLine(v.Store)),
 		fmt.Sprintf("%s gated: %d passed, %d failed, %d rerun, %d other", Plural(r.Gated, "run"), r.Passed, r.Failed, r.Rerun, r.Other),
-	}})
-	rows := []rateRow{{"floor", &r.Floor}, {"bands", &r.Bands}}
-	blank := &render.Blank{In: render.In{Only: render.Text}}
-	doc.Add(blank, render.NewTable(auditColumns(), rows), blank)
+	}
+}
+
+// Table is the floor's and the bands' figures: healthy runs, false
+// alarms, the realised rate with its interval, and the claimed rate.
+func (v *Audit) Table() *render.Table {
+	return render.NewTable(auditColumns(), []rateRow{{"floor", &v.Res.Floor}, {"bands", &v.Res.Bands}})
+}
+
+// Notes are the audit's sentences: the verdict of each rule, the floor's
+// false alarms, the marked regressions caught and missed, what the
+// presumption of health rested on, and the calibration's own runs left
+// out.
+func (v *Audit) Notes() []string {
+	r := v.Res
 	notes := []string{
 		"Floor: " + v.rateSentence(&r.Floor) + ".",
 		"Bands (family-wise): " + v.rateSentence(&r.Bands) + ".",
@@ -138,13 +164,7 @@ func (v *Audit) Doc() *render.Doc {
 	if r.InCalibration > 0 {
 		notes = append(notes, fmt.Sprintf("%s of the calibration itself left out.", Plural(r.InCalibration, "verdict on a run")))
 	}
-	for i, n := range notes {
-		if i > 0 {
-			doc.Add(blank)
-		}
-		doc.Add(&render.Paragraph{Text: n, Width: 79})
-	}
-	return doc
+	return notes
 }
 
 // presumptionWords says how runs were presumed healthy, and how many

@@ -60,15 +60,29 @@ func (v *Recommend) window() calibrate.Window {
 	return w
 }
 
+// describeWindow says which runs the floor was calibrated on
+// (DescribeWindow) and, when those are the latest regime, the labels that
+// changed where the scores changed regime (DescribeBoundaries): the
+// regime warning that says it is of the analysis of every run, which the
+// recommendation on the latest regime does not repeat.
+func (v *Recommend) describeWindow() string {
+	w := v.window()
+	s := DescribeWindow(w)
+	if w.Rule == calibrate.WindowLatest {
+		s += DescribeBoundaries(v.Rec.Regimes)
+	}
+	return s
+}
+
 // Decision is the recommendation in three lines: the floor and the runs it
 // was calibrated on, what it costs, and what it catches.
 func (v *Recommend) Decision() [3]string {
 	a, rec := v.A, v.Rec
 	c := rec.Cost
-	first := fmt.Sprintf("floor: %sx for geomean(%s) over %s, %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark"), DescribeWindow(v.window()))
+	first := fmt.Sprintf("floor: %sx for geomean(%s) over %s, %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark"), v.describeWindow())
 	if v.Given != "" {
 		first = fmt.Sprintf("floor: %sx for geomean(%s) over %s, from %s; its figures on %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark"),
-			v.Given, strings.TrimPrefix(DescribeWindow(v.window()), "calibrated on "))
+			v.Given, strings.TrimPrefix(v.describeWindow(), "calibrated on "))
 	}
 	return [3]string{
 		first,
@@ -214,11 +228,11 @@ func (v *Recommend) Figures() *render.Table {
 	t := &render.Table{Head: []string{"figure", "value"}, Align: []render.Align{render.Left, render.Left}}
 	if v.Given != "" {
 		t.AddRow("floor (from "+v.Given+")", rec.FormatFloor(rec.Floor)+"x")
-		t.AddRow("runs", strings.TrimPrefix(DescribeWindow(v.window()), "calibrated on "))
+		t.AddRow("runs", strings.TrimPrefix(v.describeWindow(), "calibrated on "))
 		t.AddRow("method", "from "+v.Given)
 	} else {
 		t.AddRow("recommended floor", rec.FormatFloor(rec.Floor)+"x")
-		t.AddRow("runs", strings.TrimPrefix(DescribeWindow(v.window()), "calibrated on "))
+		t.AddRow("runs", strings.TrimPrefix(v.describeWindow(), "calibrated on "))
 		t.AddRow("method", v.MethodNote())
 	}
 	t.AddRow("false-positive rate per healthy run (predictive)", Rate(c.Predictive)+" ("+OneIn(c.Predictive)+")")
@@ -577,12 +591,22 @@ type RepetitionJSON struct {
 	M     int     `json:"repetitions"`
 }
 
-// RegimeJSON is a regime of the scores, in run order.
+// RegimeJSON is a regime of the scores, in run order. BoundaryChanges,
+// on every regime after the first (absent from the first), are the run
+// labels that changed at its first run: [] when none did.
 type RegimeJSON struct {
-	First  string  `json:"first"`
-	Last   string  `json:"last"`
-	N      int     `json:"n"`
-	Median float64 `json:"median"`
+	First           string             `json:"first"`
+	Last            string             `json:"last"`
+	N               int                `json:"n"`
+	Median          float64            `json:"median"`
+	BoundaryChanges *[]LabelChangeJSON `json:"boundary_changes,omitempty"`
+}
+
+// LabelChangeJSON is a run label that changed at a regime boundary.
+type LabelChangeJSON struct {
+	Label string `json:"label"`
+	From  string `json:"from"`
+	To    string `json:"to"`
 }
 
 // WindowJSON says which runs the floor was calibrated on.
@@ -598,6 +622,13 @@ func RegimesJSON(rs []calibrate.Regime) []RegimeJSON {
 	out := make([]RegimeJSON, len(rs))
 	for i, r := range rs {
 		out[i] = RegimeJSON{First: r.First, Last: r.Last, N: r.N, Median: r.Median}
+		if i > 0 {
+			changes := make([]LabelChangeJSON, len(r.Changes))
+			for j, c := range r.Changes {
+				changes[j] = LabelChangeJSON{Label: c.Label, From: c.From, To: c.To}
+			}
+			out[i].BoundaryChanges = &changes
+		}
 	}
 	return out
 }

@@ -36,6 +36,14 @@ type Report struct {
 	// it was given by), nil when it is not a calibration file's.
 	Cal     *calibrate.File
 	CalPath string
+	// Audit is the audit of Cal on the verdicts the store's ledger kept
+	// against it (qoscal audit's view), nil when there is no calibration,
+	// no store or no such verdict: the report then has no audit section.
+	// Gated are the runs the ledger holds a verdict on against Cal, by run
+	// id: the latest verdict, and the run's mark ("fail, marked
+	// healthy"), which the run listing shows.
+	Audit *Audit
+	Gated map[string]string
 	// Charts are the charts drawn as SVG, in the order they were made;
 	// ChartData their data, for the Mermaid charts of a step summary.
 	Charts    []ReportChart
@@ -127,16 +135,44 @@ func (r *Report) figures() *render.Table {
 }
 
 // inputs is the table of the runs: each run's labels, score and source,
-// then the runs left out.
+// then the runs left out; with a ledger's verdicts (Gated), a column
+// says which runs the gate judged against the calibration, and how.
 func (r *Report) inputs() *render.Table {
 	t := &render.Table{Head: []string{"run", "labels", "score", "source"}, Align: []render.Align{render.Left, render.Left, render.Right, render.Left}}
+	gated := len(r.Gated) > 0
+	if gated {
+		t.Head = append(t.Head, "gated")
+		t.Align = append(t.Align, render.Left)
+	}
 	for _, run := range r.A.Runs {
-		t.AddRow(run.ID, data.FormatLabels(run.Labels), X(run.Score), filepath.ToSlash(r.Sources[run.ID]))
+		row := []string{run.ID, data.FormatLabels(run.Labels), X(run.Score), filepath.ToSlash(r.Sources[run.ID])}
+		if gated {
+			row = append(row, r.gatedCell(run.ID))
+		}
+		t.AddRow(row...)
 	}
 	for _, e := range r.A.Excluded {
-		t.AddRow(e.ID, "", "left out", "lacks "+strings.Join(e.Missing, ", "))
+		row := []string{e.ID, "", "left out", "lacks " + strings.Join(e.Missing, ", ")}
+		if gated {
+			row = append(row, r.gatedCell(e.ID))
+		}
+		t.AddRow(row...)
 	}
 	return t
+}
+
+// gatedCell says whether the gate judged a run against the calibration:
+// its verdict ("fail, marked healthy"), or "-".
+func (r *Report) gatedCell(id string) string {
+	if v, ok := r.Gated[id]; ok {
+		return v
+	}
+	return "-"
+}
+
+// auditTitle heads the audit section: the floor's verdict in words.
+func (r *Report) auditTitle() string {
+	return "Audit of the calibration: " + r.Audit.Res.Floor.Verdict
 }
 
 // provenance says what the report was made from and with.
@@ -192,6 +228,16 @@ type reportPage struct {
 	Figures, Candidates, Distribution, Benchmarks htmlTable
 	Inputs                                        htmlTable
 	Charts                                        []htmlChart
+	// Audit is the audit section, nil without one.
+	Audit *htmlAudit
+}
+
+// htmlAudit is the audit section of the page: its title, the counts, the
+// table of the floor's and the bands' figures, and the sentences.
+type htmlAudit struct {
+	Title        string
+	Lines, Notes []string
+	Table        htmlTable
 }
 
 // htmlTable is a table ready for the template; cells are escaped by
@@ -237,6 +283,10 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		cs = append(cs, htmlChart{Name: c.Name, Title: c.Caption, Read: r.reading(c.Name), SVG: template.HTML(inlineSVG(string(c.SVG))), LeftOut: c.LeftOut})
 	}
 	spread, rec := r.spread(), r.recommend()
+	var audit *htmlAudit
+	if r.Audit != nil {
+		audit = &htmlAudit{Title: r.auditTitle(), Lines: r.Audit.Counts(), Table: forHTML(r.Audit.Table()), Notes: r.Audit.Notes()}
+	}
 	return reportTemplate.Execute(w, reportPage{
 		Title:        r.Title(),
 		Floor:        r.floorLine(),
@@ -251,6 +301,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 		Charts:       cs,
 		Inputs:       forHTML(r.inputs()),
 		Provenance:   r.provenance(),
+		Audit:        audit,
 	})
 }
 
@@ -294,11 +345,17 @@ func (r *Report) Markdown(chartFiles []string) *render.Doc {
 			}
 		}
 	}
+	d.Add(&render.Heading{Level: 2, Text: r.figuresTitle()}, r.figures())
+	if v := r.Audit; v != nil {
+		d.Add(&render.Heading{Level: 2, Text: r.auditTitle()}, &render.List{Items: v.Counts()}, v.Table())
+		for _, n := range v.Notes() {
+			d.Add(&render.Paragraph{Text: n})
+		}
+	}
 	for _, s := range []struct {
 		title string
 		t     *render.Table
 	}{
-		{r.figuresTitle(), r.figures()},
 		{"Candidate floors", rec.CandidateTable()},
 		{"Score distribution", spread.DistributionTable()},
 		{"Benchmarks, noisiest first", spread.BenchmarkTable()},
@@ -332,7 +389,7 @@ func (r *Report) mermaidCharts(d *render.Doc) {
 			m := mermaid.ScoreSequence(c)
 			d.Add(&render.Heading{Level: 3, Text: h.Caption}, &render.Fenced{Info: "mermaid", Text: m.Diagram},
 				&render.Paragraph{Text: m.KeyLine()},
-				render.NewTable(scoreSeqColumns(c), c.Scores.Points))
+				render.NewTable(scoreSeqColumns(c, r.Gated), c.Scores.Points))
 		case *chartdata.RatioSpread:
 			// The strips show the bands the gate would accept: the
 			// calibration's when the chart has them, else those of these
@@ -392,15 +449,16 @@ func spreadStripColumns(c *chartdata.RatioSpread, s mermaid.Strips) []render.Col
 }
 
 // scoreSeqColumns are the score sequence's numbers: each run's score and
-// whether it is below the floor.
-func scoreSeqColumns(c *chartdata.ScoreSequence) []render.Column[chartdata.Point] {
+// whether it is below the floor; with a ledger's verdicts (gated, by run
+// id), whether the gate judged the run against the calibration, and how.
+func scoreSeqColumns(c *chartdata.ScoreSequence, gated map[string]string) []render.Column[chartdata.Point] {
 	floor := 0.0
 	for _, r := range c.Refs {
 		if r.Kind == chartdata.RefFloor {
 			floor = r.At
 		}
 	}
-	return []render.Column[chartdata.Point]{
+	cols := []render.Column[chartdata.Point]{
 		{Head: "n", Align: render.Right, Cell: func(p chartdata.Point) string { return fmt.Sprintf("%.0f", p.X) }},
 		{Head: "run", Cell: func(p chartdata.Point) string { return p.Label }},
 		{Head: "score", Align: render.Right, Cell: func(p chartdata.Point) string { return X(p.Y) }},
@@ -414,4 +472,13 @@ func scoreSeqColumns(c *chartdata.ScoreSequence) []render.Column[chartdata.Point
 			return "above"
 		}},
 	}
+	if len(gated) > 0 {
+		cols = append(cols, render.Column[chartdata.Point]{Head: "gated", Cell: func(p chartdata.Point) string {
+			if v, ok := gated[p.Label]; ok {
+				return v
+			}
+			return "-"
+		}})
+	}
+	return cols
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"qoscal/calibrate"
+	"qoscal/render"
 )
 
 // WarningText words a warning (calibrate.Warning: a kind, the run or
@@ -59,7 +60,7 @@ func WarningText(w calibrate.Warning) string {
 		if len(f.Regimes) == 2 {
 			times = "once"
 		}
-		return fmt.Sprintf("the scores changed regime %s: %s", times, DescribeRegimes(f.Regimes))
+		return fmt.Sprintf("the scores changed regime %s: %s", times, DescribeRegimes(f.Regimes)) + DescribeBoundaries(f.Regimes)
 	case calibrate.CapFigures:
 		var why []string
 		if f.NotNormal {
@@ -310,6 +311,55 @@ func DescribeRegimes(rs []calibrate.Regime) string {
 		parts[i] = fmt.Sprintf("%s (%d runs, median %.2f)", r.Span(), r.N, r.Median)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// DescribeBoundaries names the environment that changed where the scores
+// changed regime (calibrate.Regime.Changes): "; the score changed at
+// run-40, where the CPU model changed from X to Y", a clause per boundary
+// with a label change; "" when no label changed at any boundary.
+func DescribeBoundaries(rs []calibrate.Regime) string {
+	var s string
+	for _, r := range rs {
+		if len(r.Changes) == 0 {
+			continue
+		}
+		what := make([]string, len(r.Changes))
+		for i, c := range r.Changes {
+			what[i] = render.OneLine(fmt.Sprintf("%s changed from %s to %s", LabelName(c.Label), c.From, c.To))
+		}
+		s += fmt.Sprintf("; the score changed at %s, where %s", r.First, joinAnd(what))
+	}
+	return s
+}
+
+// LabelName names a run label in a sentence: "the CPU model" for cpu,
+// "the runner image" for image, and "label K" for a key K it does not
+// know.
+func LabelName(key string) string {
+	switch key {
+	case "cpu":
+		return "the CPU model"
+	case "cpus":
+		return "the number of CPUs"
+	case "image":
+		return "the runner image"
+	case "kernel":
+		return "the kernel"
+	case "os":
+		return "the OS"
+	case "runner":
+		return "the runner"
+	}
+	return "label " + key
+}
+
+// joinAnd joins clauses as a sentence lists them: "a", "a and b",
+// "a, b and c".
+func joinAnd(parts []string) string {
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
 // DescribeWindow says which runs a floor was calibrated on:

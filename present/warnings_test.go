@@ -184,3 +184,37 @@ func TestUnsaid(t *testing.T) {
 		t.Errorf("Unsaid changed its input: %+v", ws)
 	}
 }
+
+// TestDescribeBoundaries: the regime warning names the labels that
+// changed at each boundary, by their names in words, and nothing at a
+// boundary where none changed.
+func TestDescribeBoundaries(t *testing.T) {
+	r := func(first string, changes ...calibrate.LabelChange) calibrate.Regime {
+		return calibrate.Regime{First: first, Last: first, N: 1, Median: 1, Changes: changes}
+	}
+	for _, c := range []struct {
+		rs   []calibrate.Regime
+		want string
+	}{
+		{[]calibrate.Regime{r("run-01"), r("run-40", calibrate.LabelChange{Label: "cpu", From: "X", To: "Y"})},
+			"; the score changed at run-40, where the CPU model changed from X to Y"},
+		{[]calibrate.Regime{r("run-01"), r("run-40")}, ""},
+		{[]calibrate.Regime{r("run-01"), r("run-20", calibrate.LabelChange{Label: "kernel", From: "6.5", To: "6.8"}), r("run-30"),
+			r("run-40", calibrate.LabelChange{Label: "image", From: "ubuntu24/1", To: "ubuntu24/2"}, calibrate.LabelChange{Label: "pool", From: "a", To: "b"},
+				calibrate.LabelChange{Label: "cpus", From: "2", To: "4"})},
+			"; the score changed at run-20, where the kernel changed from 6.5 to 6.8; the score changed at run-40, where the runner image changed from ubuntu24/1 to ubuntu24/2, label pool changed from a to b and the number of CPUs changed from 2 to 4"},
+		{[]calibrate.Regime{r("run-01"), r("run-40", calibrate.LabelChange{Label: "os", From: "linux\nx", To: "mac"}, calibrate.LabelChange{Label: "runner", From: "r1", To: "r2"})},
+			"; the score changed at run-40, where the OS changed from linux\\nx to mac and the runner changed from r1 to r2"},
+	} {
+		if got := DescribeBoundaries(c.rs); got != c.want {
+			t.Errorf("DescribeBoundaries:\n got %q\nwant %q", got, c.want)
+		}
+	}
+	w := calibrate.Warning{Kind: calibrate.WarnRegimes, Figures: calibrate.RegimeFigures{Regimes: []calibrate.Regime{
+		{First: "run-01", Last: "run-39", N: 39, Median: 1.55},
+		{First: "run-40", Last: "run-60", N: 21, Median: 1.31, Changes: []calibrate.LabelChange{{Label: "cpu", From: "X", To: "Y"}}}}}}
+	want := "the scores changed regime once: run-01..run-39 (39 runs, median 1.55), run-40..run-60 (21 runs, median 1.31); the score changed at run-40, where the CPU model changed from X to Y"
+	if got := WarningText(w); got != want {
+		t.Errorf("WarningText:\n got %q\nwant %q", got, want)
+	}
+}

@@ -141,36 +141,12 @@ func (a *auditFlags) run(u *ui, args []string) error {
 		return err
 	}
 	defer st.Close()
-	ledger, err := st.Ledger(u.ctx, store.LedgerQuery{Labels: filter, Calibration: cal.SHA256})
-	if err != nil {
-		return err
-	}
-	onBranch, err := branchRuns(u, st, filter, cal)
+	res, ledger, err := auditLedger(u, st, filter, cal)
 	if err != nil {
 		return err
 	}
 	if len(ledger.Verdicts) == 0 {
 		a.noVerdicts(u, st, filter, cal)
-	}
-	marks := ledger.LatestMarks()
-	var runs []calibrate.AuditRun
-	for _, v := range ledger.Verdicts {
-		r := calibrate.AuditRun{ID: v.Run, Verdict: v.Verdict, Score: v.Score, Floor: v.Floor, FloorSource: v.FloorSource,
-			Partial: v.Partial, Kind: v.Kind, RunnerHealth: v.RunnerHealth, BandsJudged: len(v.Bands) > 0,
-			OnBranch: onBranch == nil || onBranch[v.Run]}
-		for _, b := range v.Bands {
-			if b.Band == calibrate.BandBelow {
-				r.Below = append(r.Below, b.Benchmark)
-			}
-		}
-		if m, ok := marks[v.Run]; ok {
-			r.Mark, r.Note = m.Truth, m.Note
-		}
-		runs = append(runs, r)
-	}
-	res, err := calibrate.Audit(cal, runs, calibrate.AuditOptions{})
-	if err != nil {
-		return err
 	}
 	v := &present.Audit{Res: res, Cal: cal, CalPath: a.calPath, Store: st.Location(), Labels: filter}
 	if summary := u.summary; summary != "" {
@@ -192,6 +168,40 @@ func (a *auditFlags) run(u *ui, args []string) error {
 		ghCommand(u.annotations(), "warning", "qoscal audit", msg)
 	}
 	return nil
+}
+
+// auditLedger audits cal on the verdicts the ledger of st kept against
+// its exact bytes, of the runs filter selects, with the latest mark of
+// each: what audit shows, and the report's audit section. It returns the
+// ledger read, whose Verdicts are none when no run was judged against
+// cal.
+func auditLedger(u *ui, st store.Store, filter map[string]string, cal *calibrate.File) (*calibrate.AuditResult, store.Ledger, error) {
+	ledger, err := st.Ledger(u.ctx, store.LedgerQuery{Labels: filter, Calibration: cal.SHA256})
+	if err != nil {
+		return nil, ledger, err
+	}
+	onBranch, err := branchRuns(u, st, filter, cal)
+	if err != nil {
+		return nil, ledger, err
+	}
+	marks := ledger.LatestMarks()
+	var runs []calibrate.AuditRun
+	for _, v := range ledger.Verdicts {
+		r := calibrate.AuditRun{ID: v.Run, Verdict: v.Verdict, Score: v.Score, Floor: v.Floor, FloorSource: v.FloorSource,
+			Partial: v.Partial, Kind: v.Kind, RunnerHealth: v.RunnerHealth, BandsJudged: len(v.Bands) > 0,
+			OnBranch: onBranch == nil || onBranch[v.Run]}
+		for _, b := range v.Bands {
+			if b.Band == calibrate.BandBelow {
+				r.Below = append(r.Below, b.Benchmark)
+			}
+		}
+		if m, ok := marks[v.Run]; ok {
+			r.Mark, r.Note = m.Truth, m.Note
+		}
+		runs = append(runs, r)
+	}
+	res, err := calibrate.Audit(cal, runs, calibrate.AuditOptions{})
+	return res, ledger, err
 }
 
 // branchRuns returns the runs of the calibrated branch among those the

@@ -18,6 +18,7 @@ import (
 	unicodeutil "unicode"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"golang.org/x/net/html"
 	"golang.org/x/text/encoding/unicode"
 )
 
@@ -70,6 +71,7 @@ func TestScripts(t *testing.T) {
 			"mkzip":      cmdMkzip,
 			"link":       cmdLink,
 			"onlyfiles":  cmdOnlyFiles,
+			"htmltext":   cmdHTMLText,
 		},
 		RequireUniqueNames: true,
 		UpdateScripts:      *update,
@@ -118,6 +120,53 @@ func cmdEncode(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	ts.Check(os.MkdirAll(filepath.Dir(ts.MkAbs(args[2])), 0o755))
 	ts.Check(os.WriteFile(ts.MkAbs(args[2]), out, 0o644))
+}
+
+// cmdHTMLText writes the text of an HTML page as a browser shows it, to
+// check with grep: htmltext PAGE OUT parses PAGE (golang.org/x/net/html,
+// failing when it does not parse) and writes its text with each block
+// (heading, paragraph, list item, table row) on a line of its own and
+// the cells of a row joined by " | "; the text of style and svg elements
+// is left out.
+func cmdHTMLText(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: htmltext PAGE OUT")
+	}
+	doc, err := html.Parse(strings.NewReader(ts.ReadFile(args[0])))
+	if err != nil {
+		ts.Fatalf("%s: %v", args[0], err)
+	}
+	var b strings.Builder
+	block := map[string]bool{"h1": true, "h2": true, "h3": true, "p": true, "li": true, "tr": true, "div": true, "figcaption": true, "title": true}
+	var walk func(n *html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && (n.Data == "style" || n.Data == "svg") {
+			return
+		}
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && (c.Data == "td" || c.Data == "th") && c.PrevSibling != nil {
+				b.WriteString(" | ")
+			}
+			walk(c)
+		}
+		if n.Type == html.ElementNode && block[n.Data] {
+			b.WriteString("\n")
+		}
+	}
+	walk(doc)
+	// One block a line: no blank lines, no line of spaces alone.
+	var lines []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	if err := os.WriteFile(ts.MkAbs(args[1]), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		ts.Fatalf("%v", err)
+	}
 }
 
 // cmdLink makes a hard link: NEW is another name of OLD's file.

@@ -8,6 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
+	"qoscal/data/source"
+	"qoscal/data/store"
 	"qoscal/plots"
 	"qoscal/present"
 	"qoscal/render"
@@ -26,7 +30,13 @@ candidate floors, the six charts of 'qoscal plot', and the inputs (runs,
 labels, variant names, qoscal version, seed). With --calibration FILE (or
 --floor) the report is about that floor instead: its heading, figures,
 warnings and charts are that floor's, on the runs read, and the floor
-recommend would give them is one row, for comparison.
+recommend would give them is one row, for comparison. When the store (the
+one the runs were read from, or --db with PATHs) holds verdicts 'gate
+--record' kept against that calibration file, the report has an audit
+section: what 'qoscal audit' says of them all, whatever runs --label
+selects (the counts, the realised false-alarm rate with its exact interval
+against the claimed one, the verdict, the marked misses); and the list of
+runs says which were gated.
 
 --out writes one self-contained HTML file: charts inline as SVG, styles
 inline, no scripts, nothing fetched; readable on a phone and printable.
@@ -62,9 +72,11 @@ func init() {
 type reportFlags struct {
 	cf               chartFlags
 	out, md, summary string
+	fs               *pflag.FlagSet
 }
 
 func (r *reportFlags) flags(fs *flagSet) {
+	r.fs = fs.FlagSet
 	r.cf.add(fs)
 	fs.group("Output:")
 	fs.StringVar(&r.out, "out", "", "write the HTML report to `FILE.html`")
@@ -92,6 +104,10 @@ func (r *reportFlags) run(u *ui, paths []string) error {
 		return usagef("name the report: --out FILE.html, --markdown FILE.md and/or --summary [FILE.md]")
 	}
 	fc := cf.files(u, paths)
+	ledger := r.ledgerStore(u, paths)
+	if len(paths) > 0 {
+		fc.store(ledger)
+	}
 	fc.out("--out", out)
 	if md != "" {
 		fc.out("--markdown", md)
@@ -117,6 +133,9 @@ func (r *reportFlags) run(u *ui, paths []string) error {
 	}
 	rep := &present.Report{A: in.analysis, Rec: rec, Recommended: cf.recommended, Floor: floor, ChartData: cd,
 		Cal: cf.ff.cal, CalPath: cf.ff.calibration, Sources: map[string]string{}, Source: in.source, Filter: in.filter, Version: version}
+	if err := r.audit(u, rep, ledger); err != nil {
+		return err
+	}
 	for _, d := range ds {
 		rep.Charts = append(rep.Charts, present.ReportChart{Name: d.name, Caption: d.caption, SVG: d.image, LeftOut: d.leftOut})
 	}
@@ -169,6 +188,58 @@ func (r *reportFlags) run(u *ui, paths []string) error {
 			return fmt.Errorf("step summary %s: %v", summary, err)
 		}
 		fmt.Fprintln(u.stdout, render.OneLine(summary))
+	}
+	return nil
+}
+
+// ledgerStore is the store whose ledger the report's audit section reads:
+// with --calibration, the store the runs were read from, or, with PATHs,
+// the store --db names (not $QOSCAL_DB: a report of run folders reads no
+// store unless asked); "" for none.
+func (r *reportFlags) ledgerStore(u *ui, paths []string) string {
+	switch {
+	case r.cf.ff.calibration == "":
+		return ""
+	case len(paths) == 0:
+		return storePath(u, r.cf.af.db)
+	case r.fs.Changed("db"):
+		return storePath(u, r.cf.af.db)
+	}
+	return ""
+}
+
+// audit adds to rep the audit of its calibration on the verdicts the
+// ledger of the store loc kept against it, as 'qoscal audit --calibration
+// FILE --db STORE' shows it: every verdict against the file, whatever
+// runs the report's --label selects (pull requests' runs, gated against
+// the calibration of the main branch, seldom carry its labels); and marks
+// the runs gated. Nothing when there is no store or no such verdict.
+func (r *reportFlags) audit(u *ui, rep *present.Report, loc string) error {
+	cal := r.cf.ff.cal
+	if loc == "" || cal == nil {
+		return nil
+	}
+	st, err := source.OpenStore(u.ctx, loc, store.ReadOnly)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	res, ledger, err := auditLedger(u, st, nil, cal)
+	if err != nil {
+		return err
+	}
+	if len(ledger.Verdicts) == 0 {
+		return nil
+	}
+	rep.Audit = &present.Audit{Res: res, Cal: cal, CalPath: r.cf.ff.calibration, Store: st.Location()}
+	marks := ledger.LatestMarks()
+	rep.Gated = map[string]string{}
+	for _, v := range ledger.Verdicts {
+		cell := v.Verdict
+		if m, ok := marks[v.Run]; ok {
+			cell += ", marked " + m.Truth
+		}
+		rep.Gated[v.Run] = cell
 	}
 	return nil
 }
