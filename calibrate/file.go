@@ -595,6 +595,9 @@ func (f *File) check(present map[string]bool) error {
 		case v.Repetitions <= v.Runs:
 			return fmt.Errorf("field variance_components.repetitions %d: expected more than its %d runs (some run with 2 repetitions or more)", v.Repetitions, v.Runs)
 		}
+		if err := f.checkVariance(); err != nil {
+			return err
+		}
 	}
 	for _, r := range []struct {
 		name string
@@ -698,6 +701,42 @@ func (f *File) checkObserved() error {
 	return nil
 }
 
+// varianceCheckRate is the chance, under the model, that checkVariance
+// refuses the variance components of a file recommend wrote, for each of
+// its two checks: small, so that a real calibration is refused about
+// never, since the checks are there for edits that move a floor by far.
+const varianceCheckRate = 1e-6
+
+// checkVariance checks variance_components against the runs' scores in
+// the (already checked) matrix, from which it was estimated (the same
+// runs' repetitions). The sequential gate and the floor for a mean of
+// repetitions rest on it, and an edit of mean_log or between alone moved
+// them far below the floor the matrix checks. (i) V = between² +
+// within²/r̄ (r̄ the mean repetitions a run) is the variance of a run's
+// log score under the model: it must not be so large that the n runs'
+// sample variance s² falls below V·χ²(n−1; varianceCheckRate)/(n − 1). A
+// V smaller than the runs' spread is allowed: it makes the gate stricter,
+// not laxer, and the sequential gate uses max(V, s²) (an estimated
+// between of 0 is common with few runs). (ii) mean_log is within
+// z·√(max(V, s²)/runs) + within² of observed.mean_log, z the normal
+// quantile at 1 − varianceCheckRate (within² allows for the gap between a
+// mean of per-repetition scores and a score of pooled ratios).
+func (f *File) checkVariance() error {
+	v, o := f.Variance, f.Observed
+	rbar := float64(v.Repetitions) / float64(v.Runs)
+	V := v.Between*v.Between + v.Within*v.Within/rbar
+	s2 := o.SDLog * o.SDLog
+	df := float64(f.Runs - 1)
+	if V > 0 && s2*df/V < stats.ChiSquaredQuantile(varianceCheckRate, df) {
+		return fmt.Errorf("field variance_components: between %v and within %v give a run's log score an SD of %.4g, which the %d runs' scores (sd_log %.4g) rule out", v.Between, v.Within, math.Sqrt(V), f.Runs, o.SDLog)
+	}
+	tol := stats.NormalQuantile(1-varianceCheckRate)*math.Sqrt(max(V, s2)/float64(v.Runs)) + v.Within*v.Within
+	if math.Abs(v.MeanLog-o.MeanLog) > tol {
+		return fmt.Errorf("field variance_components.mean_log %v: the runs' mean log score is %.6g (observed.mean_log), and the two estimate one mean (at most %.3g apart)", v.MeanLog, o.MeanLog, tol)
+	}
+	return nil
+}
+
 // checkModel checks the file's model against the rest of the file: the
 // matrix has a row of finite log ratios for every run and a column for
 // every suite benchmark in suite order, its scores give the observed min,
@@ -751,6 +790,20 @@ func (f *File) checkModel() error {
 		file, got float64
 	}{{"min", f.Observed.Min, lo}, {"median", f.Observed.Median, med}, {"max", f.Observed.Max, hi}} {
 		if math.Abs(c.file-c.got) > 1e-12*math.Abs(c.got) {
+			return fmt.Errorf("field observed.%s %v is not the matrix's (%v)", c.name, c.file, c.got)
+		}
+	}
+	// The gate moves the floor for a mean of repetitions by the runs'
+	// mean and SD of log scores: they must be the matrix's too.
+	logs, err := stats.Logs(scores)
+	if err != nil {
+		return fmt.Errorf("field matrix: %v", err)
+	}
+	for _, c := range []struct {
+		name      string
+		file, got float64
+	}{{"mean_log", f.Observed.MeanLog, stats.Mean(logs)}, {"sd_log", f.Observed.SDLog, stats.SD(logs)}} {
+		if math.Abs(c.file-c.got) > 1e-9*(1+math.Abs(c.got)) {
 			return fmt.Errorf("field observed.%s %v is not the matrix's (%v)", c.name, c.file, c.got)
 		}
 	}

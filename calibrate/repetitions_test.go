@@ -112,9 +112,9 @@ func repRun(id string, logs []float64) data.Run {
 // floor moved to the same number of SDs of such a mean below the model's
 // mean: a run of more repetitions gets a snugger floor. Without the
 // model, a run's repetitions are counted and its samples pooled as ever.
-func TestGateRepetitions(t *testing.T) {
-	// 8 calibration jobs of 3 repetitions: job effects and repetition
-	// noise of known size.
+// eightJobs are 8 calibration jobs of 3 repetitions: job effects and
+// repetition noise of known size around a log score of 0.3.
+func eightJobs() []data.Run {
 	job := []float64{0.02, -0.01, 0.03, -0.02, 0.0, 0.015, -0.025, 0.01}
 	rep := [][]float64{{0.01, -0.01, 0.0}, {0.005, 0.0, -0.005}, {-0.01, 0.01, 0.002}, {0.0, 0.004, -0.004},
 		{0.012, -0.006, -0.006}, {-0.003, 0.003, 0.0}, {0.008, -0.008, 0.001}, {-0.002, 0.0, 0.002}}
@@ -126,7 +126,13 @@ func TestGateRepetitions(t *testing.T) {
 		}
 		runs = append(runs, repRun(fmt.Sprintf("cal-%d", i+1), logs))
 	}
-	a, err := Analyze(runs, Options{NoRegimes: true})
+	return runs
+}
+
+func TestGateRepetitions(t *testing.T) {
+	// 8 calibration jobs of 3 repetitions: job effects and repetition
+	// noise of known size.
+	a, err := Analyze(eightJobs(), Options{NoRegimes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +194,7 @@ func TestGateRepetitions(t *testing.T) {
 // checked as the rest of it is: SDs finite and not negative, runs within
 // the calibration's, more repetitions than runs.
 func TestFileVarianceChecked(t *testing.T) {
-	a, err := Analyze([]data.Run{repRun("a", []float64{0.1, 0.2}), repRun("b", []float64{0.15, 0.12}), repRun("c", []float64{0.2, 0.1})}, Options{NoRegimes: true})
+	a, err := Analyze(eightJobs(), Options{NoRegimes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,9 +211,17 @@ func TestFileVarianceChecked(t *testing.T) {
 		want string
 	}{
 		{func(v *FileVariance) { v.Within = -1 }, "field variance_components: between"},
-		{func(v *FileVariance) { v.Runs = 4 }, "field variance_components.runs 4: expected 2 to the 3 calibration runs"},
-		{func(v *FileVariance) { v.Repetitions = 3 }, "field variance_components.repetitions 3: expected more than its 3 runs"},
+		{func(v *FileVariance) { v.Runs = 9 }, "field variance_components.runs 9: expected 2 to the 8 calibration runs"},
+		{func(v *FileVariance) { v.Repetitions = 8 }, "field variance_components.repetitions 8: expected more than its 8 runs"},
 		{nil, "field variance_components is a field of version 3, and this file says version 2"},
+		// A fourth hostile sweep: mean_log or between edited alone moved
+		// the sequential gate's and the repetition floor to 0.98 or 0.26
+		// under a file whose floor is checked at 1.27, and a 23%
+		// regression passed. They are checked against the runs' scores.
+		{func(v *FileVariance) { v.MeanLog -= 1 }, "field variance_components.mean_log"},
+		{func(v *FileVariance) { v.MeanLog = 0 }, "field variance_components.mean_log 0"},
+		{func(v *FileVariance) { v.Between = 0.5 }, "field variance_components: between 0.5 and within"},
+		{func(v *FileVariance) { v.Within *= 1000 }, "field variance_components: between"},
 	} {
 		f := NewFile(a, r, nil, time.Unix(0, 0).UTC(), "test")
 		if f.Version != 3 {
@@ -218,6 +232,42 @@ func TestFileVarianceChecked(t *testing.T) {
 		} else {
 			f.Version = 2
 		}
+		var buf bytes.Buffer
+		if err := f.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseFile("cal.json", buf.Bytes()); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("error %v, want %s", err, c.want)
+		}
+	}
+	// The file as written reads, and so do edits within the checks'
+	// reach: between 0 (an estimate of 0 is common with few runs; it
+	// makes the gate stricter) and mean_log moved by a tenth of a run's
+	// SD.
+	for _, edit := range []func(*FileVariance){nil, func(v *FileVariance) { v.Between = 0 }, func(v *FileVariance) { v.MeanLog += 0.1 * a.Score.SDLog }} {
+		f := NewFile(a, r, nil, time.Unix(0, 0).UTC(), "test")
+		if edit != nil {
+			edit(f.Variance)
+		}
+		var buf bytes.Buffer
+		if err := f.Write(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ParseFile("cal.json", buf.Bytes()); err != nil {
+			t.Errorf("a file within the checks is refused: %v", err)
+		}
+	}
+	// observed.mean_log and sd_log are the matrix's: the floor for a
+	// mean of repetitions is moved by them.
+	for _, c := range []struct {
+		edit func(*FileObserved)
+		want string
+	}{
+		{func(o *FileObserved) { o.SDLog *= 0.01 }, "field observed.sd_log"},
+		{func(o *FileObserved) { o.MeanLog += 1e-6 }, "field observed.mean_log"},
+	} {
+		f := NewFile(a, r, nil, time.Unix(0, 0).UTC(), "test")
+		c.edit(&f.Observed)
 		var buf bytes.Buffer
 		if err := f.Write(&buf); err != nil {
 			t.Fatal(err)

@@ -80,3 +80,10 @@ func BinomialAtLeast(x, n int, p float64) float64 {
 	}
 	return mathext.RegIncBeta(float64(x), float64(n-x+1), p)
 }
+
+// ChiSquaredQuantile is the p quantile of the χ² distribution with df
+// degrees of freedom (gonum's distuv.ChiSquared, the regularised
+// incomplete gamma function inverted).
+func ChiSquaredQuantile(p, df float64) float64 {
+	return distuv.ChiSquared{K: df}.Quantile(p)
+}
