@@ -20,6 +20,7 @@ import (
 	"qoscal/data/load"
 	"qoscal/data/source"
 	"qoscal/data/store"
+	"qoscal/measure"
 	"qoscal/present"
 	"qoscal/render"
 )
@@ -121,7 +122,7 @@ func (g *gateFlags) flags(fs *flagSet) {
 	fs.group("CI:")
 	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE` (default $GITHUB_STEP_SUMMARY when set)")
 	fs.BoolVar(&g.record, "record", false, "also store the run (--db, --run ID, --label)")
-	fs.BoolVar(&g.emitMeta, "emit-meta", false, "write qoscal.json beside the candidate's result file: the Actions run id and attempt, commit, runner OS and name, and the time, read back as the run's labels when the folder (or its artifact) is a PATH")
+	fs.BoolVar(&g.emitMeta, "emit-meta", false, "write qoscal.json beside the candidate's result file: the Actions run id and attempt, commit, runner OS and name, the time, and the machine (CPU model, logical CPUs, OS, kernel, runner image), read back as the run's labels when the folder (or its artifact) is a PATH")
 	fs.IntVar(&g.driftWindow, "drift-window", 20, fmt.Sprintf("with --db, check the last `N` stored gated runs (those with the --label labels, if given) for drift from the calibration, at a false-alarm rate of %s%% per N runs checked after each: 0 (no check) or in [3, %d]; a note on drift, a warning annotation under Actions", strconv.FormatFloat(100*calibrate.DefaultDriftFalseAlarm, 'g', -1, 64), maxDriftWindow))
 	fs.StringArrayVar(&g.labels, "label", nil, "a `KEY=VALUE` label of the recorded run; with --drift-window, of the stored runs checked")
 }
@@ -727,6 +728,12 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	m := load.Meta{Version: load.MetaVersion, RunID: u.getenv("GITHUB_RUN_ID"), Attempt: u.getenv("GITHUB_RUN_ATTEMPT"),
 		Commit: u.getenv("GITHUB_SHA"), RunnerOS: u.getenv("RUNNER_OS"), RunnerName: u.getenv("RUNNER_NAME"),
 		Time: now.Format(time.RFC3339)}
+	// The machine the gate runs on is the one that measured (gate runs in
+	// the job that measured), as 'qoscal measure' records it: version 2,
+	// which carries the environment.
+	if env := measure.Fingerprint(u.getenv); env != nil {
+		m.Version, m.Environment = load.MeasuredMetaVersion, env
+	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
