@@ -31,12 +31,15 @@ import (
 // (Matrix) and params.family_alpha; a version 1 file, without the matrix,
 // is refused (ErrVersion1). Version 3 adds variance_components, and is
 // written only for a calibration that has them (a file without them stays
-// version 2, which older builds read).
+// version 2, which older builds read); version 4 likewise adds
+// environments, by and profiles (environment.go).
 const (
 	FileSchema  = "qoscal-calibration"
-	FileVersion = 3
+	FileVersion = 4
 	// minFileVersion is the oldest version read.
 	minFileVersion = 2
+	// varianceVersion is the version that adds variance_components.
+	varianceVersion = 3
 )
 
 // MaxFileBytes is the largest calibration file ReadFile reads: 128 MiB.
@@ -93,6 +96,10 @@ type File struct {
 	// omitted when none. A gated run that skips them is said nothing of;
 	// a skip not named here is still a warning.
 	ExpectedSkips []string `json:"expected_skips,omitempty"`
+	// Environments are the CPU models and runner images the runs carried
+	// as labels, with how many runs each (SetEnvironments; version 4,
+	// omitted when no run carried them).
+	Environments []FileEnvironment `json:"environments,omitempty"`
 	// Matrix is the calibration's model: every run's log ratio per suite
 	// benchmark. A file read by ParseFile always has one.
 	Matrix *Matrix `json:"matrix,omitempty"`
@@ -222,7 +229,7 @@ func NewFile(a *Analysis, r *Recommendation, labels map[string]string, created t
 		Matrix:    a.Matrix(),
 	}
 	if v := a.Variance; v != nil {
-		f.Version = FileVersion
+		f.Version = varianceVersion
 		f.Variance = &FileVariance{Between: v.Between, Within: v.Within, MeanLog: v.Mean, Runs: v.Groups, Repetitions: v.N}
 	}
 	switch r.Options.Method {
@@ -584,8 +591,8 @@ func (f *File) check(present map[string]bool) error {
 	}
 	if v := f.Variance; v != nil {
 		switch {
-		case f.Version < 3:
-			return fmt.Errorf("field variance_components is a field of version 3, and this file says version %d", f.Version)
+		case f.Version < varianceVersion:
+			return fmt.Errorf("field variance_components is a field of version %d, and this file says version %d", varianceVersion, f.Version)
 		case !isFinite(v.Between) || !isFinite(v.Within) || v.Between < 0 || v.Within < 0:
 			return fmt.Errorf("field variance_components: between %v and within %v: expected SDs, finite and >= 0", v.Between, v.Within)
 		case !isFinite(v.MeanLog):
@@ -636,6 +643,9 @@ func (f *File) check(present map[string]bool) error {
 		if i > 0 && name <= f.ExpectedSkips[i-1] {
 			return fmt.Errorf("field expected_skips: %s after %s: expected the names sorted, each once", clipText(name), clipText(f.ExpectedSkips[i-1]))
 		}
+	}
+	if err := f.checkEnvironments(); err != nil {
+		return err
 	}
 	return checkText("tool", f.Tool)
 }
@@ -917,6 +927,12 @@ func (w *keyWalker) object(path, schema string) error {
 		if known != nil {
 			w.present[field] = !bytes.HasPrefix(w.b[w.i:], []byte("null"))
 		}
+		if w.b[w.i] == '[' && fileKeys[schema+"."+k+"[]"] != nil {
+			if err := w.array(path+"."+k, schema+"."+k+"[]"); err != nil {
+				return err
+			}
+			continue
+		}
 		if w.b[w.i] != '{' {
 			w.skipValue()
 			continue
@@ -926,6 +942,32 @@ func (w *keyWalker) object(path, schema string) error {
 			child = schema + ".*"
 		}
 		if err := w.object(path+"."+k, child); err != nil {
+			return err
+		}
+	}
+}
+
+// array walks the array at b[i] whose elements are objects of schema
+// (".environments[]"), each as object walks one, its path with its index
+// ("environments[0]"); an element that is not an object is left to the
+// decoder to refuse.
+func (w *keyWalker) array(path, schema string) error {
+	w.i++ // [
+	for n := 0; ; n++ {
+		w.space()
+		switch w.b[w.i] {
+		case ']':
+			w.i++
+			return nil
+		case ',':
+			w.i++
+			w.space()
+		}
+		if w.b[w.i] != '{' {
+			w.skipValue()
+			continue
+		}
+		if err := w.object(fmt.Sprintf("%s[%d]", path, n), schema); err != nil {
 			return err
 		}
 	}
@@ -958,7 +1000,8 @@ func (w *keyWalker) skipString() {
 
 // skipValue steps over the value at b[i]: a string, a literal, or an
 // array or object whole (objects inside arrays are left to the decoder,
-// which refuses them: no array of a calibration file holds one).
+// which refuses them, but for the arrays of objects fileKeys names, which
+// object walks with array).
 func (w *keyWalker) skipValue() {
 	depth := 0
 	for w.i < len(w.b) {
@@ -1002,6 +1045,7 @@ var fileKeys = map[string]map[string]bool{
 	".baseline_health.*":   jsonKeys(Health{}),
 	".matrix":              jsonKeys(Matrix{}),
 	".variance_components": jsonKeys(FileVariance{}),
+	".environments[]":      jsonKeys(FileEnvironment{}),
 }
 
 // mapFields are the objects of a calibration file that are maps, keyed by

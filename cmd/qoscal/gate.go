@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -190,6 +191,11 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 			return err
 		}
 	}
+	envLabels, envFrom := g.runEnvironment(u, run, paths)
+	var envWarnings []calibrate.Warning
+	if cal != nil {
+		envWarnings = cal.EnvironmentWarnings(envLabels)
+	}
 	dir, err := g.direction()
 	if err != nil {
 		return err
@@ -230,6 +236,7 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
+	res.Warnings = append(res.Warnings, envWarnings...)
 	// The command's own warning, about the files it was given, comes
 	// before the gate's.
 	same := g.sameFiles(pair)
@@ -242,7 +249,8 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	driftNote := g.driftNote(u, fs.Changed("db"), cal, dir)
 	code := gateExitCode(res)
 	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
-		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings), RerunCommand: rerunCommand}}
+		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings), RerunCommand: rerunCommand,
+		Environment: present.NewGateEnvironment(envLabels, envFrom)}}
 	if same != "" {
 		v.Warnings = append([]string{same}, v.Warnings...)
 	}
@@ -711,6 +719,28 @@ func (g *gateFlags) ledgerVerdict(u *ui, runs []data.Run, res *calibrate.GateRes
 	}
 	slices.SortFunc(v.Bands, func(a, b store.BandOutcome) int { return strings.Compare(a.Benchmark, b.Benchmark) })
 	return v
+}
+
+// runEnvironment returns the labels that say the run's environment
+// (data.LabelCPU and the others) and where they came from: the run's own
+// labels ("labels": its folder's qoscal.json, or the store's); for a run
+// read from files whose labels name no CPU model, those of the machine
+// the gate runs on ("machine"), which is the one that measured when gate
+// runs in the job that measured, as CI runs it.
+func (g *gateFlags) runEnvironment(u *ui, run *data.Run, paths []string) (map[string]string, string) {
+	labels := maps.Clone(run.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	if labels[data.LabelCPU] != "" || g.fromStore(paths) {
+		return labels, "labels"
+	}
+	for k, v := range measure.Fingerprint(u.getenv).Labels() {
+		if _, given := labels[k]; !given {
+			labels[k] = v
+		}
+	}
+	return labels, "machine"
 }
 
 // writeMeta writes qoscal.json beside the candidate's result file (in the

@@ -132,6 +132,7 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 		}
 		f := calibrate.NewFile(a, rec, labels, now, "qoscal "+version)
 		f.ExpectSkips(af.skipped)
+		f.SetEnvironments(runLabels(in.runs))
 		var buf bytes.Buffer
 		if err := f.Write(&buf); err != nil {
 			return fmt.Errorf("writing the calibration file: %v", err)
@@ -379,4 +380,13 @@ func commonLabels(runs []runInfo) map[string]string {
 		}
 	}
 	return out
+}
+
+// runLabels returns the labels of the runs by their id.
+func runLabels(runs []runInfo) func(id string) map[string]string {
+	byID := make(map[string]map[string]string, len(runs))
+	for _, r := range runs {
+		byID[r.ID] = r.Labels
+	}
+	return func(id string) map[string]string { return byID[id] }
 }

@@ -637,18 +637,8 @@ func (m *Meta) RunLabels() map[string]string {
 	return l
 }
 
-// The labels an environment gives a run (Environment.Labels): what
-// decides a runner's speed, so that runs can be told apart, selected and
-// calibrated by it.
-const (
-	LabelCPU    = "cpu"    // the processor's model
-	LabelCPUs   = "cpus"   // the logical processors
-	LabelKernel = "kernel" // the kernel's release
-	LabelArch   = "arch"   // Go's name of the architecture
-	LabelImage  = "image"  // the Actions runner image: "ubuntu24 20261124.1"
-)
-
-// Labels are the run labels the environment gives: cpu (the model), cpus,
+// Labels are the run labels the environment gives (data.LabelCPU and
+// the others): cpu (the model), cpus,
 // kernel, arch, and image (the image's OS and version, or either alone
 // when only one is known); empty fields give none, and a nil environment
 // none at all.
@@ -663,7 +653,7 @@ func (e *Environment) Labels() map[string]string {
 		cpus = strconv.Itoa(e.CPUs)
 	}
 	for k, v := range map[string]string{
-		LabelCPU: e.CPUModel, LabelCPUs: cpus, LabelKernel: e.Kernel, LabelArch: e.Arch, LabelImage: image,
+		data.LabelCPU: e.CPUModel, data.LabelCPUs: cpus, data.LabelKernel: e.Kernel, data.LabelArch: e.Arch, data.LabelImage: image,
 	} {
 		// A label is a name: the image's two halves, each a name, may
 		// together be longer than one.
