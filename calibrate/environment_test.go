@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // withEnvironments is the worked example's file with environments set from
@@ -117,5 +118,112 @@ func TestEnvironmentWarnings(t *testing.T) {
 	none, _ := withEnvironments(t, func(int) map[string]string { return nil })
 	if ws := none.EnvironmentWarnings(map[string]string{"cpu": "C", "image": "x"}); len(ws) != 0 {
 		t.Errorf("a calibration without environments warns: %v", ws)
+	}
+}
+
+// profiledFile is the worked example's calibration with two profiles by
+// the label cpu: its first three runs ("A") and its last two ("B"), each
+// recommended on alone by the same options, as recommend --by makes it.
+func profiledFile(t *testing.T) []byte {
+	t.Helper()
+	runs := fiveRuns(t)
+	opt := workedOptions()
+	a, r := workedRecommendation(t)
+	f := NewFile(a, r, nil, time.Unix(1796112000, 0), "qoscal test")
+	var ps []FileProfile
+	for _, g := range []struct {
+		value string
+		from  int
+		to    int
+	}{{"B", 3, 5}, {"A", 0, 3}} {
+		sub, err := Analyze(runs[g.from:g.to], Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := Recommend(sub, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ps = append(ps, NewProfile(g.value, NewFile(sub, rec, nil, time.Unix(1796112000, 0), "")))
+	}
+	f.SetProfiles("cpu", ps)
+	var buf bytes.Buffer
+	if err := f.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestParseFileProfiles: a file with profiles reads back whole: version
+// 4, by, the profiles sorted by value; Profile gives the calibration of
+// a value (its floor, runs and matrix; the suite and method the file's)
+// and nothing for a value without one; the profile's floor follows from
+// its runs alone.
+func TestParseFileProfiles(t *testing.T) {
+	f, err := ParseFile("c.json", profiledFile(t))
+	if err != nil {
+		t.Fatalf("a file with profiles is refused: %v", err)
+	}
+	if f.Version != 4 || f.By != "cpu" || fmt.Sprint(f.ProfileValues()) != "[A B]" {
+		t.Fatalf("version %d, by %q, profiles %v", f.Version, f.By, f.ProfileValues())
+	}
+	a, ok := f.Profile("A")
+	if !ok || a.Runs != 3 || len(a.Matrix.Runs) != 3 || a.Floor != f.Profiles[0].Floor || a.Method != f.Method || len(a.Profiles) != 0 {
+		t.Fatalf("profile A: %v %+v", ok, a)
+	}
+	scores, err := a.Matrix.Scores(a.Suite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, floor, _, err := FloorOf(scores, a.RecommendOptions()); err != nil || floor != a.Floor {
+		t.Errorf("profile A's floor %v, its runs alone give %v (%v)", a.Floor, floor, err)
+	}
+	if _, ok := f.Profile("C"); ok {
+		t.Error("a value without a profile has one")
+	}
+	if _, ok := f.Profile(""); ok {
+		t.Error("no value has a profile")
+	}
+}
+
+// TestParseFileProfilesRefused: each profile is checked as a calibration
+// is: a tampered floor, its runs not the file's, a missing field, an
+// unknown key, the profiles out of order, by without profiles; each is
+// refused with the profile and the field named.
+func TestParseFileProfilesRefused(t *testing.T) {
+	good := profiledFile(t)
+	prof := func(m map[string]any, i int) map[string]any { return m["profiles"].([]any)[i].(map[string]any) }
+	for _, c := range []struct {
+		reason string
+		change func(m map[string]any)
+		want   string
+	}{
+		{"a profile's floor lowered by hand", func(m map[string]any) {
+			prof(m, 0)["floor"] = 0.5
+			prof(m, 0)["floor_text"] = "0.50"
+		}, "field profiles[0] (cpu A): field floor 0.5 is not what the margin method gives on the matrix"},
+		{"a profile's floor text only", func(m map[string]any) { prof(m, 1)["floor_text"] = "0.50" }, "field profiles[1] (cpu B): field floor_text \"0.50\" disagrees"},
+		{"a profile's log ratio changed, and its observed scores with it", func(m map[string]any) {
+			lr := obj(prof(m, 1), "matrix")["log_ratio"].([]any)
+			lr[0], lr[1] = lr[1], lr[0]
+		}, "field profiles[1] (cpu B): the log ratios of run"},
+		{"a run in no profile's calibration", func(m map[string]any) {
+			obj(prof(m, 1), "matrix")["runs"].([]any)[0] = "run-99"
+		}, "field profiles[1] (cpu B): run run-99 is not among the calibration's runs"},
+		{"a missing field", func(m map[string]any) { delete(prof(m, 0), "detection") }, "field profiles[0].detection is missing"},
+		{"an unknown key", func(m map[string]any) { prof(m, 0)["note"] = "x" }, "field profiles[0].note is unknown"},
+		{"an unknown key in a profile's observed", func(m map[string]any) { obj(prof(m, 0), "observed")["floor"] = 1 }, "field profiles[0].observed.floor is unknown"},
+		{"out of order", func(m map[string]any) {
+			p := m["profiles"].([]any)
+			p[0], p[1] = p[1], p[0]
+		}, "field profiles[1].value \"A\": expected the profiles sorted by value, each once"},
+		{"by without profiles", func(m map[string]any) { delete(m, "profiles") }, "field by \"cpu\" without profiles"},
+		{"profiles without by", func(m map[string]any) { delete(m, "by") }, "field profiles without field by"},
+		{"an older version", func(m map[string]any) { m["version"] = 3 }, "fields by and profiles are fields of version 4, and this file says version 3"},
+	} {
+		_, err := ParseFile("c.json", edit(t, good, c.change))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s:\n got %v\nwant ...%s", c.reason, err, c.want)
+		}
 	}
 }

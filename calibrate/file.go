@@ -100,6 +100,12 @@ type File struct {
 	// as labels, with how many runs each (SetEnvironments; version 4,
 	// omitted when no run carried them).
 	Environments []FileEnvironment `json:"environments,omitempty"`
+	// By and Profiles are the calibration's profiles (recommend --by):
+	// the label they are by, and one calibration per value of it among
+	// the runs, each on those runs alone (version 4, omitted without
+	// them). The fields above stay the calibration of all the runs.
+	By       string        `json:"by,omitempty"`
+	Profiles []FileProfile `json:"profiles,omitempty"`
 	// Matrix is the calibration's model: every run's log ratio per suite
 	// benchmark. A file read by ParseFile always has one.
 	Matrix *Matrix `json:"matrix,omitempty"`
@@ -285,46 +291,86 @@ func (f *File) ExpectSkips(skipped map[string][]string) {
 // from it bit for bit.
 func (f *File) Write(w io.Writer) error {
 	c := *f
-	c.Matrix = nil
+	c.Matrix, c.Profiles = nil, nil
 	b, err := json.MarshalIndent(&c, "", "  ")
 	if err != nil {
 		return err
 	}
-	if m := f.Matrix; m != nil {
+	if f.Matrix != nil || len(f.Profiles) > 0 {
 		var buf bytes.Buffer
 		buf.Write(bytes.TrimSuffix(b, []byte("\n}")))
-		line := func(prefix string, v any, suffix string) error {
-			j, err := json.Marshal(v)
-			if err != nil {
+		if len(f.Profiles) > 0 {
+			// Each profile as the file itself: its fields indented, its
+			// matrix one run to a line.
+			buf.WriteString(",\n  \"profiles\": [")
+			for i, p := range f.Profiles {
+				if i > 0 {
+					buf.WriteByte(',')
+				}
+				pc := p
+				pc.Matrix = nil
+				pb, err := json.MarshalIndent(&pc, "    ", "  ")
+				if err != nil {
+					return err
+				}
+				buf.WriteString("\n    ")
+				buf.Write(bytes.TrimSuffix(pb, []byte("\n    }")))
+				if p.Matrix != nil {
+					buf.WriteString(",\n      \"matrix\": ")
+					if err := writeMatrix(&buf, p.Matrix, "      "); err != nil {
+						return err
+					}
+				}
+				buf.WriteString("\n    }")
+			}
+			buf.WriteString("\n  ]")
+		}
+		if m := f.Matrix; m != nil {
+			buf.WriteString(",\n  \"matrix\": ")
+			if err := writeMatrix(&buf, m, "  "); err != nil {
 				return err
 			}
-			buf.WriteString(prefix)
-			buf.Write(j)
-			buf.WriteString(suffix)
-			return nil
 		}
-		buf.WriteString(",\n  \"matrix\": {\n")
-		if err := line(`    "runs": `, m.Runs, ",\n"); err != nil {
-			return err
-		}
-		if err := line(`    "benchmarks": `, m.Benchmarks, ",\n"); err != nil {
-			return err
-		}
-		buf.WriteString(`    "log_ratio": [`)
-		for i, row := range m.LogRatio {
-			sep := ","
-			if i == len(m.LogRatio)-1 {
-				sep = ""
-			}
-			if err := line("\n      ", row, sep); err != nil {
-				return err
-			}
-		}
-		buf.WriteString("\n    ]\n  }\n}")
+		buf.WriteString("\n}")
 		b = buf.Bytes()
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
+}
+
+// writeMatrix writes a matrix as an object whose closing brace is at
+// indent: its runs and benchmarks on a line each, then its log ratios
+// one run to a line.
+func writeMatrix(buf *bytes.Buffer, m *Matrix, indent string) error {
+	line := func(prefix string, v any, suffix string) error {
+		j, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		buf.WriteString(prefix)
+		buf.Write(j)
+		buf.WriteString(suffix)
+		return nil
+	}
+	buf.WriteString("{\n")
+	if err := line(indent+`  "runs": `, m.Runs, ",\n"); err != nil {
+		return err
+	}
+	if err := line(indent+`  "benchmarks": `, m.Benchmarks, ",\n"); err != nil {
+		return err
+	}
+	buf.WriteString(indent + `  "log_ratio": [`)
+	for i, row := range m.LogRatio {
+		sep := ","
+		if i == len(m.LogRatio)-1 {
+			sep = ""
+		}
+		if err := line("\n"+indent+"    ", row, sep); err != nil {
+			return err
+		}
+	}
+	buf.WriteString("\n" + indent + "  ]\n" + indent + "}")
+	return nil
 }
 
 // WriteFile writes the calibration to path, atomically: a reader never sees
@@ -645,6 +691,9 @@ func (f *File) check(present map[string]bool) error {
 		}
 	}
 	if err := f.checkEnvironments(); err != nil {
+		return err
+	}
+	if err := f.checkProfiles(present); err != nil {
 		return err
 	}
 	return checkText("tool", f.Tool)
@@ -1036,21 +1085,28 @@ func (w *keyWalker) skipValue() {
 // its path with map keys as "*"; an object at another path (one where an
 // array or a number belongs) is left to the decoder to refuse.
 var fileKeys = map[string]map[string]bool{
-	"":                     jsonKeys(File{}),
-	".params":              jsonKeys(FileParams{}),
-	".observed":            jsonKeys(FileObserved{}),
-	".false_positive_rate": jsonKeys(FileFPR{}),
-	".detection":           jsonKeys(FileDetection{}),
-	".units.*":             jsonKeys(Unit{}),
-	".baseline_health.*":   jsonKeys(Health{}),
-	".matrix":              jsonKeys(Matrix{}),
-	".variance_components": jsonKeys(FileVariance{}),
-	".environments[]":      jsonKeys(FileEnvironment{}),
+	"":                                jsonKeys(File{}),
+	".params":                         jsonKeys(FileParams{}),
+	".observed":                       jsonKeys(FileObserved{}),
+	".false_positive_rate":            jsonKeys(FileFPR{}),
+	".detection":                      jsonKeys(FileDetection{}),
+	".units.*":                        jsonKeys(Unit{}),
+	".baseline_health.*":              jsonKeys(Health{}),
+	".matrix":                         jsonKeys(Matrix{}),
+	".variance_components":            jsonKeys(FileVariance{}),
+	".environments[]":                 jsonKeys(FileEnvironment{}),
+	".profiles[]":                     jsonKeys(FileProfile{}),
+	".profiles[].observed":            jsonKeys(FileObserved{}),
+	".profiles[].false_positive_rate": jsonKeys(FileFPR{}),
+	".profiles[].detection":           jsonKeys(FileDetection{}),
+	".profiles[].baseline_health.*":   jsonKeys(Health{}),
+	".profiles[].matrix":              jsonKeys(Matrix{}),
+	".profiles[].variance_components": jsonKeys(FileVariance{}),
 }
 
 // mapFields are the objects of a calibration file that are maps, keyed by
 // benchmark name or label key: any key, compared exactly.
-var mapFields = map[string]bool{".units": true, ".baseline_health": true, ".labels": true}
+var mapFields = map[string]bool{".units": true, ".baseline_health": true, ".labels": true, ".profiles[].baseline_health": true}
 
 // jsonKeys returns the JSON names of a struct's fields.
 func jsonKeys(v any) map[string]bool {

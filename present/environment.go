@@ -67,3 +67,15 @@ func JoinAnd(names []string) string {
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
+
+// profileSentence says which profile of the calibration judged the run:
+// "Judged on the profile of cpu Model A in the calibration file
+// prof.json: its 6 runs alone, floor 1.21x (on all 12 runs: 1.02x)."; ""
+// when none did.
+func (g *Gate) profileSentence() string {
+	if g.Profile == "" || g.Full == nil || g.Cal == nil {
+		return ""
+	}
+	return fmt.Sprintf("Judged on the profile of %s %s in the calibration file %s: its %s alone, floor %sx (on all %d runs: %sx).",
+		g.Full.By, g.Profile, g.CalPath, Plural(g.Cal.Runs, "run"), g.Cal.FloorText, g.Full.Runs, g.Full.FloorText)
+}

@@ -44,9 +44,11 @@ type Gate struct {
 	// found them; nil when it found neither.
 	Environment *GateEnvironment
 	// Profile is the value of the label the calibration's profiles are
-	// by (Cal.By) whose profile judged the run (Cal is then that
-	// profile's calibration); "" when no profile did.
+	// by whose profile judged the run (Cal is then that profile's
+	// calibration, and Full the file with all of them); "" when no
+	// profile did.
 	Profile string
+	Full    *calibrate.File
 }
 
 // gateRow is one benchmark row.
@@ -593,6 +595,9 @@ func (g *Gate) Doc() *render.Doc {
 		g.Table(),
 		&render.Paragraph{In: md, Text: g.floorSentence()},
 	)
+	if s := g.profileSentence(); s != "" {
+		d.Add(&render.Paragraph{In: md, Text: s}, &render.Lines{In: text, Lines: []string{"", s}})
+	}
 	for _, p := range []string{g.RerunSentence(), g.costSentence(), g.healthSentence()} {
 		if p != "" {
 			d.Add(&render.Paragraph{In: md, Text: p})

@@ -193,8 +193,14 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	}
 	envLabels, envFrom := g.runEnvironment(u, run, paths)
 	var envWarnings []calibrate.Warning
+	// profile is the value whose profile of the calibration judges the
+	// run, which cal then is; full the calibration file as read.
+	profile, full := "", cal
 	if cal != nil {
 		envWarnings = cal.EnvironmentWarnings(envLabels)
+		if p, ok := cal.Profile(envLabels[cal.By]); ok && cal.By != "" {
+			cal, profile = p, envLabels[cal.By]
+		}
 	}
 	dir, err := g.direction()
 	if err != nil {
@@ -250,7 +256,7 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	code := gateExitCode(res)
 	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
 		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings), RerunCommand: rerunCommand,
-		Environment: present.NewGateEnvironment(envLabels, envFrom)}}
+		Environment: present.NewGateEnvironment(envLabels, envFrom), Profile: profile, Full: full}}
 	if same != "" {
 		v.Warnings = append([]string{same}, v.Warnings...)
 	}
