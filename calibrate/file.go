@@ -31,12 +31,15 @@ import (
 // (Matrix) and params.family_alpha; a version 1 file, without the matrix,
 // is refused (ErrVersion1). Version 3 adds variance_components, and is
 // written only for a calibration that has them (a file without them stays
-// version 2, which older builds read).
+// version 2, which older builds read); version 4 likewise adds
+// environments, by and profiles (environment.go).
 const (
 	FileSchema  = "qoscal-calibration"
-	FileVersion = 3
+	FileVersion = 4
 	// minFileVersion is the oldest version read.
 	minFileVersion = 2
+	// varianceVersion is the version that adds variance_components.
+	varianceVersion = 3
 )
 
 // MaxFileBytes is the largest calibration file ReadFile reads: 128 MiB.
@@ -93,6 +96,16 @@ type File struct {
 	// omitted when none. A gated run that skips them is said nothing of;
 	// a skip not named here is still a warning.
 	ExpectedSkips []string `json:"expected_skips,omitempty"`
+	// Environments are the CPU models and runner images the runs carried
+	// as labels, with how many runs each (SetEnvironments; version 4,
+	// omitted when no run carried them).
+	Environments []FileEnvironment `json:"environments,omitempty"`
+	// By and Profiles are the calibration's profiles (recommend --by):
+	// the label they are by, and one calibration per value of it among
+	// the runs, each on those runs alone (version 4, omitted without
+	// them). The fields above stay the calibration of all the runs.
+	By       string        `json:"by,omitempty"`
+	Profiles []FileProfile `json:"profiles,omitempty"`
 	// Matrix is the calibration's model: every run's log ratio per suite
 	// benchmark. A file read by ParseFile always has one.
 	Matrix *Matrix `json:"matrix,omitempty"`
@@ -222,7 +235,7 @@ func NewFile(a *Analysis, r *Recommendation, labels map[string]string, created t
 		Matrix:    a.Matrix(),
 	}
 	if v := a.Variance; v != nil {
-		f.Version = FileVersion
+		f.Version = varianceVersion
 		f.Variance = &FileVariance{Between: v.Between, Within: v.Within, MeanLog: v.Mean, Runs: v.Groups, Repetitions: v.N}
 	}
 	switch r.Options.Method {
@@ -278,46 +291,86 @@ func (f *File) ExpectSkips(skipped map[string][]string) {
 // from it bit for bit.
 func (f *File) Write(w io.Writer) error {
 	c := *f
-	c.Matrix = nil
+	c.Matrix, c.Profiles = nil, nil
 	b, err := json.MarshalIndent(&c, "", "  ")
 	if err != nil {
 		return err
 	}
-	if m := f.Matrix; m != nil {
+	if f.Matrix != nil || len(f.Profiles) > 0 {
 		var buf bytes.Buffer
 		buf.Write(bytes.TrimSuffix(b, []byte("\n}")))
-		line := func(prefix string, v any, suffix string) error {
-			j, err := json.Marshal(v)
-			if err != nil {
+		if len(f.Profiles) > 0 {
+			// Each profile as the file itself: its fields indented, its
+			// matrix one run to a line.
+			buf.WriteString(",\n  \"profiles\": [")
+			for i, p := range f.Profiles {
+				if i > 0 {
+					buf.WriteByte(',')
+				}
+				pc := p
+				pc.Matrix = nil
+				pb, err := json.MarshalIndent(&pc, "    ", "  ")
+				if err != nil {
+					return err
+				}
+				buf.WriteString("\n    ")
+				buf.Write(bytes.TrimSuffix(pb, []byte("\n    }")))
+				if p.Matrix != nil {
+					buf.WriteString(",\n      \"matrix\": ")
+					if err := writeMatrix(&buf, p.Matrix, "      "); err != nil {
+						return err
+					}
+				}
+				buf.WriteString("\n    }")
+			}
+			buf.WriteString("\n  ]")
+		}
+		if m := f.Matrix; m != nil {
+			buf.WriteString(",\n  \"matrix\": ")
+			if err := writeMatrix(&buf, m, "  "); err != nil {
 				return err
 			}
-			buf.WriteString(prefix)
-			buf.Write(j)
-			buf.WriteString(suffix)
-			return nil
 		}
-		buf.WriteString(",\n  \"matrix\": {\n")
-		if err := line(`    "runs": `, m.Runs, ",\n"); err != nil {
-			return err
-		}
-		if err := line(`    "benchmarks": `, m.Benchmarks, ",\n"); err != nil {
-			return err
-		}
-		buf.WriteString(`    "log_ratio": [`)
-		for i, row := range m.LogRatio {
-			sep := ","
-			if i == len(m.LogRatio)-1 {
-				sep = ""
-			}
-			if err := line("\n      ", row, sep); err != nil {
-				return err
-			}
-		}
-		buf.WriteString("\n    ]\n  }\n}")
+		buf.WriteString("\n}")
 		b = buf.Bytes()
 	}
 	_, err = w.Write(append(b, '\n'))
 	return err
+}
+
+// writeMatrix writes a matrix as an object whose closing brace is at
+// indent: its runs and benchmarks on a line each, then its log ratios
+// one run to a line.
+func writeMatrix(buf *bytes.Buffer, m *Matrix, indent string) error {
+	line := func(prefix string, v any, suffix string) error {
+		j, err := json.Marshal(v)
+		if err != nil {
+			return err
+		}
+		buf.WriteString(prefix)
+		buf.Write(j)
+		buf.WriteString(suffix)
+		return nil
+	}
+	buf.WriteString("{\n")
+	if err := line(indent+`  "runs": `, m.Runs, ",\n"); err != nil {
+		return err
+	}
+	if err := line(indent+`  "benchmarks": `, m.Benchmarks, ",\n"); err != nil {
+		return err
+	}
+	buf.WriteString(indent + `  "log_ratio": [`)
+	for i, row := range m.LogRatio {
+		sep := ","
+		if i == len(m.LogRatio)-1 {
+			sep = ""
+		}
+		if err := line("\n"+indent+"    ", row, sep); err != nil {
+			return err
+		}
+	}
+	buf.WriteString("\n" + indent + "  ]\n" + indent + "}")
+	return nil
 }
 
 // WriteFile writes the calibration to path, atomically: a reader never sees
@@ -584,8 +637,8 @@ func (f *File) check(present map[string]bool) error {
 	}
 	if v := f.Variance; v != nil {
 		switch {
-		case f.Version < 3:
-			return fmt.Errorf("field variance_components is a field of version 3, and this file says version %d", f.Version)
+		case f.Version < varianceVersion:
+			return fmt.Errorf("field variance_components is a field of version %d, and this file says version %d", varianceVersion, f.Version)
 		case !isFinite(v.Between) || !isFinite(v.Within) || v.Between < 0 || v.Within < 0:
 			return fmt.Errorf("field variance_components: between %v and within %v: expected SDs, finite and >= 0", v.Between, v.Within)
 		case !isFinite(v.MeanLog):
@@ -639,6 +692,12 @@ func (f *File) check(present map[string]bool) error {
 		if i > 0 && name <= f.ExpectedSkips[i-1] {
 			return fmt.Errorf("field expected_skips: %s after %s: expected the names sorted, each once", clipText(name), clipText(f.ExpectedSkips[i-1]))
 		}
+	}
+	if err := f.checkEnvironments(); err != nil {
+		return err
+	}
+	if err := f.checkProfiles(present); err != nil {
+		return err
 	}
 	return checkText("tool", f.Tool)
 }
@@ -970,6 +1029,12 @@ func (w *keyWalker) object(path, schema string) error {
 		if known != nil {
 			w.present[field] = !bytes.HasPrefix(w.b[w.i:], []byte("null"))
 		}
+		if w.b[w.i] == '[' && fileKeys[schema+"."+k+"[]"] != nil {
+			if err := w.array(path+"."+k, schema+"."+k+"[]"); err != nil {
+				return err
+			}
+			continue
+		}
 		if w.b[w.i] != '{' {
 			w.skipValue()
 			continue
@@ -979,6 +1044,32 @@ func (w *keyWalker) object(path, schema string) error {
 			child = schema + ".*"
 		}
 		if err := w.object(path+"."+k, child); err != nil {
+			return err
+		}
+	}
+}
+
+// array walks the array at b[i] whose elements are objects of schema
+// (".environments[]"), each as object walks one, its path with its index
+// ("environments[0]"); an element that is not an object is left to the
+// decoder to refuse.
+func (w *keyWalker) array(path, schema string) error {
+	w.i++ // [
+	for n := 0; ; n++ {
+		w.space()
+		switch w.b[w.i] {
+		case ']':
+			w.i++
+			return nil
+		case ',':
+			w.i++
+			w.space()
+		}
+		if w.b[w.i] != '{' {
+			w.skipValue()
+			continue
+		}
+		if err := w.object(fmt.Sprintf("%s[%d]", path, n), schema); err != nil {
 			return err
 		}
 	}
@@ -1011,7 +1102,8 @@ func (w *keyWalker) skipString() {
 
 // skipValue steps over the value at b[i]: a string, a literal, or an
 // array or object whole (objects inside arrays are left to the decoder,
-// which refuses them: no array of a calibration file holds one).
+// which refuses them, but for the arrays of objects fileKeys names, which
+// object walks with array).
 func (w *keyWalker) skipValue() {
 	depth := 0
 	for w.i < len(w.b) {
@@ -1046,20 +1138,28 @@ func (w *keyWalker) skipValue() {
 // its path with map keys as "*"; an object at another path (one where an
 // array or a number belongs) is left to the decoder to refuse.
 var fileKeys = map[string]map[string]bool{
-	"":                     jsonKeys(File{}),
-	".params":              jsonKeys(FileParams{}),
-	".observed":            jsonKeys(FileObserved{}),
-	".false_positive_rate": jsonKeys(FileFPR{}),
-	".detection":           jsonKeys(FileDetection{}),
-	".units.*":             jsonKeys(Unit{}),
-	".baseline_health.*":   jsonKeys(Health{}),
-	".matrix":              jsonKeys(Matrix{}),
-	".variance_components": jsonKeys(FileVariance{}),
+	"":                                jsonKeys(File{}),
+	".params":                         jsonKeys(FileParams{}),
+	".observed":                       jsonKeys(FileObserved{}),
+	".false_positive_rate":            jsonKeys(FileFPR{}),
+	".detection":                      jsonKeys(FileDetection{}),
+	".units.*":                        jsonKeys(Unit{}),
+	".baseline_health.*":              jsonKeys(Health{}),
+	".matrix":                         jsonKeys(Matrix{}),
+	".variance_components":            jsonKeys(FileVariance{}),
+	".environments[]":                 jsonKeys(FileEnvironment{}),
+	".profiles[]":                     jsonKeys(FileProfile{}),
+	".profiles[].observed":            jsonKeys(FileObserved{}),
+	".profiles[].false_positive_rate": jsonKeys(FileFPR{}),
+	".profiles[].detection":           jsonKeys(FileDetection{}),
+	".profiles[].baseline_health.*":   jsonKeys(Health{}),
+	".profiles[].matrix":              jsonKeys(Matrix{}),
+	".profiles[].variance_components": jsonKeys(FileVariance{}),
 }
 
 // mapFields are the objects of a calibration file that are maps, keyed by
 // benchmark name or label key: any key, compared exactly.
-var mapFields = map[string]bool{".units": true, ".baseline_health": true, ".labels": true}
+var mapFields = map[string]bool{".units": true, ".baseline_health": true, ".labels": true, ".profiles[].baseline_health": true}
 
 // jsonKeys returns the JSON names of a struct's fields.
 func jsonKeys(v any) map[string]bool {

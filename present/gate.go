@@ -40,6 +40,15 @@ type Gate struct {
 	// rerun verdict (gate --rerun-command); Res is then the pair's
 	// verdict, and Res.Pair the run and its rerun. "" without a rerun.
 	RerunCommand string
+	// Environment is the run's CPU model and image, and where the gate
+	// found them; nil when it found neither.
+	Environment *GateEnvironment
+	// Profile is the value of the label the calibration's profiles are
+	// by whose profile judged the run (Cal is then that profile's
+	// calibration, and Full the file with all of them); "" when no
+	// profile did.
+	Profile string
+	Full    *calibrate.File
 }
 
 // gateRow is one benchmark row.
@@ -586,6 +595,9 @@ func (g *Gate) Doc() *render.Doc {
 		g.Table(),
 		&render.Paragraph{In: md, Text: g.floorSentence()},
 	)
+	if s := g.profileSentence(); s != "" {
+		d.Add(&render.Paragraph{In: md, Text: s}, &render.Lines{In: text, Lines: []string{"", s}})
+	}
 	for _, p := range []string{g.RerunSentence(), g.costSentence(), g.healthSentence()} {
 		if p != "" {
 			d.Add(&render.Paragraph{In: md, Text: p})
@@ -652,6 +664,11 @@ type GateJSON struct {
 	// otherwise.
 	Stopped    *string         `json:"stopped"`
 	Sequential *SequentialJSON `json:"sequential"`
+	// Environment is the run's CPU model and image and where the gate
+	// found them; Profile the calibration profile that judged the run
+	// (the value of its label); each null when none.
+	Environment *GateEnvironment `json:"environment"`
+	Profile     *string          `json:"profile"`
 }
 
 // SequentialJSON is a sequential gate's design and where it stopped.
@@ -727,6 +744,7 @@ func (g *Gate) JSON() GateJSON {
 		j.Pair = append(j.Pair, PairJSON{Run: p.ID, Score: render.Float(p.Score)})
 	}
 	j.Rerun = g.rerunJSON()
+	j.Environment, j.Profile = g.Environment, orNull(g.Profile)
 	if r.Floor > 0 {
 		f, src := r.Floor, r.FloorSource
 		if r.SubSuiteFloor > 0 {

@@ -16,6 +16,9 @@ import (
 // benchmarks it concerns, its figures) as the command line says it: where
 // a flag changes what the warning is about, the text names it.
 func WarningText(w calibrate.Warning) string {
+	if s, ok := environmentWarningText(w); ok {
+		return s
+	}
 	list := strings.Join(w.Benchmarks, ", ")
 	switch f := w.Figures.(type) {
 	case calibrate.SuiteFigures:
@@ -301,6 +304,7 @@ var warningTitles = map[calibrate.WarningKind]string{
 	calibrate.WarnFloorOverride:     "floor override",
 	calibrate.WarnThinCalibration:   "thin calibration",
 	calibrate.WarnGateFloorBelowOne: "floor below 1.0",
+	calibrate.WarnUnseenEnvironment: "runner not in the calibration",
 }
 
 // DescribeRegimes lists regimes: "run-01..run-03 (3 runs, median 1.40),

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -20,6 +21,7 @@ import (
 	"qoscal/data/load"
 	"qoscal/data/source"
 	"qoscal/data/store"
+	"qoscal/measure"
 	"qoscal/present"
 	"qoscal/render"
 )
@@ -121,7 +123,7 @@ func (g *gateFlags) flags(fs *flagSet) {
 	fs.group("CI:")
 	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE` (default $GITHUB_STEP_SUMMARY when set)")
 	fs.BoolVar(&g.record, "record", false, "also store the run (--db, --run ID, --label)")
-	fs.BoolVar(&g.emitMeta, "emit-meta", false, "write qoscal.json beside the candidate's result file: the Actions run id and attempt, commit, runner OS and name, and the time, read back as the run's labels when the folder (or its artifact) is a PATH")
+	fs.BoolVar(&g.emitMeta, "emit-meta", false, "write qoscal.json beside the candidate's result file: the Actions run id and attempt, commit, runner OS and name, the time, and the machine (CPU model, logical CPUs, OS, kernel, runner image), read back as the run's labels when the folder (or its artifact) is a PATH")
 	fs.IntVar(&g.driftWindow, "drift-window", 20, fmt.Sprintf("with --db, check the last `N` stored gated runs (those with the --label labels, if given) for drift from the calibration, at a false-alarm rate of %s%% per N runs checked after each: 0 (no check) or in [3, %d]; a note on drift, a warning annotation under Actions", strconv.FormatFloat(100*calibrate.DefaultDriftFalseAlarm, 'g', -1, 64), maxDriftWindow))
 	fs.StringArrayVar(&g.labels, "label", nil, "a `KEY=VALUE` label of the recorded run; with --drift-window, of the stored runs checked")
 }
@@ -189,6 +191,17 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 			return err
 		}
 	}
+	envLabels, envFrom := g.runEnvironment(u, run, paths)
+	var envWarnings []calibrate.Warning
+	// profile is the value whose profile of the calibration judges the
+	// run, which cal then is; full the calibration file as read.
+	profile, full := "", cal
+	if cal != nil {
+		envWarnings = cal.EnvironmentWarnings(envLabels)
+		if p, ok := cal.Profile(envLabels[cal.By]); ok && cal.By != "" {
+			cal, profile = p, envLabels[cal.By]
+		}
+	}
 	dir, err := g.direction()
 	if err != nil {
 		return err
@@ -229,6 +242,7 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
+	res.Warnings = append(res.Warnings, envWarnings...)
 	// The command's own warning, about the files it was given, comes
 	// before the gate's.
 	same := g.sameFiles(pair)
@@ -241,7 +255,8 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	driftNote := g.driftNote(u, fs.Changed("db"), cal, dir)
 	code := gateExitCode(res)
 	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
-		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings), RerunCommand: rerunCommand}}
+		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings), RerunCommand: rerunCommand,
+		Environment: present.NewGateEnvironment(envLabels, envFrom), Profile: profile, Full: full}}
 	if same != "" {
 		v.Warnings = append([]string{same}, v.Warnings...)
 	}
@@ -712,6 +727,28 @@ func (g *gateFlags) ledgerVerdict(u *ui, runs []data.Run, res *calibrate.GateRes
 	return v
 }
 
+// runEnvironment returns the labels that say the run's environment
+// (data.LabelCPU and the others) and where they came from: the run's own
+// labels ("labels": its folder's qoscal.json, or the store's); for a run
+// read from files whose labels name no CPU model, those of the machine
+// the gate runs on ("machine"), which is the one that measured when gate
+// runs in the job that measured, as CI runs it.
+func (g *gateFlags) runEnvironment(u *ui, run *data.Run, paths []string) (map[string]string, string) {
+	labels := maps.Clone(run.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	if labels[data.LabelCPU] != "" || g.fromStore(paths) {
+		return labels, "labels"
+	}
+	for k, v := range measure.Fingerprint(u.getenv).Labels() {
+		if _, given := labels[k]; !given {
+			labels[k] = v
+		}
+	}
+	return labels, "machine"
+}
+
 // writeMeta writes qoscal.json beside the candidate's result file (in the
 // run folder, when one is given), from the Actions environment, so that an
 // uploaded artifact carries its run's labels (load.Meta).
@@ -727,6 +764,12 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	m := load.Meta{Version: load.MetaVersion, RunID: u.getenv("GITHUB_RUN_ID"), Attempt: u.getenv("GITHUB_RUN_ATTEMPT"),
 		Commit: u.getenv("GITHUB_SHA"), RunnerOS: u.getenv("RUNNER_OS"), RunnerName: u.getenv("RUNNER_NAME"),
 		Time: now.Format(time.RFC3339)}
+	// The machine the gate runs on is the one that measured (gate runs in
+	// the job that measured), as 'qoscal measure' records it: version 2,
+	// which carries the environment.
+	if env := measure.Fingerprint(u.getenv); env != nil {
+		m.Version, m.Environment = load.MeasuredMetaVersion, env
+	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err

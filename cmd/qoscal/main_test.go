@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	unicodeutil "unicode"
@@ -66,6 +67,7 @@ func TestScripts(t *testing.T) {
 			"repeat":     cmdRepeat,
 			"jsondoc":    cmdJSONDoc,
 			"jsonset":    cmdJSONSet,
+			"jsonpath":   cmdJSONPath,
 			"nocommands": cmdNoCommands,
 			"once":       cmdOnce,
 			"mkzip":      cmdMkzip,
@@ -350,6 +352,60 @@ func cmdJSONSet(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("jsonset: %q is not FIELD=JSON", kv)
 		}
 		doc[k] = json.RawMessage(v)
+	}
+	b, err := json.MarshalIndent(doc, "", "  ")
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), append(b, '\n'), 0o644))
+}
+
+// cmdJSONPath writes a copy of a JSON file with the values at paths set
+// to JSON values, as a hand edit deep in a file would: a path is object
+// keys and array indices joined by dots (profiles.0.floor). Numbers are
+// copied as written.
+//
+//	jsonpath SRC DST PATH=JSON...
+func cmdJSONPath(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 3 {
+		ts.Fatalf("usage: jsonpath SRC DST PATH=JSON...")
+	}
+	parse := func(s string) any {
+		dec := json.NewDecoder(strings.NewReader(s))
+		dec.UseNumber()
+		var v any
+		ts.Check(dec.Decode(&v))
+		return v
+	}
+	doc := parse(ts.ReadFile(args[0]))
+	for _, kv := range args[2:] {
+		path, v, ok := strings.Cut(kv, "=")
+		if !ok || !json.Valid([]byte(v)) {
+			ts.Fatalf("jsonpath: %q is not PATH=JSON", kv)
+		}
+		keys := strings.Split(path, ".")
+		at := doc
+		for i, k := range keys {
+			last := i == len(keys)-1
+			switch c := at.(type) {
+			case map[string]any:
+				if last {
+					c[k] = parse(v)
+				} else {
+					at = c[k]
+				}
+			case []any:
+				n, err := strconv.Atoi(k)
+				if err != nil || n < 0 || n >= len(c) {
+					ts.Fatalf("jsonpath: %s: no element %s", path, k)
+				}
+				if last {
+					c[n] = parse(v)
+				} else {
+					at = c[n]
+				}
+			default:
+				ts.Fatalf("jsonpath: %s: %s is in no object or array", path, k)
+			}
+		}
 	}
 	b, err := json.MarshalIndent(doc, "", "  ")
 	ts.Check(err)

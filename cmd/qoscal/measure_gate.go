@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os/signal"
 
@@ -18,7 +19,7 @@ import (
 // gateFlags adds measure's flags of the sequential gate.
 func (m *measureFlags) gateFlags(fs *flagSet) {
 	fs.group("The sequential gate:")
-	fs.StringVar(&m.calibration, "calibration", "", "judge the run after each repetition against the calibration `FILE` ('qoscal recommend --write' on runs measured with repetitions: it needs their variance components), and stop once decided")
+	fs.StringVar(&m.calibration, "calibration", "", "judge the run after each repetition against the calibration `FILE` ('qoscal recommend --write' on runs measured with repetitions: it needs their variance components; with profiles, the one of this machine's environment or --label), and stop once decided")
 	fs.IntVar(&m.maxRepetitions, "max-repetitions", 0, fmt.Sprintf("with --calibration, the most repetitions `M`, in [0, %d] (default 0: --repetitions); undecided then, the verdict is rerun (exit 3)", maxRepetitions))
 	fs.BoolVar(&m.bisect, "bisect", false, "exit as 'git bisect run' reads it: 0 pass (good), 1 fail (bad), 125 anything else (skip: undecided, or the commit could not be measured)")
 	fs.BoolVar(&m.reportOnly, "report-only", false, "report, never fail on a regression (exit 0)")
@@ -67,6 +68,20 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	if err != nil {
 		return err
 	}
+	// The run is measured here: this machine's environment, and the
+	// run's labels, pick the calibration's profile and are checked
+	// against the environments it lists, as gate does.
+	envLabels := measure.Fingerprint(u.getenv).Labels()
+	maps.Copy(envLabels, cfg.Labels)
+	envFrom := "machine"
+	if cfg.Labels[data.LabelCPU] != "" {
+		envFrom = "labels"
+	}
+	envWarnings := cal.EnvironmentWarnings(envLabels)
+	profile, full := "", cal
+	if p, ok := cal.Profile(envLabels[cal.By]); ok {
+		cal, profile = p, envLabels[cal.By]
+	}
 	if cal.Variance == nil {
 		return withHint(fmt.Errorf("calibration file %s has no variance components: the sequential gate judges the mean of a job's repetitions with them", m.calibration),
 			"calibrate on runs measured with repetitions: qoscal measure --repetitions N on unchanged code, then qoscal recommend --write FILE on those run folders")
@@ -98,12 +113,14 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	if err != nil {
 		return err
 	}
+	gres.Warnings = append(gres.Warnings, envWarnings...)
 	code := gateExitCode(gres)
 	if m.bisect {
 		code = bisectExit(gres)
 	}
 	v := &gateView{&present.Gate{Res: gres, Run: run, Cal: cal, CalPath: m.calibration, Tag: 0.03,
-		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(gres.Warnings)}}
+		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(gres.Warnings),
+		Environment: present.NewGateEnvironment(envLabels, envFrom), Profile: profile, Full: full}}
 	if summary := u.summary; summary != "" {
 		var md bytes.Buffer
 		v.Doc().WriteMarkdown(&md)

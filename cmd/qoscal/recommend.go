@@ -51,9 +51,11 @@ func init() {
 
 // recommendFlags are the recommend command's flags.
 type recommendFlags struct {
-	af                       analysisFlags
-	rf                       recFlags
-	write                    string
+	af    analysisFlags
+	rf    recFlags
+	write string
+	// by is the label whose values get a profile each (--by).
+	by                       string
 	backtest, backtestLabels []string
 	detect, repSeconds       float64
 	jobSeconds               float64
@@ -71,6 +73,7 @@ func (r *recommendFlags) flags(fs *flagSet) {
 	fs.Float64Var(&r.jobSeconds, "job-seconds", 60, "a job's fixed cost in `S` seconds (checkout, build, runner start), in [0, 1e6]")
 	fs.group("Output:")
 	fs.StringVar(&r.write, "write", "", "write the calibration `FILE` for 'qoscal gate'")
+	fs.StringVar(&r.by, "by", "", "also calibrate one profile per value of the run label `KEY` (cpu, image, or any label), each on that value's runs alone by the same method, listed with its floor and written with --write into the same file; gate judges a run on the profile of its own value of KEY (a value without one: on the calibration of all runs, with a warning)")
 }
 
 func (r *recommendFlags) run(u *ui, paths []string) error {
@@ -117,6 +120,16 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 			return err
 		}
 	}
+	var profiles []calibrate.FileProfile
+	if r.by != "" {
+		now, err := u.now()
+		if err != nil {
+			return err
+		}
+		if profiles, err = profilesBy(u, in, rec, r.by, now); err != nil {
+			return err
+		}
+	}
 	if write != "" {
 		// What the gate would refuse is not written (calibrate.CheckFloorUseful).
 		if err := a.CheckFloorUseful(rec.Floor, rec.Options); err != nil {
@@ -132,6 +145,10 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 		}
 		f := calibrate.NewFile(a, rec, labels, now, "qoscal "+version)
 		f.ExpectSkips(af.skipped)
+		f.SetEnvironments(runLabels(in.runs))
+		if r.by != "" {
+			f.SetProfiles(r.by, profiles)
+		}
 		var buf bytes.Buffer
 		if err := f.Write(&buf); err != nil {
 			return fmt.Errorf("writing the calibration file: %v", err)
@@ -150,7 +167,11 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 			return err
 		}
 	}
-	return show(u, &present.Recommend{A: a, Rec: rec, Detect: plan, Others: others, Warnings: warningTexts(a.Warnings, rec.Warnings), BacktestName: "--backtest"})
+	view := &present.Recommend{A: a, Rec: rec, Detect: plan, Others: others, Warnings: warningTexts(a.Warnings, rec.Warnings), BacktestName: "--backtest"}
+	if r.by != "" {
+		return show(u, &present.RecommendProfiles{Recommend: view, By: r.by, Profiles: profiles})
+	}
+	return show(u, view)
 }
 
 // detectPlan plans the repetitions that catch --detect's slide (STATS.md
@@ -379,4 +400,13 @@ func commonLabels(runs []runInfo) map[string]string {
 		}
 	}
 	return out
+}
+
+// runLabels returns the labels of the runs by their id.
+func runLabels(runs []runInfo) func(id string) map[string]string {
+	byID := make(map[string]map[string]string, len(runs))
+	for _, r := range runs {
+		byID[r.ID] = r.Labels
+	}
+	return func(id string) map[string]string { return byID[id] }
 }

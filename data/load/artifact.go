@@ -31,6 +31,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -615,8 +616,8 @@ func metaKeys(b []byte) error {
 }
 
 // RunLabels are the run labels the metadata gives: os (lower case),
-// runner, commit, attempt, github_run, and those of its labels field (which
-// win); empty fields give none.
+// runner, commit, attempt, github_run; the environment's (EnvLabels); and
+// those of its labels field (which win). Empty fields give none.
 func (m *Meta) RunLabels() map[string]string {
 	l := map[string]string{}
 	for k, v := range map[string]string{
@@ -627,8 +628,38 @@ func (m *Meta) RunLabels() map[string]string {
 			l[k] = v
 		}
 	}
+	for k, v := range m.Environment.Labels() {
+		l[k] = v
+	}
 	for k, v := range m.Labels {
 		l[k] = v
+	}
+	return l
+}
+
+// Labels are the run labels the environment gives (data.LabelCPU and
+// the others): cpu (the model), cpus,
+// kernel, arch, and image (the image's OS and version, or either alone
+// when only one is known); empty fields give none, and a nil environment
+// none at all.
+func (e *Environment) Labels() map[string]string {
+	l := map[string]string{}
+	if e == nil {
+		return l
+	}
+	image := strings.TrimSpace(e.ImageOS + " " + e.ImageVersion)
+	cpus := ""
+	if e.CPUs > 0 {
+		cpus = strconv.Itoa(e.CPUs)
+	}
+	for k, v := range map[string]string{
+		data.LabelCPU: e.CPUModel, data.LabelCPUs: cpus, data.LabelKernel: e.Kernel, data.LabelArch: e.Arch, data.LabelImage: image,
+	} {
+		// A label is a name: the image's two halves, each a name, may
+		// together be longer than one.
+		if v != "" && data.CheckName(k, v) == nil {
+			l[k] = v
+		}
 	}
 	return l
 }

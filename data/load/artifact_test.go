@@ -209,3 +209,29 @@ func FuzzZipEntryName(f *testing.F) {
 		}
 	})
 }
+
+// TestMetaEnvironmentLabels: the environment of a qoscal.json gives the
+// run the labels cpu, cpus, kernel, arch and image (its OS and version,
+// or either alone), and the file's own labels field wins over them.
+func TestMetaEnvironmentLabels(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want map[string]string
+	}{
+		{`{"version": 2, "runner_os": "Linux", "environment": {"cpu_model": "AMD EPYC 7763 64-Core Processor", "cpus": 4, "os": "linux", "arch": "amd64", "kernel": "6.8.0-1017-azure", "image_os": "ubuntu24", "image_version": "20261124.1"}}`,
+			map[string]string{"os": "linux", "cpu": "AMD EPYC 7763 64-Core Processor", "cpus": "4", "arch": "amd64", "kernel": "6.8.0-1017-azure", "image": "ubuntu24 20261124.1"}},
+		{`{"version": 2, "environment": {"image_os": "ubuntu24"}}`, map[string]string{"image": "ubuntu24"}},
+		{`{"version": 2, "environment": {"image_version": "20261124.1"}}`, map[string]string{"image": "20261124.1"}},
+		{`{"version": 2, "environment": {"cpu_model": "A", "cpus": 0}, "labels": {"cpu": "given"}}`, map[string]string{"cpu": "given"}},
+		{`{"version": 2, "environment": {}}`, map[string]string{}},
+		{`{"version": 1, "commit": "abc"}`, map[string]string{"commit": "abc"}},
+	} {
+		m, err := ParseMeta("q.json", []byte(c.in))
+		if err != nil {
+			t.Fatalf("%s: %v", c.in, err)
+		}
+		if got := m.RunLabels(); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("%s: labels %v, want %v", c.in, got, c.want)
+		}
+	}
+}
