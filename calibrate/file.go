@@ -141,6 +141,26 @@ func (v *FileVariance) SDOfMean(m int) float64 {
 	return math.Sqrt(v.Between*v.Between + v.Within*v.Within/float64(m))
 }
 
+// MeanVar is the variance of MeanLog as an estimate of a healthy job's
+// mean: a run's variance over the runs it rests on, that variance being
+// the model's between² + within²/r̄ (r̄ the mean repetitions a run) or
+// the runs' own sdLog², whichever is larger. Every job is compared with
+// the same estimate, so its error acts on one job's comparison as a job
+// effect does: without it a job of many repetitions was judged against
+// the calibration's mean as if it were exact, and with between estimated
+// 0 (common with few runs) the floor closed in on that mean and failed
+// the calibrated code itself (docs/STATS.md 2.15).
+func (v *FileVariance) MeanVar(sdLog float64) float64 {
+	rbar := float64(v.Repetitions) / float64(v.Runs)
+	return max(v.Between*v.Between+v.Within*v.Within/rbar, sdLog*sdLog) / float64(v.Runs)
+}
+
+// EffectiveBetween is the SD of a job's effect against the calibration's
+// mean: √(between² + MeanVar(sdLog)).
+func (v *FileVariance) EffectiveBetween(sdLog float64) float64 {
+	return math.Sqrt(v.Between*v.Between + v.MeanVar(sdLog))
+}
+
 // FileParams are the method's parameters.
 type FileParams struct {
 	Margin     float64 `json:"margin"`

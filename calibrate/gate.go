@@ -510,11 +510,15 @@ func (res *GateResult) judgeRepetitions(run *data.Run, cal *File, opt GateOption
 		return inputErrorf("%v: the mean of the repetitions cannot be judged", err)
 	}
 	v := cal.Variance
-	sdm := v.SDOfMean(len(reps))
-	if !(cal.Observed.SDLog > 0) || !(sdm > 0) {
+	s := cal.Observed.SDLog
+	sdm := math.Sqrt(v.Between*v.Between + v.Within*v.Within/float64(len(reps)) + v.MeanVar(s))
+	if !(s > 0) || !(sdm > 0) {
 		return nil
 	}
-	d := (cal.Observed.MeanLog - math.Log(cal.Floor)) / cal.Observed.SDLog
+	// d is how far below the runs' mean the floor is, in SDs of a new
+	// run's difference from that mean (s·√(1 + 1/n)), so that a run of
+	// as many repetitions as a calibration run keeps the file's floor.
+	d := (cal.Observed.MeanLog - math.Log(cal.Floor)) / (s * math.Sqrt(1+1/float64(v.Runs)))
 	res.RepetitionFloor = math.Exp(v.MeanLog - d*sdm)
 	res.Floor = res.RepetitionFloor
 	res.Score = math.Exp(stats.Mean(logs))

@@ -156,7 +156,12 @@ func TestGateRepetitions(t *testing.T) {
 	if v == nil || v.Runs != 8 || v.Repetitions != 24 || math.Abs(v.Between-a.Variance.Between) > 0 {
 		t.Fatalf("variance_components %+v", v)
 	}
-	d := (f.Observed.MeanLog - math.Log(f.Floor)) / f.Observed.SDLog
+	// The rule of docs/STATS.md 2.15, written out: d SDs of a new run's
+	// difference from the runs' mean, and the SD of a mean of m
+	// repetitions' difference from the calibration's mean.
+	sdl := f.Observed.SDLog
+	d := (f.Observed.MeanLog - math.Log(f.Floor)) / (sdl * math.Sqrt(1+1.0/8))
+	meanVar := math.Max(v.Between*v.Between+v.Within*v.Within/3, sdl*sdl) / 8
 	for _, m := range []int{1, 3, 12} {
 		logs := make([]float64, m)
 		for j := range logs {
@@ -167,7 +172,7 @@ func TestGateRepetitions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := math.Exp(v.MeanLog - d*math.Sqrt(v.Between*v.Between+v.Within*v.Within/float64(m)))
+		want := math.Exp(v.MeanLog - d*math.Sqrt(v.Between*v.Between+v.Within*v.Within/float64(m)+meanVar))
 		if res.Repetitions != m || math.Abs(res.RepetitionFloor-want) > 1e-12 || res.Floor != res.RepetitionFloor {
 			t.Errorf("%d repetitions: floor %v (repetition floor %v, %d repetitions), want %v", m, res.Floor, res.RepetitionFloor, res.Repetitions, want)
 		}
@@ -187,6 +192,56 @@ func TestGateRepetitions(t *testing.T) {
 	res, err := Gate(&r1, GateOptions{Baseline: "sys", Candidate: "new", Calibration: f})
 	if err != nil || res.Repetitions != 1 || res.RepetitionFloor != 0 || res.Floor != f.Floor {
 		t.Errorf("without variance components: %+v, %v", res, err)
+	}
+}
+
+// TestGateManyRepetitionsHealthy: a fourth hostile sweep measured the
+// calibrated code itself with up to 1,000 repetitions against a
+// calibration whose between-job SD was estimated 0, and it failed: the
+// floor for a mean of many repetitions closed in on the calibration's
+// mean as if that mean were exact. Eight jobs with no job effect (their
+// repetitions' noise alone); a new job of 400 repetitions whose mean is
+// three standard errors of the calibration's mean below it passes. That
+// is what every healthy job looks like under one calibration in 740, the
+// one whose mean came out 3 SEs high: the floor must allow for that
+// error, or that calibration fails them all (the rule before put this
+// job's floor 2.6 SEs under the mean, and failed it).
+func TestGateManyRepetitionsHealthy(t *testing.T) {
+	noise := [][]float64{{0.01, -0.01, 0.0}, {0.005, 0.0, -0.005}, {-0.01, 0.01, 0.002}, {0.0, 0.004, -0.004},
+		{0.012, -0.006, -0.006}, {-0.003, 0.003, 0.0}, {0.008, -0.008, 0.001}, {-0.002, 0.0, 0.002}}
+	var runs []data.Run
+	for i, n := range noise {
+		logs := make([]float64, 3)
+		for j := range logs {
+			logs[j] = 0.3 + n[j]
+		}
+		runs = append(runs, repRun(fmt.Sprintf("cal-%d", i+1), logs))
+	}
+	a, err := Analyze(runs, Options{NoRegimes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Variance == nil || a.Variance.Between != 0 {
+		t.Fatalf("the test needs a between-job SD estimated 0: %+v", a.Variance)
+	}
+	r, err := Recommend(a, DefaultRecommendOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := NewFile(a, r, nil, time.Unix(0, 0).UTC(), "test")
+	se := f.Observed.SDLog / math.Sqrt(8)
+	logs := make([]float64, 400)
+	for j := range logs {
+		logs[j] = f.Variance.MeanLog - 3*se + 0.005*float64(j%3-1)
+	}
+	run := repRun("new", logs)
+	res, err := Gate(&run, GateOptions{Baseline: "sys", Candidate: "new", Calibration: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("calibration: mean_log %.5f, sd_log %.5f, within %.5f, floor %v; the job: score %.5f, floor %.5f (%d repetitions)", f.Variance.MeanLog, f.Observed.SDLog, f.Variance.Within, f.Floor, res.Score, res.Floor, res.Repetitions)
+	if res.Verdict != VerdictPass {
+		t.Errorf("a healthy job of 400 repetitions, 3 SEs of the calibration's mean below it: %v at %.5f against the floor %.5f, want a pass", res.Verdict, res.Score, res.Floor)
 	}
 }
 

@@ -176,8 +176,12 @@ func newSeqGate(cal *calibrate.File, maxReps, reps int) (*seqGate, error) {
 	if !(v.Within > 0) {
 		return nil, fmt.Errorf("calibration file %s: its repetitions never varied (variance_components.within 0): a sequential gate has nothing to decide by", cal.Path)
 	}
-	slide := (stats.NormalQuantile(1-alpha) + stats.NormalQuantile(0.9)) * v.SDOfMean(M)
-	d, err := stats.NewSequential(v.Between, v.Within, slide, alpha, 0.1, M)
+	// The job effect the design allows for includes the error of the
+	// calibration's mean, which every job is compared with
+	// (calibrate.FileVariance.MeanVar).
+	between := v.EffectiveBetween(cal.Observed.SDLog)
+	slide := (stats.NormalQuantile(1-alpha) + stats.NormalQuantile(0.9)) * math.Sqrt(between*between+v.Within*v.Within/float64(M))
+	d, err := stats.NewSequential(between, v.Within, slide, alpha, 0.1, M)
 	if err != nil {
 		return nil, err
 	}
