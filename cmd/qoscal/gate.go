@@ -179,6 +179,11 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
+	if g.rerunCommand != "" {
+		if err := checkRerunID(run.ID); err != nil {
+			return err
+		}
+	}
 	if second != nil && run.ID == second.ID {
 		if err := namePair(run, second, pair[0], pair[1]); err != nil {
 			return err
