@@ -431,6 +431,11 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		if len(runs) != 1 {
 			return nil, usagef("%s holds %d runs: gate judges one", paths[0], len(runs))
 		}
+		if g.runID != "" {
+			// --run names the run, as gate --record stores it, whatever
+			// id a CSV file's rows give it.
+			runs[0].ID = g.runID
+		}
 		return &runs[0], nil
 	}
 	run, err := load.Files(opt)
