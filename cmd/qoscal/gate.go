@@ -132,7 +132,13 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 		return err
 	}
 	if g.record && g.runID == "" && len(paths) != 2 {
-		return usagef("--record needs --run ID: the id of the run in the store")
+		// Under GitHub Actions the run is named, as --run's help says, by
+		// default after the Actions run and attempt; elsewhere no default
+		// names it well enough to store it by.
+		if u.getenv("GITHUB_RUN_ID") == "" {
+			return usagef("--record needs --run ID: the id of the run in the store (under GitHub Actions it defaults to GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT)")
+		}
+		g.runID = g.defaultRunID(u)
 	}
 	if g.summary != "" {
 		u.summary, u.summaryFlag = g.summary, "--summary"
