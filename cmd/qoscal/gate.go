@@ -134,7 +134,13 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 		return err
 	}
 	if g.record && g.runID == "" && len(paths) != 2 {
-		return usagef("--record needs --run ID: the id of the run in the store")
+		// Under GitHub Actions the run is named, as --run's help says, by
+		// default after the Actions run and attempt; elsewhere no default
+		// names it well enough to store it by.
+		if u.getenv("GITHUB_RUN_ID") == "" {
+			return usagef("--record needs --run ID: the id of the run in the store (under GitHub Actions it defaults to GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT)")
+		}
+		g.runID = g.defaultRunID(u)
 	}
 	if g.summary != "" {
 		u.summary, u.summaryFlag = g.summary, "--summary"
@@ -180,6 +186,11 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	run, err := g.readRun(u, paths)
 	if err != nil {
 		return err
+	}
+	if g.rerunCommand != "" {
+		if err := checkRerunID(run.ID); err != nil {
+			return err
+		}
 	}
 	if second != nil && run.ID == second.ID {
 		if err := namePair(run, second, pair[0], pair[1]); err != nil {
@@ -440,6 +451,11 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 		}
 		if len(runs) != 1 {
 			return nil, usagef("%s holds %d runs: gate judges one", paths[0], len(runs))
+		}
+		if g.runID != "" {
+			// --run names the run, as gate --record stores it, whatever
+			// id a CSV file's rows give it.
+			runs[0].ID = g.runID
 		}
 		return &runs[0], nil
 	}

@@ -21,6 +21,8 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/net/html"
 	"golang.org/x/text/encoding/unicode"
+	"zombiezen.com/go/sqlite"
+	"zombiezen.com/go/sqlite/sqlitex"
 )
 
 // update rewrites the expected outputs inside the scripts (cmp stdout FILE).
@@ -74,6 +76,7 @@ func TestScripts(t *testing.T) {
 			"link":       cmdLink,
 			"onlyfiles":  cmdOnlyFiles,
 			"htmltext":   cmdHTMLText,
+			"sqlexec":    cmdSQLExec,
 		},
 		RequireUniqueNames: true,
 		UpdateScripts:      *update,
@@ -522,4 +525,18 @@ func cmdMkzip(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(zw.Close())
 	ts.Check(os.MkdirAll(filepath.Dir(ts.MkAbs(args[0])), 0o755))
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), buf.Bytes(), 0o644))
+}
+
+// cmdSQLExec runs SQL on a SQLite file as another program would (SQLite's
+// defaults, no qoscal code): what damages a store behind qoscal's back.
+//
+//	sqlexec DB SQL
+func cmdSQLExec(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: sqlexec DB SQL")
+	}
+	c, err := sqlite.OpenConn(ts.MkAbs(args[0]), sqlite.OpenReadWrite)
+	ts.Check(err)
+	defer c.Close()
+	ts.Check(sqlitex.ExecuteScript(c, args[1], nil))
 }

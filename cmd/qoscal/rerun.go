@@ -151,11 +151,18 @@ func (g *gateFlags) rerun(u *ui, paths []string, first *data.Run) (*data.Run, er
 		return nil, fmt.Errorf("the run after --rerun-command: %w", err)
 	}
 	second.ID = first.ID + rerunSuffix
-	if err := data.CheckName("run id", second.ID); err != nil {
-		return nil, usagef("--run: %v (the rerun is stored as ID%s)", err, rerunSuffix)
-	}
 	u.notef("rerun: read %s again as run %s", strings.Join(files, ", "), second.ID)
 	return second, nil
+}
+
+// checkRerunID checks, before the run is judged, that the rerun of run
+// id can be named (id and rerunSuffix, within the limit of a name):
+// --rerun-command must not measure again only to be refused after.
+func checkRerunID(id string) error {
+	if err := data.CheckName("run id", id+rerunSuffix); err != nil {
+		return usagef("--rerun-command: %v (the rerun of run ID is named ID%s): give the run a shorter --run ID", err, rerunSuffix)
+	}
+	return nil
 }
 
 // linePrefixer writes the rerun command's output to stderr a line at a

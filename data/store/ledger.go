@@ -160,23 +160,49 @@ func (v *Verdict) Digest() string {
 	return hex.EncodeToString(h[:])
 }
 
+// Verdicts a verdict may be (Verdict.Verdict), as the gate gives them.
+var Verdicts = []string{"pass", "fail", "warn", "inconclusive", "rerun", "ungated"}
+
+// Floor sources a verdict may name (Verdict.FloorSource): the
+// calibration file, a floor given on the command line (--floor), or none
+// ("", an ungated run, whose Floor is 0).
+var FloorSources = []string{"calibration", "given", ""}
+
+// RunnerHealths a verdict may record (Verdict.RunnerHealth), "" without a
+// calibration.
+var RunnerHealths = []string{"ok", "degraded", "unchecked", ""}
+
 // Check says what makes a verdict unfit to keep, or nil: a run id and a
-// verdict are needed, the kind must be known (a pair names its other
-// run), the score and floor finite, the bands in name order, once each
-// and each below, within or above, and the texts free of line breaks and
-// NUL (stores keep them as text).
+// verdict of Verdicts are needed, the kind must be known (a pair names
+// its other run), the score a finite number above 0 (a geometric mean of
+// ratios), the floor 0 without a floor source and a finite number above
+// 0 with one (FloorSources), the runner health one of RunnerHealths, the
+// bands as CheckBands says, and the texts free of line breaks and NUL
+// (stores keep them as text). A store checks the verdicts it reads as
+// well as those it writes: a value no qoscal writes is a damaged store,
+// not a verdict to count.
 func (v *Verdict) Check() error {
 	switch {
 	case v.Run == "":
 		return fmt.Errorf("a verdict names no run")
 	case v.Verdict == "":
 		return fmt.Errorf("the verdict of run %s is empty", v.Run)
+	case !slices.Contains(Verdicts, v.Verdict):
+		return fmt.Errorf("the verdict of run %s: verdict %q, expected one of %s", v.Run, v.Verdict, strings.Join(Verdicts, ", "))
 	case v.Kind != KindRun && v.Kind != KindRerun && v.Kind != KindPair:
 		return fmt.Errorf("the verdict of run %s: kind %q, expected %s, %s or %s", v.Run, v.Kind, KindRun, KindRerun, KindPair)
 	case (v.Kind == KindPair) != (v.Other != ""):
 		return fmt.Errorf("the verdict of run %s: a pair, and only a pair, names its other run", v.Run)
-	case math.IsNaN(v.Score) || math.IsInf(v.Score, 0) || math.IsNaN(v.Floor) || math.IsInf(v.Floor, 0):
-		return fmt.Errorf("the verdict of run %s: score %v and floor %v must be finite", v.Run, v.Score, v.Floor)
+	case !(v.Score > 0) || math.IsInf(v.Score, 0):
+		return fmt.Errorf("the verdict of run %s: score %v, expected a finite number above 0", v.Run, v.Score)
+	case !slices.Contains(FloorSources, v.FloorSource):
+		return fmt.Errorf("the verdict of run %s: floor source %q, expected calibration, given or none", v.Run, v.FloorSource)
+	case v.FloorSource == "" && v.Floor != 0:
+		return fmt.Errorf("the verdict of run %s: floor %v with no floor source, expected 0 (no floor)", v.Run, v.Floor)
+	case v.FloorSource != "" && (!(v.Floor > 0) || math.IsInf(v.Floor, 0)):
+		return fmt.Errorf("the verdict of run %s: floor %v from the %s, expected a finite number above 0", v.Run, v.Floor, v.FloorSource)
+	case !slices.Contains(RunnerHealths, v.RunnerHealth):
+		return fmt.Errorf("the verdict of run %s: runner health %q, expected ok, degraded, unchecked or none", v.Run, v.RunnerHealth)
 	case math.IsInf(v.RunnerZ, 0):
 		return fmt.Errorf("the verdict of run %s: runner z %v must be finite or NaN", v.Run, v.RunnerZ)
 	case v.Recorded.IsZero():
@@ -187,6 +213,13 @@ func (v *Verdict) Check() error {
 			return fmt.Errorf("the verdict of run %s holds a line break or NUL in %q", v.Run, s)
 		}
 	}
+	return v.CheckBands()
+}
+
+// CheckBands says what makes a verdict's bands unfit to keep, or nil:
+// they must be in name order, once each, and each below, within or
+// above.
+func (v *Verdict) CheckBands() error {
 	if !slices.IsSortedFunc(v.Bands, func(a, b BandOutcome) int { return strings.Compare(a.Benchmark, b.Benchmark) }) {
 		return fmt.Errorf("the verdict of run %s: its bands are not in name order", v.Run)
 	}

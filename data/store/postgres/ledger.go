@@ -176,7 +176,7 @@ func (s *Store) Ledger(ctx context.Context, q store.LedgerQuery) (l store.Ledger
 		}
 		if v.Recorded, err = time.Parse(time.RFC3339Nano, recorded); err != nil {
 			rows.Close()
-			return l, fmt.Errorf("store %s: the verdict of run %s: time %q is not an RFC 3339 time", s.location, v.Run, recorded)
+			return l, backend.DamagedLedger(s.location, "verdicts", backend.TimeError("the verdict of run "+v.Run, recorded))
 		}
 		at[seq] = len(l.Verdicts)
 		l.Verdicts = append(l.Verdicts, v)
@@ -223,9 +223,12 @@ func (s *Store) Ledger(ctx context.Context, q store.LedgerQuery) (l store.Ledger
 			return l, s.wrap(err)
 		}
 		if m.Marked, err = time.Parse(time.RFC3339Nano, marked); err != nil {
-			return l, fmt.Errorf("store %s: the mark of run %s: time %q is not an RFC 3339 time", s.location, m.Run, marked)
+			return l, backend.DamagedLedger(s.location, "marks", backend.TimeError("the mark of run "+m.Run, marked))
 		}
 		l.Marks = append(l.Marks, m)
 	}
-	return l, s.wrap(rows.Err())
+	if err := rows.Err(); err != nil {
+		return l, s.wrap(err)
+	}
+	return l, backend.CheckLedger(s.location, &l)
 }

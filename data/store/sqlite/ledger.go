@@ -185,7 +185,7 @@ func (s *Store) Ledger(ctx context.Context, q store.LedgerQuery) (l store.Ledger
 		}
 		if v.Recorded, err = time.Parse(time.RFC3339Nano, recorded); err != nil {
 			rows.Close()
-			return l, fmt.Errorf("store %s: the verdict of run %s: time %q is not an RFC 3339 time", s.path, v.Run, recorded)
+			return l, backend.DamagedLedger(s.path, "verdicts", backend.TimeError("the verdict of run "+v.Run, recorded))
 		}
 		at[seq] = len(l.Verdicts)
 		l.Verdicts = append(l.Verdicts, v)
@@ -234,12 +234,15 @@ func (s *Store) Ledger(ctx context.Context, q store.LedgerQuery) (l store.Ledger
 			return l, s.wrap(err)
 		}
 		if m.Marked, err = time.Parse(time.RFC3339Nano, marked); err != nil {
-			return l, fmt.Errorf("store %s: the mark of run %s: time %q is not an RFC 3339 time", s.path, m.Run, marked)
+			return l, backend.DamagedLedger(s.path, "marks", backend.TimeError("the mark of run "+m.Run, marked))
 		}
 		l.Marks = append(l.Marks, m)
 	}
 	if err := rows.Err(); err != nil {
 		return l, s.wrap(err)
 	}
-	return l, s.checkUnchanged()
+	if err := s.checkUnchanged(); err != nil {
+		return l, err
+	}
+	return l, backend.CheckLedger(s.path, &l)
 }

@@ -2,7 +2,9 @@ package storetest
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -196,5 +198,61 @@ func testLedgerMissingRun(t *testing.T, s store.Store) {
 	}
 	if l := ledgerOf(t, s, store.LedgerQuery{}); !l.Empty() || len(ids(runs(t, s, store.Query{}))) != 0 {
 		t.Errorf("refused ingests left %+v", l)
+	}
+}
+
+// Setter sets column of every row of table to value in the store s
+// (opened by the same backend), behind the store's back, as another
+// program or a damaged disk could: a damaged store to read.
+type Setter func(t *testing.T, s store.Store, table, column string, value any)
+
+// RunDamagedLedger checks that a store whose ledger holds a value qoscal
+// never writes (a score of 0, a negative or infinite one, a mark that is
+// neither healthy nor regressed, a time that is not one) is reported
+// damaged on reading, naming the store, the table and the run of the row,
+// rather than handed to a command that would count it (qoscal audit) or
+// fail to print it (an infinite score in JSON). Every case is a new store
+// of open: runs r1 and r2, a verdict of each and a mark of r2; set
+// damages every row of one column.
+func RunDamagedLedger(t *testing.T, open Opener, set Setter) {
+	for _, c := range []struct {
+		table, column string
+		value         any
+	}{
+		{"verdicts", "score", math.Inf(-1)},
+		{"verdicts", "score", math.Inf(1)},
+		{"verdicts", "score", 0.0},
+		{"verdicts", "score", -1.25},
+		{"verdicts", "floor", math.Inf(1)},
+		{"verdicts", "floor", -1.16},
+		{"verdicts", "floor", 0.0}, // a floor from a calibration is above 0
+		{"verdicts", "floor_source", "guessed"},
+		{"verdicts", "verdict", "bogus"},
+		{"verdicts", "kind", "bogus"},
+		{"verdicts", "runner_health", "bogus"},
+		{"verdicts", "runner_z", math.Inf(-1)},
+		{"verdicts", "recorded_at", "garbage"},
+		{"verdict_bands", "band", "bogus"},
+		{"marks", "truth", "bogus"},
+		{"marks", "marked_at", "not a time"},
+	} {
+		t.Run(fmt.Sprintf("%s.%s=%v", c.table, c.column, c.value), func(t *testing.T) {
+			s := open(t)
+			defer s.Close()
+			l := store.Ledger{Verdicts: []store.Verdict{NewVerdict("r1", "aaaa", 0), NewVerdict("r2", "aaaa", 1)},
+				Marks: []store.Mark{{Run: "r2", Truth: store.TruthHealthy, Marked: now}}}
+			ingest(t, s, store.IngestOptions{Now: now, Ledger: &l}, NewRun("r1", 1, nil), NewRun("r2", 1, nil))
+			set(t, s, c.table, c.column, c.value)
+			for _, q := range []store.LedgerQuery{{}, {Run: "r2"}} {
+				l, err := s.Ledger(ctx, q)
+				want := "store " + s.Location() + " is damaged: in its table " + c.table + ", "
+				switch {
+				case err == nil:
+					t.Errorf("%+v: read %+v from a damaged ledger without an error", q, l)
+				case !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "run r1") && !strings.Contains(err.Error(), "run r2"):
+					t.Errorf("%+v: %v\nwant %s… naming run r1 or r2", q, err, want)
+				}
+			}
+		})
 	}
 }

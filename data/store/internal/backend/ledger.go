@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"fmt"
 	"slices"
 
 	"qoscal/data/store"
@@ -48,4 +49,41 @@ func PlanVerdicts(in []store.Verdict, stored map[VerdictKey]string) (write []int
 	}
 	slices.Sort(write)
 	return write, res
+}
+
+// CheckLedger checks every entry of a ledger read from the store at
+// location (store.Verdict.Check, store.Mark.Check), as a write checks
+// them: a value no qoscal writes (an infinite score, a mark that is
+// neither healthy nor regressed) was put there by something else, and is
+// reported as a damaged store, naming the table and the run of the row,
+// rather than counted by the audit or printed.
+func CheckLedger(location string, l *store.Ledger) error {
+	for i := range l.Verdicts {
+		v := l.Verdicts[i]
+		if err := v.CheckBands(); err != nil {
+			return DamagedLedger(location, "verdict_bands", err)
+		}
+		v.Bands = nil
+		if err := v.Check(); err != nil {
+			return DamagedLedger(location, "verdicts", err)
+		}
+	}
+	for i := range l.Marks {
+		if err := l.Marks[i].Check(); err != nil {
+			return DamagedLedger(location, "marks", err)
+		}
+	}
+	return nil
+}
+
+// DamagedLedger is the error of a row of the ledger's table that holds a
+// value no qoscal writes: err says which row (by its run) and what.
+func DamagedLedger(location, table string, err error) error {
+	return fmt.Errorf("store %s is damaged: in its table %s, %w", location, table, err)
+}
+
+// TimeError is a ledger time that does not read as one: what (the
+// verdict or the mark of run ID) and the text stored.
+func TimeError(what, text string) error {
+	return fmt.Errorf("%s: time %q is not an RFC 3339 time", what, text)
 }
