@@ -95,6 +95,9 @@ const (
 // uniform grid s (an odd number of points, for Simpson's rule).
 type density struct{ s, f []float64 }
 
+// MaxLooks is the most looks NewSequential designs for.
+const MaxLooks = 1000
+
 // NewSequential designs the boundaries for looks repetitions at most,
 // failing a healthy job with probability alpha and passing a job slid by
 // slide (in log score) with probability beta, under the variance
@@ -109,8 +112,8 @@ func NewSequential(between, within, slide, alpha, beta float64, looks int) (*Seq
 		return nil, fmt.Errorf("stats: sequential design: slide %v: expected > 0", slide)
 	case !(alpha > 0 && alpha < 0.5) || !(beta > 0 && beta < 0.5):
 		return nil, fmt.Errorf("stats: sequential design: alpha %v, beta %v: expected each in (0, 0.5)", alpha, beta)
-	case looks < 1 || looks > 1000:
-		return nil, fmt.Errorf("stats: sequential design: %d looks: expected 1 to 1000", looks)
+	case looks < 1 || looks > MaxLooks:
+		return nil, fmt.Errorf("stats: sequential design: %d looks: expected 1 to %d", looks, MaxLooks)
 	}
 	s := &Sequential{Between: between, Within: within, Alpha: alpha, Beta: beta, Slide: slide, Looks: looks}
 	vb, vw := between*between, within*within

@@ -164,8 +164,12 @@ func (c *command) exec(u *ui, args []string) error {
 		return usagef("unknown subcommand %q: expected %s", args[0], c.subNames())
 	}
 	r := c.new()
+	raw := args
 	args, err := u.open(c, r, args)
 	if err != nil {
+		if c.name == "measure" && bisectFlag(raw) {
+			return bisectCode(err)
+		}
 		return err
 	}
 	return r.run(u, args)

@@ -182,7 +182,11 @@ func (m *measureFlags) run(u *ui, args []string) error {
 		return m.runGate(u, cfg)
 	}
 	if m.maxRepetitions != 0 || m.bisect || m.summary != "" || m.reportOnly {
-		return usagef("--max-repetitions, --bisect, --summary and --report-only are the sequential gate's: give --calibration FILE")
+		err := usagef("--max-repetitions, --bisect, --summary and --report-only are the sequential gate's: give --calibration FILE")
+		if m.bisect {
+			return bisectCode(err)
+		}
+		return err
 	}
 	fc := u.newFiles()
 	fc.in("the run folder", m.out)

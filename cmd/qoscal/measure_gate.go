@@ -20,9 +20,9 @@ import (
 func (m *measureFlags) gateFlags(fs *flagSet) {
 	fs.group("The sequential gate:")
 	fs.StringVar(&m.calibration, "calibration", "", "judge the run after each repetition against the calibration `FILE` ('qoscal recommend --write' on runs measured with repetitions: it needs their variance components; with profiles, the one of this machine's environment or --label), and stop once decided")
-	fs.IntVar(&m.maxRepetitions, "max-repetitions", 0, fmt.Sprintf("with --calibration, the most repetitions `M`, in [0, %d] (default 0: --repetitions); undecided then, the verdict is rerun (exit 3)", maxRepetitions))
-	fs.BoolVar(&m.bisect, "bisect", false, "exit as 'git bisect run' reads it: 0 pass (good), 1 fail (bad), 125 anything else (skip: undecided, or the commit could not be measured)")
-	fs.BoolVar(&m.reportOnly, "report-only", false, "report, never fail on a regression (exit 0)")
+	fs.IntVar(&m.maxRepetitions, "max-repetitions", 0, fmt.Sprintf("with --calibration, the most repetitions `M`, in [0, %d] (default 0: --repetitions); undecided then, the verdict is rerun (exit 3)", stats.MaxLooks))
+	fs.BoolVar(&m.bisect, "bisect", false, "exit as 'git bisect run' reads it: 0 pass (good), 1 fail (bad), 125 skip (undecided, or the commit could not be measured), 128 a usage error such as a mistyped flag (git bisect run stops: the mistake is the same at every commit)")
+	fs.BoolVar(&m.reportOnly, "report-only", false, "report, never fail on a regression (exit 0; with --bisect a regression still exits 1, bad)")
 	fs.StringVar(&m.perBenchmark, "per-benchmark", calibrate.PerBenchmarkWarn, "what a benchmark below its calibrated band does, `MODE`: warn, fail (exit 1 even when the sequential gate passes) or off")
 	fs.StringVar(&m.onDegraded, "on-degraded", "warn", "what a degraded runner does, `MODE`: warn, fail (exit 3) or ignore")
 	fs.StringVar(&m.summary, "summary", "", "append the verdict's Markdown summary to `FILE` (default $GITHUB_STEP_SUMMARY when set)")
@@ -30,6 +30,29 @@ func (m *measureFlags) gateFlags(fs *flagSet) {
 
 // bisectSkip is git bisect run's exit code for a commit it cannot judge.
 const bisectSkip = 125
+
+// bisectAbort is the exit code under --bisect of a usage error (a flag
+// mistyped, --calibration missing): the same mistake at every commit, so
+// qoscal stops 'git bisect run', which aborts on a code above 127. Exit
+// 2 would mark each commit bad (a fourth hostile sweep's bisect named
+// the second of six identical commits the first bad one, from a typo),
+// and 125 would skip every commit.
+const bisectAbort = 128
+
+// bisectFlag says whether raw command-line arguments ask for --bisect:
+// read before the flags are parsed, so that an error parsing them is
+// still mapped for git bisect run.
+func bisectFlag(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--bisect" || a == "--bisect=true" || a == "--bisect=1" {
+			return true
+		}
+	}
+	return false
+}
 
 // runGate measures and judges the run after each repetition with the
 // calibration's sequential design, then writes what gate writes: the
@@ -53,8 +76,11 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	default:
 		return usagef("--per-benchmark must be fail, warn or off, got %q", m.perBenchmark)
 	}
-	if m.maxRepetitions < 0 || m.maxRepetitions > maxRepetitions {
-		return usagef("--max-repetitions must be in [0, %d] (0: --repetitions), got %d", maxRepetitions, m.maxRepetitions)
+	if m.maxRepetitions < 0 || m.maxRepetitions > stats.MaxLooks {
+		return usagef("--max-repetitions must be in [0, %d] (0: --repetitions), got %d", stats.MaxLooks, m.maxRepetitions)
+	}
+	if m.maxRepetitions == 0 && cfg.Repetitions > stats.MaxLooks {
+		return usagef("--repetitions %d with --calibration: the sequential gate decides within %d repetitions at most; give --max-repetitions %d or fewer", cfg.Repetitions, stats.MaxLooks, stats.MaxLooks)
 	}
 	if cfg.Order == measure.Blocks {
 		return usagef("--calibration decides after each repetition: give --order random, alternate or duet, not blocks")
@@ -238,6 +264,10 @@ func bisectExit(res *calibrate.GateResult) int {
 func bisectCode(err error) error {
 	if err == nil {
 		return nil
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		return &exitError{code: bisectAbort, err: err}
 	}
 	var ee *exitError
 	if errors.As(err, &ee) {
