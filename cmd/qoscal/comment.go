@@ -466,27 +466,32 @@ func commentTarget(getenv func(string) string, pr int, writable bool) (t comment
 			return t, ""
 		}
 	}
-	onPR := ev.PullRequest != nil || (ev.Issue != nil && len(ev.Issue.PullRequest) > 0 && string(ev.Issue.PullRequest) != "null")
+	onPR := ev.PullRequest != nil || ev.issueOnPR()
 	if writable {
 		switch {
 		case !onPR:
 			return t, fmt.Sprintf("the %s event is not about a pull request", render.OneLine(name))
 		case prEvents[name] && ev.fromFork():
 			return t, "a pull request from a fork gets a read-only token"
-		case prEvents[name] && (getenv("GITHUB_ACTOR") == "dependabot[bot]" || ev.PullRequest.User.Login == "dependabot[bot]"):
+		case prEvents[name] && (getenv("GITHUB_ACTOR") == "dependabot[bot]" || ev.PullRequest != nil && ev.PullRequest.User.Login == "dependabot[bot]"):
 			return t, "a pull request from Dependabot gets a read-only token"
 		}
 	}
 	t.pr = pr
 	if t.pr == 0 {
 		switch {
-		case ev.PullRequest != nil && ev.PullRequest.Number > 0:
+		case ev.PullRequest != nil && validPR(ev.PullRequest.Number):
 			t.pr = ev.PullRequest.Number
-		case onPR && ev.Issue.Number > 0:
+		case ev.issueOnPR() && validPR(ev.Issue.Number):
 			t.pr = ev.Issue.Number
 		default:
 			what := "no event file (GITHUB_EVENT_PATH is not set)"
-			if path != "" {
+			switch {
+			case onPR:
+				// An event file made by hand, or damaged: its pull
+				// request has no number (or one that is none).
+				what = fmt.Sprintf("the %s event's pull request has no number", render.OneLine(name))
+			case path != "":
 				what = fmt.Sprintf("the %s event is about no pull request", render.OneLine(name))
 			}
 			t.problem = "no pull request to comment on: " + what
@@ -520,6 +525,17 @@ type prEvent struct {
 		Number      int             `json:"number"`
 		PullRequest json.RawMessage `json:"pull_request"`
 	} `json:"issue"`
+}
+
+// issueOnPR reports whether the event's issue is a pull request's: it
+// has a pull_request key (issue_comment events).
+func (e *prEvent) issueOnPR() bool {
+	return e.Issue != nil && len(e.Issue.PullRequest) > 0 && string(e.Issue.PullRequest) != "null"
+}
+
+// validPR reports whether n can be a pull request's number.
+func validPR(n int) bool {
+	return n > 0 && n <= maxPR
 }
 
 // fromFork reports whether the pull request's head is in another
