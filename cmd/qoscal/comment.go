@@ -90,6 +90,12 @@ func init() {
 // the comments, page by page, and the edit or the post.
 const commentTimeout = 30 * time.Second
 
+// maxEventRead is the largest event file (GITHUB_EVENT_PATH) comment
+// reads: GitHub's webhook payloads are capped at 25 MB
+// (https://docs.github.com/en/webhooks/webhook-events-and-payloads), and
+// the runner's event file is one of them.
+const maxEventRead = 25 << 20
+
 // maxPR is the largest pull request number --pr takes: GitHub's issue
 // numbers are 32-bit.
 const maxPR = 1<<31 - 1
@@ -457,12 +463,12 @@ func commentTarget(getenv func(string) string, pr int, writable bool) (t comment
 	}
 	var ev prEvent
 	if path != "" {
-		b, err := os.ReadFile(path)
+		b, err := readEvent(path)
 		if err == nil {
 			err = json.Unmarshal(b, &ev)
 		}
 		if err != nil && (pr == 0 || writable) {
-			t.problem = fmt.Sprintf("the event file $GITHUB_EVENT_PATH %s: %v", path, pathErr(err))
+			t.problem = fmt.Sprintf("the event file $GITHUB_EVENT_PATH %s: %v", render.OneLine(path), pathErr(err))
 			return t, ""
 		}
 	}
@@ -499,6 +505,36 @@ func commentTarget(getenv func(string) string, pr int, writable bool) (t comment
 		}
 	}
 	return t, ""
+}
+
+// readEvent reads the event file at path: a regular file (a named pipe
+// would block the step until a writer came, /dev/zero would never end)
+// of at most maxEventRead bytes. The kind is checked before the file is
+// opened, as opening a pipe blocks, and again on the file opened.
+func readEvent(path string) ([]byte, error) {
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file but %s", data.FileKind(st.Mode()))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file but %s", data.FileKind(st.Mode()))
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxEventRead+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxEventRead {
+		return nil, fmt.Errorf("more than %d MiB: not an event payload of GitHub's", maxEventRead>>20)
+	}
+	return b, nil
 }
 
 // prEvent is what commentTarget reads of an event: the pull request (on

@@ -571,3 +571,36 @@ func TestCommentLongBody(t *testing.T) {
 		t.Errorf("the comment posted does not hold the start and the note")
 	}
 }
+
+// TestCommentEventTooLarge: an event file larger than maxEventRead (a
+// sparse file: no disk is spent) is refused with a warning before it is
+// read whole, and the comment is not posted; one just under the cap is
+// read (and, holding only zero bytes, is not JSON).
+func TestCommentEventTooLarge(t *testing.T) {
+	g := newFakeGitHub(t)
+	g.add(7, 0)
+	for _, c := range []struct {
+		size int64
+		want string
+	}{
+		{maxEventRead + 1, fmt.Sprintf(": more than %d MiB: not an event payload of GitHub's\n", maxEventRead>>20)},
+		{maxEventRead, ": invalid character '\\x00' looking for beginning of value\n"},
+	} {
+		p := filepath.Join(t.TempDir(), "event.json")
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(p, c.size); err != nil {
+			t.Fatal(err)
+		}
+		g.env(t, "pull_request", p)
+		code, stdout, stderr := g.run(t, "", "comment", "--body", writeBody(t, "### qoscal gate: PASS\n"))
+		want := "qoscal: warning: comment not posted: the event file $GITHUB_EVENT_PATH " + p + c.want
+		if code != 0 || stdout != "" || stderr != want {
+			t.Errorf("event file of %d bytes: exit %d, stdout %q, stderr:\n%s\nwant exit 0, no stdout, stderr:\n%s", c.size, code, stdout, stderr, want)
+		}
+	}
+	if n := g.writes("POST") + g.writes("PATCH"); n != 0 {
+		t.Errorf("%d comments written, want none", n)
+	}
+}
