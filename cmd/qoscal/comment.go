@@ -38,8 +38,10 @@ It calls GitHub's REST API at $GITHUB_API_URL (default
 https://api.github.com) for the repository $GITHUB_REPOSITORY with the token
 $GITHUB_TOKEN, on the pull request of the event at $GITHUB_EVENT_PATH
 (pull_request.number, or issue.number for a comment on a pull request), as
-a GitHub Actions job has them. The token is never printed. A body longer
-than GitHub's limit of 65,536 characters is cut, with a note.
+a GitHub Actions job has them. The token is never printed, and is sent
+only to the API's origin: a redirect or a next-page link to another scheme,
+host or port is refused. A body longer than GitHub's limit of 65,536
+characters is cut, with a note.
 
 A comment that cannot be posted (a fork's read-only token: 403; 404; the
 network; no token, repository or pull request) is a warning, and comment

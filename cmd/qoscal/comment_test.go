@@ -29,6 +29,9 @@ type fakeGitHub struct {
 	token string
 	// readOnly makes every write a 403.
 	readOnly bool
+	// htmlURL, when not "", is the html_url of every comment written
+	// (as a hostile server might answer).
+	htmlURL string
 	// comments are the comments of each pull request, oldest first; a
 	// number that is not a key is no pull request (404).
 	comments map[int][]github.Comment
@@ -138,6 +141,9 @@ func (g *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 			g.nextID++
 			c := github.Comment{ID: g.nextID, Body: body.Body, HTMLURL: fmt.Sprintf("https://github.com/%s/pull/%d#issuecomment-%d", g.repo, pr, g.nextID)}
 			g.comments[pr] = append(g.comments[pr], c)
+			if g.htmlURL != "" {
+				c.HTMLURL = g.htmlURL
+			}
 			g.reply(w, http.StatusCreated, c)
 		default:
 			g.reply(w, http.StatusMethodNotAllowed, map[string]string{"message": "Not allowed"})
@@ -425,6 +431,12 @@ func TestCommentNotPosted(t *testing.T) {
 	g.add(7, 0)
 	gone := httptest.NewServer(http.NotFoundHandler())
 	gone.Close()
+	// away redirects every request to g, another origin (port): g would
+	// take the token, so it must not be sent there.
+	away := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, g.srv.URL+"/redirected"+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+	}))
+	defer away.Close()
 	cases := []struct {
 		reason string
 		env    map[string]string
@@ -443,6 +455,8 @@ func TestCommentNotPosted(t *testing.T) {
 			"qoscal: warning: comment not posted: GET /repos/octo/hoard/issues/404/comments?per_page=100: 404 Not Found: Not Found\nqoscal: hint: no pull request 404 in octo/hoard, or the token cannot see the repository\n"},
 		{"a server that is not there", map[string]string{"GITHUB_API_URL": gone.URL}, nil,
 			"qoscal: warning: comment not posted: Get \"" + gone.URL + "/repos/octo/hoard/issues/7/comments?per_page=100\": dial tcp "},
+		{"a redirect to another origin", map[string]string{"GITHUB_API_URL": away.URL}, nil,
+			"qoscal: warning: comment not posted: GET /repos/octo/hoard/issues/7/comments?per_page=100: redirected to " + g.srv.URL + "/redirected/repos/octo/hoard/issues/7/comments?per_page=100, another origin than the API's " + away.URL + ": not followed with the token\n"},
 		{"plain http to another machine", map[string]string{"GITHUB_API_URL": "http://ghe.example/api/v3"}, nil,
 			"qoscal: warning: comment not posted: the API URL http://ghe.example/api/v3 is plain http to another machine: the token is sent only over https (or to this machine)\n"},
 	}
@@ -464,6 +478,11 @@ func TestCommentNotPosted(t *testing.T) {
 	}
 	if n := len(g.comments[7]); n != 0 {
 		t.Errorf("%d comments posted, want none", n)
+	}
+	for _, r := range g.requests {
+		if strings.Contains(r, "/redirected/") {
+			t.Errorf("a redirect reached another origin: %s", r)
+		}
 	}
 }
 
@@ -602,5 +621,19 @@ func TestCommentEventTooLarge(t *testing.T) {
 	}
 	if n := g.writes("POST") + g.writes("PATCH"); n != 0 {
 		t.Errorf("%d comments written, want none", n)
+	}
+}
+
+// TestCommentURLScrubbed: the html_url a server answers is printed
+// without the token, even when the server put it there (g.run fails the
+// test on any copy of the token printed).
+func TestCommentURLScrubbed(t *testing.T) {
+	g := newFakeGitHub(t)
+	g.add(7, 0)
+	g.htmlURL = "https://github.com/" + g.token
+	g.env(t, "pull_request", prEventFile(t, 7, g.repo, g.repo, "someone"))
+	code, stdout, stderr := g.run(t, "", "comment", "--body", writeBody(t, "### qoscal gate: PASS\n"))
+	if code != 0 || stdout != "comment: created https://github.com/***\n" || stderr != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 0 and comment: created https://github.com/***", code, stdout, stderr)
 	}
 }

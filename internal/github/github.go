@@ -5,10 +5,12 @@
 //
 // The token is sent in the Authorization header and nowhere else, and is
 // never part of an error: a server's message is cut to MaxMessage
-// characters and any copy of the token in it is replaced by "***". A
-// next-page link to another host than the API's is refused rather than
-// followed with the token, and the token is sent over plain http only to
-// the local machine (a test server, a proxy on loopback).
+// characters and any copy of the token in it (as sent, or base64-encoded)
+// is replaced by "***", as it is in a comment's html_url. A next-page
+// link or a redirect to another origin (scheme, host and port) than the
+// API's is refused rather than followed with the token, and the token is
+// sent over plain http only to the local machine (a test server, a proxy
+// on loopback).
 //
 // Reference: https://docs.github.com/en/rest/issues/comments (API version
 // 2022-11-28) and https://docs.github.com/en/rest/using-the-rest-api/using-pagination-in-the-rest-api.
@@ -17,6 +19,7 @@ package github
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,6 +45,10 @@ const MaxBody = 65536
 // MaxMessage is the most characters of a server's message an error
 // holds.
 const MaxMessage = 200
+
+// maxRedirects is how many redirects one request follows, as Go's
+// client does by default.
+const maxRedirects = 10
 
 // perPage is the page size of a listing: the API's maximum.
 const perPage = 100
@@ -213,6 +220,7 @@ func (c *Client) FindComment(ctx context.Context, issue int, marker string) (*Co
 		}
 		for i := range page {
 			if firstLine(page[i].Body) == marker {
+				page[i].HTMLURL = c.scrub(page[i].HTMLURL)
 				return &page[i], nil
 			}
 		}
@@ -236,6 +244,7 @@ func (c *Client) CreateComment(ctx context.Context, issue int, body string) (*Co
 	if _, err := c.do(ctx, http.MethodPost, u, map[string]string{"body": body}, &got); err != nil {
 		return nil, err
 	}
+	got.HTMLURL = c.scrub(got.HTMLURL)
 	return &got, nil
 }
 
@@ -246,6 +255,7 @@ func (c *Client) UpdateComment(ctx context.Context, id int64, body string) (*Com
 	if _, err := c.do(ctx, http.MethodPatch, u, map[string]string{"body": body}, &got); err != nil {
 		return nil, err
 	}
+	got.HTMLURL = c.scrub(got.HTMLURL)
 	return &got, nil
 }
 
@@ -278,7 +288,7 @@ func (c *Client) nextPage(h http.Header) (*url.URL, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the next page's link %q: %v", clip(raw), err)
 	}
-	if u.Scheme != c.api.Scheme || u.Host != c.api.Host || u.User != nil {
+	if !sameOrigin(u, c.api) || u.User != nil {
 		return nil, fmt.Errorf("the next page's link %s leads away from the API at %s: not followed with the token", clip(u.Redacted()), c.api.Host)
 	}
 	return u, nil
@@ -354,7 +364,15 @@ func (c *Client) do(ctx context.Context, method string, u *url.URL, in, out any)
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := c.HTTP.Do(req)
+	// The client as given, but for its redirects: a copy shares the
+	// Transport (its connections) and the Timeout.
+	hc := *c.HTTP
+	hc.CheckRedirect = c.checkRedirect
+	resp, err := hc.Do(req)
+	var re *redirectError
+	if errors.As(err, &re) {
+		return nil, fmt.Errorf("%s %s: %s", method, c.path(u), re.msg)
+	}
 	if err != nil {
 		// A *url.Error names the URL (which holds no token) and the
 		// cause; it is scrubbed anyway, as everything shown is.
@@ -377,6 +395,46 @@ func (c *Client) do(ctx context.Context, method string, u *url.URL, in, out any)
 		}
 	}
 	return resp, nil
+}
+
+// redirectError is a redirect that checkRedirect refused; msg says why,
+// scrubbed.
+type redirectError struct{ msg string }
+
+func (e *redirectError) Error() string { return e.msg }
+
+// checkRedirect follows a redirect only within the API's origin, and at
+// most maxRedirects of them. Go's client would send the Authorization
+// header on to another port or scheme of the same host (it compares host
+// names only), and then over plain http: another origin is refused, the
+// error naming it.
+func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return &redirectError{fmt.Sprintf("redirected more than %d times (a redirect loop?)", maxRedirects)}
+	}
+	if !sameOrigin(req.URL, c.api) || req.URL.User != nil {
+		return &redirectError{fmt.Sprintf("redirected to %s, another origin than the API's %s://%s: not followed with the token", clip(c.scrub(req.URL.Redacted())), c.api.Scheme, c.api.Host)}
+	}
+	return nil
+}
+
+// sameOrigin reports whether a and b have one origin (RFC 6454): the
+// scheme, the host (in any case) and the port, a missing port being the
+// scheme's.
+func sameOrigin(a, b *url.URL) bool {
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		switch strings.ToLower(u.Scheme) {
+		case "http":
+			return "80"
+		case "https":
+			return "443"
+		}
+		return ""
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
 }
 
 // message is what an error shows of a response body: the "message" of a
@@ -404,9 +462,33 @@ func (c *Client) message(b []byte) string {
 	return clip(c.scrub(strings.Join(strings.Fields(s), " ")))
 }
 
-// scrub replaces every copy of the token in s with "***".
+// scrub replaces every copy of the token in s with "***": as it is, and
+// base64-encoded (as in an HTTP Basic header echoed back, user:TOKEN), in
+// either alphabet, at any of the three alignments the token can have in
+// an encoded text. Of an encoded copy, the few characters that also
+// encode the bytes around it are left: they do not spell the token.
 func (c *Client) scrub(s string) string {
-	return strings.ReplaceAll(s, c.token, "***")
+	if c.token == "" {
+		return s
+	}
+	s = strings.ReplaceAll(s, c.token, "***")
+	for k := range 3 {
+		b := append(make([]byte, k), c.token...)
+		// The characters from the first group that holds none of the
+		// k bytes before the token to the last whole group.
+		from, to := 0, 4*(len(b)/3)
+		if k > 0 {
+			from = 4
+		}
+		if to-from < 8 {
+			// Too short a token to tell its encoding from chance.
+			continue
+		}
+		for _, e := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+			s = strings.ReplaceAll(s, e.EncodeToString(b)[from:to], "***")
+		}
+	}
+	return s
 }
 
 // clip cuts s to MaxMessage characters, valid UTF-8, with "…" where it

@@ -2,6 +2,7 @@ package github
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -270,6 +271,124 @@ func TestNewClient(t *testing.T) {
 		}
 		if err != nil && (strings.Contains(err.Error(), "secret") || strings.Contains(err.Error(), "X-Evil")) {
 			t.Errorf("%s: the error shows a secret: %v", c.reason, err)
+		}
+	}
+}
+
+// TestRedirectElsewhere: a redirect to another origin (here another port
+// of this machine; as well another host or scheme) is refused, with an
+// error naming where it pointed, and the other origin gets no request,
+// so never the token; Go's client would send the Authorization header to
+// another port or scheme of the same host.
+func TestRedirectElsewhere(t *testing.T) {
+	var mu sync.Mutex
+	var stolen []string
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		stolen = append(stolen, r.Method+" "+r.URL.RequestURI()+" "+r.Header.Get("Authorization"))
+		mu.Unlock()
+		w.WriteHeader(http.StatusOK)
+		w.Write([]byte("[]"))
+	}))
+	t.Cleanup(other.Close)
+	for _, code := range []int{http.StatusMovedPermanently, http.StatusTemporaryRedirect, http.StatusPermanentRedirect} {
+		s := newServer(t, 0)
+		s.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, other.URL+"/steal"+r.URL.Path+"?token="+testToken, code)
+		})
+		_, _, err := s.client(t).Upsert(context.Background(), 7, "<!-- m -->", "<!-- m -->\nx")
+		want := fmt.Sprintf("GET /repos/o/r/issues/7/comments?per_page=100: redirected to %s/steal/api/v3/repos/o/r/issues/7/comments?token=***, another origin than the API's %s: not followed with the token", other.URL, s.srv.URL)
+		if err == nil || err.Error() != want {
+			t.Errorf("%d: err = %v\nwant %s", code, err, want)
+		}
+	}
+	if len(stolen) != 0 {
+		t.Errorf("the other origin was sent %q", stolen)
+	}
+}
+
+// TestRedirectSameOrigin: a redirect within the API's origin (a renamed
+// repository answers 301 to its new path) is followed with the token.
+func TestRedirectSameOrigin(t *testing.T) {
+	s := newServer(t, 3)
+	s.comments[1].Body = "<!-- m -->\nold"
+	serve := s.srv.Config.Handler
+	s.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if p, ok := strings.CutPrefix(r.URL.Path, "/api/v3/repos/old/r/"); ok {
+			http.Redirect(w, r, "/api/v3/repos/o/r/"+p+"?"+r.URL.RawQuery, http.StatusMovedPermanently)
+			return
+		}
+		serve.ServeHTTP(w, r)
+	})
+	c, err := NewClient(s.srv.URL+"/api/v3", "old/r", testToken, s.srv.Client())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.FindComment(context.Background(), 7, "<!-- m -->")
+	if err != nil || got == nil || got.ID != 2 {
+		t.Fatalf("FindComment through a redirect: %+v, %v; want comment 2", got, err)
+	}
+}
+
+// TestRedirectLoop: a redirect loop is an error in qoscal's words (the
+// request, and how many redirects), not Go's "stopped after 10
+// redirects" with the URL quoted.
+func TestRedirectLoop(t *testing.T) {
+	s := newServer(t, 0)
+	s.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.RequestURI(), http.StatusFound)
+	})
+	_, err := s.client(t).FindComment(context.Background(), 7, "<!-- m -->")
+	want := "GET /repos/o/r/issues/7/comments?per_page=100: redirected more than 10 times (a redirect loop?)"
+	if err == nil || err.Error() != want {
+		t.Errorf("err = %v\nwant %s", err, want)
+	}
+}
+
+// TestScrubbedReply: the comment a server returns has its html_url
+// scrubbed of the token, as its messages are, and so are the token's
+// usual encodings (base64, URL-escaped) in a message.
+func TestScrubbedReply(t *testing.T) {
+	s := newServer(t, 0)
+	serve := s.srv.Config.Handler
+	s.srv.Config.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost {
+			w.WriteHeader(http.StatusCreated)
+			json.NewEncoder(w).Encode(Comment{ID: 1, Body: "x", HTMLURL: "https://github.com/" + testToken})
+			return
+		}
+		serve.ServeHTTP(w, r)
+	})
+	got, _, err := s.client(t).Upsert(context.Background(), 7, "<!-- m -->", "<!-- m -->\nx")
+	if err != nil || got.HTMLURL != "https://github.com/***" {
+		t.Errorf("Upsert: %+v, %v; want the html_url https://github.com/***", got, err)
+	}
+	// A token too short to have an encoding worth scrubbing is scrubbed
+	// as it is (and does not crash the scrubbing).
+	for _, short := range []string{"x", "xyzw", "abcdefgh"} {
+		if m := (&Client{token: short}).message([]byte(`{"message":"a ` + short + ` b"}`)); m != "a *** b" {
+			t.Errorf("token %q: message %q, want %q", short, m, "a *** b")
+		}
+	}
+	c := &Client{token: testToken}
+	for _, enc := range []string{
+		testToken,
+		base64.StdEncoding.EncodeToString([]byte(testToken)),
+		base64.RawURLEncoding.EncodeToString([]byte(testToken)),
+		base64.StdEncoding.EncodeToString([]byte("x-access-token:" + testToken)),
+		base64.StdEncoding.EncodeToString([]byte("x:" + testToken + "\n")),
+		base64.URLEncoding.EncodeToString([]byte("u:" + testToken + "?")),
+	} {
+		m := c.message([]byte(`{"message":"bad: ` + enc + `"}`))
+		// What is left of the encoding must not decode to the token:
+		// at most a few characters of either end survive.
+		for k := range 3 {
+			for _, e := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+				core := e.EncodeToString(append(make([]byte, k), testToken[:len(testToken)-3]...))[4:]
+				if strings.Contains(m, core) || strings.Contains(m, testToken) || !strings.Contains(m, "***") {
+					t.Errorf("message %q shows the token (from %s)", m, enc)
+				}
+			}
 		}
 	}
 }
