@@ -32,7 +32,11 @@ qoscal comment --body FILE [--id NAME] --dry-run
 its step summary) as a comment on the pull request, with a hidden marker as
 its first line, <!-- qoscal-gate --> (with --id NAME, <!-- qoscal-gate:NAME
 -->), and on later runs edits that comment instead of adding another: a
-pull request keeps one comment per gate, always the latest.
+pull request keeps one comment per gate, always the latest. Only a comment
+the token wrote is edited: the latest with the marker by a bot (a job's
+token writes as github-actions[bot]), else by the token's user; another's
+comment that starts with the marker is left alone. One that cannot be
+edited (403, 404) is replaced by a new comment, with a warning.
 
 It calls GitHub's REST API at $GITHUB_API_URL (default
 https://api.github.com) for the repository $GITHUB_REPOSITORY with the token
@@ -174,16 +178,24 @@ func (c *commentFlags) run(u *ui, args []string) error {
 	client.UserAgent = "qoscal/" + version
 	ctx, cancel := context.WithTimeout(u.ctx, commentTimeout)
 	defer cancel()
-	got, what, err := client.Upsert(ctx, t.pr, marker, body)
+	res, err := client.Upsert(ctx, t.pr, marker, body)
 	if err != nil {
 		u.notPosted(token, err.Error(), apiHint(err, t))
 		return nil
 	}
-	where := render.OneLine(got.HTMLURL)
+	if res.What == github.Replaced {
+		by := "a deleted account"
+		if res.Old.User != nil {
+			by = res.Old.User.Login
+		}
+		u.warnAbout("comment replaced", scrubToken(token, fmt.Sprintf("the earlier comment %d (by %s) with the marker %s could not be edited (%v): a new comment was posted", res.Old.ID, by, marker, res.NotEdited)))
+	}
+	got := res.Comment
+	where := render.OneLine(scrubToken(token, got.HTMLURL))
 	if where == "" {
 		where = fmt.Sprintf("%s#%d", t.repo, t.pr)
 	}
-	fmt.Fprintf(u.stdout, "comment: %s %s\n", what, where)
+	fmt.Fprintf(u.stdout, "comment: %s %s\n", res.What, where)
 	return nil
 }
 
@@ -192,10 +204,7 @@ func (c *commentFlags) run(u *ui, args []string) error {
 // text is scrubbed of the token, though none should hold it.
 func (u *ui) notPosted(token, why, hint string) {
 	scrub := func(s string) string {
-		if token != "" {
-			s = strings.ReplaceAll(s, token, "***")
-		}
-		return render.OneLine(s)
+		return render.OneLine(scrubToken(token, s))
 	}
 	msg := "comment not posted: " + scrub(why)
 	if u.github {
@@ -209,6 +218,15 @@ func (u *ui) notPosted(token, why, hint string) {
 	if hint != "" {
 		u.hintf("%s", scrub(hint))
 	}
+}
+
+// scrubToken replaces every copy of token in s with "***" (the API
+// client scrubs what it returns; this is the last check before printing).
+func scrubToken(token, s string) string {
+	if token == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, token, "***")
 }
 
 // apiHint is what to do about an error of the API.

@@ -128,6 +128,21 @@ type Comment struct {
 	ID      int64  `json:"id"`
 	Body    string `json:"body"`
 	HTMLURL string `json:"html_url"`
+	// User is who wrote it; nil for a deleted account.
+	User *User `json:"user"`
+}
+
+// User is a comment's author, or the token's user (GET /user).
+type User struct {
+	Login string `json:"login"`
+	// Type is "Bot" for a GitHub App's comments (a job's token writes
+	// as github-actions[bot]), "User" for a person's.
+	Type string `json:"type"`
+}
+
+// bot reports whether u is a GitHub App's account.
+func (u *User) bot() bool {
+	return u != nil && u.Type == "Bot"
 }
 
 // StatusError is a response the API gave with a status other than 2xx.
@@ -161,11 +176,14 @@ const (
 	Updated
 	// Unchanged: the comment with the marker already had the body.
 	Unchanged
+	// Replaced: the comment with the marker could not be edited (403 or
+	// 404); a new one was posted.
+	Replaced
 )
 
 func (u Upserted) String() string {
 	switch u {
-	case Created:
+	case Created, Replaced:
 		return "created"
 	case Updated:
 		return "updated"
@@ -173,41 +191,66 @@ func (u Upserted) String() string {
 	return "unchanged"
 }
 
+// Upsert is what Upsert did: the comment written (or left alone, when
+// Unchanged), and with Replaced the comment that could not be edited and
+// why.
+type Upsert struct {
+	Comment *Comment
+	What    Upserted
+	// Old and NotEdited, with Replaced: the comment with the marker, and
+	// the error of its edit (a *StatusError).
+	Old       *Comment
+	NotEdited error
+}
+
 // Upsert makes body the comment of issue (a pull request's number) that
-// carries marker: the first comment whose first line is marker is edited
-// (or left alone when its body is already body), else a new comment is
-// posted. body should start with marker's line, or the next run will not
-// find the comment. A comment deleted between the listing and the edit
-// is posted anew.
-func (c *Client) Upsert(ctx context.Context, issue int, marker, body string) (*Comment, Upserted, error) {
+// carries marker: the comment FindComment finds is edited (or left alone
+// when its body is already body), else a new comment is posted. body
+// should start with marker's line, or the next run will not find the
+// comment. A comment whose edit is refused (403: the token may not edit
+// it) or that is gone (404: deleted between the listing and the edit) is
+// replaced by a new one (Replaced), rather than no comment at all.
+func (c *Client) Upsert(ctx context.Context, issue int, marker, body string) (Upsert, error) {
 	old, err := c.FindComment(ctx, issue, marker)
 	if err != nil {
-		return nil, 0, err
+		return Upsert{}, err
 	}
+	res := Upsert{What: Created}
 	if old != nil {
 		if old.Body == body {
-			return old, Unchanged, nil
+			return Upsert{Comment: old, What: Unchanged}, nil
 		}
 		got, err := c.UpdateComment(ctx, old.ID, body)
 		var se *StatusError
-		if !errors.As(err, &se) || se.Status != http.StatusNotFound {
-			return got, Updated, err
+		if !errors.As(err, &se) || (se.Status != http.StatusNotFound && se.Status != http.StatusForbidden) {
+			return Upsert{Comment: got, What: Updated}, err
 		}
+		res = Upsert{What: Replaced, Old: old, NotEdited: err}
 	}
-	got, err := c.CreateComment(ctx, issue, body)
-	return got, Created, err
+	res.Comment, err = c.CreateComment(ctx, issue, body)
+	return res, err
 }
 
-// FindComment returns the first comment of issue whose first line is
-// marker (nil when there is none), reading the comments a page of 100 at
-// a time in the order GitHub lists them (oldest first), following each
-// page's Link rel="next", and stopping at the page that holds it.
+// FindComment returns the comment of issue whose first line is marker
+// and that the token wrote (nil when there is none), reading all the
+// comments a page of 100 at a time in the order GitHub lists them
+// (oldest first), following each page's Link rel="next". Anyone may
+// write the marker, so its author counts: the latest such comment by a
+// bot (a job's token and a GitHub App's write as one, "Bot") is taken;
+// failing that, the latest by the token's own user, which GET /user
+// names for a person's token (a job's token gets a 403 there: then none
+// is taken). A stranger's comment that starts with the marker is never
+// edited, so it can neither hold the gate's verdict nor keep the gate
+// from commenting; and the latest is the one Upsert posted in place of
+// one it could not edit, so later runs edit that one.
 func (c *Client) FindComment(ctx context.Context, issue int, marker string) (*Comment, error) {
 	next := c.endpoint(fmt.Sprintf("/repos/%s/issues/%d/comments", c.repo, issue))
 	q := next.Query()
 	q.Set("per_page", strconv.Itoa(perPage))
 	next.RawQuery = q.Encode()
 	seen := map[string]bool{}
+	var bot *Comment
+	var others []Comment
 	for next != nil {
 		if seen[next.String()] {
 			return nil, fmt.Errorf("GET %s: the pages' next links go round in a circle", c.path(next))
@@ -219,13 +262,38 @@ func (c *Client) FindComment(ctx context.Context, issue int, marker string) (*Co
 			return nil, err
 		}
 		for i := range page {
-			if firstLine(page[i].Body) == marker {
-				page[i].HTMLURL = c.scrub(page[i].HTMLURL)
-				return &page[i], nil
+			if firstLine(page[i].Body) != marker {
+				continue
+			}
+			if page[i].User.bot() {
+				bot = &page[i]
+				continue
+			}
+			if page[i].User != nil {
+				others = append(others, page[i])
 			}
 		}
 		if next, err = c.nextPage(resp.Header); err != nil {
 			return nil, err
+		}
+	}
+	if bot != nil {
+		bot.HTMLURL = c.scrub(bot.HTMLURL)
+		return bot, nil
+	}
+	if len(others) == 0 {
+		return nil, nil
+	}
+	var me User
+	if _, err := c.do(ctx, http.MethodGet, c.endpoint("/user"), nil, &me); err != nil || me.Login == "" {
+		// Not a person's token (a job's token may not read /user):
+		// whoever wrote these, it was not this token.
+		return nil, nil
+	}
+	for i := len(others) - 1; i >= 0; i-- {
+		if strings.EqualFold(others[i].User.Login, me.Login) {
+			others[i].HTMLURL = c.scrub(others[i].HTMLURL)
+			return &others[i], nil
 		}
 	}
 	return nil, nil
