@@ -34,7 +34,7 @@ type server struct {
 	login string
 	// locked are the comments whose edit is a 403 (another's comment).
 	locked map[int64]bool
-	srv      *httptest.Server
+	srv    *httptest.Server
 }
 
 func newServer(t *testing.T, n int) *server {
