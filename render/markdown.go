@@ -107,18 +107,34 @@ func (t *Table) WriteMarkdown(w io.Writer) {
 // cell): markup characters get a backslash, line breaks become spaces,
 // other control characters are escaped as OneLine escapes them. GitHub's
 // own markup counts: $ (math: a benchmark named "$\Huge\text{PASS}$"
-// would draw a large PASS) and ~ (struck-out text).
+// would draw a large PASS) and ~ (struck-out text). So do mentions: an @
+// before a letter or a digit (@login, @org/team) would notify whoever it
+// names, from a comment on every gate run, so a zero-width space follows
+// it, as the entity &#8203; (GitHub's mentions start with a letter or a
+// digit right after the @; Dependabot quotes release notes so). The text
+// reads the same.
 func MDEscape(s string) string {
 	s = OneLine(strings.NewReplacer("\r\n", " ", "\r", " ", "\n", " ").Replace(s))
 	var b strings.Builder
-	for _, r := range s {
+	for i, r := range s {
 		switch r {
 		case '|', '\\', '`', '*', '_', '[', ']', '<', '>', '#', '&', '$', '~':
 			b.WriteByte('\\')
 		case '\n', '\r':
 			r = ' '
+		case '@':
+			if i+1 < len(s) && isASCIIAlnum(s[i+1]) {
+				b.WriteString("@&#8203;")
+				continue
+			}
 		}
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// isASCIIAlnum reports whether c is an ASCII letter or digit: what a
+// GitHub login starts with.
+func isASCIIAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
 }

@@ -32,14 +32,20 @@ qoscal comment --body FILE [--id NAME] --dry-run
 its step summary) as a comment on the pull request, with a hidden marker as
 its first line, <!-- qoscal-gate --> (with --id NAME, <!-- qoscal-gate:NAME
 -->), and on later runs edits that comment instead of adding another: a
-pull request keeps one comment per gate, always the latest.
+pull request keeps one comment per gate, always the latest. Only a comment
+the token wrote is edited: the latest with the marker by a bot (a job's
+token writes as github-actions[bot]), else by the token's user; another's
+comment that starts with the marker is left alone. One that cannot be
+edited (403, 404) is replaced by a new comment, with a warning.
 
 It calls GitHub's REST API at $GITHUB_API_URL (default
 https://api.github.com) for the repository $GITHUB_REPOSITORY with the token
 $GITHUB_TOKEN, on the pull request of the event at $GITHUB_EVENT_PATH
 (pull_request.number, or issue.number for a comment on a pull request), as
-a GitHub Actions job has them. The token is never printed. A body longer
-than GitHub's limit of 65,536 characters is cut, with a note.
+a GitHub Actions job has them. The token is never printed, and is sent
+only to the API's origin: a redirect or a next-page link to another scheme,
+host or port is refused. A body longer than GitHub's limit of 65,536
+characters is cut, with a note.
 
 A comment that cannot be posted (a fork's read-only token: 403; 404; the
 network; no token, repository or pull request) is a warning, and comment
@@ -89,6 +95,12 @@ func init() {
 // commentTimeout bounds the whole exchange with the API: the listing of
 // the comments, page by page, and the edit or the post.
 const commentTimeout = 30 * time.Second
+
+// maxEventRead is the largest event file (GITHUB_EVENT_PATH) comment
+// reads: GitHub's webhook payloads are capped at 25 MB
+// (https://docs.github.com/en/webhooks/webhook-events-and-payloads), and
+// the runner's event file is one of them.
+const maxEventRead = 25 << 20
 
 // maxPR is the largest pull request number --pr takes: GitHub's issue
 // numbers are 32-bit.
@@ -166,16 +178,24 @@ func (c *commentFlags) run(u *ui, args []string) error {
 	client.UserAgent = "qoscal/" + version
 	ctx, cancel := context.WithTimeout(u.ctx, commentTimeout)
 	defer cancel()
-	got, what, err := client.Upsert(ctx, t.pr, marker, body)
+	res, err := client.Upsert(ctx, t.pr, marker, body)
 	if err != nil {
 		u.notPosted(token, err.Error(), apiHint(err, t))
 		return nil
 	}
-	where := render.OneLine(got.HTMLURL)
+	if res.What == github.Replaced {
+		by := "a deleted account"
+		if res.Old.User != nil {
+			by = res.Old.User.Login
+		}
+		u.warnAbout("comment replaced", scrubToken(token, fmt.Sprintf("the earlier comment %d (by %s) with the marker %s could not be edited (%v): a new comment was posted", res.Old.ID, by, marker, res.NotEdited)))
+	}
+	got := res.Comment
+	where := render.OneLine(scrubToken(token, got.HTMLURL))
 	if where == "" {
 		where = fmt.Sprintf("%s#%d", t.repo, t.pr)
 	}
-	fmt.Fprintf(u.stdout, "comment: %s %s\n", what, where)
+	fmt.Fprintf(u.stdout, "comment: %s %s\n", res.What, where)
 	return nil
 }
 
@@ -184,10 +204,7 @@ func (c *commentFlags) run(u *ui, args []string) error {
 // text is scrubbed of the token, though none should hold it.
 func (u *ui) notPosted(token, why, hint string) {
 	scrub := func(s string) string {
-		if token != "" {
-			s = strings.ReplaceAll(s, token, "***")
-		}
-		return render.OneLine(s)
+		return render.OneLine(scrubToken(token, s))
 	}
 	msg := "comment not posted: " + scrub(why)
 	if u.github {
@@ -201,6 +218,15 @@ func (u *ui) notPosted(token, why, hint string) {
 	if hint != "" {
 		u.hintf("%s", scrub(hint))
 	}
+}
+
+// scrubToken replaces every copy of token in s with "***" (the API
+// client scrubs what it returns; this is the last check before printing).
+func scrubToken(token, s string) string {
+	if token == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, token, "***")
 }
 
 // apiHint is what to do about an error of the API.
@@ -457,36 +483,41 @@ func commentTarget(getenv func(string) string, pr int, writable bool) (t comment
 	}
 	var ev prEvent
 	if path != "" {
-		b, err := os.ReadFile(path)
+		b, err := readEvent(path)
 		if err == nil {
 			err = json.Unmarshal(b, &ev)
 		}
 		if err != nil && (pr == 0 || writable) {
-			t.problem = fmt.Sprintf("the event file $GITHUB_EVENT_PATH %s: %v", path, pathErr(err))
+			t.problem = fmt.Sprintf("the event file $GITHUB_EVENT_PATH %s: %v", render.OneLine(path), pathErr(err))
 			return t, ""
 		}
 	}
-	onPR := ev.PullRequest != nil || (ev.Issue != nil && len(ev.Issue.PullRequest) > 0 && string(ev.Issue.PullRequest) != "null")
+	onPR := ev.PullRequest != nil || ev.issueOnPR()
 	if writable {
 		switch {
 		case !onPR:
 			return t, fmt.Sprintf("the %s event is not about a pull request", render.OneLine(name))
 		case prEvents[name] && ev.fromFork():
 			return t, "a pull request from a fork gets a read-only token"
-		case prEvents[name] && (getenv("GITHUB_ACTOR") == "dependabot[bot]" || ev.PullRequest.User.Login == "dependabot[bot]"):
+		case prEvents[name] && (getenv("GITHUB_ACTOR") == "dependabot[bot]" || ev.PullRequest != nil && ev.PullRequest.User.Login == "dependabot[bot]"):
 			return t, "a pull request from Dependabot gets a read-only token"
 		}
 	}
 	t.pr = pr
 	if t.pr == 0 {
 		switch {
-		case ev.PullRequest != nil && ev.PullRequest.Number > 0:
+		case ev.PullRequest != nil && validPR(ev.PullRequest.Number):
 			t.pr = ev.PullRequest.Number
-		case onPR && ev.Issue.Number > 0:
+		case ev.issueOnPR() && validPR(ev.Issue.Number):
 			t.pr = ev.Issue.Number
 		default:
 			what := "no event file (GITHUB_EVENT_PATH is not set)"
-			if path != "" {
+			switch {
+			case onPR:
+				// An event file made by hand, or damaged: its pull
+				// request has no number (or one that is none).
+				what = fmt.Sprintf("the %s event's pull request has no number", render.OneLine(name))
+			case path != "":
 				what = fmt.Sprintf("the %s event is about no pull request", render.OneLine(name))
 			}
 			t.problem = "no pull request to comment on: " + what
@@ -494,6 +525,36 @@ func commentTarget(getenv func(string) string, pr int, writable bool) (t comment
 		}
 	}
 	return t, ""
+}
+
+// readEvent reads the event file at path: a regular file (a named pipe
+// would block the step until a writer came, /dev/zero would never end)
+// of at most maxEventRead bytes. The kind is checked before the file is
+// opened, as opening a pipe blocks, and again on the file opened.
+func readEvent(path string) ([]byte, error) {
+	if st, err := os.Stat(path); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file but %s", data.FileKind(st.Mode()))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil {
+		return nil, err
+	} else if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file but %s", data.FileKind(st.Mode()))
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxEventRead+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxEventRead {
+		return nil, fmt.Errorf("more than %d MiB: not an event payload of GitHub's", maxEventRead>>20)
+	}
+	return b, nil
 }
 
 // prEvent is what commentTarget reads of an event: the pull request (on
@@ -520,6 +581,17 @@ type prEvent struct {
 		Number      int             `json:"number"`
 		PullRequest json.RawMessage `json:"pull_request"`
 	} `json:"issue"`
+}
+
+// issueOnPR reports whether the event's issue is a pull request's: it
+// has a pull_request key (issue_comment events).
+func (e *prEvent) issueOnPR() bool {
+	return e.Issue != nil && len(e.Issue.PullRequest) > 0 && string(e.Issue.PullRequest) != "null"
+}
+
+// validPR reports whether n can be a pull request's number.
+func validPR(n int) bool {
+	return n > 0 && n <= maxPR
 }
 
 // fromFork reports whether the pull request's head is in another

@@ -29,6 +29,12 @@ type fakeGitHub struct {
 	token string
 	// readOnly makes every write a 403.
 	readOnly bool
+	// htmlURL, when not "", is the html_url of every comment written
+	// (as a hostile server might answer).
+	htmlURL string
+	// locked are the comments whose edit is a 403: another's, which
+	// the job's token may not edit.
+	locked map[int64]bool
 	// comments are the comments of each pull request, oldest first; a
 	// number that is not a key is no pull request (404).
 	comments map[int][]github.Comment
@@ -136,8 +142,12 @@ func (g *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 			g.reply(w, http.StatusOK, all[from:to])
 		case http.MethodPost:
 			g.nextID++
-			c := github.Comment{ID: g.nextID, Body: body.Body, HTMLURL: fmt.Sprintf("https://github.com/%s/pull/%d#issuecomment-%d", g.repo, pr, g.nextID)}
+			// A job's token comments as the github-actions app.
+			c := github.Comment{ID: g.nextID, Body: body.Body, HTMLURL: fmt.Sprintf("https://github.com/%s/pull/%d#issuecomment-%d", g.repo, pr, g.nextID), User: &github.User{Login: "github-actions[bot]", Type: "Bot"}}
 			g.comments[pr] = append(g.comments[pr], c)
+			if g.htmlURL != "" {
+				c.HTMLURL = g.htmlURL
+			}
 			g.reply(w, http.StatusCreated, c)
 		default:
 			g.reply(w, http.StatusMethodNotAllowed, map[string]string{"message": "Not allowed"})
@@ -147,6 +157,10 @@ func (g *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 	if m := editPath.FindStringSubmatch(r.URL.Path); m != nil && m[1] == g.repo && r.Method == http.MethodPatch {
 		var id int64
 		fmt.Sscan(m[2], &id)
+		if g.locked[id] {
+			g.reply(w, http.StatusForbidden, map[string]string{"message": "Resource not accessible by integration"})
+			return
+		}
 		for pr, cs := range g.comments {
 			for i := range cs {
 				if cs[i].ID == id {
@@ -425,6 +439,12 @@ func TestCommentNotPosted(t *testing.T) {
 	g.add(7, 0)
 	gone := httptest.NewServer(http.NotFoundHandler())
 	gone.Close()
+	// away redirects every request to g, another origin (port): g would
+	// take the token, so it must not be sent there.
+	away := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, g.srv.URL+"/redirected"+r.URL.RequestURI(), http.StatusTemporaryRedirect)
+	}))
+	defer away.Close()
 	cases := []struct {
 		reason string
 		env    map[string]string
@@ -443,6 +463,8 @@ func TestCommentNotPosted(t *testing.T) {
 			"qoscal: warning: comment not posted: GET /repos/octo/hoard/issues/404/comments?per_page=100: 404 Not Found: Not Found\nqoscal: hint: no pull request 404 in octo/hoard, or the token cannot see the repository\n"},
 		{"a server that is not there", map[string]string{"GITHUB_API_URL": gone.URL}, nil,
 			"qoscal: warning: comment not posted: Get \"" + gone.URL + "/repos/octo/hoard/issues/7/comments?per_page=100\": dial tcp "},
+		{"a redirect to another origin", map[string]string{"GITHUB_API_URL": away.URL}, nil,
+			"qoscal: warning: comment not posted: GET /repos/octo/hoard/issues/7/comments?per_page=100: redirected to " + g.srv.URL + "/redirected/repos/octo/hoard/issues/7/comments?per_page=100, another origin than the API's " + away.URL + ": not followed with the token\n"},
 		{"plain http to another machine", map[string]string{"GITHUB_API_URL": "http://ghe.example/api/v3"}, nil,
 			"qoscal: warning: comment not posted: the API URL http://ghe.example/api/v3 is plain http to another machine: the token is sent only over https (or to this machine)\n"},
 	}
@@ -464,6 +486,11 @@ func TestCommentNotPosted(t *testing.T) {
 	}
 	if n := len(g.comments[7]); n != 0 {
 		t.Errorf("%d comments posted, want none", n)
+	}
+	for _, r := range g.requests {
+		if strings.Contains(r, "/redirected/") {
+			t.Errorf("a redirect reached another origin: %s", r)
+		}
 	}
 }
 
@@ -569,5 +596,97 @@ func TestCommentLongBody(t *testing.T) {
 	ours := g.ours(7, "<!-- qoscal-gate -->")
 	if len(ours) != 1 || !strings.Contains(ours[0].Body, "\n| bench-000000 | 1.00x |\n") || !strings.Contains(ours[0].Body, "*Cut to fit GitHub's limit") {
 		t.Errorf("the comment posted does not hold the start and the note")
+	}
+}
+
+// TestCommentEventTooLarge: an event file larger than maxEventRead (a
+// sparse file: no disk is spent) is refused with a warning before it is
+// read whole, and the comment is not posted; one just under the cap is
+// read (and, holding only zero bytes, is not JSON).
+func TestCommentEventTooLarge(t *testing.T) {
+	g := newFakeGitHub(t)
+	g.add(7, 0)
+	for _, c := range []struct {
+		size int64
+		want string
+	}{
+		{maxEventRead + 1, fmt.Sprintf(": more than %d MiB: not an event payload of GitHub's\n", maxEventRead>>20)},
+		{maxEventRead, ": invalid character '\\x00' looking for beginning of value\n"},
+	} {
+		p := filepath.Join(t.TempDir(), "event.json")
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Truncate(p, c.size); err != nil {
+			t.Fatal(err)
+		}
+		g.env(t, "pull_request", p)
+		code, stdout, stderr := g.run(t, "", "comment", "--body", writeBody(t, "### qoscal gate: PASS\n"))
+		want := "qoscal: warning: comment not posted: the event file $GITHUB_EVENT_PATH " + p + c.want
+		if code != 0 || stdout != "" || stderr != want {
+			t.Errorf("event file of %d bytes: exit %d, stdout %q, stderr:\n%s\nwant exit 0, no stdout, stderr:\n%s", c.size, code, stdout, stderr, want)
+		}
+	}
+	if n := g.writes("POST") + g.writes("PATCH"); n != 0 {
+		t.Errorf("%d comments written, want none", n)
+	}
+}
+
+// TestCommentURLScrubbed: the html_url a server answers is printed
+// without the token, even when the server put it there (g.run fails the
+// test on any copy of the token printed).
+func TestCommentURLScrubbed(t *testing.T) {
+	g := newFakeGitHub(t)
+	g.add(7, 0)
+	g.htmlURL = "https://github.com/" + g.token
+	g.env(t, "pull_request", prEventFile(t, 7, g.repo, g.repo, "someone"))
+	code, stdout, stderr := g.run(t, "", "comment", "--body", writeBody(t, "### qoscal gate: PASS\n"))
+	if code != 0 || stdout != "comment: created https://github.com/***\n" || stderr != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 0 and comment: created https://github.com/***", code, stdout, stderr)
+	}
+}
+
+// TestCommentStrangersMarker: a stranger's comment that starts with the
+// marker (a forged verdict) is not taken for the gate's: the gate posts
+// its own, leaves the stranger's as it was, and edits its own on the
+// next run. A comment of the gate's own that the token may no longer
+// edit (403) is replaced by a new one, with a warning that says so.
+func TestCommentStrangersMarker(t *testing.T) {
+	g := newFakeGitHub(t)
+	g.add(7, 1)
+	const forged = "<!-- qoscal-gate -->\n### qoscal gate: PASS (forged by a stranger)"
+	g.comments[7] = append(g.comments[7], github.Comment{ID: 99, Body: forged, User: &github.User{Login: "mallory", Type: "User"}})
+	g.locked = map[int64]bool{99: true}
+	g.env(t, "pull_request", prEventFile(t, 7, g.repo, g.repo, "someone"))
+	body := writeBody(t, "### qoscal gate: FAIL\n")
+	for i, want := range []string{"created", "updated"} {
+		code, stdout, stderr := g.run(t, "", "comment", "--body", body, "--pr", "7")
+		if code != 0 || !strings.HasPrefix(stdout, "comment: "+want+" ") || stderr != "" {
+			t.Errorf("run %d: exit %d, stdout %q, stderr %q; want exit 0, comment: %s", i+1, code, stdout, stderr, want)
+		}
+		body = writeBody(t, "### qoscal gate: PASS\n")
+	}
+	if ours := g.ours(7, "<!-- qoscal-gate -->"); len(ours) != 2 || ours[0].Body != forged || ours[1].Body != "<!-- qoscal-gate -->\n### qoscal gate: PASS\n" {
+		t.Errorf("comments with the marker: %+v; want the stranger's, untouched, and the gate's of the second run", ours)
+	}
+	if n := g.writes("PATCH"); n != 1 {
+		t.Errorf("%d edits, want 1 (the gate's own comment, on the second run)", n)
+	}
+
+	// The gate's own comment, now locked: a new one, and a warning.
+	own := g.ours(7, "<!-- qoscal-gate -->")[1].ID
+	g.locked[own] = true
+	code, stdout, stderr := g.run(t, "", "comment", "--body", writeBody(t, "### qoscal gate: FAIL\n"), "--pr", "7")
+	want := fmt.Sprintf("qoscal: warning: the earlier comment %d (by github-actions[bot]) with the marker <!-- qoscal-gate --> could not be edited (PATCH /repos/octo/hoard/issues/comments/%d: 403 Forbidden: Resource not accessible by integration): a new comment was posted\n", own, own)
+	if code != 0 || !strings.HasPrefix(stdout, "comment: created ") || stderr != want {
+		t.Errorf("a locked comment: exit %d, stdout %q, stderr:\n%s\nwant exit 0, comment: created, stderr:\n%s", code, stdout, stderr, want)
+	}
+	if n := len(g.ours(7, "<!-- qoscal-gate -->")); n != 3 {
+		t.Errorf("%d comments with the marker, want 3", n)
+	}
+	// The next run edits the new one: no new comment on every run.
+	code, stdout, stderr = g.run(t, "", "comment", "--body", writeBody(t, "### qoscal gate: PASS again\n"), "--pr", "7")
+	if code != 0 || !strings.HasPrefix(stdout, "comment: updated ") || stderr != "" || len(g.ours(7, "<!-- qoscal-gate -->")) != 3 {
+		t.Errorf("after the replacement: exit %d, stdout %q, stderr %q, %d comments with the marker; want the new one updated", code, stdout, stderr, len(g.ours(7, "<!-- qoscal-gate -->")))
 	}
 }

@@ -5,10 +5,12 @@
 //
 // The token is sent in the Authorization header and nowhere else, and is
 // never part of an error: a server's message is cut to MaxMessage
-// characters and any copy of the token in it is replaced by "***". A
-// next-page link to another host than the API's is refused rather than
-// followed with the token, and the token is sent over plain http only to
-// the local machine (a test server, a proxy on loopback).
+// characters and any copy of the token in it (as sent, or base64-encoded)
+// is replaced by "***", as it is in a comment's html_url. A next-page
+// link or a redirect to another origin (scheme, host and port) than the
+// API's is refused rather than followed with the token, and the token is
+// sent over plain http only to the local machine (a test server, a proxy
+// on loopback).
 //
 // Reference: https://docs.github.com/en/rest/issues/comments (API version
 // 2022-11-28) and https://docs.github.com/en/rest/using-the-rest-api/using-pagination-in-the-rest-api.
@@ -17,6 +19,7 @@ package github
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,6 +45,10 @@ const MaxBody = 65536
 // MaxMessage is the most characters of a server's message an error
 // holds.
 const MaxMessage = 200
+
+// maxRedirects is how many redirects one request follows, as Go's
+// client does by default.
+const maxRedirects = 10
 
 // perPage is the page size of a listing: the API's maximum.
 const perPage = 100
@@ -121,6 +128,21 @@ type Comment struct {
 	ID      int64  `json:"id"`
 	Body    string `json:"body"`
 	HTMLURL string `json:"html_url"`
+	// User is who wrote it; nil for a deleted account.
+	User *User `json:"user"`
+}
+
+// User is a comment's author, or the token's user (GET /user).
+type User struct {
+	Login string `json:"login"`
+	// Type is "Bot" for a GitHub App's comments (a job's token writes
+	// as github-actions[bot]), "User" for a person's.
+	Type string `json:"type"`
+}
+
+// bot reports whether u is a GitHub App's account.
+func (u *User) bot() bool {
+	return u != nil && u.Type == "Bot"
 }
 
 // StatusError is a response the API gave with a status other than 2xx.
@@ -154,11 +176,14 @@ const (
 	Updated
 	// Unchanged: the comment with the marker already had the body.
 	Unchanged
+	// Replaced: the comment with the marker could not be edited (403 or
+	// 404); a new one was posted.
+	Replaced
 )
 
 func (u Upserted) String() string {
 	switch u {
-	case Created:
+	case Created, Replaced:
 		return "created"
 	case Updated:
 		return "updated"
@@ -166,41 +191,66 @@ func (u Upserted) String() string {
 	return "unchanged"
 }
 
+// Upsert is what Upsert did: the comment written (or left alone, when
+// Unchanged), and with Replaced the comment that could not be edited and
+// why.
+type Upsert struct {
+	Comment *Comment
+	What    Upserted
+	// Old and NotEdited, with Replaced: the comment with the marker, and
+	// the error of its edit (a *StatusError).
+	Old       *Comment
+	NotEdited error
+}
+
 // Upsert makes body the comment of issue (a pull request's number) that
-// carries marker: the first comment whose first line is marker is edited
-// (or left alone when its body is already body), else a new comment is
-// posted. body should start with marker's line, or the next run will not
-// find the comment. A comment deleted between the listing and the edit
-// is posted anew.
-func (c *Client) Upsert(ctx context.Context, issue int, marker, body string) (*Comment, Upserted, error) {
+// carries marker: the comment FindComment finds is edited (or left alone
+// when its body is already body), else a new comment is posted. body
+// should start with marker's line, or the next run will not find the
+// comment. A comment whose edit is refused (403: the token may not edit
+// it) or that is gone (404: deleted between the listing and the edit) is
+// replaced by a new one (Replaced), rather than no comment at all.
+func (c *Client) Upsert(ctx context.Context, issue int, marker, body string) (Upsert, error) {
 	old, err := c.FindComment(ctx, issue, marker)
 	if err != nil {
-		return nil, 0, err
+		return Upsert{}, err
 	}
+	res := Upsert{What: Created}
 	if old != nil {
 		if old.Body == body {
-			return old, Unchanged, nil
+			return Upsert{Comment: old, What: Unchanged}, nil
 		}
 		got, err := c.UpdateComment(ctx, old.ID, body)
 		var se *StatusError
-		if !errors.As(err, &se) || se.Status != http.StatusNotFound {
-			return got, Updated, err
+		if !errors.As(err, &se) || (se.Status != http.StatusNotFound && se.Status != http.StatusForbidden) {
+			return Upsert{Comment: got, What: Updated}, err
 		}
+		res = Upsert{What: Replaced, Old: old, NotEdited: err}
 	}
-	got, err := c.CreateComment(ctx, issue, body)
-	return got, Created, err
+	res.Comment, err = c.CreateComment(ctx, issue, body)
+	return res, err
 }
 
-// FindComment returns the first comment of issue whose first line is
-// marker (nil when there is none), reading the comments a page of 100 at
-// a time in the order GitHub lists them (oldest first), following each
-// page's Link rel="next", and stopping at the page that holds it.
+// FindComment returns the comment of issue whose first line is marker
+// and that the token wrote (nil when there is none), reading all the
+// comments a page of 100 at a time in the order GitHub lists them
+// (oldest first), following each page's Link rel="next". Anyone may
+// write the marker, so its author counts: the latest such comment by a
+// bot (a job's token and a GitHub App's write as one, "Bot") is taken;
+// failing that, the latest by the token's own user, which GET /user
+// names for a person's token (a job's token gets a 403 there: then none
+// is taken). A stranger's comment that starts with the marker is never
+// edited, so it can neither hold the gate's verdict nor keep the gate
+// from commenting; and the latest is the one Upsert posted in place of
+// one it could not edit, so later runs edit that one.
 func (c *Client) FindComment(ctx context.Context, issue int, marker string) (*Comment, error) {
 	next := c.endpoint(fmt.Sprintf("/repos/%s/issues/%d/comments", c.repo, issue))
 	q := next.Query()
 	q.Set("per_page", strconv.Itoa(perPage))
 	next.RawQuery = q.Encode()
 	seen := map[string]bool{}
+	var bot *Comment
+	var others []Comment
 	for next != nil {
 		if seen[next.String()] {
 			return nil, fmt.Errorf("GET %s: the pages' next links go round in a circle", c.path(next))
@@ -212,12 +262,38 @@ func (c *Client) FindComment(ctx context.Context, issue int, marker string) (*Co
 			return nil, err
 		}
 		for i := range page {
-			if firstLine(page[i].Body) == marker {
-				return &page[i], nil
+			if firstLine(page[i].Body) != marker {
+				continue
+			}
+			if page[i].User.bot() {
+				bot = &page[i]
+				continue
+			}
+			if page[i].User != nil {
+				others = append(others, page[i])
 			}
 		}
 		if next, err = c.nextPage(resp.Header); err != nil {
 			return nil, err
+		}
+	}
+	if bot != nil {
+		bot.HTMLURL = c.scrub(bot.HTMLURL)
+		return bot, nil
+	}
+	if len(others) == 0 {
+		return nil, nil
+	}
+	var me User
+	if _, err := c.do(ctx, http.MethodGet, c.endpoint("/user"), nil, &me); err != nil || me.Login == "" {
+		// Not a person's token (a job's token may not read /user):
+		// whoever wrote these, it was not this token.
+		return nil, nil
+	}
+	for i := len(others) - 1; i >= 0; i-- {
+		if strings.EqualFold(others[i].User.Login, me.Login) {
+			others[i].HTMLURL = c.scrub(others[i].HTMLURL)
+			return &others[i], nil
 		}
 	}
 	return nil, nil
@@ -236,6 +312,7 @@ func (c *Client) CreateComment(ctx context.Context, issue int, body string) (*Co
 	if _, err := c.do(ctx, http.MethodPost, u, map[string]string{"body": body}, &got); err != nil {
 		return nil, err
 	}
+	got.HTMLURL = c.scrub(got.HTMLURL)
 	return &got, nil
 }
 
@@ -246,6 +323,7 @@ func (c *Client) UpdateComment(ctx context.Context, id int64, body string) (*Com
 	if _, err := c.do(ctx, http.MethodPatch, u, map[string]string{"body": body}, &got); err != nil {
 		return nil, err
 	}
+	got.HTMLURL = c.scrub(got.HTMLURL)
 	return &got, nil
 }
 
@@ -278,7 +356,7 @@ func (c *Client) nextPage(h http.Header) (*url.URL, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the next page's link %q: %v", clip(raw), err)
 	}
-	if u.Scheme != c.api.Scheme || u.Host != c.api.Host || u.User != nil {
+	if !sameOrigin(u, c.api) || u.User != nil {
 		return nil, fmt.Errorf("the next page's link %s leads away from the API at %s: not followed with the token", clip(u.Redacted()), c.api.Host)
 	}
 	return u, nil
@@ -354,7 +432,15 @@ func (c *Client) do(ctx context.Context, method string, u *url.URL, in, out any)
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := c.HTTP.Do(req)
+	// The client as given, but for its redirects: a copy shares the
+	// Transport (its connections) and the Timeout.
+	hc := *c.HTTP
+	hc.CheckRedirect = c.checkRedirect
+	resp, err := hc.Do(req)
+	var re *redirectError
+	if errors.As(err, &re) {
+		return nil, fmt.Errorf("%s %s: %s", method, c.path(u), re.msg)
+	}
 	if err != nil {
 		// A *url.Error names the URL (which holds no token) and the
 		// cause; it is scrubbed anyway, as everything shown is.
@@ -377,6 +463,46 @@ func (c *Client) do(ctx context.Context, method string, u *url.URL, in, out any)
 		}
 	}
 	return resp, nil
+}
+
+// redirectError is a redirect that checkRedirect refused; msg says why,
+// scrubbed.
+type redirectError struct{ msg string }
+
+func (e *redirectError) Error() string { return e.msg }
+
+// checkRedirect follows a redirect only within the API's origin, and at
+// most maxRedirects of them. Go's client would send the Authorization
+// header on to another port or scheme of the same host (it compares host
+// names only), and then over plain http: another origin is refused, the
+// error naming it.
+func (c *Client) checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) >= maxRedirects {
+		return &redirectError{fmt.Sprintf("redirected more than %d times (a redirect loop?)", maxRedirects)}
+	}
+	if !sameOrigin(req.URL, c.api) || req.URL.User != nil {
+		return &redirectError{fmt.Sprintf("redirected to %s, another origin than the API's %s://%s: not followed with the token", clip(c.scrub(req.URL.Redacted())), c.api.Scheme, c.api.Host)}
+	}
+	return nil
+}
+
+// sameOrigin reports whether a and b have one origin (RFC 6454): the
+// scheme, the host (in any case) and the port, a missing port being the
+// scheme's.
+func sameOrigin(a, b *url.URL) bool {
+	port := func(u *url.URL) string {
+		if p := u.Port(); p != "" {
+			return p
+		}
+		switch strings.ToLower(u.Scheme) {
+		case "http":
+			return "80"
+		case "https":
+			return "443"
+		}
+		return ""
+	}
+	return strings.EqualFold(a.Scheme, b.Scheme) && strings.EqualFold(a.Hostname(), b.Hostname()) && port(a) == port(b)
 }
 
 // message is what an error shows of a response body: the "message" of a
@@ -404,9 +530,33 @@ func (c *Client) message(b []byte) string {
 	return clip(c.scrub(strings.Join(strings.Fields(s), " ")))
 }
 
-// scrub replaces every copy of the token in s with "***".
+// scrub replaces every copy of the token in s with "***": as it is, and
+// base64-encoded (as in an HTTP Basic header echoed back, user:TOKEN), in
+// either alphabet, at any of the three alignments the token can have in
+// an encoded text. Of an encoded copy, the few characters that also
+// encode the bytes around it are left: they do not spell the token.
 func (c *Client) scrub(s string) string {
-	return strings.ReplaceAll(s, c.token, "***")
+	if c.token == "" {
+		return s
+	}
+	s = strings.ReplaceAll(s, c.token, "***")
+	for k := range 3 {
+		b := append(make([]byte, k), c.token...)
+		// The characters from the first group that holds none of the
+		// k bytes before the token to the last whole group.
+		from, to := 0, 4*(len(b)/3)
+		if k > 0 {
+			from = 4
+		}
+		if to-from < 8 {
+			// Too short a token to tell its encoding from chance.
+			continue
+		}
+		for _, e := range []*base64.Encoding{base64.RawStdEncoding, base64.RawURLEncoding} {
+			s = strings.ReplaceAll(s, e.EncodeToString(b)[from:to], "***")
+		}
+	}
+	return s
 }
 
 // clip cuts s to MaxMessage characters, valid UTF-8, with "…" where it
