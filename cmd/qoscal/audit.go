@@ -42,12 +42,21 @@ after it (docs/STATS.md 5e). Every figure says how many of its runs are
 marked and how many presumed. Runs gated as a pair, on part of the suite or
 on another floor are counted, but not in the rates. Exits 0 whatever the
 verdict.
+
+A calibration with profiles ('recommend --by KEY') is audited per profile:
+each verdict against what judged it, as 'gate --record' kept it. Each
+profile's verdicts are counted against its own floor, bands and claimed rate
+(a table of the profiles' floors, and a sentence for each); the figures of
+the file's top level are those of the verdicts judged on it, runs whose
+value of KEY had no profile.
 `,
 	notes: `With --format json, one document; the figures of the floor at its top, those
 of the bands under "bands" (docs/json.md, "audit"):
     {"gated", "passed", "failed", "rerun", "healthy", "false_alarms",
      "realised_rate", "interval": [lo, hi], "claimed_rate",
      "truth": {"marked", "presumed"}, "verdict", "more_runs", ...}
+With profiles, those are the top level's, and "by" and "profiles": [{"value",
+"floor", "runs", the same fields}] follow.
 `,
 	example: `Example: the run recorded as job-17 and marked regressed (see 'qoscal help
 mark'), one more run marked healthy, and the audit of the worked example's
