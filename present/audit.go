@@ -21,6 +21,104 @@ type Audit struct {
 	// location, without a password), Labels the runs' selection.
 	CalPath, Store string
 	Labels         map[string]string
+	// Profiles are the audits of the calibration's profiles (recommend
+	// --by), in the file's order, each on the verdicts its profile
+	// judged; Res is then the audit of the verdicts judged on the file's
+	// top level (runs whose value had no profile). None without
+	// profiles.
+	Profiles []ProfileAudit
+}
+
+// ProfileAudit is the audit of one profile of a calibration: its value
+// of the file's "by" label, the profile as a calibration of its own
+// (calibrate.File.Profile: its floor, bands and claimed rate), and the
+// audit of the verdicts it judged.
+type ProfileAudit struct {
+	Value string
+	Cal   *calibrate.File
+	Res   *calibrate.AuditResult
+}
+
+// profiled reports whether the audited calibration has profiles.
+func (v *Audit) profiled() bool { return v.Cal.By != "" && len(v.Cal.Profiles) > 0 }
+
+// profileRow is one row of the profiles' table: a profile ("" for the
+// file's top level) and its audit.
+type profileRow struct {
+	name string
+	cal  *calibrate.File
+	res  *calibrate.AuditResult
+}
+
+func profileColumns() []render.Column[profileRow] {
+	rate := auditColumns()[1:]
+	cols := []render.Column[profileRow]{
+		{Head: "profile", Cell: func(r profileRow) string { return render.OneLine(r.name) }},
+		{Head: "floor", Align: render.Right, Cell: func(r profileRow) string { return r.cal.FloorText + "x" }},
+		{Head: "gated", Align: render.Right, Cell: func(r profileRow) string { return fmt.Sprint(r.res.Gated) }},
+		{Head: "failed", Align: render.Right, Cell: func(r profileRow) string { return fmt.Sprint(r.res.Failed) }},
+	}
+	for _, c := range rate {
+		cols = append(cols, render.Column[profileRow]{Head: c.Head, Align: c.Align,
+			Cell: func(r profileRow) string { return c.Cell(rateRow{"floor", &r.res.Floor}) }})
+	}
+	return cols
+}
+
+// ProfileTable is the floor's figures of each profile, after those of
+// the file's top level; nil without profiles.
+func (v *Audit) ProfileTable() *render.Table {
+	if !v.profiled() {
+		return nil
+	}
+	rows := []profileRow{{"top level", v.Cal, v.Res}}
+	for _, p := range v.Profiles {
+		rows = append(rows, profileRow{v.Cal.By + "=" + p.Value, p.Cal, p.Res})
+	}
+	return render.NewTable(profileColumns(), rows)
+}
+
+// ProfileNotes are one sentence per profile: its verdicts, and what its
+// floor's and its bands' false alarms say of its claims; none without
+// profiles.
+func (v *Audit) ProfileNotes() []string {
+	var out []string
+	for _, p := range v.Profiles {
+		r := p.Res
+		out = append(out, fmt.Sprintf("Profile %s (floor %sx, %s): %s gated, %d passed, %d failed, %d rerun, %d other. Floor: %s. Bands (family-wise): %s.",
+			render.OneLine(v.Cal.By+"="+p.Value), p.Cal.FloorText, Plural(p.Cal.Runs, "calibration run"),
+			Plural(r.Gated, "run"), r.Passed, r.Failed, r.Rerun, r.Other, v.rateSentence(&r.Floor), v.rateSentence(&r.Bands)))
+		if len(r.Missed) > 0 {
+			var m []string
+			for _, e := range r.Missed {
+				m = append(m, runWords(e))
+			}
+			out[len(out)-1] += fmt.Sprintf(" Marked regressed and missed (passed): %s.", strings.Join(m, "; "))
+		}
+	}
+	return out
+}
+
+// Warning is what the audit warns of, "" when nothing: the first rule,
+// of the file's top level then of each profile, with more false alarms
+// than claimed.
+func (v *Audit) Warning() string {
+	if v.Res.Floor.Verdict == calibrate.AuditMore {
+		return v.Headline()
+	}
+	if v.Res.Bands.Verdict == calibrate.AuditMore {
+		return "bands: " + v.Res.Bands.Verdict
+	}
+	for _, p := range v.Profiles {
+		name := "profile " + render.OneLine(v.Cal.By+"="+p.Value) + ": "
+		if p.Res.Floor.Verdict == calibrate.AuditMore {
+			return name + "floor: " + v.rateSentence(&p.Res.Floor)
+		}
+		if p.Res.Bands.Verdict == calibrate.AuditMore {
+			return name + "bands: " + p.Res.Bands.Verdict
+		}
+	}
+	return ""
 }
 
 // rateRow is one rule's row of the audit's table.
@@ -110,6 +208,12 @@ func (v *Audit) Doc() *render.Doc {
 		}
 		doc.Add(&render.Paragraph{Text: n, Width: 79})
 	}
+	if t := v.ProfileTable(); t != nil {
+		doc.Add(blank, &render.Lines{Lines: []string{"By profile (" + render.OneLine(v.Cal.By) + "), the floor:"}}, blank, t)
+		for _, n := range v.ProfileNotes() {
+			doc.Add(blank, &render.Paragraph{Text: n, Width: 79})
+		}
+	}
 	return doc
 }
 
@@ -117,10 +221,19 @@ func (v *Audit) Doc() *render.Doc {
 // store, then the runs gated and their verdicts.
 func (v *Audit) Counts() []string {
 	r := v.Res
-	return []string{
+	lines := []string{
 		fmt.Sprintf("audit of %s (sha256 %s, floor %sx) in %s", render.OneLine(v.CalPath), short(v.Cal.SHA256), v.Cal.FloorText, render.OneLine(v.Store)),
-		fmt.Sprintf("%s gated: %d passed, %d failed, %d rerun, %d other", Plural(r.Gated, "run"), r.Passed, r.Failed, r.Rerun, r.Other),
 	}
+	if v.profiled() {
+		n := 0
+		for _, p := range v.Profiles {
+			n += p.Res.Gated
+		}
+		lines = append(lines, fmt.Sprintf("profiles by %s: %d, which judged %s (by profile, below); on the file's top level (a %s without a profile):",
+			render.OneLine(v.Cal.By), len(v.Cal.Profiles), Plural(n, "run"), render.OneLine(v.Cal.By)))
+	}
+	return append(lines,
+		fmt.Sprintf("%s gated: %d passed, %d failed, %d rerun, %d other", Plural(r.Gated, "run"), r.Passed, r.Failed, r.Rerun, r.Other))
 }
 
 // Table is the floor's and the bands' figures: healthy runs, false
@@ -220,7 +333,6 @@ func short(sha string) string {
 
 // JSON is the audit's document (docs/json.md, "audit").
 func (v *Audit) JSON() render.Object {
-	r := v.Res
 	labels := v.Labels
 	if labels == nil {
 		labels = map[string]string{}
@@ -230,6 +342,23 @@ func (v *Audit) JSON() render.Object {
 			{Key: "floor", Value: v.Cal.Floor}, {Key: "runs", Value: v.Cal.Runs}}},
 		{Key: "store", Value: v.Store},
 		{Key: "labels", Value: labels},
+	}
+	o = append(o, v.resultJSON(v.Res)...)
+	if v.profiled() {
+		profiles := []render.Object{}
+		for _, p := range v.Profiles {
+			po := render.Object{{Key: "value", Value: p.Value}, {Key: "floor", Value: p.Cal.Floor}, {Key: "runs", Value: p.Cal.Runs}}
+			profiles = append(profiles, append(po, v.resultJSON(p.Res)...))
+		}
+		o = append(o, render.Field{Key: "by", Value: v.Cal.By}, render.Field{Key: "profiles", Value: profiles})
+	}
+	return o
+}
+
+// resultJSON is the figures of one audit: the file's top level, or a
+// profile's.
+func (v *Audit) resultJSON(r *calibrate.AuditResult) render.Object {
+	o := render.Object{
 		{Key: "gated", Value: r.Gated},
 		{Key: "passed", Value: r.Passed},
 		{Key: "failed", Value: r.Failed},
@@ -245,7 +374,7 @@ func (v *Audit) JSON() render.Object {
 			{Key: "caught", Value: entriesJSON(r.Caught)}, {Key: "missed", Value: entriesJSON(r.Missed)}}},
 		render.Field{Key: "unknown", Value: r.Unknown},
 		render.Field{Key: "in_calibration", Value: r.InCalibration},
-		render.Field{Key: "presumption", Value: v.presumptionJSON()},
+		render.Field{Key: "presumption", Value: presumptionJSON(r.Presumption)},
 	)
 	return o
 }
@@ -297,8 +426,7 @@ func entriesJSON(es []calibrate.AuditEntry) []render.Object {
 	return out
 }
 
-func (v *Audit) presumptionJSON() render.Object {
-	p := v.Res.Presumption
+func presumptionJSON(p calibrate.Presumption) render.Object {
 	list := func(s []string) []string {
 		if s == nil {
 			return []string{}

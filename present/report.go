@@ -233,11 +233,16 @@ type reportPage struct {
 }
 
 // htmlAudit is the audit section of the page: its title, the counts, the
-// table of the floor's and the bands' figures, and the sentences.
+// table of the floor's and the bands' figures, and the sentences; then,
+// with profiles, the table of each profile's floor and its sentences.
 type htmlAudit struct {
 	Title        string
 	Lines, Notes []string
 	Table        htmlTable
+	// Profiles is the floor's figures by profile, nil without profiles,
+	// and ProfileNotes a sentence for each profile.
+	Profiles     *htmlTable
+	ProfileNotes []string
 }
 
 // htmlTable is a table ready for the template; cells are escaped by
@@ -286,6 +291,10 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	var audit *htmlAudit
 	if r.Audit != nil {
 		audit = &htmlAudit{Title: r.auditTitle(), Lines: r.Audit.Counts(), Table: forHTML(r.Audit.Table()), Notes: r.Audit.Notes()}
+		if t := r.Audit.ProfileTable(); t != nil {
+			pt := forHTML(t)
+			audit.Profiles, audit.ProfileNotes = &pt, r.Audit.ProfileNotes()
+		}
 	}
 	return reportTemplate.Execute(w, reportPage{
 		Title:        r.Title(),
@@ -350,6 +359,12 @@ func (r *Report) Markdown(chartFiles []string) *render.Doc {
 		d.Add(&render.Heading{Level: 2, Text: r.auditTitle()}, &render.List{Items: v.Counts()}, v.Table())
 		for _, n := range v.Notes() {
 			d.Add(&render.Paragraph{Text: n})
+		}
+		if t := v.ProfileTable(); t != nil {
+			d.Add(t)
+			for _, n := range v.ProfileNotes() {
+				d.Add(&render.Paragraph{Text: n})
+			}
 		}
 	}
 	for _, s := range []struct {

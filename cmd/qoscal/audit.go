@@ -42,12 +42,21 @@ after it (docs/STATS.md 5e). Every figure says how many of its runs are
 marked and how many presumed. Runs gated as a pair, on part of the suite or
 on another floor are counted, but not in the rates. Exits 0 whatever the
 verdict.
+
+A calibration with profiles ('recommend --by KEY') is audited per profile:
+each verdict against what judged it, as 'gate --record' kept it. Each
+profile's verdicts are counted against its own floor, bands and claimed rate
+(a table of the profiles' floors, and a sentence for each); the figures of
+the file's top level are those of the verdicts judged on it, runs whose
+value of KEY had no profile.
 `,
 	notes: `With --format json, one document; the figures of the floor at its top, those
 of the bands under "bands" (docs/json.md, "audit"):
     {"gated", "passed", "failed", "rerun", "healthy", "false_alarms",
      "realised_rate", "interval": [lo, hi], "claimed_rate",
      "truth": {"marked", "presumed"}, "verdict", "more_runs", ...}
+With profiles, those are the top level's, and "by" and "profiles": [{"value",
+"floor", "runs", the same fields}] follow.
 `,
 	example: `Example: the run recorded as job-17 and marked regressed (see 'qoscal help
 mark'), one more run marked healthy, and the audit of the worked example's
@@ -141,14 +150,14 @@ func (a *auditFlags) run(u *ui, args []string) error {
 		return err
 	}
 	defer st.Close()
-	res, ledger, err := auditLedger(u, st, filter, cal)
+	res, profiles, ledger, err := auditLedger(u, st, filter, cal)
 	if err != nil {
 		return err
 	}
 	if len(ledger.Verdicts) == 0 {
 		a.noVerdicts(u, st, filter, cal)
 	}
-	v := &present.Audit{Res: res, Cal: cal, CalPath: a.calPath, Store: st.Location(), Labels: filter}
+	v := &present.Audit{Res: res, Cal: cal, CalPath: a.calPath, Store: st.Location(), Labels: filter, Profiles: profiles}
 	if summary := u.summary; summary != "" {
 		var md bytes.Buffer
 		v.Doc().WriteMarkdown(&md)
@@ -160,11 +169,7 @@ func (a *auditFlags) run(u *ui, args []string) error {
 	if err := show(u, v); err != nil {
 		return err
 	}
-	if u.github && (res.Floor.Verdict == calibrate.AuditMore || res.Bands.Verdict == calibrate.AuditMore) {
-		msg := v.Headline()
-		if res.Floor.Verdict != calibrate.AuditMore {
-			msg = "bands: " + res.Bands.Verdict
-		}
+	if msg := v.Warning(); u.github && msg != "" {
 		ghCommand(u.annotations(), "warning", "qoscal audit", msg)
 	}
 	return nil
@@ -172,20 +177,24 @@ func (a *auditFlags) run(u *ui, args []string) error {
 
 // auditLedger audits cal on the verdicts the ledger of st kept against
 // its exact bytes, of the runs filter selects, with the latest mark of
-// each: what audit shows, and the report's audit section. It returns the
-// ledger read, whose Verdicts are none when no run was judged against
-// cal.
-func auditLedger(u *ui, st store.Store, filter map[string]string, cal *calibrate.File) (*calibrate.AuditResult, store.Ledger, error) {
+// each: what audit shows, and the report's audit section. Each verdict is
+// audited against what judged it: a profiled calibration's verdicts judged
+// by a profile (store.Verdict.Profile) against that profile's floor,
+// bands and claimed rate, one audit per profile in the file's order
+// (profiles); the others against the file's top level (the result). It
+// returns the ledger read, whose Verdicts are none when no run was judged
+// against cal.
+func auditLedger(u *ui, st store.Store, filter map[string]string, cal *calibrate.File) (*calibrate.AuditResult, []present.ProfileAudit, store.Ledger, error) {
 	ledger, err := st.Ledger(u.ctx, store.LedgerQuery{Labels: filter, Calibration: cal.SHA256})
 	if err != nil {
-		return nil, ledger, err
+		return nil, nil, ledger, err
 	}
 	onBranch, err := branchRuns(u, st, filter, cal)
 	if err != nil {
-		return nil, ledger, err
+		return nil, nil, ledger, err
 	}
 	marks := ledger.LatestMarks()
-	var runs []calibrate.AuditRun
+	byProfile := map[string][]calibrate.AuditRun{}
 	for _, v := range ledger.Verdicts {
 		r := calibrate.AuditRun{ID: v.Run, Verdict: v.Verdict, Score: v.Score, Floor: v.Floor, FloorSource: v.FloorSource,
 			Partial: v.Partial, Kind: v.Kind, RunnerHealth: v.RunnerHealth, BandsJudged: len(v.Bands) > 0,
@@ -198,11 +207,46 @@ func auditLedger(u *ui, st store.Store, filter map[string]string, cal *calibrate
 		if m, ok := marks[v.Run]; ok {
 			r.Mark, r.Note = m.Truth, m.Note
 		}
-		runs = append(runs, r)
+		if v.Profile != "" {
+			if _, ok := cal.Profile(v.Profile); !ok {
+				return nil, nil, ledger, fmt.Errorf("store %s: the verdict of run %s was judged by the profile %s=%s, which calibration %s (sha256 %s) does not have (its profiles: %s): the ledger was written by something else",
+					st.Location(), render.OneLine(v.Run), render.OneLine(cal.By), render.OneLine(v.Profile), render.OneLine(v.Calibration.Name), short12(cal.SHA256), profileList(cal))
+			}
+		}
+		byProfile[v.Profile] = append(byProfile[v.Profile], r)
 	}
-	res, err := calibrate.Audit(cal, runs, calibrate.AuditOptions{})
-	return res, ledger, err
+	res, err := calibrate.Audit(cal, byProfile[""], calibrate.AuditOptions{})
+	if err != nil {
+		return nil, nil, ledger, err
+	}
+	var profiles []present.ProfileAudit
+	if cal.By != "" {
+		for _, value := range cal.ProfileValues() {
+			p, _ := cal.Profile(value)
+			pres, err := calibrate.Audit(p, byProfile[value], calibrate.AuditOptions{})
+			if err != nil {
+				return nil, nil, ledger, fmt.Errorf("the profile %s=%s: %w", render.OneLine(cal.By), render.OneLine(value), err)
+			}
+			profiles = append(profiles, present.ProfileAudit{Value: value, Cal: p, Res: pres})
+		}
+	}
+	return res, profiles, ledger, nil
 }
+
+// profileList names a calibration's profiles' values, "none" without.
+func profileList(cal *calibrate.File) string {
+	var vs []string
+	for _, v := range cal.ProfileValues() {
+		vs = append(vs, render.OneLine(v))
+	}
+	if len(vs) == 0 {
+		return "none"
+	}
+	return strings.Join(vs, ", ")
+}
+
+// short12 is the first 12 hex digits of a SHA-256.
+func short12(sha string) string { return sha[:min(12, len(sha))] }
 
 // branchRuns returns the runs of the calibrated branch among those the
 // filter selects: those that also carry every label of the calibration

@@ -258,7 +258,7 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	// before the gate's.
 	same := g.sameFiles(pair)
 	if g.record {
-		if err := g.recordRun(u, judged, res, cal, rerunCommand != ""); err != nil {
+		if err := g.recordRun(u, judged, res, cal, profile, rerunCommand != ""); err != nil {
 			return err
 		}
 	}
@@ -654,8 +654,10 @@ func (g *gateFlags) defaultRunID(u *ui) string {
 // with the --label labels, and the verdict in the ledger with them, in one
 // transaction (store.IngestOptions.Ledger): a verdict is kept with its
 // run, against the calibration named by the SHA-256 of its bytes, so that
-// 'qoscal audit' can check the calibration's claims.
-func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calibrate.GateResult, cal *calibrate.File, rerun bool) error {
+// 'qoscal audit' can check the calibration's claims, and with the value
+// of the profile that judged it ("" for the file's top level), whose
+// claims audit checks it against.
+func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calibrate.GateResult, cal *calibrate.File, profile string, rerun bool) error {
 	labels, err := data.ParseLabels(g.labels)
 	if err != nil {
 		return usagef("--label: %v", err)
@@ -680,7 +682,7 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calibrate.GateResu
 	if err != nil {
 		return err
 	}
-	v := g.ledgerVerdict(u, runs, res, cal, now)
+	v := g.ledgerVerdict(u, runs, res, cal, profile, now)
 	st, err := source.OpenStore(u.ctx, storePath(u, g.db), store.ReadWrite)
 	if err != nil {
 		return err
@@ -713,14 +715,16 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calibrate.GateResu
 // ledgerVerdict is the verdict as the ledger keeps it (store.Verdict):
 // of the last run judged (of a pair, the second, naming the first), a
 // rerun when it re-ran a CI job (its attempt label, from qoscal.json, or
-// $GITHUB_RUN_ATTEMPT, above 1).
-func (g *gateFlags) ledgerVerdict(u *ui, runs []data.Run, res *calibrate.GateResult, cal *calibrate.File, now time.Time) store.Verdict {
+// $GITHUB_RUN_ATTEMPT, above 1), judged by the calibration's profile
+// of that value ("" for its top level).
+func (g *gateFlags) ledgerVerdict(u *ui, runs []data.Run, res *calibrate.GateResult, cal *calibrate.File, profile string, now time.Time) store.Verdict {
 	last := &runs[len(runs)-1]
 	v := store.Verdict{Run: last.ID, Verdict: res.Verdict, Detail: res.VerdictDetail, Score: res.Score, Floor: res.Floor,
 		FloorSource: res.FloorSource, Partial: res.Partial, Kind: store.KindRun, RunnerHealth: res.RunnerHealth,
 		RunnerZ: res.MedianZ, Recorded: now}
 	if cal != nil {
 		v.Calibration = store.CalibrationRef{SHA256: cal.SHA256, Name: render.OneLine(g.calibration)}
+		v.Profile = profile
 	}
 	attempt := last.Labels["attempt"]
 	if attempt == "" {

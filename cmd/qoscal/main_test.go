@@ -251,7 +251,11 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 // cmdJSONDoc checks that a file (stdout, stderr or a file name) holds
 // exactly one JSON document, parsed, with nothing after it but blanks,
 // and that its top-level fields have the given values (compared as
-// compact JSON text: verdict="pass", exit_code=2, floor=null):
+// compact JSON text: verdict="pass", exit_code=2, floor=null); a field
+// that is not a top-level key but has dots is a path of object keys and
+// array indices, as jsonpath's (profiles.0.gated=3); a value @FILE:PATH
+// is the value at that field or path in the JSON file FILE, compared as
+// written there:
 //
 //	jsondoc stdout [FIELD=JSON...]
 //
@@ -288,8 +292,27 @@ func cmdJSONDoc(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("jsondoc: %q is not FIELD=JSON", kv)
 		}
 		got, present := doc[k]
+		if !present && strings.Contains(k, ".") {
+			got, present = jsonAt(doc, strings.Split(k, "."))
+		}
 		if !present {
 			ts.Fatalf("field %s is missing", k)
+		}
+		if file, path, ok := strings.Cut(strings.TrimPrefix(want, "@"), ":"); ok && strings.HasPrefix(want, "@") {
+			// The value at PATH in another JSON file: a figure checked
+			// against the one it was taken from.
+			var other map[string]json.RawMessage
+			if err := json.Unmarshal([]byte(ts.ReadFile(file)), &other); err != nil {
+				ts.Fatalf("jsondoc: %s: %v", file, err)
+			}
+			v, ok := other[path]
+			if !ok {
+				v, ok = jsonAt(other, strings.Split(path, "."))
+			}
+			if !ok {
+				ts.Fatalf("jsondoc: %s has no %s", file, path)
+			}
+			want = string(v)
 		}
 		var g, w bytes.Buffer
 		if err := json.Compact(&g, got); err != nil {
@@ -302,6 +325,32 @@ func cmdJSONDoc(ts *testscript.TestScript, neg bool, args []string) {
 			ts.Fatalf("field %s is %s, want %s", k, g.String(), w.String())
 		}
 	}
+}
+
+// jsonAt is the value at the path of object keys and array indices
+// below doc's top level, and whether there is one.
+func jsonAt(doc map[string]json.RawMessage, path []string) (json.RawMessage, bool) {
+	at, ok := doc[path[0]]
+	for _, k := range path[1:] {
+		if !ok {
+			return nil, false
+		}
+		var obj map[string]json.RawMessage
+		var arr []json.RawMessage
+		switch {
+		case json.Unmarshal(at, &obj) == nil && obj != nil:
+			at, ok = obj[k]
+		case json.Unmarshal(at, &arr) == nil:
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i >= len(arr) {
+				return nil, false
+			}
+			at = arr[i]
+		default:
+			return nil, false
+		}
+	}
+	return at, ok
 }
 
 // qoscalCommand is what a workflow command that qoscal itself writes

@@ -224,14 +224,14 @@ func (r *reportFlags) audit(u *ui, rep *present.Report, loc string) error {
 		return err
 	}
 	defer st.Close()
-	res, ledger, err := auditLedger(u, st, nil, cal)
+	res, profiles, ledger, err := auditLedger(u, st, nil, cal)
 	if err != nil {
 		return err
 	}
 	if len(ledger.Verdicts) == 0 {
 		return nil
 	}
-	rep.Audit = &present.Audit{Res: res, Cal: cal, CalPath: r.cf.ff.calibration, Store: st.Location()}
+	rep.Audit = &present.Audit{Res: res, Cal: cal, CalPath: r.cf.ff.calibration, Store: st.Location(), Profiles: profiles}
 	marks := ledger.LatestMarks()
 	rep.Gated = map[string]string{}
 	for _, v := range ledger.Verdicts {

@@ -51,10 +51,10 @@ reported damaged (exit 2).
 Example: upgrade a store an older qoscal wrote, then again:
 
     $ qoscal store upgrade --db old.db
-    old.db: upgraded from schema version 1 to 3
+    old.db: upgraded from schema version 1 to 4
     old.db: compacted, ...
     $ qoscal store upgrade --db old.db
-    old.db: schema version 3, up to date
+    old.db: schema version 4, up to date
 `,
 	subs: []*command{
 		{name: "copy", new: func() runner { return new(storeCopyFlags) }},

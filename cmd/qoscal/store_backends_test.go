@@ -170,7 +170,8 @@ func readTree(t *testing.T, root string) map[string]string {
 // TestStoreCopyRoundTrip: SQLite -> PostgreSQL -> SQLite keeps every run
 // as it was (runs --format json is the same on all three) and the ledger
 // as it was (the verdicts gate --record kept, a pair's among them, and
-// the marks, a run's history of two among them: read back the same from
+// the marks, a run's history of two among them, and a verdict judged by
+// a calibration's profile, with it: read back the same from
 // all three, bit for bit, and audit --format json the same), and copying
 // again changes nothing.
 func TestStoreCopyRoundTrip(t *testing.T) {
@@ -222,17 +223,30 @@ func TestStoreCopyRoundTrip(t *testing.T) {
 	must("mark", "--db", first, "--healthy", "job-2")
 	t.Setenv("SOURCE_DATE_EPOCH", "1796112060")
 	must("mark", "--db", first, "--regressed", "--note", "it was not", "job-2")
+	// A verdict judged by a calibration's profile (recommend --by cpu),
+	// against another calibration, so that the audit of cal is as it was.
+	profiled := storetest.NewVerdict("job-1", strings.Repeat("b", 64), 0)
+	profiled.Profile = "AMD EPYC 7763 64-Core Processor"
+	if st, err := source.OpenStore(context.Background(), first, store.ReadWrite); err != nil {
+		t.Fatal(err)
+	} else {
+		_, err := st.IngestEach(context.Background(), noRuns, store.IngestOptions{Ledger: &store.Ledger{Verdicts: []store.Verdict{profiled}}})
+		st.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 	t.Setenv("SOURCE_DATE_EPOCH", "1796200000")
 	to := first + " -> " + store.RedactLocation(pg)
-	if got, want := must("store", "copy", "--from", first, "--to", pg), to+": 19 runs copied, 0 already stored\n"+to+": ledger: 3 verdicts and 3 marks copied, 0 already stored\n"; got != want {
+	if got, want := must("store", "copy", "--from", first, "--to", pg), to+": 19 runs copied, 0 already stored\n"+to+": ledger: 4 verdicts and 3 marks copied, 0 already stored\n"; got != want {
 		t.Errorf("first copy printed %q, want %q", got, want)
 	}
-	if got, want := must("store", "copy", "--from", first, "--to", pg), to+": 0 runs copied, 19 already stored\n"+to+": ledger: 0 verdicts and 0 marks copied, 6 already stored\n"; got != want {
+	if got, want := must("store", "copy", "--from", first, "--to", pg), to+": 0 runs copied, 19 already stored\n"+to+": ledger: 0 verdicts and 0 marks copied, 7 already stored\n"; got != want {
 		t.Errorf("copying again printed %q, want %q", got, want)
 	}
 	must("store", "copy", "--from", pg, "--to", back)
 	wantLedger := readLedger(t, first)
-	if len(wantLedger.Verdicts) != 3 || len(wantLedger.Marks) != 3 || wantLedger.Verdicts[2].Kind != store.KindPair {
+	if len(wantLedger.Verdicts) != 4 || len(wantLedger.Marks) != 3 || wantLedger.Verdicts[2].Kind != store.KindPair || wantLedger.Verdicts[3].Profile != profiled.Profile {
 		t.Fatalf("the ledger of the first store: %+v", wantLedger)
 	}
 	// The audit's document, but for the store it names.

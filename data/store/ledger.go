@@ -59,6 +59,10 @@ type Verdict struct {
 	// Calibration is the calibration file the run was judged against
 	// (SHA256 "" without one).
 	Calibration CalibrationRef
+	// Profile is the value of the calibration's profile label (its "by")
+	// whose profile judged the run: its floor, bands and claimed rate
+	// ('recommend --by'); "" when the file's own top-level figures did.
+	Profile string
 	// Verdict is the gate's verdict (pass, fail, warn, inconclusive,
 	// rerun, ungated) and Detail what qualifies it ("pass on a degraded
 	// runner").
@@ -138,6 +142,14 @@ func (v *Verdict) Digest() string {
 	part(v.Run)
 	part(v.Calibration.SHA256)
 	part(v.Calibration.Name)
+	if v.Profile != "" {
+		// Only a profiled verdict hashes its profile, so that the
+		// digest of a verdict without one is the digest schema version
+		// 3 stored, and recording it again after an upgrade finds it
+		// unchanged.
+		part("profile")
+		part(v.Profile)
+	}
 	part(v.Verdict)
 	part(v.Detail)
 	num(v.Score)
@@ -207,8 +219,10 @@ func (v *Verdict) Check() error {
 		return fmt.Errorf("the verdict of run %s: runner z %v must be finite or NaN", v.Run, v.RunnerZ)
 	case v.Recorded.IsZero():
 		return fmt.Errorf("the verdict of run %s has no time", v.Run)
+	case v.Profile != "" && v.Calibration.SHA256 == "":
+		return fmt.Errorf("the verdict of run %s: profile %q without a calibration, expected none", v.Run, v.Profile)
 	}
-	for _, s := range []string{v.Calibration.SHA256, v.Calibration.Name, v.Verdict, v.Detail, v.FloorSource, v.Other, v.RunnerHealth} {
+	for _, s := range []string{v.Calibration.SHA256, v.Calibration.Name, v.Profile, v.Verdict, v.Detail, v.FloorSource, v.Other, v.RunnerHealth} {
 		if strings.ContainsAny(s, "\x00\n\r") {
 			return fmt.Errorf("the verdict of run %s holds a line break or NUL in %q", v.Run, s)
 		}

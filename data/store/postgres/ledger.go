@@ -89,14 +89,14 @@ func (s *Store) writeLedger(ctx context.Context, tx pgx.Tx, l *store.Ledger) (re
 		if !math.IsNaN(v.RunnerZ) {
 			z = v.RunnerZ
 		}
-		b.Queue(`INSERT INTO verdicts (run_seq, calibration_sha256, calibration_name, verdict, detail, score, floor, floor_source, partial, kind, other_run, runner_health, runner_z, digest, recorded_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)
-			ON CONFLICT (run_seq, calibration_sha256) DO UPDATE SET calibration_name = excluded.calibration_name, verdict = excluded.verdict,
+		b.Queue(`INSERT INTO verdicts (run_seq, calibration_sha256, calibration_name, verdict, detail, score, floor, floor_source, partial, kind, other_run, runner_health, runner_z, digest, recorded_at, profile)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)
+			ON CONFLICT (run_seq, calibration_sha256) DO UPDATE SET calibration_name = excluded.calibration_name, profile = excluded.profile, verdict = excluded.verdict,
 				detail = excluded.detail, score = excluded.score, floor = excluded.floor, floor_source = excluded.floor_source,
 				partial = excluded.partial, kind = excluded.kind, other_run = excluded.other_run, runner_health = excluded.runner_health,
 				runner_z = excluded.runner_z, digest = excluded.digest, recorded_at = excluded.recorded_at`,
 			seq, v.Calibration.SHA256, v.Calibration.Name, v.Verdict, v.Detail, v.Score, v.Floor, v.FloorSource, v.Partial, v.Kind, v.Other,
-			v.RunnerHealth, z, v.Digest(), store.LedgerTime(v.Recorded))
+			v.RunnerHealth, z, v.Digest(), store.LedgerTime(v.Recorded), v.Profile)
 		b.Queue(`DELETE FROM verdict_bands WHERE verdict_seq = (SELECT seq FROM verdicts WHERE run_seq = $1 AND calibration_sha256 = $2)`, seq, v.Calibration.SHA256)
 		if len(v.Bands) > 0 {
 			names, bands := make([]string, len(v.Bands)), make([]string, len(v.Bands))
@@ -153,7 +153,7 @@ func (s *Store) Ledger(ctx context.Context, q store.LedgerQuery) (l store.Ledger
 	if q.Calibration != "" {
 		vwhere, vargs = fmt.Sprintf("%s AND v.calibration_sha256 = $%d", where, len(args)+1), append(args[:len(args):len(args)], q.Calibration)
 	}
-	rows, err := tx.Query(ctx, `SELECT v.seq, r.id, v.calibration_sha256, v.calibration_name, v.verdict, v.detail, v.score, v.floor, v.floor_source,
+	rows, err := tx.Query(ctx, `SELECT v.seq, r.id, v.calibration_sha256, v.calibration_name, v.profile, v.verdict, v.detail, v.score, v.floor, v.floor_source,
 		v.partial, v.kind, v.other_run, v.runner_health, v.runner_z, v.recorded_at
 		FROM verdicts v JOIN runs r ON r.seq = v.run_seq WHERE `+vwhere+` ORDER BY v.seq`, vargs...)
 	if err != nil {
@@ -165,7 +165,7 @@ func (s *Store) Ledger(ctx context.Context, q store.LedgerQuery) (l store.Ledger
 		var seq int64
 		var z *float64
 		var recorded string
-		if err := rows.Scan(&seq, &v.Run, &v.Calibration.SHA256, &v.Calibration.Name, &v.Verdict, &v.Detail, &v.Score, &v.Floor, &v.FloorSource,
+		if err := rows.Scan(&seq, &v.Run, &v.Calibration.SHA256, &v.Calibration.Name, &v.Profile, &v.Verdict, &v.Detail, &v.Score, &v.Floor, &v.FloorSource,
 			&v.Partial, &v.Kind, &v.Other, &v.RunnerHealth, &z, &recorded); err != nil {
 			rows.Close()
 			return l, s.wrap(err)

@@ -113,6 +113,8 @@ var pgMigrations = []string{
 		marked_at text NOT NULL,
 		UNIQUE (run_seq, marked_at, truth, note)
 	);`,
+	// Version 4: the profile that judged a verdict, as in SQLite.
+	`ALTER TABLE verdicts ADD COLUMN profile text NOT NULL DEFAULT '';`,
 }
 
 // pgTables are the tables of the schema, which a database must not hold

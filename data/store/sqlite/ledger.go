@@ -74,18 +74,18 @@ func (w *ingestWriter) writeLedger(l *store.Ledger) (res store.LedgerResult, err
 		if v.Partial {
 			partial = 1
 		}
-		cols := []any{v.Calibration.Name, v.Verdict, v.Detail, v.Score, v.Floor, v.FloorSource, partial, v.Kind, v.Other,
+		cols := []any{v.Calibration.Name, v.Profile, v.Verdict, v.Detail, v.Score, v.Floor, v.FloorSource, partial, v.Kind, v.Other,
 			v.RunnerHealth, runner, v.Digest(), store.LedgerTime(v.Recorded)}
 		row := rowOf[k]
 		if row == 0 {
-			if err := w.exec(`INSERT INTO verdicts (run_seq, calibration_sha256, calibration_name, verdict, detail, score, floor, floor_source, partial, kind, other_run, runner_health, runner_z, digest, recorded_at)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append([]any{seqs[v.Run], v.Calibration.SHA256}, cols...)...); err != nil {
+			if err := w.exec(`INSERT INTO verdicts (run_seq, calibration_sha256, calibration_name, profile, verdict, detail, score, floor, floor_source, partial, kind, other_run, runner_health, runner_z, digest, recorded_at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, append([]any{seqs[v.Run], v.Calibration.SHA256}, cols...)...); err != nil {
 				return res, err
 			}
 			row = w.c.LastInsertRowID()
 			rowOf[k] = row
 		} else {
-			if err := w.exec(`UPDATE verdicts SET calibration_name = ?, verdict = ?, detail = ?, score = ?, floor = ?, floor_source = ?, partial = ?, kind = ?, other_run = ?, runner_health = ?, runner_z = ?, digest = ?, recorded_at = ?
+			if err := w.exec(`UPDATE verdicts SET calibration_name = ?, profile = ?, verdict = ?, detail = ?, score = ?, floor = ?, floor_source = ?, partial = ?, kind = ?, other_run = ?, runner_health = ?, runner_z = ?, digest = ?, recorded_at = ?
 				WHERE seq = ?`, append(cols, row)...); err != nil {
 				return res, err
 			}
@@ -161,7 +161,7 @@ func (s *Store) Ledger(ctx context.Context, q store.LedgerQuery) (l store.Ledger
 	if q.Calibration != "" {
 		vwhere, vargs = where+` AND v.calibration_sha256 = ?`, append(args[:len(args):len(args)], q.Calibration)
 	}
-	rows, err := selectRows(c, `SELECT v.seq, r.id, v.calibration_sha256, v.calibration_name, v.verdict, v.detail, v.score, v.floor, v.floor_source,
+	rows, err := selectRows(c, `SELECT v.seq, r.id, v.calibration_sha256, v.calibration_name, v.profile, v.verdict, v.detail, v.score, v.floor, v.floor_source,
 		v.partial, v.kind, v.other_run, v.runner_health, v.runner_z, v.recorded_at
 		FROM verdicts v JOIN runs r ON r.seq = v.run_seq WHERE `+vwhere+` ORDER BY v.seq`, vargs...)
 	if err != nil {
@@ -173,7 +173,7 @@ func (s *Store) Ledger(ctx context.Context, q store.LedgerQuery) (l store.Ledger
 		var seq, partial int64
 		var z sql.NullFloat64
 		var recorded string
-		if err := rows.Scan(&seq, &v.Run, &v.Calibration.SHA256, &v.Calibration.Name, &v.Verdict, &v.Detail, &v.Score, &v.Floor, &v.FloorSource,
+		if err := rows.Scan(&seq, &v.Run, &v.Calibration.SHA256, &v.Calibration.Name, &v.Profile, &v.Verdict, &v.Detail, &v.Score, &v.Floor, &v.FloorSource,
 			&partial, &v.Kind, &v.Other, &v.RunnerHealth, &z, &recorded); err != nil {
 			rows.Close()
 			return l, s.wrap(err)

@@ -31,3 +31,17 @@ func TestMigrateFromV2(t *testing.T) {
 	sqlExec(t, path, stmts...)
 	storetest.CheckUpgradeFromV2(t, runs, func(mode store.Mode) (store.Store, error) { return Open(path, mode) })
 }
+
+// TestMigrateFromV3: a store of schema version 3 (a ledger without
+// profiles) is upgraded in place the first time it is opened for
+// writing (storetest.CheckUpgradeFromV3 says what is checked).
+func TestMigrateFromV3(t *testing.T) {
+	runs := storetest.V1Runs()
+	path := filepath.Join(t.TempDir(), "v3.db")
+	stmts := append([]string{migrations[0], "PRAGMA journal_mode = WAL"}, storetest.V1Statements(runs)...)
+	stmts = append(stmts, migrations[1], migrations[2])
+	stmts = append(stmts, storetest.V3Statements(storetest.V3Verdict())...)
+	stmts = append(stmts, "PRAGMA user_version = 3", fmt.Sprintf("PRAGMA application_id = %d", 0x716f7363))
+	sqlExec(t, path, stmts...)
+	storetest.CheckUpgradeFromV3(t, runs, func(mode store.Mode) (store.Store, error) { return Open(path, mode) })
+}

@@ -92,6 +92,11 @@ var migrations = []string{
 	// the marks people made of runs later. An older store gains empty
 	// tables; its runs are left as they are.
 	ledgerMigration,
+	// Version 4 records which of a calibration's profiles (recommend
+	// --by) judged a verdict: the value of its label, '' for the file's
+	// top-level figures, which every verdict of an older store was
+	// judged on.
+	`ALTER TABLE verdicts ADD COLUMN profile TEXT NOT NULL DEFAULT '';`,
 }
 
 // ledgerMigration is schema version 3, the ledger's tables.

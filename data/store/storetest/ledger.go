@@ -83,6 +83,55 @@ func testLedgerRoundTrip(t *testing.T, s store.Store) {
 	}
 }
 
+// testLedgerProfile: a verdict keeps the profile of the calibration
+// that judged it (its "by" label's value, "" for the file's top level),
+// read back as written; the profile is part of the verdict, so the same
+// verdict recorded again under another profile replaces it, with its
+// new profile, and the same one again is unchanged. A profile without a
+// calibration, or with a line break, is refused.
+func testLedgerProfile(t *testing.T, s store.Store) {
+	a := NewVerdict("r1", "aaaa", 0)
+	a.Profile = "Intel(R) Xeon(R) Platinum 8370C CPU @ 2.80GHz"
+	b := NewVerdict("r2", "aaaa", 1)
+	c := NewVerdict("r3", "aaaa", 2)
+	c.Profile = "AMD EPYC 7763 64-Core Processor"
+	want := store.Ledger{Verdicts: []store.Verdict{a, b, c}}
+	res, err := s.Ingest(ctx, []data.Run{NewRun("r1", 1, nil), NewRun("r2", 1, nil), NewRun("r3", 1, nil)}, store.IngestOptions{Now: now, Ledger: &want})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ledger.VerdictsAdded != 3 {
+		t.Errorf("ledger counts %+v, want 3 verdicts added", res.Ledger)
+	}
+	if diff := cmp.Diff(want, ledgerOf(t, s, store.LedgerQuery{}), sameLedger); diff != "" {
+		t.Errorf("the ledger read back (-stored +read):\n%s", diff)
+	}
+	moved := NewVerdict("r2", "aaaa", 5)
+	moved.Profile = c.Profile
+	again := c
+	again.Recorded = again.Recorded.Add(time.Hour)
+	res, err = s.IngestEach(ctx, allStored(nil), store.IngestOptions{Now: now, Ledger: &store.Ledger{Verdicts: []store.Verdict{moved, again}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(store.LedgerResult{VerdictsReplaced: 1, VerdictsUnchanged: 1}, res.Ledger); diff != "" {
+		t.Errorf("recording under another profile (-want +got):\n%s", diff)
+	}
+	want.Verdicts[1] = moved
+	if diff := cmp.Diff(want, ledgerOf(t, s, store.LedgerQuery{}), sameLedger); diff != "" {
+		t.Errorf("the ledger after r2 was recorded under a profile (-want +got):\n%s", diff)
+	}
+	noCal := NewVerdict("r1", "", 7)
+	noCal.Calibration.Name, noCal.Profile = "", "x"
+	broken := NewVerdict("r1", "bbbb", 8)
+	broken.Profile = "a\nb"
+	for _, v := range []store.Verdict{noCal, broken} {
+		if _, err := s.IngestEach(ctx, allStored(nil), store.IngestOptions{Now: now, Ledger: &store.Ledger{Verdicts: []store.Verdict{v}}}); err == nil {
+			t.Errorf("a verdict with profile %q against calibration %q was stored", v.Profile, v.Calibration.SHA256)
+		}
+	}
+}
+
 // testLedgerQuery: the ledger is selected by its runs' labels, and the
 // verdicts by calibration (the marks of the selected runs whatever the
 // calibration).

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -141,5 +142,80 @@ func checkUpgrade(t *testing.T, version int, runs []data.Run, open func(mode sto
 	}
 	if diff := cmp.Diff(l, got, sameLedger); diff != "" {
 		t.Errorf("the upgraded store's ledger (-recorded +read):\n%s", diff)
+	}
+}
+
+// V3Verdict is the verdict the version 3 upgrade tests store, as schema
+// version 3 held it (no profile): NewVerdict of the first of V1Runs,
+// without bands.
+func V3Verdict() store.Verdict {
+	v := NewVerdict(V1Runs()[0].ID, "aaaa", 0)
+	v.Bands = nil
+	return v
+}
+
+// V3Statements are SQL statements (valid in SQLite and PostgreSQL) that
+// store v, of the run stored first (seq 1), in schema version 3's ledger
+// tables, with its digest as qoscal computes it (its bands are not
+// stored: give none).
+func V3Statements(v store.Verdict) []string {
+	q := func(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+	return []string{fmt.Sprintf(`INSERT INTO verdicts (run_seq, calibration_sha256, calibration_name, verdict, detail, score, floor, floor_source, partial, kind, other_run, runner_health, runner_z, digest, recorded_at)
+		VALUES (1, %s, %s, %s, %s, %v, %v, %s, FALSE, %s, %s, %s, %v, %s, %s)`,
+		q(v.Calibration.SHA256), q(v.Calibration.Name), q(v.Verdict), q(v.Detail), v.Score, v.Floor, q(v.FloorSource),
+		q(v.Kind), q(v.Other), q(v.RunnerHealth), v.RunnerZ, q(v.Digest()), q(store.LedgerTime(v.Recorded)))}
+}
+
+// CheckUpgradeFromV3 checks a store of schema version 3 (V1Statements of
+// runs, versions 2 and 3's migrations, then V3Statements of V3Verdict),
+// as an older qoscal left it, upgraded in place the first
+// time it is opened for writing: its runs as they were; its verdict read
+// back with no profile (judged on the calibration's top level, as every
+// verdict before profiles were recorded was); the same verdict recorded
+// again unchanged (its digest is the one version 3 stored); and a verdict
+// of another run, judged by a profile, kept with its profile.
+func CheckUpgradeFromV3(t *testing.T, runs []data.Run, open func(mode store.Mode) (store.Store, error)) {
+	t.Helper()
+	ctx := context.Background()
+	if s, err := open(store.ReadOnly); err == nil {
+		s.Close()
+		t.Errorf("read-only open of a version 3 store succeeded")
+	} else if !strings.Contains(err.Error(), "schema version 3, older") {
+		t.Errorf("read-only open of a version 3 store: %v, want schema version 3, older …", err)
+	}
+	s, err := open(store.ReadWrite)
+	if err != nil {
+		t.Fatalf("opening a version 3 store for writing: %v", err)
+	}
+	defer s.Close()
+	got, err := s.Runs(ctx, store.Query{})
+	if err != nil || len(got) != len(runs) {
+		t.Fatalf("the upgraded store's runs: %d, %v; want %d", len(got), err, len(runs))
+	}
+	old := V3Verdict()
+	l, err := s.Ledger(ctx, store.LedgerQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(store.Ledger{Verdicts: []store.Verdict{old}}, l, sameLedger); diff != "" {
+		t.Errorf("the upgraded store's ledger (-version 3 +read):\n%s", diff)
+	}
+	again := old
+	again.Recorded = again.Recorded.Add(time.Hour)
+	profiled := NewVerdict(runs[1].ID, "aaaa", 1)
+	profiled.Profile = "AMD EPYC 7763 64-Core Processor"
+	res, err := s.IngestEach(ctx, allStored(nil), store.IngestOptions{Ledger: &store.Ledger{Verdicts: []store.Verdict{again, profiled}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(store.LedgerResult{VerdictsAdded: 1, VerdictsUnchanged: 1}, res.Ledger); diff != "" {
+		t.Errorf("recording the old verdict again and a profiled one (-want +got):\n%s", diff)
+	}
+	l, err = s.Ledger(ctx, store.LedgerQuery{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(store.Ledger{Verdicts: []store.Verdict{old, profiled}}, l, sameLedger); diff != "" {
+		t.Errorf("the upgraded store's ledger after recording (-want +read):\n%s", diff)
 	}
 }

@@ -50,6 +50,7 @@ func Run(t *testing.T, open Opener) {
 		{"ConcurrentOverlap", testConcurrentOverlap},
 		{"LedgerRoundTrip", testLedgerRoundTrip},
 		{"LedgerQuery", testLedgerQuery},
+		{"LedgerProfile", testLedgerProfile},
 		{"LedgerAgain", testLedgerAgain},
 		{"LedgerMissingRun", testLedgerMissingRun},
 	} {
