@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
@@ -10,10 +11,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
+	"unicode/utf8"
 
 	"qoscal/data"
+	"qoscal/data/formats"
 	"qoscal/data/load"
+	"qoscal/measure"
 	"qoscal/render"
 )
 
@@ -38,6 +43,25 @@ const (
 	rerunTailLines = 5
 	rerunTailBytes = 4096
 )
+
+// rerunLineBytes bounds a line of the rerun command's output as the gate
+// echoes it: the rest of a longer line is dropped and counted, so that a
+// command printing 100 MB without a newline costs neither 100 MB of
+// memory nor a 100 MB line in the job's log.
+const rerunLineBytes = 4096
+
+// rerunWaitDelay is how long, once the rerun command has exited, the gate
+// waits for what it left running to close the command's output before
+// killing its process group: a benchmark script that starts a server in
+// the background must not hold the gate until the job's own timeout.
+const rerunWaitDelay = 200 * time.Millisecond
+
+// defaultRerunTimeout is --rerun-timeout's default: the longest a rerun
+// command may run, as long as measure's default --timeout for one
+// invocation. A command that hangs is then killed with its process group
+// and the gate exits 2, rather than holding the job until its own limit
+// (six hours on GitHub's runners).
+const defaultRerunTimeout = 30 * time.Minute
 
 // resultFile is one result file of the run, as it was before the rerun
 // command ran: its modification time and the SHA-256 of its content.
@@ -87,16 +111,27 @@ func snapshot(paths []string) ([]resultFile, error) {
 	return out, nil
 }
 
+// readResultFile records one result file, checked as the loader checks
+// it before reading (formats.StatFile): a command that left a named pipe
+// or a link to a device in its place is refused, not read for ever. The
+// file's bytes are hashed as they are read, never held whole.
 func readResultFile(p string) (resultFile, error) {
-	fi, err := os.Stat(p)
+	fi, err := formats.StatFile(p)
 	if err != nil {
 		return resultFile{}, err
 	}
-	b, err := os.ReadFile(p)
+	f, err := os.Open(p)
 	if err != nil {
 		return resultFile{}, err
 	}
-	return resultFile{path: p, mod: fi.ModTime(), sum: sha256.Sum256(b)}, nil
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return resultFile{}, err
+	}
+	r := resultFile{path: p, mod: fi.ModTime()}
+	h.Sum(r.sum[:0])
+	return r, nil
 }
 
 // rerunError is a rerun command that failed, or did not rewrite the
@@ -110,6 +145,12 @@ func (g *gateFlags) rerunError(format string, args ...any) error {
 // first run with rerunSuffix. The command's output goes to stderr, each
 // line behind "qoscal: rerun: ", so that stdout holds the gate's results
 // alone and no line of the command's is taken for a workflow command.
+//
+// The command runs in a process group of its own (measure.Group), as
+// measure's invocations do: at --rerun-timeout, or on an interrupt, the
+// whole group is killed, and once the command has exited, whatever it
+// left running in the group is killed too (after rerunWaitDelay for it to
+// close the command's output).
 func (g *gateFlags) rerun(u *ui, paths []string, first *data.Run) (*data.Run, error) {
 	files := g.resultFiles(paths)
 	before, err := snapshot(files)
@@ -117,28 +158,51 @@ func (g *gateFlags) rerun(u *ui, paths []string, first *data.Run) (*data.Run, er
 		return nil, g.rerunError("not run: %v", err)
 	}
 	u.notef("rerun: running %s", render.OneLine(g.rerunCommand))
-	out := &linePrefixer{u: u}
+	out := &linePrefixer{u: u, max: rerunLineBytes}
 	tail := &tailBuffer{max: rerunTailBytes}
-	cmd := shellCommand(u, g.rerunCommand)
+	ctx, cancel := u.ctx, context.CancelFunc(func() {})
+	if g.rerunTimeout > 0 {
+		ctx, cancel = context.WithTimeout(u.ctx, g.rerunTimeout)
+	}
+	defer cancel()
+	cmd := shellCommand(ctx, g.rerunCommand)
 	cmd.Stdout = out
 	cmd.Stderr = io.MultiWriter(out, tail)
+	measure.Group(cmd)
+	cmd.WaitDelay = rerunWaitDelay
 	runErr := cmd.Run()
+	measure.ReapGroup(cmd)
 	out.flush()
-	if runErr != nil {
+	if errors.Is(runErr, exec.ErrWaitDelay) && cmd.ProcessState != nil && cmd.ProcessState.Success() {
+		runErr = nil // what the command left running held its output: killed above
+	}
+	withTail := func(msg string) string {
+		if t := tail.lines(rerunTailLines); len(t) > 0 {
+			msg += "; its stderr ended: " + strings.Join(t, " | ")
+		}
+		return msg
+	}
+	switch {
+	case u.ctx.Err() != nil:
+		return nil, g.rerunError("stopped (interrupted; killed with its process group): the run was not measured again")
+	case ctx.Err() == context.DeadlineExceeded:
+		return nil, g.rerunError("timed out after %s (killed with its process group; --rerun-timeout sets the limit): the run was not measured again", g.rerunTimeout)
+	case runErr != nil:
 		msg := runErr.Error()
 		var ee *exec.ExitError
 		if !errors.As(runErr, &ee) {
 			msg = "could not start: " + msg
 		}
-		if t := tail.lines(rerunTailLines); len(t) > 0 {
-			msg += "; its stderr ended: " + strings.Join(t, " | ")
-		}
-		return nil, g.rerunError("failed (%s): the run was not measured again", msg)
+		return nil, g.rerunError("failed (%s): the run was not measured again", withTail(msg))
 	}
 	after := make([]resultFile, len(before))
 	for i, b := range before {
-		if after[i], err = readResultFile(b.path); err != nil {
+		after[i], err = readResultFile(b.path)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
 			return nil, g.rerunError("ran, but the run's result file is gone: %v", err)
+		case err != nil:
+			return nil, g.rerunError("ran, but left a result file the gate cannot read: %v", err)
 		}
 	}
 	for i, b := range before {
@@ -167,36 +231,73 @@ func checkRerunID(id string) error {
 
 // linePrefixer writes the rerun command's output to stderr a line at a
 // time, each behind "qoscal: rerun: " (ui.prefixed puts it on one line).
+// It keeps at most max bytes of a line: the rest is dropped and counted
+// ("… (N more bytes)"). The command's stdout and stderr write to it from
+// two goroutines of exec.Cmd, hence the lock.
 type linePrefixer struct {
 	u    *ui
+	max  int
+	mu   sync.Mutex
 	line []byte
+	cut  int64 // bytes of the current line dropped beyond max
 }
 
 func (w *linePrefixer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	n := len(p)
 	for len(p) > 0 {
 		i := bytes.IndexAny(p, "\r\n")
 		if i < 0 {
-			w.line = append(w.line, p...)
+			w.add(p)
 			break
 		}
-		w.line = append(w.line, p[:i]...)
+		w.add(p[:i])
 		w.emit()
 		p = p[i+1:]
 	}
 	return n, nil
 }
 
-func (w *linePrefixer) emit() {
-	if len(bytes.TrimSpace(w.line)) > 0 {
-		w.u.prefixed("rerun: ", string(w.line))
+// add appends p to the line, up to max bytes.
+func (w *linePrefixer) add(p []byte) {
+	room := max(0, w.max-len(w.line))
+	if len(p) > room {
+		w.cut += int64(len(p) - room)
+		p = p[:room]
 	}
-	w.line = w.line[:0]
+	w.line = append(w.line, p...)
+}
+
+func (w *linePrefixer) emit() {
+	if len(bytes.TrimSpace(w.line)) > 0 || w.cut > 0 {
+		line := string(w.line)
+		if w.cut > 0 {
+			line = string(cutRune(w.line)) + fmt.Sprintf("… (%d more bytes)", w.cut)
+		}
+		w.u.prefixed("rerun: ", line)
+	}
+	w.line, w.cut = w.line[:0], 0
+}
+
+// cutRune drops a character that the cut at max bytes split in two.
+func cutRune(b []byte) []byte {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return b[:i]
+			}
+			break
+		}
+	}
+	return b
 }
 
 // flush writes a last line that ended without a newline.
 func (w *linePrefixer) flush() {
-	if len(w.line) > 0 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.line) > 0 || w.cut > 0 {
 		w.emit()
 	}
 }
@@ -208,6 +309,10 @@ type tailBuffer struct {
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
+	if len(p) >= t.max {
+		t.b = append(t.b[:0], p[len(p)-t.max:]...)
+		return len(p), nil
+	}
 	t.b = append(t.b, p...)
 	if over := len(t.b) - t.max; over > 0 {
 		t.b = t.b[over:]
