@@ -205,9 +205,18 @@ func (g *gateFlags) rerun(u *ui, paths []string, first *data.Run) (*data.Run, er
 			return nil, g.rerunError("ran, but left a result file the gate cannot read: %v", err)
 		}
 	}
+	// A file with the same bytes is no measurement taken again, whether
+	// its time changed (a command that touched or copied the results
+	// back) or not: the pair would be one measurement counted twice, its
+	// mean the first run's score, reported as confirmed by a rerun. It is
+	// refused, as a command that failed is, rather than judged: a
+	// measurement taken again differs in its values.
 	for i, b := range before {
-		if a := after[i]; a.sum == b.sum && a.mod.Equal(b.mod) {
+		switch a := after[i]; {
+		case a.sum == b.sum && a.mod.Equal(b.mod):
 			return nil, g.rerunError("left %s as it was: it must measure again and rewrite the run's result files", render.OneLine(b.path))
+		case a.sum == b.sum:
+			return nil, g.rerunError("rewrote %s with the same bytes: it must measure again, not copy or touch the results (the run and its rerun would be one measurement counted twice)", render.OneLine(b.path))
 		}
 	}
 	second, err := g.readRun(u, paths)
