@@ -74,7 +74,9 @@ type resultFile struct {
 // resultFiles are the files that hold the judged variants' results: the
 // paths --baseline and --candidate name, inside the run folder when one
 // is given; a PATH that is a file (a CSV file of the run, an artifact's
-// zip) is that file.
+// zip) is that file; a folder 'qoscal measure' wrote is read from its
+// results.csv, which holds every variant's results, unless --baseline
+// and --candidate both name files it holds (the loader's rule).
 func (g *gateFlags) resultFiles(paths []string) []string {
 	if len(paths) == 1 {
 		if fi, err := os.Stat(paths[0]); err == nil && !fi.IsDir() {
@@ -82,6 +84,7 @@ func (g *gateFlags) resultFiles(paths []string) []string {
 		}
 	}
 	var out []string
+	named := 0
 	for _, s := range []string{g.baseline, g.candidate} {
 		spec, err := load.ParseVariantSpec(s)
 		if err != nil || spec.File == "" {
@@ -91,9 +94,15 @@ func (g *gateFlags) resultFiles(paths []string) []string {
 		if len(paths) == 1 {
 			p = filepath.Join(paths[0], p)
 		}
+		if _, err := os.Stat(p); err == nil {
+			named++
+		}
 		if len(out) == 0 || out[0] != p {
 			out = append(out, p)
 		}
+	}
+	if len(paths) == 1 && named < 2 && load.IsMeasuredFolder(paths[0]) {
+		return []string{filepath.Join(paths[0], load.MeasuredFile)}
 	}
 	return out
 }
