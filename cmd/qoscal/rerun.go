@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -156,10 +157,11 @@ func (g *gateFlags) rerunError(format string, args ...any) error {
 // alone and no line of the command's is taken for a workflow command.
 //
 // The command runs in a process group of its own (measure.Group), as
-// measure's invocations do: at --rerun-timeout, or on an interrupt, the
-// whole group is killed, and once the command has exited, whatever it
-// left running in the group is killed too (after rerunWaitDelay for it to
-// close the command's output).
+// measure's invocations do: at --rerun-timeout, or on a stop signal to
+// qoscal (stopSignals: the group no longer gets a terminal's Ctrl-C
+// itself), the whole group is killed, and once the command has exited,
+// whatever it left running in the group is killed too (after
+// rerunWaitDelay for it to close the command's output).
 func (g *gateFlags) rerun(u *ui, paths []string, first *data.Run) (*data.Run, error) {
 	files := g.resultFiles(paths)
 	before, err := snapshot(files)
@@ -169,9 +171,11 @@ func (g *gateFlags) rerun(u *ui, paths []string, first *data.Run) (*data.Run, er
 	u.notef("rerun: running %s", render.OneLine(g.rerunCommand))
 	out := &linePrefixer{u: u, max: rerunLineBytes}
 	tail := &tailBuffer{max: rerunTailBytes}
-	ctx, cancel := u.ctx, context.CancelFunc(func() {})
+	stopped, stop := signal.NotifyContext(u.ctx, stopSignals...)
+	defer stop()
+	ctx, cancel := stopped, context.CancelFunc(func() {})
 	if g.rerunTimeout > 0 {
-		ctx, cancel = context.WithTimeout(u.ctx, g.rerunTimeout)
+		ctx, cancel = context.WithTimeout(stopped, g.rerunTimeout)
 	}
 	defer cancel()
 	cmd := shellCommand(ctx, g.rerunCommand)
@@ -192,8 +196,8 @@ func (g *gateFlags) rerun(u *ui, paths []string, first *data.Run) (*data.Run, er
 		return msg
 	}
 	switch {
-	case u.ctx.Err() != nil:
-		return nil, g.rerunError("stopped (interrupted; killed with its process group): the run was not measured again")
+	case stopped.Err() != nil:
+		return nil, g.rerunError("was interrupted (killed with its process group): the run was not measured again")
 	case ctx.Err() == context.DeadlineExceeded:
 		return nil, g.rerunError("timed out after %s (killed with its process group; --rerun-timeout sets the limit): the run was not measured again", g.rerunTimeout)
 	case runErr != nil:

@@ -163,3 +163,71 @@ func qoscalCmd(ctx context.Context, exe, dir string, args ...string) *exec.Cmd {
 		"GITHUB_STEP_SUMMARY=", "GITHUB_OUTPUT=", "SOURCE_DATE_EPOCH=1796112000")
 	return cmd
 }
+
+// TestGateRerunInterrupted: the rerun command runs in a process group of
+// its own, which a terminal's Ctrl-C or a CI runner's cancellation no
+// longer reaches; a stop signal to qoscal must still end it, as it ends
+// measure's commands: the command's group killed, exit 2 saying it was
+// interrupted, and no process of the command left running.
+func TestGateRerunInterrupted(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	samples, err := filepath.Abs("../../data/samples/linux-glibc-vs-mimalloc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cal := filepath.Join(dir, "settled.json")
+	if out, err := qoscalCmd(context.Background(), exe, dir, "recommend", "--write", cal,
+		"--baseline", "glibc=baseline.txt", "--candidate", "mimalloc=mimalloc.txt", filepath.Join(samples, "healthy")).CombinedOutput(); err != nil {
+		t.Fatalf("recommend: %v\n%s", err, out)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			t.Parallel()
+			cdir := t.TempDir()
+			run := filepath.Join(cdir, "run")
+			if err := os.Mkdir(run, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range []string{"baseline.txt", "mimalloc.txt"} {
+				b, err := os.ReadFile(filepath.Join(samples, "regressed", "run-01", f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(run, f), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			cmd := qoscalCmd(ctx, exe, cdir, "gate", "--rerun-band", "0.05", "--rerun-command", `"$QOSCAL_EXE" hangpid child.pid`,
+				"--calibration", cal, "--baseline", "glibc=baseline.txt", "--candidate", "mimalloc=mimalloc.txt", "run")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			cmd.WaitDelay = time.Second
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pid := waitPID(t, filepath.Join(cdir, "child.pid"))
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			err := cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != exitInput {
+				t.Errorf("after %v qoscal ended with %v, want exit %d; stderr:\n%s", sig, err, exitInput, stderr.String())
+			}
+			want := regexp.MustCompile(`(?m)^qoscal: error: --rerun-command .* was interrupted \(killed with its process group\): the run was not measured again$`)
+			if !want.MatchString(stderr.String()) {
+				t.Errorf("stderr:\n%s\nwant a match for %s", stderr.String(), want)
+			}
+			if alive(pid, 5*time.Second) {
+				t.Errorf("after %v the rerun command's process %d still runs", sig, pid)
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+		})
+	}
+}
