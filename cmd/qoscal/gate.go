@@ -82,6 +82,7 @@ type gateFlags struct {
 	floor, tag                                   float64
 	perBenchmark                                 string
 	rerunBand                                    float64
+	rerunTimeout                                 time.Duration
 	minSuite, driftWindow                        int
 	reportOnly, allowPartial, record, emitMeta   bool
 	// dbNamed is set when --db or $QOSCAL_DB names the store.
@@ -118,7 +119,8 @@ func (g *gateFlags) flags(fs *flagSet) {
 	fs.StringVar(&g.perBenchmark, "per-benchmark", calibrate.PerBenchmarkWarn, "what a benchmark below its calibrated band (Holm's step-down at the calibration's family-wise rate) does, `MODE`: warn, fail (exit 1 even when the geomean passes) or off")
 	fs.StringVar(&g.onDegraded, "on-degraded", "warn", "what a degraded runner does, `MODE`: warn, fail (exit 3, \"inconclusive\") or ignore")
 	fs.Float64Var(&g.rerunBand, "rerun-band", 0, "a score below the floor by less than this `FRACTION` of it (floor × (1 − FRACTION) ≤ score) is verdict \"rerun\" (exit 3) instead of FAIL: measure again on a fresh runner, then judge both runs as RUN1 RUN2; a pair has no band: below the floor, it fails (--rerun-command measures again and judges the pair itself); in [0, 0.5) (default 0: off)")
-	fs.StringVar(&g.rerunCommand, "rerun-command", "", "with --rerun-band, when the verdict is rerun: run `CMD` once through the shell (sh -c; cmd /c on Windows), which measures again and rewrites the run's result files, then judge the run and its rerun by their mean (no band: below the floor, the pair fails); a CMD that fails or leaves the files as they were is an input error (exit 2)")
+	fs.StringVar(&g.rerunCommand, "rerun-command", "", "with --rerun-band, when the verdict is rerun: run `CMD` once through the shell (sh -c; cmd /c on Windows), which measures again and rewrites the run's result files, then judge the run and its rerun by their mean (no band: below the floor, the pair fails); a CMD that fails, or leaves a file as it was or with the same bytes (touched or copied back: no new measurement), is an input error (exit 2)")
+	fs.DurationVar(&g.rerunTimeout, "rerun-timeout", defaultRerunTimeout, "the longest --rerun-command may run, a `DURATION` (90s, 10m; 0: no limit): then it is killed with its process group and the gate exits 2; once CMD has exited, what it left running (a background job) is killed too")
 	fs.Float64Var(&g.tag, "tag-threshold", 0.03, "tag ratios beyond ±`F` as faster or SLOWER, in [0, 1)")
 	fs.group("CI:")
 	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE` (default $GITHUB_STEP_SUMMARY when set)")
@@ -323,6 +325,9 @@ func (g *gateFlags) validate(floorSet bool) error {
 	}
 	if !(g.rerunBand >= 0 && g.rerunBand < 0.5) {
 		return usagef("--rerun-band must be in [0, 0.5), got %v", g.rerunBand)
+	}
+	if g.fs.Changed("rerun-timeout") && g.rerunCommand == "" {
+		return usagef("--rerun-timeout bounds --rerun-command, which is not given")
 	}
 	if g.rerunCommand != "" && g.rerunBand == 0 {
 		return usagef("--rerun-command runs when the verdict is rerun, which only --rerun-band gives: add --rerun-band FRACTION (say 0.03)")

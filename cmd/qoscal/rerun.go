@@ -2,18 +2,24 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
+	"unicode/utf8"
 
 	"qoscal/data"
+	"qoscal/data/formats"
 	"qoscal/data/load"
+	"qoscal/measure"
 	"qoscal/render"
 )
 
@@ -39,6 +45,25 @@ const (
 	rerunTailBytes = 4096
 )
 
+// rerunLineBytes bounds a line of the rerun command's output as the gate
+// echoes it: the rest of a longer line is dropped and counted, so that a
+// command printing 100 MB without a newline costs neither 100 MB of
+// memory nor a 100 MB line in the job's log.
+const rerunLineBytes = 4096
+
+// rerunWaitDelay is how long, once the rerun command has exited, the gate
+// waits for what it left running to close the command's output before
+// killing its process group: a benchmark script that starts a server in
+// the background must not hold the gate until the job's own timeout.
+const rerunWaitDelay = 200 * time.Millisecond
+
+// defaultRerunTimeout is --rerun-timeout's default: the longest a rerun
+// command may run, as long as measure's default --timeout for one
+// invocation. A command that hangs is then killed with its process group
+// and the gate exits 2, rather than holding the job until its own limit
+// (six hours on GitHub's runners).
+const defaultRerunTimeout = 30 * time.Minute
+
 // resultFile is one result file of the run, as it was before the rerun
 // command ran: its modification time and the SHA-256 of its content.
 type resultFile struct {
@@ -50,7 +75,9 @@ type resultFile struct {
 // resultFiles are the files that hold the judged variants' results: the
 // paths --baseline and --candidate name, inside the run folder when one
 // is given; a PATH that is a file (a CSV file of the run, an artifact's
-// zip) is that file.
+// zip) is that file; a folder 'qoscal measure' wrote is read from its
+// results.csv, which holds every variant's results, unless --baseline
+// and --candidate both name files it holds (the loader's rule).
 func (g *gateFlags) resultFiles(paths []string) []string {
 	if len(paths) == 1 {
 		if fi, err := os.Stat(paths[0]); err == nil && !fi.IsDir() {
@@ -58,6 +85,7 @@ func (g *gateFlags) resultFiles(paths []string) []string {
 		}
 	}
 	var out []string
+	named := 0
 	for _, s := range []string{g.baseline, g.candidate} {
 		spec, err := load.ParseVariantSpec(s)
 		if err != nil || spec.File == "" {
@@ -67,9 +95,15 @@ func (g *gateFlags) resultFiles(paths []string) []string {
 		if len(paths) == 1 {
 			p = filepath.Join(paths[0], p)
 		}
+		if _, err := os.Stat(p); err == nil {
+			named++
+		}
 		if len(out) == 0 || out[0] != p {
 			out = append(out, p)
 		}
+	}
+	if len(paths) == 1 && named < 2 && load.IsMeasuredFolder(paths[0]) {
+		return []string{filepath.Join(paths[0], load.MeasuredFile)}
 	}
 	return out
 }
@@ -87,16 +121,27 @@ func snapshot(paths []string) ([]resultFile, error) {
 	return out, nil
 }
 
+// readResultFile records one result file, checked as the loader checks
+// it before reading (formats.StatFile): a command that left a named pipe
+// or a link to a device in its place is refused, not read for ever. The
+// file's bytes are hashed as they are read, never held whole.
 func readResultFile(p string) (resultFile, error) {
-	fi, err := os.Stat(p)
+	fi, err := formats.StatFile(p)
 	if err != nil {
 		return resultFile{}, err
 	}
-	b, err := os.ReadFile(p)
+	f, err := os.Open(p)
 	if err != nil {
 		return resultFile{}, err
 	}
-	return resultFile{path: p, mod: fi.ModTime(), sum: sha256.Sum256(b)}, nil
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return resultFile{}, err
+	}
+	r := resultFile{path: p, mod: fi.ModTime()}
+	h.Sum(r.sum[:0])
+	return r, nil
 }
 
 // rerunError is a rerun command that failed, or did not rewrite the
@@ -110,6 +155,13 @@ func (g *gateFlags) rerunError(format string, args ...any) error {
 // first run with rerunSuffix. The command's output goes to stderr, each
 // line behind "qoscal: rerun: ", so that stdout holds the gate's results
 // alone and no line of the command's is taken for a workflow command.
+//
+// The command runs in a process group of its own (measure.Group), as
+// measure's invocations do: at --rerun-timeout, or on a stop signal to
+// qoscal (stopSignals: the group no longer gets a terminal's Ctrl-C
+// itself), the whole group is killed, and once the command has exited,
+// whatever it left running in the group is killed too (after
+// rerunWaitDelay for it to close the command's output).
 func (g *gateFlags) rerun(u *ui, paths []string, first *data.Run) (*data.Run, error) {
 	files := g.resultFiles(paths)
 	before, err := snapshot(files)
@@ -117,33 +169,67 @@ func (g *gateFlags) rerun(u *ui, paths []string, first *data.Run) (*data.Run, er
 		return nil, g.rerunError("not run: %v", err)
 	}
 	u.notef("rerun: running %s", render.OneLine(g.rerunCommand))
-	out := &linePrefixer{u: u}
+	out := &linePrefixer{u: u, max: rerunLineBytes}
 	tail := &tailBuffer{max: rerunTailBytes}
-	cmd := shellCommand(u, g.rerunCommand)
+	stopped, stop := signal.NotifyContext(u.ctx, stopSignals...)
+	defer stop()
+	ctx, cancel := stopped, context.CancelFunc(func() {})
+	if g.rerunTimeout > 0 {
+		ctx, cancel = context.WithTimeout(stopped, g.rerunTimeout)
+	}
+	defer cancel()
+	cmd := shellCommand(ctx, g.rerunCommand)
 	cmd.Stdout = out
 	cmd.Stderr = io.MultiWriter(out, tail)
+	measure.Group(cmd)
+	cmd.WaitDelay = rerunWaitDelay
 	runErr := cmd.Run()
+	measure.ReapGroup(cmd)
 	out.flush()
-	if runErr != nil {
+	if errors.Is(runErr, exec.ErrWaitDelay) && cmd.ProcessState != nil && cmd.ProcessState.Success() {
+		runErr = nil // what the command left running held its output: killed above
+	}
+	withTail := func(msg string) string {
+		if t := tail.lines(rerunTailLines); len(t) > 0 {
+			msg += "; its stderr ended: " + strings.Join(t, " | ")
+		}
+		return msg
+	}
+	switch {
+	case stopped.Err() != nil:
+		return nil, g.rerunError("was interrupted (killed with its process group): the run was not measured again")
+	case ctx.Err() == context.DeadlineExceeded:
+		return nil, g.rerunError("timed out after %s (killed with its process group; --rerun-timeout sets the limit): the run was not measured again", g.rerunTimeout)
+	case runErr != nil:
 		msg := runErr.Error()
 		var ee *exec.ExitError
 		if !errors.As(runErr, &ee) {
 			msg = "could not start: " + msg
 		}
-		if t := tail.lines(rerunTailLines); len(t) > 0 {
-			msg += "; its stderr ended: " + strings.Join(t, " | ")
-		}
-		return nil, g.rerunError("failed (%s): the run was not measured again", msg)
+		return nil, g.rerunError("failed (%s): the run was not measured again", withTail(msg))
 	}
 	after := make([]resultFile, len(before))
 	for i, b := range before {
-		if after[i], err = readResultFile(b.path); err != nil {
+		after[i], err = readResultFile(b.path)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
 			return nil, g.rerunError("ran, but the run's result file is gone: %v", err)
+		case err != nil:
+			return nil, g.rerunError("ran, but left a result file the gate cannot read: %v", err)
 		}
 	}
+	// A file with the same bytes is no measurement taken again, whether
+	// its time changed (a command that touched or copied the results
+	// back) or not: the pair would be one measurement counted twice, its
+	// mean the first run's score, reported as confirmed by a rerun. It is
+	// refused, as a command that failed is, rather than judged: a
+	// measurement taken again differs in its values.
 	for i, b := range before {
-		if a := after[i]; a.sum == b.sum && a.mod.Equal(b.mod) {
+		switch a := after[i]; {
+		case a.sum == b.sum && a.mod.Equal(b.mod):
 			return nil, g.rerunError("left %s as it was: it must measure again and rewrite the run's result files", render.OneLine(b.path))
+		case a.sum == b.sum:
+			return nil, g.rerunError("rewrote %s with the same bytes: it must measure again, not copy or touch the results (the run and its rerun would be one measurement counted twice)", render.OneLine(b.path))
 		}
 	}
 	second, err := g.readRun(u, paths)
@@ -167,36 +253,73 @@ func checkRerunID(id string) error {
 
 // linePrefixer writes the rerun command's output to stderr a line at a
 // time, each behind "qoscal: rerun: " (ui.prefixed puts it on one line).
+// It keeps at most max bytes of a line: the rest is dropped and counted
+// ("… (N more bytes)"). The command's stdout and stderr write to it from
+// two goroutines of exec.Cmd, hence the lock.
 type linePrefixer struct {
 	u    *ui
+	max  int
+	mu   sync.Mutex
 	line []byte
+	cut  int64 // bytes of the current line dropped beyond max
 }
 
 func (w *linePrefixer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	n := len(p)
 	for len(p) > 0 {
 		i := bytes.IndexAny(p, "\r\n")
 		if i < 0 {
-			w.line = append(w.line, p...)
+			w.add(p)
 			break
 		}
-		w.line = append(w.line, p[:i]...)
+		w.add(p[:i])
 		w.emit()
 		p = p[i+1:]
 	}
 	return n, nil
 }
 
-func (w *linePrefixer) emit() {
-	if len(bytes.TrimSpace(w.line)) > 0 {
-		w.u.prefixed("rerun: ", string(w.line))
+// add appends p to the line, up to max bytes.
+func (w *linePrefixer) add(p []byte) {
+	room := max(0, w.max-len(w.line))
+	if len(p) > room {
+		w.cut += int64(len(p) - room)
+		p = p[:room]
 	}
-	w.line = w.line[:0]
+	w.line = append(w.line, p...)
+}
+
+func (w *linePrefixer) emit() {
+	if len(bytes.TrimSpace(w.line)) > 0 || w.cut > 0 {
+		line := string(w.line)
+		if w.cut > 0 {
+			line = string(cutRune(w.line)) + fmt.Sprintf("… (%d more bytes)", w.cut)
+		}
+		w.u.prefixed("rerun: ", line)
+	}
+	w.line, w.cut = w.line[:0], 0
+}
+
+// cutRune drops a character that the cut at max bytes split in two.
+func cutRune(b []byte) []byte {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return b[:i]
+			}
+			break
+		}
+	}
+	return b
 }
 
 // flush writes a last line that ended without a newline.
 func (w *linePrefixer) flush() {
-	if len(w.line) > 0 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.line) > 0 || w.cut > 0 {
 		w.emit()
 	}
 }
@@ -208,6 +331,10 @@ type tailBuffer struct {
 }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
+	if len(p) >= t.max {
+		t.b = append(t.b[:0], p[len(p)-t.max:]...)
+		return len(p), nil
+	}
 	t.b = append(t.b, p...)
 	if over := len(t.b) - t.max; over > 0 {
 		t.b = t.b[over:]

@@ -2,10 +2,14 @@
 
 package main
 
-import "os/exec"
+import (
+	"context"
+	"os/exec"
+)
 
 // shellCommand runs command through the system's shell, as a CI step
-// would: sh -c COMMAND, with qoscal's environment and working folder.
-func shellCommand(u *ui, command string) *exec.Cmd {
-	return exec.CommandContext(u.ctx, "sh", "-c", command)
+// would: sh -c COMMAND, with qoscal's environment and working folder,
+// killed when ctx is done.
+func shellCommand(ctx context.Context, command string) *exec.Cmd {
+	return exec.CommandContext(ctx, "sh", "-c", command)
 }

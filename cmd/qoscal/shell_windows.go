@@ -3,6 +3,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"syscall"
@@ -13,13 +14,13 @@ import (
 // and working folder. The command line is given whole: Go's quoting of
 // arguments is the C runtime's, which cmd does not follow, and /s makes
 // cmd take everything between the outer quotes as the command, quotes
-// inside it included.
-func shellCommand(u *ui, command string) *exec.Cmd {
+// inside it included. It is killed when ctx is done.
+func shellCommand(ctx context.Context, command string) *exec.Cmd {
 	shell := os.Getenv("ComSpec")
 	if shell == "" {
 		shell = "cmd.exe"
 	}
-	c := exec.CommandContext(u.ctx, shell)
+	c := exec.CommandContext(ctx, shell)
 	c.SysProcAttr = &syscall.SysProcAttr{CmdLine: `"` + shell + `" /d /s /c "` + command + `"`}
 	return c
 }

@@ -207,6 +207,20 @@ type File struct {
 // for ever. (A file swapped for a FIFO between the stat and the open is
 // not guarded against.)
 func OpenFile(name string, format *Format) (*File, error) {
+	st, err := StatFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return OpenRegular(name, st.Size(), format)
+}
+
+// StatFile stats the result file name, as OpenFile does before it opens
+// it, and refuses a name that is a folder or not a regular file (a named
+// pipe, a device, a socket; a symbolic link to one): opening a FIFO with
+// no writer blocks for ever, and reading /dev/zero never ends. Whoever
+// reads a result file by other means than OpenFile (a hash of its bytes)
+// checks it with StatFile first.
+func StatFile(name string) (os.FileInfo, error) {
 	st, err := os.Stat(name)
 	if err != nil {
 		return nil, err
@@ -217,7 +231,7 @@ func OpenFile(name string, format *Format) (*File, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &SyntaxError{File: name, Msg: fmt.Sprintf("not a regular file but %s: expected a result file (save the output to a file first)", data.FileKind(st.Mode()))}
 	}
-	return OpenRegular(name, st.Size(), format)
+	return st, nil
 }
 
 // OpenRegular is OpenFile for a file that a stat found to be a regular
