@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"qoscal/data"
+	"qoscal/internal/testenv"
 )
 
 // cpuSelf is the CPU time this process has used (user and system), not
@@ -99,7 +100,9 @@ func TestOverhead(t *testing.T) {
 	cpu100, alloc100, live100 := overhead(t, 100)
 	create := createCost(t, t.TempDir())
 	t.Logf("10 repetitions: %v CPU, %d B allocated per invocation, %d B live; 100: %v, %d B, %d B; making a file costs %v", cpu10, alloc10, live10, cpu100, alloc100, live100, create)
-	if own := cpu100 - create; own > 2*time.Millisecond {
+	// The race detector's instrumentation multiplies qoscal's CPU: the
+	// bound is on the build users run (the allocation checks hold both).
+	if own := cpu100 - create; own > 2*time.Millisecond && !testenv.Race {
 		t.Errorf("qoscal's own CPU per invocation is %v over 100 repetitions, %v of it making the output's file: %v, more than 2 ms", cpu100, create, own)
 	}
 	if float64(alloc100) > 1.25*float64(alloc10) {
