@@ -151,14 +151,29 @@ func (v *FileVariance) SDOfMean(m int) float64 {
 // 0 (common with few runs) the floor closed in on that mean and failed
 // the calibrated code itself (docs/STATS.md 2.15).
 func (v *FileVariance) MeanVar(sdLog float64) float64 {
+	return max(v.RunVar(), sdLog*sdLog) / float64(v.Runs)
+}
+
+// RunVar is the variance of a calibration run's log score under the
+// model: between² + within²/r̄, r̄ the mean repetitions a run.
+func (v *FileVariance) RunVar() float64 {
 	rbar := float64(v.Repetitions) / float64(v.Runs)
-	return max(v.Between*v.Between+v.Within*v.Within/rbar, sdLog*sdLog) / float64(v.Runs)
+	return v.Between*v.Between + v.Within*v.Within/rbar
 }
 
 // EffectiveBetween is the SD of a job's effect against the calibration's
 // mean: √(between² + MeanVar(sdLog)).
 func (v *FileVariance) EffectiveBetween(sdLog float64) float64 {
 	return math.Sqrt(v.Between*v.Between + v.MeanVar(sdLog))
+}
+
+// SDOfMeanVsCalibration is the SD of the difference between the mean log
+// score of m repetitions of one new job and MeanLog: the job's effect,
+// the calibration mean's error with it (EffectiveBetween), and the
+// repetitions' noise, √(EffectiveBetween² + within²/m).
+func (v *FileVariance) SDOfMeanVsCalibration(m int, sdLog float64) float64 {
+	b := v.EffectiveBetween(sdLog)
+	return math.Sqrt(b*b + v.Within*v.Within/float64(m))
 }
 
 // FileParams are the method's parameters.
@@ -802,8 +817,7 @@ const varianceCheckRate = 1e-6
 // mean of per-repetition scores and a score of pooled ratios).
 func (f *File) checkVariance() error {
 	v, o := f.Variance, f.Observed
-	rbar := float64(v.Repetitions) / float64(v.Runs)
-	V := v.Between*v.Between + v.Within*v.Within/rbar
+	V := v.RunVar()
 	s2 := o.SDLog * o.SDLog
 	df := float64(f.Runs - 1)
 	if V > 0 && s2*df/V < stats.ChiSquaredQuantile(varianceCheckRate, df) {

@@ -511,7 +511,7 @@ func (res *GateResult) judgeRepetitions(run *data.Run, cal *File, opt GateOption
 	}
 	v := cal.Variance
 	s := cal.Observed.SDLog
-	sdm := math.Sqrt(v.Between*v.Between + v.Within*v.Within/float64(len(reps)) + v.MeanVar(s))
+	sdm := v.SDOfMeanVsCalibration(len(reps), s)
 	if !(s > 0) || !(sdm > 0) {
 		return nil
 	}

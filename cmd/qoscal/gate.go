@@ -309,16 +309,25 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	return nil
 }
 
-func (g *gateFlags) validate(floorSet bool) error {
-	switch g.onDegraded {
+// checkJudgeModes checks --on-degraded and --per-benchmark, the modes
+// gate and measure --calibration share.
+func checkJudgeModes(onDegraded, perBenchmark string) error {
+	switch onDegraded {
 	case "warn", "fail", "ignore":
 	default:
-		return usagef("--on-degraded must be warn, fail or ignore, got %q", g.onDegraded)
+		return usagef("--on-degraded must be warn, fail or ignore, got %q", onDegraded)
 	}
-	switch g.perBenchmark {
+	switch perBenchmark {
 	case calibrate.PerBenchmarkFail, calibrate.PerBenchmarkWarn, calibrate.PerBenchmarkOff:
 	default:
-		return usagef("--per-benchmark must be fail, warn or off, got %q", g.perBenchmark)
+		return usagef("--per-benchmark must be fail, warn or off, got %q", perBenchmark)
+	}
+	return nil
+}
+
+func (g *gateFlags) validate(floorSet bool) error {
+	if err := checkJudgeModes(g.onDegraded, g.perBenchmark); err != nil {
+		return err
 	}
 	if g.driftWindow != 0 && (g.driftWindow < 3 || g.driftWindow > maxDriftWindow) {
 		return usagef("--drift-window must be 0 (no check) or in [3, %d] (a change needs 3 runs), got %d", maxDriftWindow, g.driftWindow)

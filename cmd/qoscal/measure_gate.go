@@ -66,15 +66,8 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	if m.summary != "" {
 		u.summary, u.summaryFlag = m.summary, "--summary"
 	}
-	switch m.onDegraded {
-	case "warn", "fail", "ignore":
-	default:
-		return usagef("--on-degraded must be warn, fail or ignore, got %q", m.onDegraded)
-	}
-	switch m.perBenchmark {
-	case calibrate.PerBenchmarkFail, calibrate.PerBenchmarkWarn, calibrate.PerBenchmarkOff:
-	default:
-		return usagef("--per-benchmark must be fail, warn or off, got %q", m.perBenchmark)
+	if err := checkJudgeModes(m.onDegraded, m.perBenchmark); err != nil {
+		return err
 	}
 	if m.maxRepetitions < 0 || m.maxRepetitions > stats.MaxLooks {
 		return usagef("--max-repetitions must be in [0, %d] (0: --repetitions), got %d", stats.MaxLooks, m.maxRepetitions)
@@ -205,9 +198,8 @@ func newSeqGate(cal *calibrate.File, maxReps, reps int) (*seqGate, error) {
 	// The job effect the design allows for includes the error of the
 	// calibration's mean, which every job is compared with
 	// (calibrate.FileVariance.MeanVar).
-	between := v.EffectiveBetween(cal.Observed.SDLog)
-	slide := (stats.NormalQuantile(1-alpha) + stats.NormalQuantile(0.9)) * math.Sqrt(between*between+v.Within*v.Within/float64(M))
-	d, err := stats.NewSequential(between, v.Within, slide, alpha, 0.1, M)
+	slide := (stats.NormalQuantile(1-alpha) + stats.NormalQuantile(0.9)) * v.SDOfMeanVsCalibration(M, cal.Observed.SDLog)
+	d, err := stats.NewSequential(v.EffectiveBetween(cal.Observed.SDLog), v.Within, slide, alpha, 0.1, M)
 	if err != nil {
 		return nil, err
 	}
