@@ -27,31 +27,31 @@ var rules = []struct {
 	pkg string
 	may []string
 }{
-	{"qoscal/stats", nil},
-	{"qoscal/data", nil},
-	{"qoscal/data/formats", []string{runModel}},
-	{"qoscal/data/load", []string{runModel, "qoscal/data/formats"}},
-	{"qoscal/data/store", []string{runModel}},
-	{"qoscal/data/store/...", []string{runModel, "qoscal/data/store/..."}},
-	{"qoscal/data/source", []string{runModel, "qoscal/data/load", "qoscal/data/store/..."}},
-	{"qoscal/data/samples", nil},
-	{"qoscal/calibrate", []string{"qoscal/stats", runModel}},
-	{"qoscal/chartdata", []string{"qoscal/calibrate", "qoscal/stats", runModel}},
-	{"qoscal/plots", []string{"qoscal/chartdata"}},
-	{"qoscal/mermaid", []string{"qoscal/chartdata"}},
-	{"qoscal/render", nil},
-	{"qoscal/present", []string{"qoscal/calibrate", "qoscal/chartdata", "qoscal/mermaid", "qoscal/render", "qoscal/stats", runModel, storeAPI}},
-	{"qoscal/measure", []string{runModel, "qoscal/data/formats", "qoscal/data/load"}},
-	{"qoscal/cmd/qoscal", []string{"qoscal/..."}},
-	{"qoscal/notebooks/...", nil},
-	{"qoscal/internal/...", nil},
-	{"qoscal/scripts/...", []string{"qoscal/data/..."}},
+	{"github.com/qoscal/qoscal/stats", nil},
+	{"github.com/qoscal/qoscal/data", nil},
+	{"github.com/qoscal/qoscal/data/formats", []string{runModel}},
+	{"github.com/qoscal/qoscal/data/load", []string{runModel, "github.com/qoscal/qoscal/data/formats"}},
+	{"github.com/qoscal/qoscal/data/store", []string{runModel}},
+	{"github.com/qoscal/qoscal/data/store/...", []string{runModel, "github.com/qoscal/qoscal/data/store/..."}},
+	{"github.com/qoscal/qoscal/data/source", []string{runModel, "github.com/qoscal/qoscal/data/load", "github.com/qoscal/qoscal/data/store/..."}},
+	{"github.com/qoscal/qoscal/data/samples", nil},
+	{"github.com/qoscal/qoscal/calibrate", []string{"github.com/qoscal/qoscal/stats", runModel}},
+	{"github.com/qoscal/qoscal/chartdata", []string{"github.com/qoscal/qoscal/calibrate", "github.com/qoscal/qoscal/stats", runModel}},
+	{"github.com/qoscal/qoscal/plots", []string{"github.com/qoscal/qoscal/chartdata"}},
+	{"github.com/qoscal/qoscal/mermaid", []string{"github.com/qoscal/qoscal/chartdata"}},
+	{"github.com/qoscal/qoscal/render", nil},
+	{"github.com/qoscal/qoscal/present", []string{"github.com/qoscal/qoscal/calibrate", "github.com/qoscal/qoscal/chartdata", "github.com/qoscal/qoscal/mermaid", "github.com/qoscal/qoscal/render", "github.com/qoscal/qoscal/stats", runModel, storeAPI}},
+	{"github.com/qoscal/qoscal/measure", []string{runModel, "github.com/qoscal/qoscal/data/formats", "github.com/qoscal/qoscal/data/load"}},
+	{"github.com/qoscal/qoscal/cmd/qoscal", []string{"github.com/qoscal/qoscal/..."}},
+	{"github.com/qoscal/qoscal/notebooks/...", nil},
+	{"github.com/qoscal/qoscal/internal/...", nil},
+	{"github.com/qoscal/qoscal/scripts/...", []string{"github.com/qoscal/qoscal/data/..."}},
 }
 
 // The run model, and the store's interface without a backend.
 const (
-	runModel = "qoscal/data"
-	storeAPI = "qoscal/data/store"
+	runModel = "github.com/qoscal/qoscal/data"
+	storeAPI = "github.com/qoscal/qoscal/data/store"
 )
 
 // goPackage is what go list says of a package.
@@ -81,7 +81,7 @@ func TestArchitecture(t *testing.T) {
 			if !inModule(imp) {
 				continue
 			}
-			if matchesAny(imp, []string{"qoscal/cmd/..."}) {
+			if matchesAny(imp, []string{"github.com/qoscal/qoscal/cmd/..."}) {
 				t.Errorf("%s imports %s: nothing imports the command", p.ImportPath, imp)
 			} else if !matchesAny(imp, may) {
 				t.Errorf("%s imports %s, which its rule does not allow (it may import %s)", p.ImportPath, imp, allowed(may))
@@ -102,7 +102,7 @@ func checkNamed(t *testing.T, pkgs []goPackage) {
 	doc := string(b)
 	dirs := map[string]bool{}
 	for _, p := range pkgs {
-		dir := strings.TrimPrefix(p.ImportPath, "qoscal/")
+		dir := strings.TrimPrefix(p.ImportPath, "github.com/qoscal/qoscal/")
 		dirs[dir] = true
 		if !strings.Contains(doc, "`"+dir+"`") {
 			t.Errorf("ARCHITECTURE.md does not name %s (as `%s`)", p.ImportPath, dir)
@@ -125,22 +125,22 @@ func TestRuleMatching(t *testing.T) {
 		path, pattern string
 		want          bool
 	}{
-		{"qoscal/data", "qoscal/data/...", true},
-		{"qoscal/data/storetest", "qoscal/data/...", true},
-		{"qoscal/database", "qoscal/data/...", false},
-		{"qoscal/data", "qoscal/data", true},
-		{"qoscal/data/sqlite", "qoscal/data", false},
-		{"qoscal/data/store/sqlite", "qoscal/data/store/...", true},
+		{"github.com/qoscal/qoscal/data", "github.com/qoscal/qoscal/data/...", true},
+		{"github.com/qoscal/qoscal/data/storetest", "github.com/qoscal/qoscal/data/...", true},
+		{"github.com/qoscal/qoscal/database", "github.com/qoscal/qoscal/data/...", false},
+		{"github.com/qoscal/qoscal/data", "github.com/qoscal/qoscal/data", true},
+		{"github.com/qoscal/qoscal/data/sqlite", "github.com/qoscal/qoscal/data", false},
+		{"github.com/qoscal/qoscal/data/store/sqlite", "github.com/qoscal/qoscal/data/store/...", true},
 		{"golang.org/x/text/transform", "golang.org/x/text", true},
 	} {
 		if got := matchesAny(c.path, []string{c.pattern}); got != c.want {
 			t.Errorf("%s against %s: %v, want %v", c.path, c.pattern, got, c.want)
 		}
 	}
-	if may, ok := ruleFor("qoscal/data/store/sqlite"); !ok || !matchesAny("qoscal/data/store", may) || matchesAny("qoscal/data/load", may) {
+	if may, ok := ruleFor("github.com/qoscal/qoscal/data/store/sqlite"); !ok || !matchesAny("github.com/qoscal/qoscal/data/store", may) || matchesAny("github.com/qoscal/qoscal/data/load", may) {
 		t.Errorf("a store backend may import the model and the store, not the loader: %v %v", may, ok)
 	}
-	if _, ok := ruleFor("qoscal/newthing"); ok {
+	if _, ok := ruleFor("github.com/qoscal/qoscal/newthing"); ok {
 		t.Error("a package no rule names has a rule")
 	}
 }
@@ -168,7 +168,9 @@ func matchesAny(path string, patterns []string) bool {
 	return false
 }
 
-func inModule(path string) bool { return path == "qoscal" || strings.HasPrefix(path, "qoscal/") }
+func inModule(path string) bool {
+	return path == "qoscal" || strings.HasPrefix(path, "github.com/qoscal/qoscal/")
+}
 
 // allowed says what a rule allows.
 func allowed(may []string) string {

@@ -1,4 +1,4 @@
-module qoscal
+module github.com/qoscal/qoscal
 
 go 1.26.0
 

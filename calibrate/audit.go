@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // The audit checks a calibration's claims against the verdicts it gave

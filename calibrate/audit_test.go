@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // TestClaimedRateIsRecommends: the rate the audit holds a calibration file

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"qoscal/data/load"
+	"github.com/qoscal/qoscal/data/load"
 )
 
 // benchstatValue parses a benchstat figure such as "4.491µ", "1062.0n",

@@ -6,9 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"qoscal/data"
-	"qoscal/internal/testenv"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // mixtureCalibration analyses n one-benchmark runs whose log score is

@@ -6,7 +6,7 @@ import (
 	"iter"
 	"sort"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // Collected is calibration runs reduced to what their analysis needs: each

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // seqOf yields runs, then err if it is not nil.

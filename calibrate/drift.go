@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"math"
 
-	"qoscal/data"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // DriftResult says whether runs gated since a calibration have moved away

@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"qoscal/internal/testenv"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // TestDriftClaims is the Monte Carlo behind docs/STATS.md 5, "Drift"

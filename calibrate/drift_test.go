@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"qoscal/data"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // driftFile is a calibration file made as recommend --write makes it, from

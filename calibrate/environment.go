@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"slices"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // FileEnvironment is one environment among the runs a calibration rests

@@ -22,8 +22,8 @@ import (
 
 	xunicode "golang.org/x/text/encoding/unicode"
 
-	"qoscal/data"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // FileSchema names the calibration file format; FileVersion is the

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // At is the recommendation's figures at another floor, on the same runs

@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"qoscal/data"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // Verdicts of the gate.

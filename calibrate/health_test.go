@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"qoscal/internal/testenv"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // flagRate simulates the runner-health check: R calibrations of n runs of

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // Matrix is the calibration as a model: for every calibration run and

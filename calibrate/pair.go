@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // PairRun is one run of a pair judged together, with its own score over

@@ -13,8 +13,8 @@ import (
 	"sort"
 	"strings"
 
-	"qoscal/data"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // Direction says which way a metric improves.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // TestRatiosFastPathAgrees: the fast path of Ratios (ratioList) gives the

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"qoscal/data"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // Method is a rule that turns a calibration into a floor (STATS.md 2).

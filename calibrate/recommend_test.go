@@ -12,9 +12,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"qoscal/data"
-	"qoscal/internal/testenv"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/stats"
 )
 
 func TestRoundDown(t *testing.T) {

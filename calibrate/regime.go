@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // MaxChangeRuns is how many values the change-point search examines at

@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"qoscal/data"
-	"qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/internal/testenv"
 )
 
 // oneBenchmarkRuns are runs of one benchmark whose log scores are logs.

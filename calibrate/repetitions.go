@@ -5,8 +5,8 @@ import (
 	"math"
 	"slices"
 
-	"qoscal/data"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // Repetitions are the repetitions a run's measurements of two variants

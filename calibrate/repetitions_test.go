@@ -4,15 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/qoscal/qoscal/data/load"
+	"github.com/qoscal/qoscal/stats"
 	"math"
 	"os"
-	"qoscal/data/load"
-	"qoscal/stats"
 	"strings"
 	"testing"
 	"time"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // TestVarianceModelNumpy: the variance components that Analyze finds in

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // noiseRuns returns n runs of unchanged code, 10 benchmarks × 2 variants,

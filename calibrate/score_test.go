@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // TestOneScoring: Analyze, Backtest and Gate score a run through one

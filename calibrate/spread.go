@@ -6,8 +6,8 @@ import (
 	"math"
 	"sort"
 
-	"qoscal/data"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // Options say how to analyse calibration runs. The zero value is the

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // Vectors: ../stats/testdata/stats_vectors.json (numpy 1.24.2 / scipy

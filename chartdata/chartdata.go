@@ -18,7 +18,7 @@ import (
 	"math"
 	"strings"
 
-	"qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate"
 )
 
 // Floor is the floor a chart marks. Label says where it came from, in the

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"qoscal/calibrate"
-	"qoscal/chartdata"
-	"qoscal/data"
-	"qoscal/data/formats"
-	"qoscal/data/load"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/chartdata"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/formats"
+	"github.com/qoscal/qoscal/data/load"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // workedExample analyses the worked example's five runs (their scores are

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate"
 )
 
 // RatioSpread is each benchmark's ratio across runs, a row per benchmark

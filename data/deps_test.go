@@ -32,7 +32,7 @@ func goList(t *testing.T, field string) map[string][]string {
 		t.Skip("no go tool on PATH to list the packages' dependencies")
 	}
 	seeSources(t)
-	out, err := exec.Command(tool, "list", "-f", "{{.ImportPath}}{{range ."+field+"}} {{.}}{{end}}", "qoscal/...").Output()
+	out, err := exec.Command(tool, "list", "-f", "{{.ImportPath}}{{range ."+field+"}} {{.}}{{end}}", "github.com/qoscal/qoscal/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
@@ -79,14 +79,14 @@ func seeSources(t *testing.T) {
 func TestDriversStayInTheStores(t *testing.T) {
 	deps := goList(t, "Deps")
 	links := map[string]bool{
-		"qoscal/cmd/qoscal":           true,
-		"qoscal/data/source":          true, // opens a store by its location
-		"qoscal/data/store/sqlite":    true,
-		"qoscal/data/store/postgres":  true,
-		"qoscal/data/store/storetest": true, // makes PostgreSQL schemas for the tests
+		"github.com/qoscal/qoscal/cmd/qoscal":           true,
+		"github.com/qoscal/qoscal/data/source":          true, // opens a store by its location
+		"github.com/qoscal/qoscal/data/store/sqlite":    true,
+		"github.com/qoscal/qoscal/data/store/postgres":  true,
+		"github.com/qoscal/qoscal/data/store/storetest": true, // makes PostgreSQL schemas for the tests
 	}
 	for _, pkg := range []string{"stats", "calibrate", "present", "render", "chartdata", "plots", "data", "data/formats", "data/load", "data/store", "data/samples"} {
-		if _, ok := deps["qoscal/"+pkg]; !ok {
+		if _, ok := deps["github.com/qoscal/qoscal/"+pkg]; !ok {
 			t.Errorf("go list does not list qoscal/%s: a package this test names has moved", pkg)
 		}
 	}
@@ -101,7 +101,7 @@ func TestDriversStayInTheStores(t *testing.T) {
 		switch {
 		case len(drivers) > 0 && !links[pkg]:
 			t.Errorf("%s links a database driver (%s): only the command and the store packages may", pkg, strings.Join(drivers, ", "))
-		case len(drivers) == 0 && (pkg == "qoscal/data/store/sqlite" || pkg == "qoscal/data/store/postgres"):
+		case len(drivers) == 0 && (pkg == "github.com/qoscal/qoscal/data/store/sqlite" || pkg == "github.com/qoscal/qoscal/data/store/postgres"):
 			t.Errorf("%s links no database driver: the check cannot see one", pkg)
 		}
 	}
@@ -114,12 +114,12 @@ func TestDriversStayInTheStores(t *testing.T) {
 func TestModelAndFormatsImports(t *testing.T) {
 	imports := goList(t, "Imports")
 	std := func(p string) bool {
-		return !strings.Contains(strings.Split(p, "/")[0], ".") && !strings.HasPrefix(p, "qoscal")
+		return !strings.Contains(strings.Split(p, "/")[0], ".") && !strings.HasPrefix(p, "github.com/qoscal/qoscal")
 	}
 	for pkg, allowed := range map[string]func(string) bool{
-		"qoscal/data": std,
-		"qoscal/data/formats": func(p string) bool {
-			return std(p) || p == "qoscal/data" || strings.HasPrefix(p, "golang.org/x/text/") || strings.HasPrefix(p, "golang.org/x/perf/")
+		"github.com/qoscal/qoscal/data": std,
+		"github.com/qoscal/qoscal/data/formats": func(p string) bool {
+			return std(p) || p == "github.com/qoscal/qoscal/data" || strings.HasPrefix(p, "golang.org/x/text/") || strings.HasPrefix(p, "golang.org/x/perf/")
 		},
 	} {
 		is, ok := imports[pkg]
@@ -132,7 +132,7 @@ func TestModelAndFormatsImports(t *testing.T) {
 				t.Errorf("%s imports %s", pkg, p)
 			}
 		}
-		if pkg == "qoscal/data/formats" && !slices.Contains(is, "qoscal/data") {
+		if pkg == "github.com/qoscal/qoscal/data/formats" && !slices.Contains(is, "github.com/qoscal/qoscal/data") {
 			t.Errorf("%s does not import qoscal/data: the check is not of the package it means", pkg)
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"runtime"
 	"strings"
 
-	"qoscal/data"
-	"qoscal/data/load"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/load"
 )
 
 // Fingerprint describes the machine: the processor's model and the

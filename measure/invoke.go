@@ -16,8 +16,8 @@ import (
 	"sync"
 	"time"
 
-	"qoscal/data"
-	"qoscal/data/formats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/formats"
 )
 
 // runStep runs the calls of one step (at the same time, when there are

@@ -33,9 +33,9 @@ import (
 	"sync"
 	"time"
 
-	"qoscal/data"
-	"qoscal/data/formats"
-	"qoscal/data/load"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/formats"
+	"github.com/qoscal/qoscal/data/load"
 )
 
 // Variant is one configuration measured: its name and the command that

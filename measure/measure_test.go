@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"qoscal/data"
-	"qoscal/data/load"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/load"
 )
 
 // config is a measurement of two helper variants printing benchmarks A and

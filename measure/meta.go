@@ -4,11 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/qoscal/qoscal/data/load"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
-	"qoscal/data/load"
 	"slices"
 )
 

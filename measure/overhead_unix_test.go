@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"qoscal/data"
-	"qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/internal/testenv"
 )
 
 // cpuSelf is the CPU time this process has used (user and system), not

@@ -14,11 +14,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"qoscal/calibrate"
-	"qoscal/chartdata"
-	"qoscal/data"
-	"qoscal/data/load"
-	"qoscal/mermaid"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/chartdata"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/load"
+	"github.com/qoscal/qoscal/mermaid"
 )
 
 // update rewrites testdata/charts.txtar, the golden charts.

@@ -41,7 +41,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"qoscal/chartdata"
+	"github.com/qoscal/qoscal/chartdata"
 )
 
 // Chart is one Mermaid chart and its key.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"qoscal/chartdata"
+	"github.com/qoscal/qoscal/chartdata"
 )
 
 // TestMermaidCategoriesDistinct: names that the safe alphabet or the cut

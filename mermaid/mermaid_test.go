@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"qoscal/chartdata"
+	"github.com/qoscal/qoscal/chartdata"
 )
 
 // TestMermaidTextSafe: text from inputs cannot end a Mermaid string, start

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"qoscal/chartdata"
+	"github.com/qoscal/qoscal/chartdata"
 )
 
 // Strips are the ratio spread drawn as text, for a table in Markdown

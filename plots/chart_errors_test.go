@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"qoscal/calibrate"
-	"qoscal/chartdata"
-	"qoscal/data"
-	"qoscal/data/formats"
-	"qoscal/plots"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/chartdata"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/formats"
+	"github.com/qoscal/qoscal/plots"
 )
 
 // TestNonFiniteLines: a floor or bound that gonum cannot draw

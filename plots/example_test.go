@@ -8,10 +8,10 @@ import (
 
 	"gonum.org/v1/plot/cmpimg"
 
-	"qoscal/calibrate"
-	"qoscal/chartdata"
-	"qoscal/data/load"
-	"qoscal/plots"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/chartdata"
+	"github.com/qoscal/qoscal/data/load"
+	"github.com/qoscal/qoscal/plots"
 )
 
 // sample analyses the twelve bundled healthy Linux runs (glibc malloc

@@ -17,10 +17,10 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
-	"qoscal/calibrate"
-	"qoscal/chartdata"
-	"qoscal/data"
-	"qoscal/data/formats"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/chartdata"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/formats"
 )
 
 // synthetic analyses n seeded runs of seven benchmarks, with a step down

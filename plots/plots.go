@@ -20,7 +20,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"qoscal/chartdata"
+	"github.com/qoscal/qoscal/chartdata"
 )
 
 // Format is an image format: "svg" or "png".

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"qoscal/calibrate"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/render"
 )
 
 // Audit is the view of a calibration's audit (qoscal audit): what its

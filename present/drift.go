@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"qoscal/calibrate"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/render"
 )
 
 // Drift is the view of a drift check (qoscal drift): in text, its two

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"qoscal/calibrate"
-	"qoscal/data"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/data"
 )
 
 // GateEnvironment is the environment a gated run was measured on, as the

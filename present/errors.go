@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate"
 )
 
 // Error returns err in the command line's words. The errors of package

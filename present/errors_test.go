@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate"
 )
 
 // TestError: the errors of calibrate that a flag or a command puts right

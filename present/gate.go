@@ -16,9 +16,9 @@ import (
 	"strconv"
 	"strings"
 
-	"qoscal/calibrate"
-	"qoscal/data"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/render"
 )
 
 // Gate is the view of a gate verdict.

@@ -6,8 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"qoscal/calibrate"
-	"qoscal/data"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/data"
 )
 
 // TestGateTitle: the title weighs all the evidence: the verdict's word,

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"qoscal/render"
+	"github.com/qoscal/qoscal/render"
 )
 
 // Measure is the view of a measurement ('qoscal measure' without a

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"qoscal/calibrate"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // TestModelCheckRows: the rows say whether the log scores passed the

@@ -3,8 +3,8 @@ package present
 import (
 	"fmt"
 
-	"qoscal/calibrate"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/render"
 )
 
 // RecommendProfiles is a recommendation with its profiles (recommend

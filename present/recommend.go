@@ -5,8 +5,8 @@ import (
 	"math"
 	"strings"
 
-	"qoscal/calibrate"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/render"
 )
 
 // Recommend is the view of a floor recommendation (qoscal recommend, and

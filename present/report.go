@@ -9,11 +9,11 @@ import (
 	"slices"
 	"strings"
 
-	"qoscal/calibrate"
-	"qoscal/chartdata"
-	"qoscal/data"
-	"qoscal/mermaid"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/chartdata"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/mermaid"
+	"github.com/qoscal/qoscal/render"
 )
 
 // Report is the view of the variance report (qoscal report): the

@@ -3,7 +3,7 @@ package present
 import (
 	"fmt"
 
-	"qoscal/render"
+	"github.com/qoscal/qoscal/render"
 )
 
 // RerunJSON is the gate's automatic rerun (gate --rerun-command): the

@@ -4,9 +4,9 @@ import (
 	"strconv"
 	"time"
 
-	"qoscal/data"
-	"qoscal/data/store"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/render"
 )
 
 // Runs is the view of stored runs (qoscal runs).

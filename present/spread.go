@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
-	"qoscal/calibrate"
-	"qoscal/render"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/render"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // Spread is the view of a calibration's spread (qoscal spread).

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strconv"
 
-	"qoscal/calibrate"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/render"
 )
 
 // VarianceJSON is the variance components of the log score in JSON

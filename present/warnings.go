@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"qoscal/calibrate"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/render"
 )
 
 // WarningText words a warning (calibrate.Warning: a kind, the run or

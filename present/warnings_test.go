@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate"
 )
 
 func outlierWarning(id string) calibrate.Warning {

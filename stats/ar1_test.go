@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/internal/testenv"
 )
 
 // TestAR1Independent: with ρ = 0 the effective figures are the

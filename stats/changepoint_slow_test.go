@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/internal/testenv"
 )
 
 // TestChangePointClaims is the Monte Carlo behind docs/STATS.md 5 (1,000

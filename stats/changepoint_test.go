@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"testing"
 
-	"qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/internal/testenv"
 )
 
 // bruteQ is Q̂(τ) from its definition, with plain loops.

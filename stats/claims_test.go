@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/internal/testenv"
 )
 
 // TestFPRUpperEffIndependent: under the independent model the effective

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/internal/testenv"
 )
 
 // simulateSequential runs the design on n jobs whose mean log score is

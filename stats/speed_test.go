@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"testing"
 
-	"qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/internal/testenv"
 )
 
 // relClose reports whether got is within rel of want, relatively (and

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/internal/testenv"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )

@@ -12,7 +12,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/internal/testenv"
 )
 
 var genTail = flag.Bool("gentail", false, "print the table of tailDFRatio (stats/tailtable.go) from a fresh simulation")

@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/internal/testenv"
 )
 
 // TestTwoStageGiven: with no band the rule is one run against the floor;

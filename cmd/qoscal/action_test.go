@@ -37,7 +37,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/internal/testenv"
 )
 
 type actionFile struct {

@@ -7,10 +7,10 @@ import (
 	"slices"
 	"strings"
 
-	"qoscal/calibrate"
-	"qoscal/data"
-	"qoscal/data/source"
-	"qoscal/data/store"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/source"
+	"github.com/qoscal/qoscal/data/store"
 )
 
 // analysisFlags are the input flags shared by every analysis command

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"qoscal/data"
-	"qoscal/data/store"
-	"qoscal/data/store/sqlite"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/sqlite"
 )
 
 // syntheticRuns returns n runs of unchanged code, 10 benchmarks × 2

@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"qoscal/data/formats"
-	"qoscal/data/store"
+	"github.com/qoscal/qoscal/data/formats"
+	"github.com/qoscal/qoscal/data/store"
 )
 
 // version is the qoscal version; release builds set it with

@@ -6,12 +6,12 @@ import (
 	"slices"
 	"strings"
 
-	"qoscal/calibrate"
-	"qoscal/data"
-	"qoscal/data/source"
-	"qoscal/data/store"
-	"qoscal/present"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/source"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/present"
+	"github.com/qoscal/qoscal/render"
 )
 
 var auditCmd = &command{

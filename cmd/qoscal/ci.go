@@ -40,8 +40,8 @@ import (
 	"strconv"
 	"strings"
 
-	"qoscal/data/formats"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/data/formats"
+	"github.com/qoscal/qoscal/render"
 )
 
 // annotation is one GitHub Actions workflow command that qoscal means:

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
-	"qoscal/calibrate"
-	"qoscal/internal/testenv"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // The claims qoscal states about a floor (docs/STATS.md 2.5, 5a–5c) are

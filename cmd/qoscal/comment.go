@@ -16,9 +16,9 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"qoscal/data"
-	"qoscal/internal/github"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/internal/github"
+	"github.com/qoscal/qoscal/render"
 )
 
 var commentCmd = &command{
@@ -175,7 +175,7 @@ func (c *commentFlags) run(u *ui, args []string) error {
 		u.notPosted(token, err.Error(), "")
 		return nil
 	}
-	client.UserAgent = "qoscal/" + version
+	client.UserAgent = "github.com/qoscal/qoscal/" + version
 	ctx, cancel := context.WithTimeout(u.ctx, commentTimeout)
 	defer cancel()
 	res, err := client.Upsert(ctx, t.pr, marker, body)

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"qoscal/internal/github"
+	"github.com/qoscal/qoscal/internal/github"
 )
 
 // fakeGitHub plays GitHub's issue-comments API for one repository, as

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"qoscal/calibrate"
-	"qoscal/data"
-	"qoscal/data/source"
-	"qoscal/present"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/source"
+	"github.com/qoscal/qoscal/present"
 )
 
 var driftCmd = &command{

@@ -3,7 +3,7 @@ package main
 import (
 	"math"
 
-	"qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate"
 )
 
 // checkFloor is the one check of a --floor value, shared by every command

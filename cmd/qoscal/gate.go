@@ -16,14 +16,14 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"qoscal/calibrate"
-	"qoscal/data"
-	"qoscal/data/load"
-	"qoscal/data/source"
-	"qoscal/data/store"
-	"qoscal/measure"
-	"qoscal/present"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/load"
+	"github.com/qoscal/qoscal/data/source"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/measure"
+	"github.com/qoscal/qoscal/present"
+	"github.com/qoscal/qoscal/render"
 )
 
 var gateCmd = &command{

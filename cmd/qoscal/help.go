@@ -15,7 +15,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"qoscal/render"
+	"github.com/qoscal/qoscal/render"
 )
 
 // flagSet is a command's flags: a pflag.FlagSet whose flags the help

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"qoscal/render"
+	"github.com/qoscal/qoscal/render"
 )
 
 // TestHelpExamples runs the worked example in every command's usage text,

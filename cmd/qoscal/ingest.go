@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"iter"
 
-	"qoscal/data"
-	"qoscal/data/load"
-	"qoscal/data/source"
-	"qoscal/data/store"
-	"qoscal/present"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/load"
+	"github.com/qoscal/qoscal/data/source"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/present"
 )
 
 var ingestCmd = &command{

@@ -5,9 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"qoscal/data"
-	"qoscal/data/formats"
-	"qoscal/data/load"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/formats"
+	"github.com/qoscal/qoscal/data/load"
 )
 
 // runFlags are the flags shared by every command that reads runs from

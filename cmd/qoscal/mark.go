@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"qoscal/data/source"
-	"qoscal/data/store"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/data/source"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/render"
 )
 
 var markCmd = &command{

@@ -11,13 +11,13 @@ import (
 	"syscall"
 	"time"
 
-	"qoscal/calibrate"
-	"qoscal/data"
-	"qoscal/data/formats"
-	"qoscal/data/load"
-	"qoscal/measure"
-	"qoscal/present"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/formats"
+	"github.com/qoscal/qoscal/data/load"
+	"github.com/qoscal/qoscal/measure"
+	"github.com/qoscal/qoscal/present"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // stopSignals end a measurement: the command running is killed with its

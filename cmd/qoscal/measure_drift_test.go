@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"testing"
 
-	"qoscal/internal/testenv"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // fakebenchCmd is the command that runs the test binary as fakebench.

@@ -8,12 +8,12 @@ import (
 	"math"
 	"os/signal"
 
-	"qoscal/calibrate"
-	"qoscal/data"
-	"qoscal/data/load"
-	"qoscal/measure"
-	"qoscal/present"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/load"
+	"github.com/qoscal/qoscal/measure"
+	"github.com/qoscal/qoscal/present"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // gateFlags adds measure's flags of the sequential gate.

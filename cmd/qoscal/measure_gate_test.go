@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"qoscal/calibrate"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // TestSequentialAllowsCalibrationError: a fourth hostile sweep measured

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/internal/testenv"
 )
 
 // The section of notebooks.md between these markers measures real

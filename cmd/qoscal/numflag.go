@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"qoscal/data/formats"
+	"github.com/qoscal/qoscal/data/formats"
 )
 
 // Number flags read their values by the rule a result file's values are

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"syscall"
 
-	"qoscal/data"
-	"qoscal/data/load"
-	"qoscal/data/store/sqlite"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/load"
+	"github.com/qoscal/qoscal/data/store/sqlite"
 )
 
 // The files qoscal writes: calibration files, reports, charts,

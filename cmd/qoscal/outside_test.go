@@ -11,7 +11,7 @@ import (
 	"testing"
 	"unicode"
 
-	"qoscal/data/formats"
+	"github.com/qoscal/qoscal/data/formats"
 )
 
 // forged is outside text that would forge workflow commands and markup if

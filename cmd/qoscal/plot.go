@@ -10,11 +10,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"qoscal/calibrate"
-	"qoscal/chartdata"
-	"qoscal/plots"
-	"qoscal/present"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/chartdata"
+	"github.com/qoscal/qoscal/plots"
+	"github.com/qoscal/qoscal/present"
+	"github.com/qoscal/qoscal/render"
 )
 
 var plotCmd = &command{

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"time"
 
-	"qoscal/calibrate"
-	"qoscal/data"
-	"qoscal/present"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/present"
 )
 
 // profilesBy calibrates one profile per value of the run label by among

@@ -10,13 +10,13 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"qoscal/calibrate"
-	"qoscal/data"
-	"qoscal/data/load"
-	"qoscal/data/source"
-	"qoscal/measure"
-	"qoscal/present"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/load"
+	"github.com/qoscal/qoscal/data/source"
+	"github.com/qoscal/qoscal/measure"
+	"github.com/qoscal/qoscal/present"
+	"github.com/qoscal/qoscal/stats"
 )
 
 var recommendCmd = &command{

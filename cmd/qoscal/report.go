@@ -10,11 +10,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"qoscal/data/source"
-	"qoscal/data/store"
-	"qoscal/plots"
-	"qoscal/present"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/data/source"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/plots"
+	"github.com/qoscal/qoscal/present"
+	"github.com/qoscal/qoscal/render"
 )
 
 var reportCmd = &command{

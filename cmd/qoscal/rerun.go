@@ -16,11 +16,11 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"qoscal/data"
-	"qoscal/data/formats"
-	"qoscal/data/load"
-	"qoscal/measure"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/formats"
+	"github.com/qoscal/qoscal/data/load"
+	"github.com/qoscal/qoscal/measure"
+	"github.com/qoscal/qoscal/render"
 )
 
 // The gate's automatic rerun (gate --rerun-command CMD): when the verdict

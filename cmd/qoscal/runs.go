@@ -1,10 +1,10 @@
 package main
 
 import (
-	"qoscal/data"
-	"qoscal/data/source"
-	"qoscal/data/store"
-	"qoscal/present"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/source"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/present"
 )
 
 var runsCmd = &command{

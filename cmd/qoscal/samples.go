@@ -3,7 +3,7 @@ package main
 import (
 	"fmt"
 
-	"qoscal/data/samples"
+	"github.com/qoscal/qoscal/data/samples"
 )
 
 var samplesCmd = &command{

@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"testing"
 
-	"qoscal/calibrate"
-	"qoscal/internal/testenv"
-	"qoscal/stats"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/internal/testenv"
+	"github.com/qoscal/qoscal/stats"
 )
 
 // mcJob runs one job through the command: qoscal measure with args, the

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"qoscal/present"
+	"github.com/qoscal/qoscal/present"
 )
 
 var spreadCmd = &command{

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 
-	"qoscal/data/source"
-	"qoscal/data/store"
-	"qoscal/data/store/sqlite"
-	"qoscal/present"
+	"github.com/qoscal/qoscal/data/source"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/sqlite"
+	"github.com/qoscal/qoscal/present"
 )
 
 var storeCmd = &command{

@@ -14,10 +14,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"qoscal/data/source"
-	"qoscal/data/store"
-	"qoscal/data/store/storetest"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/data/source"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/storetest"
+	"github.com/qoscal/qoscal/render"
 )
 
 // backendRun is what one command printed, with the store's and the work

@@ -35,8 +35,8 @@ import (
 
 	"golang.org/x/term"
 
-	"qoscal/present"
-	"qoscal/render"
+	"github.com/qoscal/qoscal/present"
+	"github.com/qoscal/qoscal/render"
 )
 
 type ui struct {

@@ -1,8 +1,8 @@
 package main
 
 import (
-	"qoscal/calibrate"
-	"qoscal/present"
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/present"
 )
 
 // warningTexts words lists of warnings as the command line says them,

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // The csv format is long-format CSV with a header row. Columns:

@@ -19,7 +19,7 @@ import (
 	"strings"
 	"time"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // Record is one measurement read from a result file, with what the file

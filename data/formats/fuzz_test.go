@@ -15,7 +15,7 @@ import (
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // allSeeds are the fixtures of every format under testdata/; each glob

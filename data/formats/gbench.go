@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // The gbench format is Google Benchmark's JSON (--benchmark_format=json or

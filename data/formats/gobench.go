@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/perf/benchfmt"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // The gobench format is `go test -bench` output, read with

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // TestGobenchLines: what benchfmt cannot say about a line of Go benchmark

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // The hyperfine format is hyperfine's --export-json. Each entry of

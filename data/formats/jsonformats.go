@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // DefaultMaxJSONBytes bounds a JSON result file when

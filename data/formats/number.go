@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // A measured value is read from a result file by one rule, whatever the

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // The ops format is what allocator benchmark suites print, one result line

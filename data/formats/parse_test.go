@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/text/encoding/unicode"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // parseAll runs a format's parser over input and returns the records and

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // The pytest-benchmark format is pytest-benchmark's --benchmark-json. Each

@@ -3,7 +3,7 @@ package formats
 import (
 	"fmt"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // A benchmark is known by more than its name in some formats: Go

@@ -36,8 +36,8 @@ import (
 	"sync"
 	"time"
 
-	"qoscal/data"
-	"qoscal/data/formats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/formats"
 )
 
 // Limits of one zip artifact.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // writeZip writes a zip of the entries (name, content) in order.

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"qoscal/data"
-	"qoscal/data/formats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/formats"
 )
 
 // TestMaxJSONBytes: a JSON result file larger than the limit is refused,

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"qoscal/data"
-	"qoscal/data/formats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/formats"
 )
 
 // FuzzCSVRuns: parsing a CSV and grouping its records into runs never

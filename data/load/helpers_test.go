@@ -8,8 +8,8 @@ import (
 	"slices"
 	"testing"
 
-	"qoscal/data"
-	"qoscal/data/formats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/formats"
 )
 
 // The test helpers of package formats that the loader's tests use too.

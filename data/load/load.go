@@ -18,8 +18,8 @@ import (
 	"strings"
 	"time"
 
-	"qoscal/data"
-	"qoscal/data/formats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/formats"
 )
 
 // VariantSpec names a variant and the result file that holds it.

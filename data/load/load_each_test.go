@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // TestLoadEach: Runs yields the runs All returns, in the same order,

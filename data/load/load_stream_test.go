@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"qoscal/data"
-	"qoscal/data/formats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/formats"
 )
 
 // csvRows writes a CSV file of runs a, b and c (two benchmarks, two

@@ -9,8 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"qoscal/data"
-	"qoscal/data/formats"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/formats"
 )
 
 func write(t *testing.T, path, content string) {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // TestLoaderKeepsItsOwnState: what a Loader's fast paths learn (names held

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // TestNamesFromFlagsAndFolders: variant names, labels and run ids given on

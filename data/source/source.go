@@ -9,11 +9,11 @@ import (
 	"fmt"
 	"iter"
 
-	"qoscal/data"
-	"qoscal/data/load"
-	"qoscal/data/store"
-	"qoscal/data/store/postgres"
-	"qoscal/data/store/sqlite"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/load"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/postgres"
+	"github.com/qoscal/qoscal/data/store/sqlite"
 )
 
 // Source says where a command's runs come from: result files at paths

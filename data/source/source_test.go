@@ -10,10 +10,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"qoscal/data"
-	"qoscal/data/store"
-	"qoscal/data/store/sqlite"
-	"qoscal/data/store/storetest"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/sqlite"
+	"github.com/qoscal/qoscal/data/store/storetest"
 )
 
 // TestSource: runs from a store through the one source type, with the

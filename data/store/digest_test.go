@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"qoscal/data"
-	"qoscal/data/store"
-	"qoscal/data/store/storetest"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/storetest"
 )
 
 // digestPinRuns are runs whose digests TestDigestPinned holds fixed: a

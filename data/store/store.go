@@ -20,7 +20,7 @@ import (
 	"strings"
 	"time"
 
-	"qoscal/data"
+	"github.com/qoscal/qoscal/data"
 )
 
 // Store keeps runs: the history that calibrations read and gates append

@@ -9,11 +9,11 @@ import (
 	"strconv"
 	"testing"
 
-	"qoscal/data"
-	"qoscal/data/store"
-	"qoscal/data/store/postgres"
-	"qoscal/data/store/sqlite"
-	"qoscal/data/store/storetest"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/postgres"
+	"github.com/qoscal/qoscal/data/store/sqlite"
+	"github.com/qoscal/qoscal/data/store/storetest"
 )
 
 // benchRuns makes n runs of 10 benchmarks × 2 variants, one sample each

@@ -9,10 +9,10 @@ import (
 	"zombiezen.com/go/sqlite"
 	"zombiezen.com/go/sqlite/sqlitex"
 
-	"qoscal/data/store"
-	"qoscal/data/store/postgres"
-	qsqlite "qoscal/data/store/sqlite"
-	"qoscal/data/store/storetest"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/postgres"
+	qsqlite "github.com/qoscal/qoscal/data/store/sqlite"
+	"github.com/qoscal/qoscal/data/store/storetest"
 )
 
 // TestConformance runs the store conformance suite (one table of cases)

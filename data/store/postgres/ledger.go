@@ -8,8 +8,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"qoscal/data/store"
-	"qoscal/data/store/internal/backend"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/internal/backend"
 )
 
 // writeLedger writes a ledger in the ingest's transaction tx, after its

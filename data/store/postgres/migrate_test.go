@@ -6,8 +6,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"qoscal/data/store"
-	"qoscal/data/store/storetest"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/storetest"
 )
 
 // TestMigrateFromV1: a store that schema version 1 wrote (measurements

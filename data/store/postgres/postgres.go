@@ -15,9 +15,9 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
-	"qoscal/data"
-	"qoscal/data/store"
-	"qoscal/data/store/internal/backend"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/internal/backend"
 )
 
 // pgMigrations[i] takes a PostgreSQL store's schema from version i to

@@ -3,7 +3,7 @@ package postgres
 import (
 	"testing"
 
-	"qoscal/data/store/sqlite"
+	"github.com/qoscal/qoscal/data/store/sqlite"
 )
 
 // TestPostgresSchemaVersions: both backends number the schema alike, so

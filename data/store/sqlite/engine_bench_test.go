@@ -8,8 +8,8 @@ import (
 
 	"zombiezen.com/go/sqlite"
 
-	"qoscal/data"
-	"qoscal/data/store"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
 )
 
 // The engine benchmarks do the SQL work of an ingest and of a read of

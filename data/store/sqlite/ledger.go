@@ -7,8 +7,8 @@ import (
 	"math"
 	"time"
 
-	"qoscal/data/store"
-	"qoscal/data/store/internal/backend"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/internal/backend"
 )
 
 // writeLedger writes a ledger in the ingest's transaction, after its runs

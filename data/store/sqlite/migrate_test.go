@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"qoscal/data/store"
-	"qoscal/data/store/storetest"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/storetest"
 )
 
 // TestMigrateFromV1: a store that schema version 1 wrote (measurements

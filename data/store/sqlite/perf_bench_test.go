@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"qoscal/data"
-	"qoscal/data/store"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
 )
 
 // benchRuns returns n runs of 10 benchmarks × 2 variants, one sample each.

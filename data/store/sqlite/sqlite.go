@@ -22,9 +22,9 @@ import (
 	"zombiezen.com/go/sqlite"
 	"zombiezen.com/go/sqlite/sqlitex"
 
-	"qoscal/data"
-	"qoscal/data/store"
-	"qoscal/data/store/internal/backend"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/internal/backend"
 )
 
 // migrations[i] takes the schema from version i to version i+1. The schema

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"qoscal/data"
-	"qoscal/data/store"
-	"qoscal/data/store/storetest"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/storetest"
 )
 
 // largeStore makes a store of n runs with two measurements and a label

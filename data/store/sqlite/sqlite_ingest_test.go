@@ -9,9 +9,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"qoscal/data"
-	"qoscal/data/store"
-	"qoscal/data/store/storetest"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/storetest"
 )
 
 // TestIngestRepeatedIDsInOneCall: a run id given twice in one call is

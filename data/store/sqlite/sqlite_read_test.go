@@ -9,9 +9,9 @@ import (
 	"sync"
 	"testing"
 
-	"qoscal/data"
-	"qoscal/data/store"
-	"qoscal/data/store/storetest"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/storetest"
 )
 
 // TestReadBackMany: 1,000 runs of 21 measurements, more than two of the

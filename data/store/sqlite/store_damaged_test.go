@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"qoscal/data"
-	"qoscal/data/store"
-	"qoscal/data/store/storetest"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/storetest"
 )
 
 // TestStoreForeignUnchanged: another program's SQLite file given as the

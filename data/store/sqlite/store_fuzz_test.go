@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"qoscal/data"
-	"qoscal/data/store"
-	"qoscal/data/store/storetest"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/storetest"
 )
 
 // fuzzBaseStore makes a real store with a few runs, labels and times, and

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"qoscal/data"
-	"qoscal/data/store"
-	"qoscal/data/store/storetest"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store/storetest"
 )
 
 // fileState is what a read must leave as it was: a file's bytes and time.

@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"qoscal/data"
-	"qoscal/data/store"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
 )
 
 // The ledger's cases of the conformance suite (see Run).

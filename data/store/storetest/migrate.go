@@ -10,8 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"qoscal/data"
-	"qoscal/data/store"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
 )
 
 // V1Runs are the runs the migration tests store as schema version 1 held

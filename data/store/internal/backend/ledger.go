@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"qoscal/data/store"
+	"github.com/qoscal/qoscal/data/store"
 )
 
 // VerdictKey is what identifies a verdict in a store: its run and its

@@ -12,8 +12,8 @@ import (
 	"iter"
 	"time"
 
-	"qoscal/data"
-	"qoscal/data/store"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/store"
 )
 
 // Rows is what both backends' query results offer: the SQLite
