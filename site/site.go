@@ -496,4 +496,3 @@ func roundTo(x float64, digits int) float64 {
 	p := math.Pow(10, float64(digits))
 	return math.Round(nanZero(x)*p) / p
 }
-

@@ -62,7 +62,7 @@ type siteGen struct {
 func (g *siteGen) run(runner string, k int, shift float64, commit string, attempt int) data.Run {
 	r := data.Run{ID: fmt.Sprintf("%s-%04d-%d", runner, k, attempt), Baseline: "system", Candidate: "hoard",
 		Labels: map[string]string{"runner": runner, "branch": "main", "commit": commit, "github_run": fmt.Sprint(9000000 + k*2 + boolInt(runner == "b")), "attempt": fmt.Sprint(attempt)},
-		Time: g.t0.Add(time.Duration(k) * time.Hour)}
+		Time:   g.t0.Add(time.Duration(k) * time.Hour)}
 	for j, name := range g.names {
 		l := g.mu[j] + g.sd[j]*g.rng.NormFloat64()
 		if j%2 == 0 && j < 40 {

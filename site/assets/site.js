@@ -263,7 +263,7 @@
       tip.style.left = Math.max(0, Math.min(box.width - tw, px - tw / 2)) + "px";
       tip.style.top = rect.bottom - box.top + 4 + "px";
     }
-    draw();
+    // Drawn by main once the section is in the page, at its width.
     return draw;
   }
 
@@ -346,7 +346,22 @@
       const out = r[3] || "not judged";
       return row([c.benchmarks[j], ch.previous < 0 ? "no run compared yet" : change(r[1]), r[2] === null ? "not measured" : change(r[2]), band, out], num, [null, null, null, null, r[3]]);
     });
+    // The ten largest falls; the rest behind a button.
+    const FIRST = 10;
+    rows.forEach((r, k) => { if (k >= FIRST) r.hidden = true; });
     sec.appendChild(table(["benchmark", "since the run before", "against the calibration", "band (ratio)", "the gate's band outcome"], rows, num));
+    if (rows.length > FIRST) {
+      const more = h("button", null, "Show all " + rows.length + " benchmarks");
+      more.type = "button";
+      more.setAttribute("aria-expanded", "false");
+      more.addEventListener("click", () => {
+        const open = more.getAttribute("aria-expanded") !== "true";
+        rows.forEach((r, k) => { if (k >= FIRST) r.hidden = !open; });
+        more.setAttribute("aria-expanded", String(open));
+        more.textContent = open ? "Show the first " + FIRST + " only" : "Show all " + rows.length + " benchmarks";
+      });
+      sec.appendChild(more);
+    }
     return sec;
   }
 
@@ -508,6 +523,8 @@
     };
     again();
     window.addEventListener("resize", again);
+    // For a page check: when the page was drawn.
+    if (window.performance && performance.mark) performance.mark("qoscal-drawn");
   }
   main();
 })();
