@@ -17,8 +17,8 @@ import (
 
 var siteCmd = &command{
 	name:    "site",
-	summary: "a static site of main's history (status, score per commit, what changed)",
-	usage: `qoscal site --out DIR --calibration FILE [--calibration FILE]... [--db STORE] [flags]
+	summary: "a static site of main's history: status, scores, what changed",
+	usage: `qoscal site --out DIR --calibration FILE... [--db STORE] [flags]
 `,
 	intro: `Writes a static site of the calibrated branch's history from a store and its
 ledger: plain files (index.html, site.css, site.js, data.js) that GitHub
