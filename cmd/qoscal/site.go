@@ -123,7 +123,11 @@ func (f *siteFlags) run(u *ui, args []string) error {
 		return err
 	}
 	defer st.Close()
-	in.Store = st.Location()
+	// A file store by its name alone: a runner's paths have no place on a
+	// public page.
+	if in.Store = st.Location(); !strings.Contains(in.Store, "://") {
+		in.Store = filepath.Base(in.Store)
+	}
 	stored, err := st.Runs(u.ctx, store.Query{Order: store.IngestOrder})
 	if err != nil {
 		return err
