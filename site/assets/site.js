@@ -405,7 +405,7 @@
       card.dataset.name = it.name;
       add(card, h("h4", null, it.name));
       card.appendChild(spark(c, it.j, n));
-      add(card, h("p", null, "latest " + (it.latest === null ? "none" : fx(ratio(it.latest))) + ", " + change(it.delta) + ", share " + (it.share / 10).toFixed(1) + "%"));
+      add(card, h("p", null, "latest " + (it.latest === null ? "none" : fx(ratio(it.latest))) + " (" + (it.delta === null ? "not compared" : change(it.delta) + " since the run before") + "), " + (it.share / 10).toFixed(1) + "% of the score's variance"));
       cards.push(card);
       const noBand = (c.no_band || []).indexOf(it.j) >= 0;
       const tr = row([it.name, (it.share / 10).toFixed(1) + "%", it.latest === null ? "none" : fx(ratio(it.latest)), change(it.delta),
