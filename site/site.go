@@ -103,8 +103,9 @@ type Cal struct {
 	Floor     float64 `json:"floor"`
 	FloorText string  `json:"floor_text"`
 	// Rate is the stated false-alarm rate per healthy run, RateFrom the
-	// figure it is (calibrate.ClaimedRate).
-	Rate     float64 `json:"rate"`
+	// figure it is (calibrate.ClaimedRate); null when the file states
+	// none.
+	Rate     *float64 `json:"rate"`
 	RateFrom string  `json:"rate_from"`
 	// Profiles counts the calibration's profiles: the page shows the
 	// file's top level and says so.
@@ -167,7 +168,7 @@ type Audit struct {
 	Rate        float64 `json:"rate"`
 	Lo          float64 `json:"lo"`
 	Hi          float64 `json:"hi"`
-	Claimed     float64 `json:"claimed"`
+	Claimed     *float64 `json:"claimed"`
 	Confidence  float64 `json:"confidence"`
 	Verdict     string  `json:"verdict"`
 	Missed      int     `json:"missed"`
@@ -237,13 +238,13 @@ func buildCal(in Input, c Calibration) (Cal, int, error) {
 	f := c.File
 	rate, from := calibrate.ClaimedRate(f)
 	out := Cal{Name: filepath.Base(f.Path), SHA: f.SHA256, Baseline: f.Baseline, Candidate: f.Candidate,
-		Labels: data.FormatLabels(f.Labels), Floor: f.Floor, FloorText: f.FloorText, Rate: rate, RateFrom: from,
+		Labels: data.FormatLabels(f.Labels), Floor: f.Floor, FloorText: f.FloorText, Rate: finite(rate), RateFrom: from,
 		Profiles: len(f.Profiles), Latest: -1, FloorLog: fixed(math.Log(f.Floor)),
 		Benchmarks: append([]string{}, f.Suite...), Changed: Changed{Latest: -1, Prev: -1}}
 	if a := c.Audit; a != nil {
 		out.Audit = &Audit{Gated: a.Gated, Passed: a.Passed, Failed: a.Failed, Rerun: a.Rerun,
 			Healthy: a.Floor.Healthy, Marked: a.Floor.Marked, Presumed: a.Floor.Presumed, FalseAlarms: a.Floor.FalseAlarms,
-			Rate: nanZero(a.Floor.Rate), Lo: nanZero(a.Floor.Lo), Hi: nanZero(a.Floor.Hi), Claimed: a.Floor.Claimed,
+			Rate: nanZero(a.Floor.Rate), Lo: nanZero(a.Floor.Lo), Hi: nanZero(a.Floor.Hi), Claimed: finite(a.Floor.Claimed),
 			Confidence: a.Options.Confidence, Verdict: a.Floor.Verdict, Missed: len(a.Missed)}
 	}
 	var runs []data.Run
@@ -483,6 +484,14 @@ func verdictLetter(v string) byte {
 		return 'u'
 	}
 	return '-'
+}
+
+// finite is x, or nil when it is NaN or infinite (JSON null).
+func finite(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
 }
 
 func nanZero(x float64) float64 {

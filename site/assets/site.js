@@ -93,14 +93,14 @@
         add(latest, "Latest verdict: ", h("span", "chip v--", "NONE"), " no run of this branch was gated against this calibration yet");
       }
       ul.appendChild(latest);
-      ul.appendChild(h("li", null, "Floor " + c.floor_text + "x, stated false-alarm rate " + pct(c.rate) + " per healthy run (" + c.rate_from.replace("_", "-") + ")" +
+      ul.appendChild(h("li", null, "Floor " + c.floor_text + "x, " + (c.rate === null ? "no false-alarm rate stated" : "stated false-alarm rate " + pct(c.rate) + " per healthy run (" + c.rate_from.replace("_", "-") + ")") +
         (c.profiles ? "; " + c.profiles + " profiles, of which this page shows the file's top level" : "")));
       const au = h("li");
       if (c.audit) {
         const A = c.audit;
         add(au, "Audit: " + A.false_alarms + " false alarm" + (A.false_alarms === 1 ? "" : "s") + " in " + A.healthy + " healthy runs (" + A.marked + " marked, " + A.presumed + " presumed)" +
           (A.healthy > 0 ? ": realised " + pct(A.rate) + " (" + Math.round(A.confidence * 100) + "% interval " + pct(A.lo) + " to " + pct(A.hi) + ")" : "") +
-          " against " + pct(A.claimed) + " claimed: " + A.verdict + "; " + A.gated + " gated, " + A.passed + " passed, " + A.failed + " failed, " + A.rerun + " rerun" +
+          " against " + (A.claimed === null ? "no rate" : pct(A.claimed)) + " claimed: " + A.verdict + "; " + A.gated + " gated, " + A.passed + " passed, " + A.failed + " failed, " + A.rerun + " rerun" +
           (A.missed ? "; " + A.missed + " marked regressed passed" : ""));
       } else {
         add(au, "Audit: no verdict recorded against this calibration, so nothing to audit.");
