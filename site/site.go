@@ -11,11 +11,11 @@
 // page, a style sheet and a script of its own (Files).
 //
 // It computes no statistics of its own: scores and ratios are
-// calibrate's (Ratios, ScoreOver), the regimes and each benchmark's share
-// of the score's variance calibrate.Analyze's, the bands the calibration
-// model's (Matrix.Bands at the file's family-wise rate), the stated rate
-// calibrate.ClaimedRate and the audit calibrate.Audit's, which the caller
-// runs (Calibration.Audit). Text from inputs (benchmark names, run ids,
+// calibrate's (Ratios, RunRatios.ScoreOver), the regimes and each
+// benchmark's share of the score's variance spread.Analyze's, the bands
+// the calibration model's (model.Matrix.Bands at the file's family-wise
+// rate), the stated rate audit.ClaimedRate's and the audit audit.Audit's,
+// which the caller runs (Calibration.Audit). Text from inputs (benchmark names, run ids,
 // labels, notes) reaches the page only as data: the data file is JSON
 // with every character that could end a script (<, >, &, U+2028, U+2029)
 // escaped, and the script puts it in the page with textContent alone.
@@ -30,6 +30,9 @@ import (
 	"strings"
 
 	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/audit"
+	"github.com/qoscal/qoscal/calibrate/model"
+	"github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/store"
 	"github.com/qoscal/qoscal/stats"
@@ -41,11 +44,11 @@ const Scale = 10000
 
 // Calibration is one calibration file and its audit.
 type Calibration struct {
-	File *calibrate.File
+	File *model.File
 	// Audit is the audit of the file's top level on the ledger's verdicts
 	// against it (calibrate.Audit, as qoscal audit runs it); nil when the
 	// ledger holds none.
-	Audit *calibrate.AuditResult
+	Audit *audit.AuditResult
 }
 
 // Input is what the site is built from.
@@ -103,10 +106,10 @@ type Cal struct {
 	Floor     float64 `json:"floor"`
 	FloorText string  `json:"floor_text"`
 	// Rate is the stated false-alarm rate per healthy run, RateFrom the
-	// figure it is (calibrate.ClaimedRate); null when the file states
+	// figure it is (audit.ClaimedRate); null when the file states
 	// none.
 	Rate     *float64 `json:"rate"`
-	RateFrom string  `json:"rate_from"`
+	RateFrom string   `json:"rate_from"`
 	// Profiles counts the calibration's profiles: the page shows the
 	// file's top level and says so.
 	Profiles int    `json:"profiles"`
@@ -136,7 +139,7 @@ type Cal struct {
 	Links [][3]any `json:"links"`
 	// Marks are [i, truth, note]: the latest mark of a run.
 	Marks [][3]any `json:"marks"`
-	// Regimes are [start, runs, median score]: calibrate.Analyze's
+	// Regimes are [start, runs, median score]: spread.Analyze's
 	// change points over the sequence.
 	Regimes [][3]any `json:"regimes"`
 	// Benchmarks are the calibration's suite, in its order, with each
@@ -157,21 +160,21 @@ type Cal struct {
 
 // Audit is the audit's figures the status line shows.
 type Audit struct {
-	Gated       int     `json:"gated"`
-	Passed      int     `json:"passed"`
-	Failed      int     `json:"failed"`
-	Rerun       int     `json:"rerun"`
-	Healthy     int     `json:"healthy"`
-	Marked      int     `json:"marked"`
-	Presumed    int     `json:"presumed"`
-	FalseAlarms int     `json:"false_alarms"`
-	Rate        float64 `json:"rate"`
-	Lo          float64 `json:"lo"`
-	Hi          float64 `json:"hi"`
+	Gated       int      `json:"gated"`
+	Passed      int      `json:"passed"`
+	Failed      int      `json:"failed"`
+	Rerun       int      `json:"rerun"`
+	Healthy     int      `json:"healthy"`
+	Marked      int      `json:"marked"`
+	Presumed    int      `json:"presumed"`
+	FalseAlarms int      `json:"false_alarms"`
+	Rate        float64  `json:"rate"`
+	Lo          float64  `json:"lo"`
+	Hi          float64  `json:"hi"`
 	Claimed     *float64 `json:"claimed"`
-	Confidence  float64 `json:"confidence"`
-	Verdict     string  `json:"verdict"`
-	Missed      int     `json:"missed"`
+	Confidence  float64  `json:"confidence"`
+	Verdict     string   `json:"verdict"`
+	Missed      int      `json:"missed"`
 }
 
 // Changed is the latest run against the run before it and against the
@@ -220,7 +223,7 @@ func ptr(i int) *int { return &i }
 
 // onBranch reports whether r carries every label of the calibration and
 // both its variants.
-func onBranch(r *data.Run, f *calibrate.File) bool {
+func onBranch(r *data.Run, f *model.File) bool {
 	for k, v := range f.Labels {
 		if r.Labels[k] != v {
 			return false
@@ -236,7 +239,7 @@ func onBranch(r *data.Run, f *calibrate.File) bool {
 
 func buildCal(in Input, c Calibration) (Cal, int, error) {
 	f := c.File
-	rate, from := calibrate.ClaimedRate(f)
+	rate, from := audit.ClaimedRate(f)
 	out := Cal{Name: filepath.Base(f.Path), SHA: f.SHA256, Baseline: f.Baseline, Candidate: f.Candidate,
 		Labels: data.FormatLabels(f.Labels), Floor: f.Floor, FloorText: f.FloorText, Rate: finite(rate), RateFrom: from,
 		Profiles: len(f.Profiles), Latest: -1, FloorLog: fixed(math.Log(f.Floor)),
@@ -270,7 +273,7 @@ func buildCal(in Input, c Calibration) (Cal, int, error) {
 		out.GHRuns = append(out.GHRuns, gh)
 	}
 	// The bands, at the family-wise rate the file states.
-	bands := map[string]calibrate.Band{}
+	bands := map[string]model.Band{}
 	if f.Matrix != nil {
 		for _, b := range f.Matrix.Bands(f.RecommendOptions().FamilyAlpha) {
 			bands[b.Name] = b
@@ -381,7 +384,7 @@ func buildCal(in Input, c Calibration) (Cal, int, error) {
 	out.Share = make([]int, k)
 	out.Regimes = [][3]any{}
 	if n >= 2 {
-		a, err := calibrate.Analyze(runs, calibrate.Options{Baseline: f.Baseline, Candidate: f.Candidate, AllowPartial: true, Seed: 1})
+		a, err := spread.Analyze(runs, spread.Options{Baseline: f.Baseline, Candidate: f.Candidate, AllowPartial: true, Seed: 1})
 		if err != nil {
 			out.Note = "the runs could not be analysed for regimes and variance shares: " + data.Clip(err.Error())
 		} else {

@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/model"
+	"github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/store"
 )
@@ -39,17 +42,17 @@ func testRuns(n int, names []string, shift func(i int) float64) []data.Run {
 }
 
 // testCalibration is the calibration of runs, as recommend writes it.
-func testCalibration(t *testing.T, runs []data.Run) *calibrate.File {
+func testCalibration(t *testing.T, runs []data.Run) *model.File {
 	t.Helper()
-	a, err := calibrate.Analyze(runs, calibrate.Options{Baseline: "base", Candidate: "cand"})
+	a, err := spread.Analyze(runs, spread.Options{Baseline: "base", Candidate: "cand"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := calibrate.Recommend(a, calibrate.DefaultRecommendOptions)
+	rec, err := floor.Recommend(a, model.DefaultRecommendOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := calibrate.NewFile(a, rec, map[string]string{"branch": "main"}, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), "test")
+	f := floor.NewFile(a, rec, map[string]string{"branch": "main"}, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), "test")
 	f.Path, f.SHA256 = "dir/gate.json", strings.Repeat("ab", 32)
 	return f
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/source"
 	"github.com/qoscal/qoscal/data/store"
@@ -105,7 +105,7 @@ func (f *siteFlags) run(u *ui, args []string) error {
 	}
 	in := site.Input{Store: store.RedactLocation(loc), Repository: repo, Version: version}
 	for _, c := range f.calibrations {
-		cal, err := calibrate.ReadFile(c)
+		cal, err := model.ReadFile(c)
 		if err != nil {
 			return err
 		}

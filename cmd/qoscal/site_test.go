@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/store"
 	"github.com/qoscal/qoscal/data/store/sqlite"
@@ -113,7 +114,7 @@ func genSiteStore(t testing.TB, dir string) (string, []string) {
 	}
 	st.Close()
 	var files []string
-	cals := map[string]*calibrate.File{}
+	cals := map[string]*model.File{}
 	for _, rn := range runners {
 		f := filepath.Join(dir, "gate-"+rn.name+".json")
 		var stdout, stderr bytes.Buffer
@@ -121,7 +122,7 @@ func genSiteStore(t testing.TB, dir string) (string, []string) {
 			"--baseline", "system", "--candidate", "hoard", "--write", f}, nil, &stdout, &stderr); code != 0 {
 			t.Fatalf("recommend for runner %s: exit %d\n%s%s", rn.name, code, stdout.String(), stderr.String())
 		}
-		cal, err := calibrate.ReadFile(f)
+		cal, err := model.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,8 +193,8 @@ func genSiteStore(t testing.TB, dir string) (string, []string) {
 
 // siteVerdict is the verdict the gate would give r against cal on its
 // whole suite: pass or fail by the floor, and each benchmark against its
-// band (calibrate.JudgeBands).
-func siteVerdict(t testing.TB, cal *calibrate.File, r *data.Run, at time.Time) store.Verdict {
+// band (model.JudgeBands).
+func siteVerdict(t testing.TB, cal *model.File, r *data.Run, at time.Time) store.Verdict {
 	rr, err := calibrate.Ratios(r, cal.Baseline, cal.Candidate, calibrate.Auto, "")
 	if err != nil {
 		t.Fatal(err)
@@ -210,7 +211,7 @@ func siteVerdict(t testing.TB, cal *calibrate.File, r *data.Run, at time.Time) s
 	for _, b := range cal.Suite {
 		logs[b] = math.Log(rr.Ratios[b].Ratio)
 	}
-	j := calibrate.JudgeBands(cal.Matrix.Bands(alpha), logs, alpha)
+	j := model.JudgeBands(cal.Matrix.Bands(alpha), logs, alpha)
 	for _, b := range cal.Suite { // the suite is sorted by name
 		band := "within"
 		if j.Below[b] {
