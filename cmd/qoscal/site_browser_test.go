@@ -18,6 +18,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/qoscal/qoscal/internal/testenv"
 )
 
 // siteCheck is what testdata/site-check.js finds in the page.
@@ -94,6 +96,9 @@ func tail(s string, n int) string {
 // page (the status line and the score chart) at both widths there
 // (docs/site-desktop.png, docs/site-phone.png).
 func TestSiteBrowser(t *testing.T) {
+	if testenv.Race {
+		t.Skip("the page is checked without the race detector (it checks the page, not Go's concurrency)")
+	}
 	browser := chromium(t)
 	dir := memDir(t)
 	t.Setenv("SOURCE_DATE_EPOCH", "1796112000")
