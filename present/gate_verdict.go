@@ -146,6 +146,13 @@ func (g *Gate) headline() headlineParts {
 		}
 	case calibrate.VerdictRerun:
 		h.word = wordRerun
+		if q := r.Sequential; q != nil {
+			// At its limit, a sequential gate's score is between its two
+			// boundaries, not below its floor.
+			h.reasons = append(h.reasons, fmt.Sprintf("%sx after %d repetitions, between the sequential gate's %sx floor and the %sx at which it passes: measure again",
+				ratio(r.Score), q.Repetitions, floor3(q.FailFloor), floor3(q.PassFloor)))
+			break
+		}
 		h.reasons = append(h.reasons, fmt.Sprintf("%sx just below the %s, within the rerun band: measure again", ratio(r.Score), floor))
 	case calibrate.VerdictInconclusive:
 		h.word = wordCouldNotJudge

@@ -1,0 +1,183 @@
+package present
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/data"
+)
+
+// scaled is a copy of run with id, its values of variant (all variants
+// when "") in benchmark (all when "") multiplied by f.
+func scaled(run data.Run, id, variant, benchmark string, f float64) data.Run {
+	run.ID = id
+	run.Measurements = slices.Clone(run.Measurements)
+	for i, m := range run.Measurements {
+		if (variant == "" || m.Variant == variant) && (benchmark == "" || m.Benchmark == benchmark) {
+			run.Measurements[i].Value *= f
+		}
+	}
+	return run
+}
+
+// repeated is a copy of run measured n times over (repetitions 1..n),
+// each repetition's candidate a little faster than the one before.
+func repeated(run data.Run, n int) data.Run {
+	var ms []data.Measurement
+	for r := 1; r <= n; r++ {
+		for _, m := range run.Measurements {
+			m.Repetition = r
+			if m.Variant == run.Candidate {
+				m.Value *= 1 + 0.01*float64(r-2)
+			}
+			ms = append(ms, m)
+		}
+	}
+	run.Measurements = ms
+	return run
+}
+
+// without is a copy of run without the benchmarks named.
+func without(run data.Run, names ...string) data.Run {
+	run.Measurements = slices.DeleteFunc(slices.Clone(run.Measurements), func(m data.Measurement) bool { return slices.Contains(names, m.Benchmark) })
+	return run
+}
+
+// exitCode is the exit code cmd gives a verdict.
+func exitCode(verdict string) int {
+	switch verdict {
+	case calibrate.VerdictFail:
+		return 1
+	case calibrate.VerdictInconclusive, calibrate.VerdictRerun:
+		return 3
+	}
+	return 0
+}
+
+// TestGoldenGate: qoscal gate's view, in text, Markdown and JSON, on the
+// Linux sample's calibration: each verdict, each source of the floor,
+// and what qualifies a verdict.
+func TestGoldenGate(t *testing.T) {
+	// The sample's calibration with the margin method, 5% below the
+	// lowest run: its regressed runs fail it. (With the default method
+	// the sample's two regimes and heavy tail put the floor at 0.48: the
+	// case target-fpr.)
+	def := glibc(t)
+	healthy := def.runs
+	marginOpt := calibrate.DefaultRecommendOptions
+	marginOpt.Method, marginOpt.Margin = calibrate.MethodMargin, 0.05
+	g := calibrateOn(t, healthy, marginOpt, map[string]string{"os": "linux"})
+	regressed := loadGlibc(t, "regressed", "regressed/")
+	opt := calibrate.GateOptions{Baseline: "glibc", Candidate: "mimalloc", Calibration: g.file}
+	view := func(res *calibrate.GateResult, run *data.Run, cal *calibrate.File) *Gate {
+		return &Gate{Res: res, Run: run, Cal: cal, CalPath: "gate.json", Tag: 0.03, GivenFloor: "--floor",
+			ExitCode: exitCode(res.Verdict), Warnings: WarningTexts(res.Warnings)}
+	}
+	gate := func(run data.Run, o calibrate.GateOptions) *Gate {
+		t.Helper()
+		res, err := calibrate.Gate(&run, o)
+		if err != nil {
+			t.Fatalf("gate %s: %v", run.ID, err)
+		}
+		return view(res, &run, o.Calibration)
+	}
+	with := func(f func(o *calibrate.GateOptions)) calibrate.GateOptions {
+		o := opt
+		f(&o)
+		return o
+	}
+	var cases []goldenCase
+	add := func(name, reason string, v *Gate) {
+		cases = append(cases, goldenCase{name: name, reason: reason, doc: v.Doc, json: func() any { return v.JSON() },
+			extra: map[string]func() string{"title": func() string { return v.title() + "\n" + v.Word() + "\n" + v.Headline() }}})
+	}
+
+	add("pass", "a healthy run against the calibration's floor", gate(scaled(healthy[4], "pr-1", "", "", 1), opt))
+	add("target-fpr", "a regressed run against the default method's floor, 0.48: below 1.0, warned of",
+		gate(regressed[0], with(func(o *calibrate.GateOptions) { o.Calibration = def.file })))
+	add("fail", "a regressed run of the sample below the floor", gate(regressed[0], opt))
+	add("report-only", "the same run with --report-only: below the floor, report-only", gate(regressed[0], with(func(o *calibrate.GateOptions) { o.ReportOnly = true })))
+	add("given-floor", "no calibration, a floor given with --floor: no bands, no runner health, tags against parity",
+		gate(regressed[1], calibrate.GateOptions{Baseline: "glibc", Candidate: "mimalloc", Floor: 1.1}))
+	add("override", "a floor given with --floor over the calibration file's",
+		gate(regressed[1], with(func(o *calibrate.GateOptions) { o.Floor = 1.1 })))
+	add("ungated", "no floor and no calibration: the ratios, not gated",
+		gate(healthy[0], calibrate.GateOptions{Baseline: "glibc", Candidate: "mimalloc"}))
+	add("degraded", "a runner at 60% of its speed, --on-degraded fail: could not judge",
+		gate(scaled(healthy[5], "slow-runner", "", "", 0.6), with(func(o *calibrate.GateOptions) { o.OnDegraded = "fail" })))
+	add("above-band", "larson far above its band, two below theirs: PASS with warnings",
+		gate(scaled(regressed[0], "above-band", "mimalloc", "larson", 4), opt))
+	// The verdict resting on larson (the gate's CarriedBy), put literally:
+	// the sample's bands are too wide for the capped score to fall below.
+	carried := gate(scaled(regressed[0], "carried", "mimalloc", "larson", 4), opt)
+	carried.Res.Verdict, carried.Res.CarriedBy, carried.Res.CappedScore = calibrate.VerdictInconclusive, []string{"larson"}, 1.13
+	carried.ExitCode = 3
+	add("carried", "a score that passes only because larson is far above its band: could not judge", carried)
+	warn := gate(scaled(regressed[0], "carried", "mimalloc", "larson", 4), with(func(o *calibrate.GateOptions) { o.ReportOnly = true }))
+	warn.Res.Verdict, warn.Res.CarriedBy, warn.Res.CappedScore = calibrate.VerdictWarn, []string{"larson", "sh8bench"}, 1.13
+	add("carried-report-only", "the same resting on two benchmarks, --report-only", warn)
+	add("below-band", "alloc-test at 30% of its ratio with --per-benchmark fail: FAIL on a band",
+		gate(scaled(healthy[0], "below-band", "mimalloc", "alloc-test", 0.3), with(func(o *calibrate.GateOptions) { o.PerBenchmark = calibrate.PerBenchmarkFail })))
+	add("below-band-warn", "alloc-test at 30% of its ratio: PASS with warnings",
+		gate(scaled(healthy[0], "below-band", "mimalloc", "alloc-test", 0.3), opt))
+	add("partial", "a run without larson and rptest, --allow-partial: the sub-suite's floor",
+		gate(without(scaled(healthy[6], "partial", "", "", 1), "larson", "rptest"), with(func(o *calibrate.GateOptions) {
+			o.AllowPartial = true
+		})))
+	add("ignore", "--ignore cfrac: left out on purpose, said once",
+		gate(scaled(healthy[8], "ignored", "", "", 1), with(func(o *calibrate.GateOptions) { o.Ignore = []string{"cfrac"} })))
+
+	// A rerun: the first run just below the floor, the command measured
+	// again, the pair judged by its mean.
+	a, b := regressed[0], scaled(healthy[9], "rerun", "", "", 1)
+	pair, err := calibrate.GatePair(&a, &b, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pv := view(pair, &b, g.file)
+	pv.RerunCommand = "make bench\r::error::x"
+	add("rerun", "a rerun (--rerun-command, itself hostile): the pair judged together", pv)
+
+	// The sequential gate (measure --calibration): passed, and at its limit.
+	for _, s := range []struct{ name, reason, decision, stopped string }{
+		{"sequential-pass", "a sequential gate that passed after 3 of 8 repetitions", "pass", "decided"},
+		{"sequential-limit", "a sequential gate at its limit between its boundaries: rerun", "undecided", "limit"},
+	} {
+		run := repeated(scaled(healthy[10], s.name, "", "", 1), 3)
+		res, err := calibrate.GateSequential(&run, opt, calibrate.SequentialVerdict{Repetitions: 3, MaxRepetitions: 8, Decision: s.decision, Stopped: s.stopped,
+			FailFloor: 1.15, PassFloor: 1.2, Alpha: 0.001, Slide: 0.05})
+		if err != nil {
+			t.Fatal(err)
+		}
+		add(s.name, s.reason, view(res, &run, g.file))
+	}
+
+	// Repetitions judged by their mean against the floor the variance
+	// components give (a literal calibration with them).
+	run := scaled(healthy[11], "repeated", "", "", 1)
+	cal := *g.file
+	cal.Variance = &calibrate.FileVariance{Between: 0.05, Within: 0.03, MeanLog: 0.25, Runs: 12, Repetitions: 36}
+	rep := gate(run, with(func(o *calibrate.GateOptions) { o.Calibration = &cal }))
+	rep.Res.Repetitions, rep.Res.RepetitionFloor, rep.Res.Floor = 3, 1.19, 1.19
+	add("repetitions", "a run of 3 repetitions against the floor for their mean", rep)
+
+	// A profile of the calibration judged the run, on a CPU the labels name.
+	full := *g.file
+	full.By, full.Runs, full.FloorText = "cpu", 24, "1.02"
+	prof := gate(scaled(healthy[3], "profiled", "", "", 1), opt)
+	prof.Profile, prof.Full = "Model A", &full
+	prof.Environment = NewGateEnvironment(map[string]string{data.LabelCPU: "Model A", data.LabelImage: "ubuntu-24.04"}, "labels")
+	add("profile", "judged on the profile of its CPU, the environment found in its labels", prof)
+
+	// Hostile names in the run, its variants and its benchmarks.
+	x := hostile(t)
+	hr := hostileRuns(13)[12]
+	hr.ID = "<img src=x onerror=alert(1)>::error::"
+	hr = scaled(hr, hr.ID, "@cand", evilHTML, 0.5)
+	hv := gate(hr, calibrate.GateOptions{Baseline: "<b>base</b>", Candidate: "@cand", Calibration: x.file})
+	hv.CalPath = "cal\n::error::.json"
+	add("hostile", "names with ::, CR, LF, HTML, @ and | in the run id, variants, benchmarks and the calibration's path", hv)
+
+	checkGolden(t, "gate", cases)
+}
