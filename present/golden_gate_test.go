@@ -6,6 +6,7 @@ import (
 
 	"github.com/qoscal/qoscal/calibrate"
 	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/load"
 )
 
 // scaled is a copy of run with id, its values of variant (all variants
@@ -169,6 +170,34 @@ func TestGoldenGate(t *testing.T) {
 	prof.Profile, prof.Full = "Model A", &full
 	prof.Environment = NewGateEnvironment(map[string]string{data.LabelCPU: "Model A", data.LabelImage: "ubuntu-24.04"}, "labels")
 	add("profile", "judged on the profile of its CPU, the environment found in its labels", prof)
+
+	// No profile for this runner's CPU: the calibration of all runs
+	// judged it, the environment taken from the machine.
+	unseen := gate(scaled(healthy[4], "unseen", "", "", 1), opt)
+	unseen.Res.Warnings = append(unseen.Res.Warnings,
+		calibrate.Warning{Kind: calibrate.WarnUnseenEnvironment, Figures: calibrate.UnseenFigures{Label: data.LabelCPU, Value: "Model C", Seen: []string{"Model A", "Model B"}}},
+		calibrate.Warning{Kind: calibrate.WarnUnseenEnvironment, Figures: calibrate.UnseenFigures{Label: data.LabelImage, Seen: []string{"ubuntu-22.04", "ubuntu-24.04", "windows-2022"}}},
+		calibrate.Warning{Kind: calibrate.WarnUnseenEnvironment, Figures: calibrate.UnseenFigures{Label: "kernel", Value: "6.8", Seen: []string{"6.1"}}})
+	unseen.Warnings = WarningTexts(unseen.Res.Warnings)
+	unseen.Environment = NewGateEnvironment(map[string]string{data.LabelCPU: "Model C"}, "machine")
+	add("unseen", "a CPU, an image and a kernel the calibration's profiles lack: said as warnings", unseen)
+
+	// Go benchmarks (sec/op, lower is better, five samples each) gated
+	// against a floor given, without a calibration.
+	plus, err := load.ParseVariantSpec("plus=plus.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	builder, err := load.ParseVariantSpec("builder=builder.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	goRuns, err := load.All([]string{sampleDir("go-strings-builder")}, load.Options{Baseline: plus, Candidate: builder, RunID: "local", StripProcs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	add("go-sec-op", "the Go sample's sec/op: times in their units, medians of five samples, tags against parity",
+		gate(goRuns[0], calibrate.GateOptions{Baseline: "plus", Candidate: "builder", Metric: "sec/op", Floor: 1.5}))
 
 	// Hostile names in the run, its variants and its benchmarks.
 	x := hostile(t)

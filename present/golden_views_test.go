@@ -96,6 +96,7 @@ func TestGoldenDrift(t *testing.T) {
 		{"fell", "runs that fell below the calibration: investigate", drift(fell)},
 		{"rose", "runs that rose above it: recalibrate to tighten the floor", drift(rose)},
 		{"too-few", "two runs: too few to tell", drift(steady[:2])},
+		{"dipped", "runs 5% down, below every calibration run yet above the floor: they passed", drift(append(series("pr", g.runs, 6, 1), series("dip", g.runs, 12, 0.95)...))},
 	} {
 		v := c.v
 		cases = append(cases, goldenCase{name: c.name, reason: c.reason, doc: v.Doc, json: func() any { return v.JSON() },
