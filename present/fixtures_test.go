@@ -79,6 +79,37 @@ func glibc(t *testing.T) *calibration {
 	return calibrateOn(t, loadGlibc(t, "healthy", ""), calibrate.DefaultRecommendOptions, map[string]string{"os": "linux"})
 }
 
+// glibcLatest is the Linux sample as qoscal recommend calibrates it
+// (--regime auto): on the latest regime of its scores, the nine runs
+// after the change at run-04, with the regimes of all twelve.
+func glibcLatest(t *testing.T) *calibration {
+	t.Helper()
+	runs := loadGlibc(t, "healthy", "")
+	all, err := calibrate.Analyze(runs, calibrate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := all.Choose(calibrate.WindowAuto, calibrate.DefaultMinRuns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.Rule != calibrate.WindowLatest {
+		t.Fatalf("the sample's window is %q, want the latest regime", w.Rule)
+	}
+	ids := w.IDs(all)
+	var sub []data.Run
+	for _, r := range runs {
+		if ids[r.ID] {
+			sub = append(sub, r)
+		}
+	}
+	c := calibrateOn(t, sub, calibrate.DefaultRecommendOptions, map[string]string{"os": "linux"})
+	c.rec.Window, c.rec.Regimes = w, all.Regimes
+	all.CheckWindow(w, c.rec)
+	c.file = calibrate.NewFile(c.a, c.rec, map[string]string{"os": "linux"}, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), "qoscal test")
+	return c
+}
+
 // hoard is the Windows worked example: five runs of hoard against the
 // system allocator.
 func hoard(t *testing.T) *calibration {

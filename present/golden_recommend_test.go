@@ -61,5 +61,9 @@ func TestGoldenRecommend(t *testing.T) {
 		}
 		cases = append(cases, goldenCase{name: m.name, reason: m.reason, doc: v.Doc, json: func() any { return v.JSON() }})
 	}
+	l := glibcLatest(t)
+	lv := recommend(l)
+	cases = append(cases, goldenCase{name: "glibc-latest", reason: "the Linux sample as the command calibrates it: on its latest regime, the earlier one named",
+		doc: lv.Doc, json: func() any { return lv.JSON() }})
 	checkGolden(t, "recommend", cases)
 }
