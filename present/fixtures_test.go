@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/model"
+	calspread "github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/load"
 )
@@ -54,29 +56,29 @@ func loadGlibc(t *testing.T, set, prefix string) []data.Run {
 // file recommend --write makes of them.
 type calibration struct {
 	runs []data.Run
-	a    *calibrate.Analysis
-	rec  *calibrate.Recommendation
-	file *calibrate.File
+	a    *calspread.Analysis
+	rec  *calfloor.Recommendation
+	file *model.File
 }
 
-func calibrateOn(t *testing.T, runs []data.Run, opt calibrate.RecommendOptions, labels map[string]string) *calibration {
+func calibrateOn(t *testing.T, runs []data.Run, opt model.RecommendOptions, labels map[string]string) *calibration {
 	t.Helper()
-	a, err := calibrate.Analyze(runs, calibrate.Options{})
+	a, err := calspread.Analyze(runs, calspread.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := calibrate.Recommend(a, opt)
+	rec, err := calfloor.Recommend(a, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := calibrate.NewFile(a, rec, labels, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), "qoscal test")
+	f := calfloor.NewFile(a, rec, labels, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), "qoscal test")
 	return &calibration{runs: runs, a: a, rec: rec, file: f}
 }
 
 // glibc is the Linux sample's twelve healthy runs, calibrated with the
 // default options.
 func glibc(t *testing.T) *calibration {
-	return calibrateOn(t, loadGlibc(t, "healthy", ""), calibrate.DefaultRecommendOptions, map[string]string{"os": "linux"})
+	return calibrateOn(t, loadGlibc(t, "healthy", ""), model.DefaultRecommendOptions, map[string]string{"os": "linux"})
 }
 
 // glibcLatest is the Linux sample as qoscal recommend calibrates it
@@ -85,15 +87,15 @@ func glibc(t *testing.T) *calibration {
 func glibcLatest(t *testing.T) *calibration {
 	t.Helper()
 	runs := loadGlibc(t, "healthy", "")
-	all, err := calibrate.Analyze(runs, calibrate.Options{})
+	all, err := calspread.Analyze(runs, calspread.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := all.Choose(calibrate.WindowAuto, calibrate.DefaultMinRuns)
+	w, err := all.Choose(calspread.WindowAuto, calspread.DefaultMinRuns)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if w.Rule != calibrate.WindowLatest {
+	if w.Rule != calspread.WindowLatest {
 		t.Fatalf("the sample's window is %q, want the latest regime", w.Rule)
 	}
 	ids := w.IDs(all)
@@ -103,10 +105,10 @@ func glibcLatest(t *testing.T) *calibration {
 			sub = append(sub, r)
 		}
 	}
-	c := calibrateOn(t, sub, calibrate.DefaultRecommendOptions, map[string]string{"os": "linux"})
+	c := calibrateOn(t, sub, model.DefaultRecommendOptions, map[string]string{"os": "linux"})
 	c.rec.Window, c.rec.Regimes = w, all.Regimes
-	all.CheckWindow(w, c.rec)
-	c.file = calibrate.NewFile(c.a, c.rec, map[string]string{"os": "linux"}, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), "qoscal test")
+	calfloor.CheckWindow(all, w, c.rec)
+	c.file = calfloor.NewFile(c.a, c.rec, map[string]string{"os": "linux"}, time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), "qoscal test")
 	return c
 }
 
@@ -121,7 +123,7 @@ func hoard(t *testing.T) *calibration {
 	for i := range runs {
 		runs[i].Source = "data/samples/windows-hoard-worked-example/five-runs.csv"
 	}
-	return calibrateOn(t, runs, calibrate.DefaultRecommendOptions, nil)
+	return calibrateOn(t, runs, model.DefaultRecommendOptions, nil)
 }
 
 // The hostile names: each would do harm if printed as it is: a workflow
@@ -164,5 +166,5 @@ func hostileRuns(n int) []data.Run {
 
 // hostile is twelve hostile runs, calibrated with the default options.
 func hostile(t *testing.T) *calibration {
-	return calibrateOn(t, hostileRuns(12), calibrate.DefaultRecommendOptions, map[string]string{"runner": "ci::1"})
+	return calibrateOn(t, hostileRuns(12), model.DefaultRecommendOptions, map[string]string{"runner": "ci::1"})
 }

@@ -7,16 +7,17 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/gate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/render"
 )
 
 // Gate is the view of a gate verdict.
 type Gate struct {
-	Res     *calibrate.GateResult
+	Res     *gate.GateResult
 	Run     *data.Run
-	Cal     *calibrate.File // nil without a calibration file
+	Cal     *model.File // nil without a calibration file
 	CalPath string
 	// Tag is the ratio distance from 1 beyond which a benchmark is tagged
 	// faster or SLOWER.
@@ -39,11 +40,11 @@ type Gate struct {
 	// calibration, and Full the file with all of them); "" when no
 	// profile did.
 	Profile string
-	Full    *calibrate.File
+	Full    *model.File
 }
 
 // gateRow is one benchmark row.
-type gateRow = calibrate.GateBenchmark
+type gateRow = gate.GateBenchmark
 
 // columns are the gate table's columns: every format takes its columns
 // from here, so a column added here is in the text, the Markdown and the
@@ -90,7 +91,7 @@ func vsCalibration(b gateRow) string {
 // bandWords are the note of a benchmark judged against its calibrated
 // band.
 var bandWords = map[string]string{
-	calibrate.BandBelow: "below band", calibrate.BandAbove: "above band", calibrate.BandWithin: "within band",
+	gate.BandBelow: "below band", gate.BandAbove: "above band", gate.BandWithin: "within band",
 }
 
 // tag returns "faster", "SLOWER" or "" for a ratio.
@@ -186,7 +187,7 @@ func (g *Gate) units() string {
 // FloorText is the floor as the gate prints it: the calibration file's
 // text, or the given number as given.
 func (g *Gate) FloorText() string {
-	if g.Res.FloorSource == calibrate.FloorCalibration {
+	if g.Res.FloorSource == gate.FloorCalibration {
 		if g.Res.RepetitionFloor > 0 {
 			return g.Cal.FormatFloor(g.Res.RepetitionFloor)
 		}
@@ -201,7 +202,7 @@ func (g *Gate) FloorText() string {
 // floorSentence says where the floor came from.
 func (g *Gate) floorSentence() string {
 	switch g.Res.FloorSource {
-	case calibrate.FloorCalibration:
+	case gate.FloorCalibration:
 		if q := g.Res.Sequential; q != nil {
 			return fmt.Sprintf("Sequential gate from the calibration file %s (%d runs) and its variance components: it fails a healthy job at most %s of the time (the calibration's claimed rate, spent over at most %d repetitions by Lan–DeMets O'Brien–Fleming-type boundaries), and passes a job %s slower at most one time in ten (docs/STATS.md 2.16).",
 				g.CalPath, g.Cal.Runs, rate(q.Alpha), q.MaxRepetitions, pct(q.Slide))
@@ -216,7 +217,7 @@ func (g *Gate) floorSentence() string {
 				g.FloorText(), len(g.Res.Suite), g.CalPath, g.Cal.Method, g.Cal.Runs, g.Cal.FloorText)
 		}
 		return fmt.Sprintf("Floor %sx from the calibration file %s (%s method, %d runs).", g.FloorText(), g.CalPath, g.Cal.Method, g.Cal.Runs)
-	case calibrate.FloorGiven:
+	case gate.FloorGiven:
 		return fmt.Sprintf("Floor %sx from %s.", g.FloorText(), g.GivenFloor)
 	}
 	return "No floor set: not gating."
@@ -233,7 +234,7 @@ func (g *Gate) costSentence() string {
 	}
 	var s string
 	switch {
-	case g.Res.FloorSource == calibrate.FloorGiven:
+	case g.Res.FloorSource == gate.FloorGiven:
 		s = fmt.Sprintf("What the floor costs: not known for a floor given with %s; the calibration's own floor %sx trips a healthy run %s (predictive; at most %s with no model).",
 			g.GivenFloor, c.FloorText, howOften(float64(c.FPR.Predictive)), perRun(float64(c.FPR.DistributionFree)))
 	case g.Res.SubSuiteFloor > 0:
@@ -243,7 +244,7 @@ func (g *Gate) costSentence() string {
 		s = fmt.Sprintf("What the floor costs: a healthy run trips it %s (predictive; at most %s with no model), as %s claims.",
 			howOften(float64(c.FPR.Predictive)), perRun(float64(c.FPR.DistributionFree)), g.CalPath)
 	}
-	if g.Res.PerBenchmark != calibrate.PerBenchmarkOff {
+	if g.Res.PerBenchmark != gate.PerBenchmarkOff {
 		s += fmt.Sprintf(" The bands flag a healthy run at most %s (family-wise).", perRun(c.RecommendOptions().FamilyAlpha))
 	}
 	return s
@@ -255,14 +256,14 @@ func (g *Gate) costSentence() string {
 func (g *Gate) healthSentence() string {
 	r := g.Res
 	switch r.RunnerHealth {
-	case calibrate.RunnerHealthOK, calibrate.RunnerHealthDegraded:
+	case gate.RunnerHealthOK, gate.RunnerHealthDegraded:
 		state := "healthy"
 		if r.RunnerDegraded {
 			state = "degraded"
 		}
 		return fmt.Sprintf("Runner health: %s: the baselines' median robust z is %s against their calibrated history (over %s; degraded below %s, the cut-off for %d calibration runs).",
 			state, dec(r.MedianZ, 2), Plural(r.RunnerChecked, "benchmark"), dec(r.RunnerCutoffZ, 2), g.Cal.Runs)
-	case calibrate.RunnerHealthUnchecked:
+	case gate.RunnerHealthUnchecked:
 		return "Runner health: not checked (the calibration gives no usable baseline history)."
 	}
 	return ""

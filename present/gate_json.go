@@ -1,7 +1,7 @@
 package present
 
 import (
-	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/render"
 )
 
@@ -138,7 +138,7 @@ func (g *Gate) JSON() gateJSON {
 		if r.RepetitionFloor > 0 {
 			f = g.Cal.Floor
 		}
-		if src == calibrate.FloorGiven {
+		if src == gate.FloorGiven {
 			src = g.GivenFloor
 		}
 		j.Floor, j.FloorSource = &f, &src

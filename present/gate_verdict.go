@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/gate"
 )
 
 // Headline is the verdict sentence. It opens with the words the title
@@ -38,11 +39,11 @@ func (g *Gate) Headline() string {
 		}
 	}
 	on := ""
-	if r.RunnerDegraded && r.Verdict != calibrate.VerdictInconclusive {
+	if r.RunnerDegraded && r.Verdict != gate.VerdictInconclusive {
 		on = " on a degraded runner"
 	}
 	// A benchmark below its band fails (or warns) a run whose score passes.
-	bandFail := r.Score >= r.Floor && r.Floor > 0 && len(r.Below) > 0 && r.PerBenchmark == calibrate.PerBenchmarkFail
+	bandFail := r.Score >= r.Floor && r.Floor > 0 && len(r.Below) > 0 && r.PerBenchmark == gate.PerBenchmarkFail
 	below := ""
 	if len(r.Below) > 0 {
 		below = fmt.Sprintf("%s below %s", strings.Join(r.Below, ", "), map[bool]string{true: "its calibrated band", false: "their calibrated bands"}[len(r.Below) == 1])
@@ -50,13 +51,13 @@ func (g *Gate) Headline() string {
 	h := g.headline()
 	var s string
 	switch {
-	case r.Sequential != nil && !bandFail && r.Verdict != calibrate.VerdictInconclusive:
+	case r.Sequential != nil && !bandFail && r.Verdict != gate.VerdictInconclusive:
 		s = g.sequentialLine(what, on)
 	case len(r.CarriedBy) > 0:
 		s = g.carried(what, floor)
-	case r.Verdict == calibrate.VerdictPass && h.word == wordPass:
+	case r.Verdict == gate.VerdictPass && h.word == wordPass:
 		s = fmt.Sprintf("PASS: %s, >= %s.", what, floor)
-	case r.Verdict == calibrate.VerdictPass:
+	case r.Verdict == gate.VerdictPass:
 		// A partial suite is said in what, not again after "but".
 		var but []string
 		for i, k := range h.kinds {
@@ -69,24 +70,24 @@ func (g *Gate) Headline() string {
 		} else {
 			s = fmt.Sprintf("%s: %s, >= %s, but: %s.", h.word, what, floor, strings.Join(but, "; "))
 		}
-	case r.Verdict == calibrate.VerdictFail && bandFail:
+	case r.Verdict == gate.VerdictFail && bandFail:
 		s = fmt.Sprintf("FAIL%s: %s, >= %s, but %s.", on, what, floor, below)
-	case r.Verdict == calibrate.VerdictFail:
+	case r.Verdict == gate.VerdictFail:
 		s = fmt.Sprintf("FAIL%s: %s, below the %s.", on, what, floor)
-	case r.Verdict == calibrate.VerdictWarn && bandFail:
+	case r.Verdict == gate.VerdictWarn && bandFail:
 		s = fmt.Sprintf("below a band%s: %s, >= %s, but %s.", on, what, floor, below)
-	case r.Verdict == calibrate.VerdictWarn:
+	case r.Verdict == gate.VerdictWarn:
 		s = fmt.Sprintf("below the floor%s: %s, below the %s.", on, what, floor)
-	case r.Verdict == calibrate.VerdictRerun:
+	case r.Verdict == gate.VerdictRerun:
 		s = fmt.Sprintf("RERUN%s: %s, below the %s by less than the rerun band: inconclusive, measure again on a fresh runner.", on, what, floor)
-	case r.Verdict == calibrate.VerdictInconclusive:
+	case r.Verdict == gate.VerdictInconclusive:
 		s = fmt.Sprintf("%s: %s against the %s, but the runner looks degraded: rerun on a healthy runner.", wordCouldNotJudge, what, floor)
 	default:
 		s = fmt.Sprintf("%s.", what)
 	}
 	if g.Cal != nil {
 		s += fmt.Sprintf(" Calibration %s: %d runs, lowest %s, median %s; this run %s.", g.CalPath, g.Cal.Runs, ratio(g.Cal.Observed.Min), ratio(g.Cal.Observed.Median), ratio(r.Score))
-		if r.FloorSource == calibrate.FloorGiven {
+		if r.FloorSource == gate.FloorGiven {
 			s += fmt.Sprintf(" The floor comes from %s, not from the calibration file.", g.GivenFloor)
 		}
 	}
@@ -135,16 +136,16 @@ func (g *Gate) headline() headlineParts {
 		used[calibrate.WarnBelowBand] = true
 	}
 	switch r.Verdict {
-	case calibrate.VerdictPass:
+	case gate.VerdictPass:
 		h.word = wordPass
-	case calibrate.VerdictFail:
+	case gate.VerdictFail:
 		h.word = wordFail
 		if r.Score < r.Floor {
 			h.reasons = append(h.reasons, belowFloor)
 		} else if len(r.Below) > 0 {
 			bandDecided()
 		}
-	case calibrate.VerdictRerun:
+	case gate.VerdictRerun:
 		h.word = wordRerun
 		if q := r.Sequential; q != nil {
 			// At its limit, a sequential gate's score is between its two
@@ -154,7 +155,7 @@ func (g *Gate) headline() headlineParts {
 			break
 		}
 		h.reasons = append(h.reasons, fmt.Sprintf("%sx just below the %s, within the rerun band: measure again", ratio(r.Score), floor))
-	case calibrate.VerdictInconclusive:
+	case gate.VerdictInconclusive:
 		h.word = wordCouldNotJudge
 		if len(r.CarriedBy) > 0 {
 			h.reasons = append(h.reasons, carried())
@@ -163,7 +164,7 @@ func (g *Gate) headline() headlineParts {
 			h.kinds = append(h.kinds, calibrate.WarnRunnerDegraded)
 			used[calibrate.WarnRunnerDegraded] = true
 		}
-	case calibrate.VerdictWarn:
+	case gate.VerdictWarn:
 		switch {
 		case len(r.CarriedBy) > 0:
 			h.word = "could not judge (report-only)"
@@ -175,7 +176,7 @@ func (g *Gate) headline() headlineParts {
 			h.word = "below a band (report-only)"
 			bandDecided()
 		}
-	case calibrate.VerdictUngated:
+	case gate.VerdictUngated:
 		h.word = "not gated"
 	}
 	if len(r.Below) > 0 && !used[calibrate.WarnBelowBand] {
@@ -245,11 +246,11 @@ func (g *Gate) sequentialLine(what, on string) string {
 	f, p := floor3(q.FailFloor), floor3(q.PassFloor)
 	after := fmt.Sprintf("after %d of at most %d repetitions", q.Repetitions, q.MaxRepetitions)
 	switch g.Res.Verdict {
-	case calibrate.VerdictPass:
+	case gate.VerdictPass:
 		return fmt.Sprintf("PASS%s %s: %s, above the %sx at which the sequential gate passes (it fails below %sx).", on, after, what, p, f)
-	case calibrate.VerdictFail:
+	case gate.VerdictFail:
 		return fmt.Sprintf("FAIL%s %s: %s, below the sequential gate's %sx floor (it passes above %sx).", on, after, what, f, p)
-	case calibrate.VerdictWarn:
+	case gate.VerdictWarn:
 		return fmt.Sprintf("below the floor%s %s: %s, below the sequential gate's %sx floor (it passes above %sx).", on, after, what, f, p)
 	}
 	return fmt.Sprintf("RERUN%s: after the limit of %d repetitions %s, between the sequential gate's %sx floor and the %sx at which it passes: undecided, measure again on a fresh runner.", on, q.MaxRepetitions, what, f, p)
@@ -266,7 +267,7 @@ func (g *Gate) carried(what, floor string) string {
 	r := g.Res
 	names := strings.Join(r.CarriedBy, ", ")
 	title := wordCouldNotJudge
-	if r.Verdict == calibrate.VerdictWarn {
+	if r.Verdict == gate.VerdictWarn {
 		title = "could not judge (report-only)"
 	}
 	far := fmt.Sprintf("%s, far above their calibrated bands: with them at their bands' upper edges", names)

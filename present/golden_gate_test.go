@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/gate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/load"
 )
@@ -48,9 +50,9 @@ func without(run data.Run, names ...string) data.Run {
 // exitCode is the exit code cmd gives a verdict.
 func exitCode(verdict string) int {
 	switch verdict {
-	case calibrate.VerdictFail:
+	case gate.VerdictFail:
 		return 1
-	case calibrate.VerdictInconclusive, calibrate.VerdictRerun:
+	case gate.VerdictInconclusive, gate.VerdictRerun:
 		return 3
 	}
 	return 0
@@ -67,24 +69,24 @@ func TestGoldenGate(t *testing.T) {
 	// latest regime: recommend's case glibc-latest.)
 	def := glibc(t)
 	healthy := def.runs
-	marginOpt := calibrate.DefaultRecommendOptions
-	marginOpt.Method, marginOpt.Margin = calibrate.MethodMargin, 0.05
+	marginOpt := model.DefaultRecommendOptions
+	marginOpt.Method, marginOpt.Margin = model.MethodMargin, 0.05
 	g := calibrateOn(t, healthy, marginOpt, map[string]string{"os": "linux"})
 	regressed := loadGlibc(t, "regressed", "regressed/")
-	opt := calibrate.GateOptions{Baseline: "glibc", Candidate: "mimalloc", Calibration: g.file}
-	view := func(res *calibrate.GateResult, run *data.Run, cal *calibrate.File) *Gate {
+	opt := gate.GateOptions{Baseline: "glibc", Candidate: "mimalloc", Calibration: g.file}
+	view := func(res *gate.GateResult, run *data.Run, cal *model.File) *Gate {
 		return &Gate{Res: res, Run: run, Cal: cal, CalPath: "gate.json", Tag: 0.03, GivenFloor: "--floor",
 			ExitCode: exitCode(res.Verdict), Warnings: WarningTexts(res.Warnings)}
 	}
-	gate := func(run data.Run, o calibrate.GateOptions) *Gate {
+	judge := func(run data.Run, o gate.GateOptions) *Gate {
 		t.Helper()
-		res, err := calibrate.Gate(&run, o)
+		res, err := gate.Gate(&run, o)
 		if err != nil {
 			t.Fatalf("gate %s: %v", run.ID, err)
 		}
 		return view(res, &run, o.Calibration)
 	}
-	with := func(f func(o *calibrate.GateOptions)) calibrate.GateOptions {
+	with := func(f func(o *gate.GateOptions)) gate.GateOptions {
 		o := opt
 		f(&o)
 		return o
@@ -95,45 +97,45 @@ func TestGoldenGate(t *testing.T) {
 			extra: map[string]func() string{"title": func() string { return v.title() + "\n" + v.Word() + "\n" + v.Headline() }}})
 	}
 
-	add("pass", "a healthy run against the calibration's floor", gate(scaled(healthy[4], "pr-1", "", "", 1), opt))
+	add("pass", "a healthy run against the calibration's floor", judge(scaled(healthy[4], "pr-1", "", "", 1), opt))
 	add("target-fpr", "a regressed run against the default method's floor on all twelve runs, 0.48: below 1.0, warned of",
-		gate(regressed[0], with(func(o *calibrate.GateOptions) { o.Calibration = def.file })))
-	add("fail", "a regressed run of the sample below the floor", gate(regressed[0], opt))
-	add("report-only", "the same run with --report-only: below the floor, report-only", gate(regressed[0], with(func(o *calibrate.GateOptions) { o.ReportOnly = true })))
+		judge(regressed[0], with(func(o *gate.GateOptions) { o.Calibration = def.file })))
+	add("fail", "a regressed run of the sample below the floor", judge(regressed[0], opt))
+	add("report-only", "the same run with --report-only: below the floor, report-only", judge(regressed[0], with(func(o *gate.GateOptions) { o.ReportOnly = true })))
 	add("given-floor", "no calibration, a floor given with --floor: no bands, no runner health, tags against parity",
-		gate(regressed[1], calibrate.GateOptions{Baseline: "glibc", Candidate: "mimalloc", Floor: 1.1}))
+		judge(regressed[1], gate.GateOptions{Baseline: "glibc", Candidate: "mimalloc", Floor: 1.1}))
 	add("override", "a floor given with --floor over the calibration file's",
-		gate(regressed[1], with(func(o *calibrate.GateOptions) { o.Floor = 1.1 })))
+		judge(regressed[1], with(func(o *gate.GateOptions) { o.Floor = 1.1 })))
 	add("ungated", "no floor and no calibration: the ratios, not gated",
-		gate(healthy[0], calibrate.GateOptions{Baseline: "glibc", Candidate: "mimalloc"}))
+		judge(healthy[0], gate.GateOptions{Baseline: "glibc", Candidate: "mimalloc"}))
 	add("degraded", "a runner at 60% of its speed, --on-degraded fail: could not judge",
-		gate(scaled(healthy[5], "slow-runner", "", "", 0.6), with(func(o *calibrate.GateOptions) { o.OnDegraded = "fail" })))
+		judge(scaled(healthy[5], "slow-runner", "", "", 0.6), with(func(o *gate.GateOptions) { o.OnDegraded = "fail" })))
 	add("above-band", "larson far above its band, two below theirs: PASS with warnings",
-		gate(scaled(regressed[0], "above-band", "mimalloc", "larson", 4), opt))
+		judge(scaled(regressed[0], "above-band", "mimalloc", "larson", 4), opt))
 	// The verdict resting on larson (the gate's CarriedBy), put literally:
 	// the sample's bands are too wide for the capped score to fall below.
-	carried := gate(scaled(regressed[0], "carried", "mimalloc", "larson", 4), opt)
-	carried.Res.Verdict, carried.Res.CarriedBy, carried.Res.CappedScore = calibrate.VerdictInconclusive, []string{"larson"}, 1.13
+	carried := judge(scaled(regressed[0], "carried", "mimalloc", "larson", 4), opt)
+	carried.Res.Verdict, carried.Res.CarriedBy, carried.Res.CappedScore = gate.VerdictInconclusive, []string{"larson"}, 1.13
 	carried.ExitCode = 3
 	add("carried", "a score that passes only because larson is far above its band: could not judge", carried)
-	warn := gate(scaled(regressed[0], "carried", "mimalloc", "larson", 4), with(func(o *calibrate.GateOptions) { o.ReportOnly = true }))
-	warn.Res.Verdict, warn.Res.CarriedBy, warn.Res.CappedScore = calibrate.VerdictWarn, []string{"larson", "sh8bench"}, 1.13
+	warn := judge(scaled(regressed[0], "carried", "mimalloc", "larson", 4), with(func(o *gate.GateOptions) { o.ReportOnly = true }))
+	warn.Res.Verdict, warn.Res.CarriedBy, warn.Res.CappedScore = gate.VerdictWarn, []string{"larson", "sh8bench"}, 1.13
 	add("carried-report-only", "the same resting on two benchmarks, --report-only", warn)
 	add("below-band", "alloc-test at 30% of its ratio with --per-benchmark fail: FAIL on a band",
-		gate(scaled(healthy[0], "below-band", "mimalloc", "alloc-test", 0.3), with(func(o *calibrate.GateOptions) { o.PerBenchmark = calibrate.PerBenchmarkFail })))
+		judge(scaled(healthy[0], "below-band", "mimalloc", "alloc-test", 0.3), with(func(o *gate.GateOptions) { o.PerBenchmark = gate.PerBenchmarkFail })))
 	add("below-band-warn", "alloc-test at 30% of its ratio: PASS with warnings",
-		gate(scaled(healthy[0], "below-band", "mimalloc", "alloc-test", 0.3), opt))
+		judge(scaled(healthy[0], "below-band", "mimalloc", "alloc-test", 0.3), opt))
 	add("partial", "a run without larson and rptest, --allow-partial: the sub-suite's floor",
-		gate(without(scaled(healthy[6], "partial", "", "", 1), "larson", "rptest"), with(func(o *calibrate.GateOptions) {
+		judge(without(scaled(healthy[6], "partial", "", "", 1), "larson", "rptest"), with(func(o *gate.GateOptions) {
 			o.AllowPartial = true
 		})))
 	add("ignore", "--ignore cfrac: left out on purpose, said once",
-		gate(scaled(healthy[8], "ignored", "", "", 1), with(func(o *calibrate.GateOptions) { o.Ignore = []string{"cfrac"} })))
+		judge(scaled(healthy[8], "ignored", "", "", 1), with(func(o *gate.GateOptions) { o.Ignore = []string{"cfrac"} })))
 
 	// A rerun: the first run just below the floor, the command measured
 	// again, the pair judged by its mean.
 	a, b := regressed[0], scaled(healthy[9], "rerun", "", "", 1)
-	pair, err := calibrate.GatePair(&a, &b, opt)
+	pair, err := gate.GatePair(&a, &b, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +149,7 @@ func TestGoldenGate(t *testing.T) {
 		{"sequential-limit", "a sequential gate at its limit between its boundaries: rerun", "undecided", "limit"},
 	} {
 		run := repeated(scaled(healthy[10], s.name, "", "", 1), 3)
-		res, err := calibrate.GateSequential(&run, opt, calibrate.SequentialVerdict{Repetitions: 3, MaxRepetitions: 8, Decision: s.decision, Stopped: s.stopped,
+		res, err := gate.GateSequential(&run, opt, gate.SequentialVerdict{Repetitions: 3, MaxRepetitions: 8, Decision: s.decision, Stopped: s.stopped,
 			FailFloor: 1.15, PassFloor: 1.2, Alpha: 0.001, Slide: 0.05})
 		if err != nil {
 			t.Fatal(err)
@@ -159,22 +161,22 @@ func TestGoldenGate(t *testing.T) {
 	// components give (a literal calibration with them).
 	run := scaled(healthy[11], "repeated", "", "", 1)
 	cal := *g.file
-	cal.Variance = &calibrate.FileVariance{Between: 0.05, Within: 0.03, MeanLog: 0.25, Runs: 12, Repetitions: 36}
-	rep := gate(run, with(func(o *calibrate.GateOptions) { o.Calibration = &cal }))
+	cal.Variance = &model.FileVariance{Between: 0.05, Within: 0.03, MeanLog: 0.25, Runs: 12, Repetitions: 36}
+	rep := judge(run, with(func(o *gate.GateOptions) { o.Calibration = &cal }))
 	rep.Res.Repetitions, rep.Res.RepetitionFloor, rep.Res.Floor = 3, 1.19, 1.19
 	add("repetitions", "a run of 3 repetitions against the floor for their mean", rep)
 
 	// A profile of the calibration judged the run, on a CPU the labels name.
 	full := *g.file
 	full.By, full.Runs, full.FloorText = "cpu", 24, "1.02"
-	prof := gate(scaled(healthy[3], "profiled", "", "", 1), opt)
+	prof := judge(scaled(healthy[3], "profiled", "", "", 1), opt)
 	prof.Profile, prof.Full = "Model A", &full
 	prof.Environment = NewGateEnvironment(map[string]string{data.LabelCPU: "Model A", data.LabelImage: "ubuntu-24.04"}, "labels")
 	add("profile", "judged on the profile of its CPU, the environment found in its labels", prof)
 
 	// No profile for this runner's CPU: the calibration of all runs
 	// judged it, the environment taken from the machine.
-	unseen := gate(scaled(healthy[4], "unseen", "", "", 1), opt)
+	unseen := judge(scaled(healthy[4], "unseen", "", "", 1), opt)
 	unseen.Res.Warnings = append(unseen.Res.Warnings,
 		calibrate.Warning{Kind: calibrate.WarnUnseenEnvironment, Figures: calibrate.UnseenFigures{Label: data.LabelCPU, Value: "Model C", Seen: []string{"Model A", "Model B"}}},
 		calibrate.Warning{Kind: calibrate.WarnUnseenEnvironment, Figures: calibrate.UnseenFigures{Label: data.LabelImage, Seen: []string{"ubuntu-22.04", "ubuntu-24.04", "windows-2022"}}},
@@ -198,14 +200,14 @@ func TestGoldenGate(t *testing.T) {
 		t.Fatal(err)
 	}
 	add("go-sec-op", "the Go sample's sec/op: times in their units, medians of five samples, tags against parity",
-		gate(goRuns[0], calibrate.GateOptions{Baseline: "plus", Candidate: "builder", Metric: "sec/op", Floor: 1.5}))
+		judge(goRuns[0], gate.GateOptions{Baseline: "plus", Candidate: "builder", Metric: "sec/op", Floor: 1.5}))
 
 	// Hostile names in the run, its variants and its benchmarks.
 	x := hostile(t)
 	hr := hostileRuns(13)[12]
 	hr.ID = "<img src=x onerror=alert(1)>::error::"
 	hr = scaled(hr, hr.ID, "@cand", evilHTML, 0.5)
-	hv := gate(hr, calibrate.GateOptions{Baseline: "<b>base</b>", Candidate: "@cand", Calibration: x.file})
+	hv := judge(hr, gate.GateOptions{Baseline: "<b>base</b>", Candidate: "@cand", Calibration: x.file})
 	hv.CalPath = "cal\n::error::.json"
 	add("hostile", "names with ::, CR, LF, HTML, @ and | in the run id, variants, benchmarks and the calibration's path", hv)
 

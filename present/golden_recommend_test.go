@@ -3,7 +3,9 @@ package present
 import (
 	"testing"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/gate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 )
 
@@ -35,25 +37,25 @@ func TestGoldenRecommend(t *testing.T) {
 	regressed := loadGlibc(t, "regressed", "regressed/")
 	for _, m := range []struct {
 		name, reason string
-		method       calibrate.Method
+		method       model.Method
 		detect       float64
 	}{
-		{"margin", "the margin method, a backtest of the regressed runs, a --detect plan of 5%", calibrate.MethodMargin, 0.05},
-		{"prediction", "the prediction method, a --detect plan no single job can meet", calibrate.MethodPrediction, 0.01},
-		{"tolerance", "the tolerance method", calibrate.MethodTolerance, 0},
+		{"margin", "the margin method, a backtest of the regressed runs, a --detect plan of 5%", model.MethodMargin, 0.05},
+		{"prediction", "the prediction method, a --detect plan no single job can meet", model.MethodPrediction, 0.01},
+		{"tolerance", "the tolerance method", model.MethodTolerance, 0},
 	} {
-		opt := calibrate.DefaultRecommendOptions
+		opt := model.DefaultRecommendOptions
 		opt.Method, opt.Margin, opt.RerunBand = m.method, 0.05, 0.03
 		c := calibrateOn(t, reps, opt, nil)
 		v := recommend(c)
-		others, err := calibrate.Backtest(c.a, c.rec.Floor, append(regressed, without(regressed[0], "larson")), c.a.Directions[c.a.Suite[0]], "")
+		others, err := calfloor.Backtest(c.a, c.rec.Floor, append(regressed, without(regressed[0], "larson")), c.a.Directions[c.a.Suite[0]], "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		others[len(others)-1].ID = "regressed/partial"
 		v.Others = others
 		if m.detect > 0 {
-			p, err := c.a.Detect(c.rec, m.detect, 0.9, 2.5, 30)
+			p, err := gate.Detect(c.a, c.rec, m.detect, 0.9, 2.5, 30)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,7 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calaudit "github.com/qoscal/qoscal/calibrate/audit"
+	"github.com/qoscal/qoscal/calibrate/drift"
+	"github.com/qoscal/qoscal/calibrate/gate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/chartdata"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/store"
@@ -18,11 +21,11 @@ import (
 // then each profile's floor.
 func TestGoldenRecommendProfiles(t *testing.T) {
 	g := glibc(t)
-	half := func(value string, runs []data.Run) calibrate.FileProfile {
-		c := calibrateOn(t, runs, calibrate.DefaultRecommendOptions, nil)
-		return calibrate.NewProfile(value, c.file)
+	half := func(value string, runs []data.Run) model.FileProfile {
+		c := calibrateOn(t, runs, model.DefaultRecommendOptions, nil)
+		return model.NewProfile(value, c.file)
 	}
-	profiles := []calibrate.FileProfile{half("Model A", g.runs[:6]), half("<b>Model B</b>\r::error::", g.runs[6:])}
+	profiles := []model.FileProfile{half("Model A", g.runs[:6]), half("<b>Model B</b>\r::error::", g.runs[6:])}
 	v := &RecommendProfiles{Recommend: &Recommend{A: g.a, Rec: g.rec, Warnings: WarningTexts(g.a.Warnings, g.rec.Warnings)}, By: "cpu", Profiles: profiles}
 	checkGolden(t, "recommend-profiles", []goldenCase{{name: "by-cpu", reason: "the Linux sample's runs as two CPUs' profiles, one named with HTML, CR and ::",
 		doc: v.Doc, json: func() any { return v.JSON() }}})
@@ -67,7 +70,7 @@ func TestGoldenMeasure(t *testing.T) {
 // runs.
 func TestGoldenDrift(t *testing.T) {
 	// Calibrated on the sample's later regime alone: nine steady runs.
-	g := calibrateOn(t, loadGlibc(t, "healthy", "")[3:], calibrate.DefaultRecommendOptions, map[string]string{"os": "linux"})
+	g := calibrateOn(t, loadGlibc(t, "healthy", "")[3:], model.DefaultRecommendOptions, map[string]string{"os": "linux"})
 	regressed := loadGlibc(t, "regressed", "regressed/")
 	series := func(prefix string, from []data.Run, n int, f float64) []data.Run {
 		var out []data.Run
@@ -76,9 +79,9 @@ func TestGoldenDrift(t *testing.T) {
 		}
 		return out
 	}
-	drift := func(runs []data.Run) *Drift {
+	check := func(runs []data.Run) *Drift {
 		t.Helper()
-		res, err := calibrate.Drift(g.file, runs, 0, calibrate.DriftOptions{})
+		res, err := drift.Drift(g.file, runs, 0, drift.DriftOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,11 +95,11 @@ func TestGoldenDrift(t *testing.T) {
 		name, reason string
 		v            *Drift
 	}{
-		{"steady", "nine runs that score like the calibration: no drift", drift(steady)},
-		{"fell", "runs that fell below the calibration: investigate", drift(fell)},
-		{"rose", "runs that rose above it: recalibrate to tighten the floor", drift(rose)},
-		{"too-few", "two runs: too few to tell", drift(steady[:2])},
-		{"dipped", "runs 5% down, below every calibration run yet above the floor: they passed", drift(append(series("pr", g.runs, 6, 1), series("dip", g.runs, 12, 0.95)...))},
+		{"steady", "nine runs that score like the calibration: no drift", check(steady)},
+		{"fell", "runs that fell below the calibration: investigate", check(fell)},
+		{"rose", "runs that rose above it: recalibrate to tighten the floor", check(rose)},
+		{"too-few", "two runs: too few to tell", check(steady[:2])},
+		{"dipped", "runs 5% down, below every calibration run yet above the floor: they passed", check(append(series("pr", g.runs, 6, 1), series("dip", g.runs, 12, 0.95)...))},
 	} {
 		v := c.v
 		cases = append(cases, goldenCase{name: c.name, reason: c.reason, doc: v.Doc, json: func() any { return v.JSON() },
@@ -107,22 +110,22 @@ func TestGoldenDrift(t *testing.T) {
 
 // auditRuns are a ledger's verdicts against cal: n healthy passes on the
 // calibrated branch, then what makes an audit say something.
-func auditRuns(cal *calibrate.File, n int) []calibrate.AuditRun {
+func auditRuns(cal *model.File, n int) []calaudit.AuditRun {
 	floor := cal.Floor
-	var out []calibrate.AuditRun
+	var out []calaudit.AuditRun
 	for i := range n {
-		out = append(out, calibrate.AuditRun{ID: fmt.Sprintf("pr-%03d", i+1), Verdict: calibrate.VerdictPass, Score: cal.Observed.Median * math.Exp(0.02*math.Sin(float64(i))),
-			Floor: floor, FloorSource: calibrate.FloorCalibration, Kind: calibrate.KindRun, RunnerHealth: calibrate.RunnerHealthOK, BandsJudged: true, OnBranch: true})
+		out = append(out, calaudit.AuditRun{ID: fmt.Sprintf("pr-%03d", i+1), Verdict: gate.VerdictPass, Score: cal.Observed.Median * math.Exp(0.02*math.Sin(float64(i))),
+			Floor: floor, FloorSource: gate.FloorCalibration, Kind: calaudit.KindRun, RunnerHealth: gate.RunnerHealthOK, BandsJudged: true, OnBranch: true})
 	}
-	fail := func(id, mark, note string, below ...string) calibrate.AuditRun {
-		return calibrate.AuditRun{ID: id, Verdict: calibrate.VerdictFail, Score: floor - 0.05, Floor: floor, FloorSource: calibrate.FloorCalibration,
-			Kind: calibrate.KindRun, RunnerHealth: calibrate.RunnerHealthOK, BandsJudged: true, Below: below, OnBranch: true, Mark: mark, Note: note}
+	fail := func(id, mark, note string, below ...string) calaudit.AuditRun {
+		return calaudit.AuditRun{ID: id, Verdict: gate.VerdictFail, Score: floor - 0.05, Floor: floor, FloorSource: gate.FloorCalibration,
+			Kind: calaudit.KindRun, RunnerHealth: gate.RunnerHealthOK, BandsJudged: true, Below: below, OnBranch: true, Mark: mark, Note: note}
 	}
-	out = append(out[:n/2], append([]calibrate.AuditRun{
+	out = append(out[:n/2], append([]calaudit.AuditRun{
 		fail("pr-false-alarm", "healthy", "flaky runner\r::error::x"),
 		fail("pr-regressed", "regressed", "<b>known</b> @octocat"),
-		{ID: "pr-missed", Verdict: calibrate.VerdictPass, Score: floor + 0.01, Floor: floor, FloorSource: calibrate.FloorCalibration,
-			Kind: calibrate.KindRun, RunnerHealth: calibrate.RunnerHealthOK, BandsJudged: true, OnBranch: true, Mark: "regressed", Note: "missed"},
+		{ID: "pr-missed", Verdict: gate.VerdictPass, Score: floor + 0.01, Floor: floor, FloorSource: gate.FloorCalibration,
+			Kind: calaudit.KindRun, RunnerHealth: gate.RunnerHealthOK, BandsJudged: true, OnBranch: true, Mark: "regressed", Note: "missed"},
 	}, out[n/2:]...)...)
 	return out
 }
@@ -130,10 +133,10 @@ func auditRuns(cal *calibrate.File, n int) []calibrate.AuditRun {
 // TestGoldenAudit: qoscal audit's view, of a calibration and of one with
 // profiles.
 func TestGoldenAudit(t *testing.T) {
-	g := calibrateOn(t, loadGlibc(t, "healthy", "")[3:], calibrate.DefaultRecommendOptions, map[string]string{"os": "linux"})
-	audit := func(cal *calibrate.File, runs []calibrate.AuditRun) *calibrate.AuditResult {
+	g := calibrateOn(t, loadGlibc(t, "healthy", "")[3:], model.DefaultRecommendOptions, map[string]string{"os": "linux"})
+	audit := func(cal *model.File, runs []calaudit.AuditRun) *calaudit.AuditResult {
 		t.Helper()
-		res, err := calibrate.Audit(cal, runs, calibrate.AuditOptions{})
+		res, err := calaudit.Audit(cal, runs, calaudit.AuditOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,9 +150,9 @@ func TestGoldenAudit(t *testing.T) {
 	// Profiles by cpu: the file's top level and two profiles, each
 	// audited on its own runs.
 	prof := cal
-	pa := calibrateOn(t, g.runs[:5], calibrate.DefaultRecommendOptions, nil).file
-	pb := calibrateOn(t, g.runs[4:], calibrate.DefaultRecommendOptions, nil).file
-	prof.By, prof.Profiles = "cpu", []calibrate.FileProfile{calibrate.NewProfile("Model A", pa), calibrate.NewProfile("<i>B</i>", pb)}
+	pa := calibrateOn(t, g.runs[:5], model.DefaultRecommendOptions, nil).file
+	pb := calibrateOn(t, g.runs[4:], model.DefaultRecommendOptions, nil).file
+	prof.By, prof.Profiles = "cpu", []model.FileProfile{model.NewProfile("Model A", pa), model.NewProfile("<i>B</i>", pb)}
 	profiled := &Audit{Res: audit(&prof, auditRuns(&prof, 10)), Cal: &prof, CalPath: "cal\n::error::.json", Store: "postgres://host/db",
 		Profiles: []ProfileAudit{{Value: "Model A", Cal: pa, Res: audit(pa, auditRuns(pa, 12))}, {Value: "<i>B</i>", Cal: pb, Res: audit(pb, auditRuns(pb, 5))}}}
 	var cases []goldenCase
@@ -194,7 +197,7 @@ func TestGoldenReport(t *testing.T) {
 	onCal := report(&calibration{runs: g.runs, a: g.a, rec: at}, chartdata.Floor{Value: 1.2, Label: "calibration"})
 	onCal.Recommended, onCal.Cal, onCal.CalPath = g.rec, &cal, "gate.json"
 	onCal.Filter = map[string]string{"os": "linux"}
-	res, err := calibrate.Audit(&cal, auditRuns(&cal, 20), calibrate.AuditOptions{})
+	res, err := calaudit.Audit(&cal, auditRuns(&cal, 20), calaudit.AuditOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calspread "github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/render"
 	"github.com/qoscal/qoscal/stats"
 )
@@ -12,12 +12,12 @@ import (
 // modelCheck says what the model checks found: "model check: log scores
 // normal? Shapiro–Wilk W 0.798, p 0.009 (no, at 5%); lag-1
 // autocorrelation +0.70 (SE 0.29)".
-func modelCheck(s calibrate.ScoreStats) string {
+func modelCheck(s calspread.ScoreStats) string {
 	if math.IsNaN(s.ShapiroW) {
 		return "model check: too few runs, or scores that never varied, for the normality and autocorrelation checks"
 	}
 	verdict := "consistent with normal"
-	if s.ShapiroP < calibrate.NormalityAlpha {
+	if s.ShapiroP < calspread.NormalityAlpha {
 		verdict = "not normal at 5%"
 	}
 	corr := "no significant autocorrelation"
@@ -44,12 +44,12 @@ func tailNote(t stats.Tail) string {
 // modelCheckRows are the model checks as rows of a table of figures: the
 // normality of the log scores and the lag-1 autocorrelation, each with
 // what it does to the figures (docs/STATS.md 5a–5c).
-func modelCheckRows(s calibrate.ScoreStats) [][2]string {
+func modelCheckRows(s calspread.ScoreStats) [][2]string {
 	if math.IsNaN(s.ShapiroW) {
 		return [][2]string{{"model check", "too few runs, or scores that never varied, to check normality and autocorrelation"}}
 	}
 	normal := fmt.Sprintf("yes at 5%%: Shapiro–Wilk W %.3f, p %.3f", s.ShapiroW, s.ShapiroP)
-	if s.ShapiroP < calibrate.NormalityAlpha {
+	if s.ShapiroP < calspread.NormalityAlpha {
 		normal = fmt.Sprintf("no at 5%%: Shapiro–Wilk W %.3f, p %.3f; the claimed rates are no lower than the model-free ones", s.ShapiroW, s.ShapiroP)
 	}
 	corr := fmt.Sprintf("%+.2f (SE %.2f): not significant, the runs are treated as independent", s.Lag1, s.Lag1SE)
@@ -87,12 +87,12 @@ type tailJSON struct {
 }
 
 // modelCheckOf returns the model checks of a score distribution.
-func modelCheckOf(s calibrate.ScoreStats) modelCheckJSON {
+func modelCheckOf(s calspread.ScoreStats) modelCheckJSON {
 	j := modelCheckJSON{ShapiroW: render.Float(s.ShapiroW), ShapiroP: render.Float(s.ShapiroP),
 		Lag1: render.Float(s.Lag1), Lag1SE: render.Float(s.Lag1SE),
 		Tail: tailJSON{DF: render.Float(s.Tail.DF), DFLower: render.Float(s.Tail.DFLower), LR: render.Float(s.Tail.LR)}}
 	if !math.IsNaN(s.ShapiroP) {
-		normal := s.ShapiroP >= calibrate.NormalityAlpha
+		normal := s.ShapiroP >= calspread.NormalityAlpha
 		j.Normal = &normal
 	}
 	return j

@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/render"
 )
 
@@ -191,7 +193,7 @@ type bootstrapJSON struct {
 	Q95  float64 `json:"q95"`
 }
 
-type btRun = calibrate.BacktestRun
+type btRun = calfloor.BacktestRun
 
 var backtestColumns = []render.Column[btRun]{
 	{Key: "run", JSON: func(b btRun) any { return b.ID }},
@@ -227,7 +229,7 @@ func (v *Recommend) JSON() recommendJSON {
 		FamilyAlpha: o.FamilyAlpha, PerBenchmark: render.Objects(bandColumns(c.SingleQ50), rec.Bands),
 		CombinedFPR: render.Float(rec.CombinedFPR),
 	}
-	if o.Method == calibrate.MethodTolerance {
+	if o.Method == model.MethodTolerance {
 		j.ToleranceK = render.Float(rec.ToleranceK)
 	}
 	regimes := rec.Regimes
@@ -247,7 +249,7 @@ func (v *Recommend) JSON() recommendJSON {
 	if f := rec.WithoutOutliers; f > 0 {
 		j.Outliers.FloorWithout = &f
 	}
-	if c, ok := a.CatchAll(v.Others, o); ok {
+	if c, ok := calfloor.CatchAll(a, v.Others, o); ok {
 		j.Backtest.CatchAll = &catchAllJSON{Floor: c.Floor, FPR: render.Float(c.Predictive)}
 	}
 	w := v.window()

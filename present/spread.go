@@ -6,22 +6,23 @@ import (
 	"strings"
 
 	"github.com/qoscal/qoscal/calibrate"
+	calspread "github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/render"
 )
 
 // Spread is the view of a calibration's spread (qoscal spread).
 type Spread struct {
-	A *calibrate.Analysis
+	A *calspread.Analysis
 	// Warnings are the analysis' warnings in the command's words.
 	Warnings []string
 }
 
 // metric describes the score: "mimalloc/glibc".
-func metric(a *calibrate.Analysis) string { return a.Candidate + "/" + a.Baseline }
+func metric(a *calspread.Analysis) string { return a.Candidate + "/" + a.Baseline }
 
 // directionNote says how the suite's ratios are oriented: "higher is
 // better: ops/sec".
-func directionNote(a *calibrate.Analysis) string {
+func directionNote(a *calspread.Analysis) string {
 	byDir := map[calibrate.Direction]map[string]bool{}
 	for _, b := range a.Suite {
 		d := a.Directions[b]
@@ -44,13 +45,13 @@ func directionNote(a *calibrate.Analysis) string {
 	return strings.Join(parts, "; ")
 }
 
-var scoreColumns = []render.Column[calibrate.RunScore]{
-	{Head: "run", Cell: func(r calibrate.RunScore) string { return r.ID }, Key: "run", JSON: func(r calibrate.RunScore) any { return r.ID }},
-	{Head: "score", Align: render.Right, Cell: func(r calibrate.RunScore) string { return ratio(r.Score) },
-		Key: "score", JSON: func(r calibrate.RunScore) any { return render.Float(r.Score) }},
+var scoreColumns = []render.Column[calspread.RunScore]{
+	{Head: "run", Cell: func(r calspread.RunScore) string { return r.ID }, Key: "run", JSON: func(r calspread.RunScore) any { return r.ID }},
+	{Head: "score", Align: render.Right, Cell: func(r calspread.RunScore) string { return ratio(r.Score) },
+		Key: "score", JSON: func(r calspread.RunScore) any { return render.Float(r.Score) }},
 }
 
-type bs = calibrate.BenchmarkSpread
+type bs = calspread.BenchmarkSpread
 
 // benchColumns are the per-benchmark spread's columns (text, Markdown and
 // JSON).

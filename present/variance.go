@@ -5,7 +5,8 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/gate"
+	calspread "github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/render"
 )
 
@@ -21,7 +22,7 @@ type varianceJSON struct {
 
 // varianceOf is the analysis' variance components in JSON, nil (null)
 // for runs without repetitions.
-func varianceOf(a *calibrate.Analysis) *varianceJSON {
+func varianceOf(a *calspread.Analysis) *varianceJSON {
 	v := a.Variance
 	if v == nil {
 		return nil
@@ -30,7 +31,7 @@ func varianceOf(a *calibrate.Analysis) *varianceJSON {
 }
 
 // varianceLine says what the variance components are, "" without them.
-func varianceLine(a *calibrate.Analysis) string {
+func varianceLine(a *calspread.Analysis) string {
 	v := a.Variance
 	if v == nil {
 		return ""
@@ -65,7 +66,7 @@ type planJSON struct {
 }
 
 // detectOf is a plan in JSON.
-func detectOf(p *calibrate.DetectPlan) *detectJSON {
+func detectOf(p *gate.DetectPlan) *detectJSON {
 	if p == nil {
 		return nil
 	}
@@ -81,7 +82,7 @@ func detectOf(p *calibrate.DetectPlan) *detectJSON {
 }
 
 // detectLine says the plan in words.
-func detectLine(p *calibrate.DetectPlan) string {
+func detectLine(p *gate.DetectPlan) string {
 	if p == nil {
 		return ""
 	}
@@ -89,7 +90,7 @@ func detectLine(p *calibrate.DetectPlan) string {
 		pctOf(p.Slide), powerWords(p.Power), secs(p.RepSeconds), secs(p.JobSeconds))
 	if !p.OneJobOK {
 		s := fmt.Sprintf("%s: no number of repetitions in one job does it: the jobs' own spread is too large (one job catches at best a %s slide, with %d repetitions)",
-			what, pctOf(p.OneJobLimit), calibrate.MaxDetectRepetitions)
+			what, pctOf(p.OneJobLimit), gate.MaxDetectRepetitions)
 		if p.BestOK {
 			s += fmt.Sprintf("; %d jobs of %d repetitions, judged by their mean, do (%s of CI)", p.Best.Jobs, p.Best.Repetitions, duration(p.Best.Seconds))
 		}
