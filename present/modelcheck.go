@@ -6,7 +6,6 @@ import (
 
 	calspread "github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/render"
-	"github.com/qoscal/qoscal/stats"
 )
 
 // modelCheck says what the model checks found: "model check: log scores
@@ -25,13 +24,15 @@ func modelCheck(s calspread.ScoreStats) string {
 		corr = "consecutive runs correlated"
 	}
 	return fmt.Sprintf("model check: log scores %s (Shapiro–Wilk W %.3f, p %.3f); %s; lag-1 autocorrelation %+.2f (SE %.2f), %s",
-		verdict, s.ShapiroW, s.ShapiroP, tailNote(s.Tail), s.Lag1, s.Lag1SE, corr)
+		verdict, s.ShapiroW, s.ShapiroP, tailNote(s), s.Lag1, s.Lag1SE, corr)
 }
 
-// tailNote says what the tail model found (docs/STATS.md 5d): "tail
-// normal (t with ≥ 5 degrees of freedom not ruled out)", "tail heavier
-// than normal: t with 4 degrees of freedom (likelihood ratio 3.2)".
-func tailNote(t stats.Tail) string {
+// tailNote says what the tail model of a score distribution found
+// (docs/STATS.md 5d): "tail normal (t with ≥ 5 degrees of freedom not
+// ruled out)", "tail heavier than normal: t with 4 degrees of freedom
+// (likelihood ratio 3.2)".
+func tailNote(s calspread.ScoreStats) string {
+	t := s.Tail
 	if !t.Normal() {
 		return fmt.Sprintf("tail heavier than normal: Student-t with %v degrees of freedom (likelihood ratio %.1f)", t.DF, t.LR)
 	}
