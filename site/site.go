@@ -35,7 +35,6 @@ import (
 	"github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/store"
-	"github.com/qoscal/qoscal/stats"
 )
 
 // Scale is the fixed point of the data file's log values: a ratio r is
@@ -297,8 +296,10 @@ func buildCal(in Input, c Calibration) (Cal, int, error) {
 		}
 	}
 	// Scores and ratios, as the gate computes them.
-	if cs, err := f.Matrix.Scores(f.Suite); err == nil && len(cs) > 0 {
-		out.ScoreBase = fixed(math.Log(stats.Median(cs)))
+	// The scores are written from the calibration's median score (the
+	// file's observed median; a file always has one above 0).
+	if f.Observed.Median > 0 {
+		out.ScoreBase = fixed(math.Log(f.Observed.Median))
 	}
 	out.Scores = make([]*int, n)
 	out.Ratios = make([][]*int, k)
