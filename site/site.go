@@ -255,7 +255,6 @@ func buildCal(in Input, c Calibration) (Cal, int, error) {
 			runs = append(runs, in.Runs[i])
 		}
 	}
-	n, k := len(runs), len(f.Suite)
 	index := map[string]int{}
 	for i := range runs {
 		index[runs[i].ID] = i
@@ -271,7 +270,30 @@ func buildCal(in Input, c Calibration) (Cal, int, error) {
 		}
 		out.GHRuns = append(out.GHRuns, gh)
 	}
-	// The bands, at the family-wise rate the file states.
+	usual := out.setBands(f)
+	logRatio, points, err := out.series(runs, f, usual)
+	if err != nil {
+		return out, 0, err
+	}
+	// The calibration's runs, the verdicts and marks.
+	if f.Matrix != nil {
+		for _, id := range f.Matrix.Runs {
+			if i, ok := index[id]; ok {
+				out.InCal = append(out.InCal, i)
+			}
+		}
+		sort.Ints(out.InCal)
+	}
+	judged := out.ledger(in.Ledger, f, runs, index)
+	out.analyse(runs, f, index)
+	out.Changed = changed(out, logRatio, usual, judged)
+	return out, points, nil
+}
+
+// setBands sets each suite benchmark's band at the family-wise rate the
+// file states, and returns its usual log ratio at Scale (0 without one).
+func (out *Cal) setBands(f *model.File) []int {
+	k := len(f.Suite)
 	bands := map[string]model.Band{}
 	if f.Matrix != nil {
 		for _, b := range f.Matrix.Bands(f.RecommendOptions().FamilyAlpha) {
@@ -295,7 +317,14 @@ func buildCal(in Input, c Calibration) (Cal, int, error) {
 			out.NoBand = append(out.NoBand, j)
 		}
 	}
-	// Scores and ratios, as the gate computes them.
+	return usual
+}
+
+// series sets each run's score and ratios, as the gate computes them,
+// and returns the log ratios at full precision (NaN: not measured) and
+// how many values it set.
+func (out *Cal) series(runs []data.Run, f *model.File, usual []int) ([][]float64, int, error) {
+	n, k := len(runs), len(f.Suite)
 	// The scores are written from the calibration's median score (the
 	// file's observed median; a file always has one above 0).
 	if f.Observed.Median > 0 {
@@ -314,7 +343,7 @@ func buildCal(in Input, c Calibration) (Cal, int, error) {
 	for i := range runs {
 		rr, err := calibrate.Ratios(&runs[i], f.Baseline, f.Candidate, calibrate.Auto, "")
 		if err != nil {
-			return out, 0, fmt.Errorf("run %s against calibration %s: %w", runs[i].ID, out.Name, err)
+			return nil, 0, fmt.Errorf("run %s against calibration %s: %w", runs[i].ID, out.Name, err)
 		}
 		sc := rr.ScoreOver(f.Suite)
 		if len(sc.Missing) == 0 && sc.Score > 0 {
@@ -330,19 +359,18 @@ func buildCal(in Input, c Calibration) (Cal, int, error) {
 			}
 		}
 	}
-	// The calibration's runs, the verdicts and marks.
-	if f.Matrix != nil {
-		for _, id := range f.Matrix.Runs {
-			if i, ok := index[id]; ok {
-				out.InCal = append(out.InCal, i)
-			}
-		}
-		sort.Ints(out.InCal)
-	}
+	return logRatio, points, nil
+}
+
+// ledger sets the verdicts of the runs against f, the latest gated run,
+// the pairs and reruns, and the marks; it returns each run's verdict (nil
+// for none).
+func (out *Cal) ledger(l store.Ledger, f *model.File, runs []data.Run, index map[string]int) []*store.Verdict {
+	n := len(runs)
 	verdicts := []byte(strings.Repeat("-", n))
 	judged := make([]*store.Verdict, n)
-	for vi := range in.Ledger.Verdicts {
-		v := &in.Ledger.Verdicts[vi]
+	for vi := range l.Verdicts {
+		v := &l.Verdicts[vi]
 		if v.Calibration.SHA256 != f.SHA256 {
 			continue
 		}
@@ -374,12 +402,19 @@ func buildCal(in Input, c Calibration) (Cal, int, error) {
 	}
 	out.Verdicts = string(verdicts)
 	sort.Slice(out.Links, func(a, b int) bool { return out.Links[a][1].(int) < out.Links[b][1].(int) })
-	marks := in.Ledger.LatestMarks()
+	marks := l.LatestMarks()
 	for i := range runs {
 		if m, ok := marks[runs[i].ID]; ok {
 			out.Marks = append(out.Marks, [3]any{i, m.Truth, m.Note})
 		}
 	}
+	return judged
+}
+
+// analyse sets the regimes of the runs' scores and each benchmark's share
+// of the score's variance: calibrate's analysis of the sequence.
+func (out *Cal) analyse(runs []data.Run, f *model.File, index map[string]int) {
+	n, k := len(runs), len(f.Suite)
 	// Regimes and the variance shares: calibrate's analysis of the
 	// sequence.
 	out.Share = make([]int, k)
@@ -389,10 +424,6 @@ func buildCal(in Input, c Calibration) (Cal, int, error) {
 		if err != nil {
 			out.Note = "the runs could not be analysed for regimes and variance shares: " + data.Clip(err.Error())
 		} else {
-			pos := map[string]int{}
-			for i, r := range a.Runs {
-				pos[r.ID] = i
-			}
 			for _, rg := range a.Regimes {
 				if i, ok := index[rg.First]; ok {
 					out.Regimes = append(out.Regimes, [3]any{i, rg.N, roundTo(rg.Median, 4)})
@@ -407,10 +438,8 @@ func buildCal(in Input, c Calibration) (Cal, int, error) {
 			}
 		}
 	} else {
-		out.Note = fmt.Sprintf("%d run of the calibrated branch: no regimes to find", n)
+		out.Note = fmt.Sprintf("%d runs of the calibrated branch: no regimes to find", n)
 	}
-	out.Changed = changed(out, logRatio, usual, judged)
-	return out, points, nil
 }
 
 // changed is the latest gated run (else the latest run) against the run
