@@ -205,9 +205,14 @@ func scanEnd(zc, sd []float64, minLen int) ScanState {
 	var sum float64
 	hi, lo := math.Inf(-1), math.Inf(1)
 	for L := 1; L <= len(zc); L++ {
-		v := zc[len(zc)-L]
+		v := zc[len(zc)-L] // clipped: never NaN, so plain comparisons do
 		sum += v
-		hi, lo = math.Max(hi, v), math.Min(lo, v)
+		if v > hi {
+			hi = v
+		}
+		if v < lo {
+			lo = v
+		}
 		if L < minLen {
 			continue
 		}
@@ -247,7 +252,9 @@ func ShiftScanNull(n, runs, first int, rho, clip float64, minLen, b int, seed ui
 		for t, v := range x {
 			zc[t] = clipValue((v-m)/s, clip)
 			if t+1 >= first {
-				most = math.Max(most, scanEnd(zc[:t+1], sd, minLen).Stat)
+				if st := scanEnd(zc[:t+1], sd, minLen).Stat; st > most {
+					most = st
+				}
 			}
 		}
 		out[i] = most
