@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/drift"
 	"github.com/qoscal/qoscal/render"
 	"github.com/qoscal/qoscal/stats"
 )
@@ -14,7 +14,7 @@ import (
 // Drift is the view of a drift check (qoscal drift): in text, its two
 // sentences; in Markdown, under a heading; in JSON, DriftJSON.
 type Drift struct {
-	Res *calibrate.DriftResult
+	Res *drift.DriftResult
 }
 
 // Doc is the verdict and how the check was made.
@@ -31,10 +31,10 @@ func (v *Drift) Doc() *render.Doc {
 // runs run-01..run-03 score below the calibration (median 1.26 → 1.14);
 // recalibrate only if the change was intended", then, in a sentence of
 // their own, the benchmarks that moved.
-func DriftSentence(d *calibrate.DriftResult) string {
+func DriftSentence(d *drift.DriftResult) string {
 	if !d.Drift && d.TooFew {
 		return fmt.Sprintf("too few runs to tell: %s gated since the calibration (median %.2f; the calibration's %.2f), and a change needs %d",
-			Plural(len(d.Runs), "run"), d.Median, d.CalibrationMedian, calibrate.MinNewRuns)
+			Plural(len(d.Runs), "run"), d.Median, d.CalibrationMedian, drift.MinNewRuns)
 	}
 	if !d.Drift {
 		return fmt.Sprintf("no drift: the %s gated since the calibration score like it (median %.2f)", Plural(len(d.Runs), "run"), d.Median)
@@ -51,7 +51,7 @@ func DriftSentence(d *calibrate.DriftResult) string {
 }
 
 // moved says which way the score moved: "fell" or "rose".
-func moved(d *calibrate.DriftResult) string {
+func moved(d *drift.DriftResult) string {
 	if d.Direction == "down" {
 		return "fell"
 	}
@@ -64,7 +64,7 @@ func moved(d *calibrate.DriftResult) string {
 // recalibrate only if the change was intended". A rise: "runs X..Y score
 // above the calibration (median A → B): recalibrate to tighten the
 // floor". "" without drift.
-func DriftAdvice(d *calibrate.DriftResult) string {
+func DriftAdvice(d *drift.DriftResult) string {
 	if !d.Drift {
 		return ""
 	}
@@ -72,7 +72,7 @@ func DriftAdvice(d *calibrate.DriftResult) string {
 	if d.FromRun == d.LastRun {
 		runs = fmt.Sprintf("run %s scores", d.FromRun)
 	}
-	if d.Advice != calibrate.AdviceInvestigate {
+	if d.Advice != drift.AdviceInvestigate {
 		return fmt.Sprintf("%s above the calibration (median %.2f → %.2f): recalibrate to tighten the floor", runs, d.BeforeMedian, d.AfterMedian)
 	}
 	s := fmt.Sprintf("investigate: %s below the calibration (median %.2f → %.2f)", runs, d.BeforeMedian, d.AfterMedian)
@@ -103,7 +103,7 @@ func listAnd(names []string, max int) string {
 // against the calibration's 10 runs, modelled as AR(1) with ρ 0.90 (the
 // 80% upper confidence point of their lag-1 autocorrelation +0.66; h
 // 2.95), each benchmark's the same way, family-wise".
-func DriftRateSentence(d *calibrate.DriftResult) string {
+func DriftRateSentence(d *drift.DriftResult) string {
 	s := fmt.Sprintf("checked at a false-alarm rate of %s per %d runs: a scan of the log score's level against the calibration's %d runs, modelled as AR(1) with ρ %.2f (",
 		falseAlarmPct(d.FalseAlarm), d.PerRuns, d.CalibrationRuns, d.Rho)
 	if !math.IsNaN(d.Lag1) {
@@ -115,7 +115,7 @@ func DriftRateSentence(d *calibrate.DriftResult) string {
 // GateDriftNote is the gate's one-line note on the drift of the last
 // stored gated runs (in store, as a message names it), with the advice
 // drift gives, or "" when they have not drifted.
-func GateDriftNote(d *calibrate.DriftResult, store string) string {
+func GateDriftNote(d *drift.DriftResult, store string) string {
 	if !d.Drift {
 		return ""
 	}
