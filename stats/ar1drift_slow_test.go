@@ -53,7 +53,8 @@ func ar1Sequence(rng *rand.Rand, cal, x []float64, rho, sd float64) {
 // (the previous check: 39%). Full size 2,000 sequences a cell, quick 200.
 func TestShiftCheckClaims(t *testing.T) {
 	reps := testenv.Size(2000, 200)
-	const draws, alpha, sd = 20000, 0.05, 0.03
+	draws := testenv.Size(20000, 5000) // the null's draws (the p-value's SE at 5%: 0.15%, 0.3%)
+	const alpha, sd = 0.05, 0.03
 	se := func(p float64) float64 { return math.Sqrt(p * (1 - p) / float64(reps)) }
 	for _, n := range []int{10, 30} {
 		c := NewShiftCheck(n, 20, 3, 1)
@@ -106,6 +107,7 @@ func TestShiftCheckClaims(t *testing.T) {
 // clip at 4 it was 19%).
 func TestShiftCheckOutlier(t *testing.T) {
 	reps := testenv.Size(1000, 200)
+	draws := testenv.Size(20000, 5000)
 	c := NewShiftCheck(30, 20, 3, 1)
 	rng := rand.New(rand.NewPCG(5, 5))
 	cal, x := make([]float64, 30), make([]float64, 20)
@@ -114,7 +116,7 @@ func TestShiftCheckOutlier(t *testing.T) {
 		ar1Series(rng, cal, 0, 0.03)
 		ar1Series(rng, x, 0, 0.03)
 		x[9] -= 10 * 0.03
-		if shiftFirstAlarm(c, cal, x, 0.05, 20000) > 0 {
+		if shiftFirstAlarm(c, cal, x, 0.05, draws) > 0 {
 			n++
 		}
 	}
