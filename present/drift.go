@@ -98,16 +98,17 @@ func listAnd(names []string, max int) string {
 }
 
 // driftRateSentence says the rate the check runs at and how: "checked at
-// a false-alarm rate of 5% per 20 runs: a two-sided CUSUM of the log
-// score against the calibration's 10 runs (k 0.75, h 6.62), each
-// benchmark's the same way, family-wise".
+// a false-alarm rate of 5% per 20 runs: a scan of the log score's level
+// against the calibration's 10 runs, modelled as AR(1) with ρ 0.90 (the
+// 80% upper confidence point of their lag-1 autocorrelation +0.66; h
+// 2.95), each benchmark's the same way, family-wise".
 func driftRateSentence(d *drift.DriftResult) string {
-	s := fmt.Sprintf("checked at a false-alarm rate of %s per %d runs: a two-sided CUSUM of the log score against the calibration's %d runs (k %.2f, h %.2f",
-		falseAlarmPct(d.FalseAlarm), d.PerRuns, d.CalibrationRuns, d.K, d.H)
-	if d.Rho > 0 {
-		s += fmt.Sprintf(", allowing for lag-1 autocorrelation %.2f", d.Rho)
+	s := fmt.Sprintf("checked at a false-alarm rate of %s per %d runs: a scan of the log score's level against the calibration's %d runs, modelled as AR(1) with ρ %.2f (",
+		falseAlarmPct(d.FalseAlarm), d.PerRuns, d.CalibrationRuns, d.Rho)
+	if !math.IsNaN(d.Lag1) {
+		s += fmt.Sprintf("the %s upper confidence point of their lag-1 autocorrelation %+.2f; ", trimPct(d.RhoConfidence)+"%", d.Lag1)
 	}
-	return s + "), each benchmark's the same way, family-wise"
+	return s + fmt.Sprintf("h %.2f), each benchmark's the same way, family-wise", d.H)
 }
 
 // GateDriftNote is the gate's one-line note on the drift of the last
@@ -142,7 +143,8 @@ func (v *Drift) JSON() driftJSON {
 	j := driftJSON{Drift: r.Drift, TooFew: r.TooFew, Runs: r.Runs, Scores: r.Scores, Skipped: append(append([]string{}, r.Skipped...), r.Foreign...),
 		Benchmarks: []driftBenchmarkJSON{}, Message: DriftSentence(r), Rate: driftRateSentence(r), BeforeMedian: nan, AfterMedian: nan, P: nan,
 		FalseAlarmRate: r.FalseAlarm, FalseAlarmRuns: r.PerRuns,
-		Check: driftCheckJSON{K: r.K, H: render.Float(r.H), Rho: r.Rho, CalibrationRuns: r.CalibrationRuns}}
+		Check: driftCheckJSON{Method: driftMethod, H: render.Float(r.H), Rho: r.Rho, Lag1: render.Float(r.Lag1), Clip: r.Clip,
+			Confidence: r.RhoConfidence, CalibrationRuns: r.CalibrationRuns}}
 	j.PassedBelow = append([]string{}, r.PassedBelow...)
 	if r.Drift {
 		id, dir, advice := r.FromRun, r.Direction, r.Advice
@@ -178,13 +180,22 @@ type driftJSON struct {
 	Rate           string               `json:"rate_message"`
 }
 
-// driftCheckJSON is how the check was made: the CUSUM's reference value
-// and decision interval, the autocorrelation allowed for, and the
+// driftMethod names the drift check in its JSON: a scan of the level of
+// AR(1) runs (docs/STATS.md 5, "Drift").
+const driftMethod = "ar1-scan"
+
+// driftCheckJSON is how the check was made: the method, the scan's
+// decision value for the score, the autocorrelation allowed for (the
+// upper confidence point, at Confidence, of the calibration's lag-1
+// autocorrelation Lag1), the most SDs one run counts, and the
 // calibration's runs.
 type driftCheckJSON struct {
-	K               float64      `json:"k"`
+	Method          string       `json:"method"`
 	H               render.Float `json:"h"`
 	Rho             float64      `json:"rho"`
+	Lag1            render.Float `json:"lag1"`
+	Confidence      float64      `json:"rho_confidence"`
+	Clip            float64      `json:"clip"`
 	CalibrationRuns int          `json:"calibration_runs"`
 }
 

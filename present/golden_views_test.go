@@ -88,7 +88,7 @@ func TestGoldenDrift(t *testing.T) {
 		return &Drift{Res: res}
 	}
 	steady := series("steady", g.runs, 9, 1)
-	fell := append(series("pr", g.runs, 6, 1), series("slow", regressed, 9, 0.97)...)
+	fell := append(series("pr", g.runs, 6, 1), series("slow", regressed, 9, 0.85)...)
 	rose := append(series("pr", g.runs, 6, 1), series("fast", g.runs, 9, 1.15)...)
 	var cases []goldenCase
 	for _, c := range []struct {
