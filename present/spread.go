@@ -9,7 +9,6 @@ import (
 	"github.com/qoscal/qoscal/calibrate"
 	calspread "github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/render"
-	"github.com/qoscal/qoscal/stats"
 )
 
 // Spread is the view of a calibration's spread (qoscal spread).
@@ -140,7 +139,7 @@ func ModelCheck(s calspread.ScoreStats) string {
 // TailNote says what the tail model found (docs/STATS.md 5d): "tail
 // normal (t with ≥ 5 degrees of freedom not ruled out)", "tail heavier
 // than normal: t with 4 degrees of freedom (likelihood ratio 3.2)".
-func TailNote(t stats.Tail) string {
+func TailNote(t calspread.Tail) string {
 	if !t.Normal() {
 		return fmt.Sprintf("tail heavier than normal: Student-t with %v degrees of freedom (likelihood ratio %.1f)", t.DF, t.LR)
 	}

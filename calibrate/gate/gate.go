@@ -234,34 +234,18 @@ func Gate(run *data.Run, opt GateOptions) (*GateResult, error) {
 
 // gate is Gate with the benchmarks a pair's other run measured and run
 // (the pair's common part) lacks, which count as a benchmark one variant
-// lacks does in a suite without a calibration (GatePair).
+// lacks does in a suite without a calibration (GatePair). It asks each
+// question of the decision in turn: the inputs, the suite, the score, the
+// runner's health, the floor, the repetitions, the bands, the verdict.
 func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, error) {
 	cal := opt.Calibration
-	ignore := map[string]bool{}
-	for _, b := range opt.Ignore {
-		ignore[b] = true
+	run, ignored, err := checkInputs(run, opt)
+	if err != nil {
+		return nil, err
 	}
-	if cal != nil && len(ignore) > 0 && !slices.ContainsFunc(cal.Suite, func(b string) bool { return !ignore[b] }) {
-		return nil, inputErrorf("the benchmarks ignored leave none of the suite of %s (%s) to gate on", calName(cal), strings.Join(cal.Suite, ", "))
-	}
-	run, ignored := withoutBenchmarks(run, ignore)
-	if cal != nil {
-		if cal.Matrix == nil {
-			// ParseFile refuses a file without one (ErrVersion1).
-			return nil, fmt.Errorf("the calibration has no matrix: %w", model.ErrVersion1)
-		}
-		if opt.Baseline != cal.Baseline || opt.Candidate != cal.Candidate {
-			return nil, &VariantsError{Baseline: opt.Baseline, Candidate: opt.Candidate, CalBaseline: cal.Baseline, CalCandidate: cal.Candidate}
-		}
-	}
-	metric := opt.Metric
-	if metric == "" && cal != nil {
-		// Compare what the floor was calibrated on: with several metrics
-		// per benchmark, the calibration's unit, when it has one.
-		metric = cal.SoleUnit()
-		if err := checkRunUnit(cal, run, opt, metric); err != nil {
-			return nil, err
-		}
+	metric, err := chooseMetric(run, opt)
+	if err != nil {
+		return nil, err
 	}
 	rr, err := calibrate.Ratios(run, opt.Baseline, opt.Candidate, opt.Direction, metric)
 	if err != nil {
@@ -269,9 +253,75 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 	}
 	res := &GateResult{MedianZ: math.NaN(), RunnerCutoffZ: math.NaN()}
 	warn := func(w calibrate.Warning) { res.Warnings = append(res.Warnings, w) }
-	subSuite := false // the calibrated suite less what is ignored
+	inSuite, subSuite, err := res.chooseSuite(run, &rr, opt, ignored, elsewhere, warn)
+	if err != nil {
+		return nil, err
+	}
+	if res.Score, err = rr.Score(res.Suite); err != nil {
+		return nil, err
+	}
+	res.judgeRunner(rr, cal, inSuite, warn)
+	res.Ignored = sortedKeys(ignored)
+	if err := res.chooseFloor(cal, opt, subSuite, warn); err != nil {
+		return nil, err
+	}
+	if err := res.judgeRepetitions(run, cal, opt, metric); err != nil {
+		return nil, err
+	}
+	res.CappedScore = math.NaN()
+	capped := res.judgeBands(cal, opt, rr, warn)
+	res.decide(cal, opt, capped, warn)
+	return res, nil
+}
+
+// checkInputs checks what the gate is asked before it reads a ratio: what
+// --ignore leaves of the calibrated suite, the calibration's matrix and
+// variants; it returns the run without the ignored benchmarks, and those
+// it had.
+func checkInputs(run *data.Run, opt GateOptions) (*data.Run, map[string]bool, error) {
+	cal := opt.Calibration
+	ignore := map[string]bool{}
+	for _, b := range opt.Ignore {
+		ignore[b] = true
+	}
+	if cal != nil && len(ignore) > 0 && !slices.ContainsFunc(cal.Suite, func(b string) bool { return !ignore[b] }) {
+		return nil, nil, inputErrorf("the benchmarks ignored leave none of the suite of %s (%s) to gate on", calName(cal), strings.Join(cal.Suite, ", "))
+	}
+	run, ignored := withoutBenchmarks(run, ignore)
+	if cal != nil {
+		if cal.Matrix == nil {
+			// ParseFile refuses a file without one (ErrVersion1).
+			return nil, nil, fmt.Errorf("the calibration has no matrix: %w", model.ErrVersion1)
+		}
+		if opt.Baseline != cal.Baseline || opt.Candidate != cal.Candidate {
+			return nil, nil, &VariantsError{Baseline: opt.Baseline, Candidate: opt.Candidate, CalBaseline: cal.Baseline, CalCandidate: cal.Candidate}
+		}
+	}
+	return run, ignored, nil
+}
+
+// chooseMetric is the metric the gate compares: the one asked, else what
+// the floor was calibrated on (with several metrics per benchmark, the
+// calibration's unit, when it has one), which the run must have.
+func chooseMetric(run *data.Run, opt GateOptions) (string, error) {
+	cal, metric := opt.Calibration, opt.Metric
+	if metric == "" && cal != nil {
+		metric = cal.SoleUnit()
+		if err := checkRunUnit(cal, run, opt, metric); err != nil {
+			return "", err
+		}
+	}
+	return metric, nil
+}
+
+// chooseSuite sets the suite the run is scored over, with the benchmarks
+// one variant lacks: the calibration's (less what is ignored, or what the
+// run lacks when a partial suite is allowed), else every benchmark both
+// variants measured. inSuite are the suite's benchmarks; subSuite is set
+// when the suite is part of the calibrated one.
+func (res *GateResult) chooseSuite(run *data.Run, rr *calibrate.RunRatios, opt GateOptions, ignored map[string]bool, elsewhere []string, warn func(calibrate.Warning)) (inSuite map[string]bool, subSuite bool, err error) {
 	if len(rr.Ratios) == 0 {
-		return nil, inputErrorf("no benchmark in common between %s (%s) and %s (%s)",
+		return nil, false, inputErrorf("no benchmark in common between %s (%s) and %s (%s)",
 			opt.Baseline, listOrNone(namesOf(run, opt.Baseline)), opt.Candidate, listOrNone(namesOf(run, opt.Candidate)))
 	}
 	res.OnlyOne = append(append([]string{}, rr.OnlyBaseline...), rr.OnlyCandidate...)
@@ -282,85 +332,103 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 	if len(rr.OnlyCandidate) > 0 {
 		warn(calibrate.Warning{Kind: calibrate.WarnOneVariantOnly, Benchmarks: rr.OnlyCandidate, Figures: calibrate.OneVariantFigures{Variant: opt.Candidate}})
 	}
-	inSuite := map[string]bool{}
-	if cal != nil {
-		for _, b := range cal.Suite {
-			if ignore[b] {
-				ignored[b], subSuite = true, true
-				continue
-			}
-			br, ok := rr.Ratios[b]
-			if !ok {
-				res.Missing = append(res.Missing, b)
-				continue
-			}
-			if d := cal.DirectionOf(b); d != br.Direction {
-				return nil, inputErrorf("benchmark %s: %s has it as %s (%s), but %s as %s (%s, field units.%s.direction): expected the direction the floor was calibrated on", b, calibrate.RunName(run), br.Direction, br.Unit, calName(cal), d, cal.Units[b].Unit, b)
-			}
-			if u := cal.Units[b].Unit; br.Unit != u {
-				// Two units of one direction (sec/op and B/op) are still
-				// two metrics: a floor on one says nothing of the other.
-				return nil, &UnitError{Unit: u, Msg: fmt.Sprintf("benchmark %s: %s measured it in %s, but %s has %s (field units.%s.unit)", b, calibrate.RunName(run), br.Unit, calName(cal), u, b)}
-			}
-			inSuite[b] = true
-			res.Suite = append(res.Suite, b)
-		}
-		for _, b := range rr.Names() {
-			if !contains(cal.Suite, b) {
-				res.Extra = append(res.Extra, b)
-			}
-		}
-		if len(res.Missing) > 0 {
-			// A benchmark both variants measured, in two units, did not
-			// crash: say so, rather than that one variant lacks it.
-			for _, b := range res.Missing {
-				if err := unitMismatch(cal, run, opt, b); err != nil {
-					return nil, err
-				}
-			}
-			if !opt.AllowPartial {
-				return nil, &PartialError{Part: "the common part", Msg: fmt.Sprintf("%s lacks %s of the suite of %s (a crashed benchmark prints no result): the floor was calibrated on all %d benchmarks",
-					calibrate.RunName(run), strings.Join(res.Missing, ", "), calName(cal), len(cal.Suite))}
-			}
-			if len(res.Suite) == 0 {
-				return nil, inputErrorf("%s has none of the suite of %s (%s)", calibrate.RunName(run), calName(cal), strings.Join(cal.Suite, ", "))
-			}
-			subSuite = true
-			minSuite := opt.MinSuite
-			if minSuite <= 0 {
-				minSuite = DefaultMinSuite(len(cal.Suite))
-			}
-			if len(res.Suite) < minSuite {
-				return nil, inputErrorf("%s has only %d of the %d benchmarks of %s (it lacks %s): fewer than the %d a partial suite needs, too few for its geomean to stand for the suite",
-					calibrate.RunName(run), len(res.Suite), len(cal.Suite), calName(cal), strings.Join(res.Missing, ", "), minSuite)
-			}
-			res.Partial = true
-			warn(calibrate.Warning{Kind: calibrate.WarnPartialGate, Benchmarks: res.Missing, Figures: calibrate.PartialFigures{Gated: len(res.Suite), Of: len(cal.Suite)}})
-		}
-		if len(res.Extra) > 0 {
-			warn(calibrate.Warning{Kind: calibrate.WarnNotCalibrated, Benchmarks: res.Extra})
-		}
-	} else {
-		res.Suite = rr.Names()
-		for _, b := range res.Suite {
-			inSuite[b] = true
-		}
-		if opt.Floor > 0 {
-			if err := res.uncalibratedSuite(run, rr, opt, elsewhere, warn); err != nil {
-				return nil, err
-			}
+	if opt.Calibration != nil {
+		return res.calibratedSuite(run, rr, opt, ignored, warn)
+	}
+	inSuite = map[string]bool{}
+	res.Suite = rr.Names()
+	for _, b := range res.Suite {
+		inSuite[b] = true
+	}
+	if opt.Floor > 0 {
+		if err := res.uncalibratedSuite(run, *rr, opt, elsewhere, warn); err != nil {
+			return nil, false, err
 		}
 	}
-	if res.Score, err = rr.Score(res.Suite); err != nil {
-		return nil, err
+	return inSuite, false, nil
+}
+
+// calibratedSuite is chooseSuite with a calibration: its suite, each
+// benchmark in the unit and direction it was calibrated in; a run that
+// lacks some is refused, unless a partial suite is allowed and enough of
+// it is left.
+func (res *GateResult) calibratedSuite(run *data.Run, rr *calibrate.RunRatios, opt GateOptions, ignored map[string]bool, warn func(calibrate.Warning)) (inSuite map[string]bool, subSuite bool, err error) {
+	cal := opt.Calibration
+	inSuite = map[string]bool{}
+	for _, b := range cal.Suite {
+		if slices.Contains(opt.Ignore, b) {
+			ignored[b], subSuite = true, true
+			continue
+		}
+		br, ok := rr.Ratios[b]
+		if !ok {
+			res.Missing = append(res.Missing, b)
+			continue
+		}
+		if d := cal.DirectionOf(b); d != br.Direction {
+			return nil, false, inputErrorf("benchmark %s: %s has it as %s (%s), but %s as %s (%s, field units.%s.direction): expected the direction the floor was calibrated on", b, calibrate.RunName(run), br.Direction, br.Unit, calName(cal), d, cal.Units[b].Unit, b)
+		}
+		if u := cal.Units[b].Unit; br.Unit != u {
+			// Two units of one direction (sec/op and B/op) are still
+			// two metrics: a floor on one says nothing of the other.
+			return nil, false, &UnitError{Unit: u, Msg: fmt.Sprintf("benchmark %s: %s measured it in %s, but %s has %s (field units.%s.unit)", b, calibrate.RunName(run), br.Unit, calName(cal), u, b)}
+		}
+		inSuite[b] = true
+		res.Suite = append(res.Suite, b)
 	}
-	// Runner health: the run's baselines against the calibrated history
-	// (STATS.md 3.4).
+	for _, b := range rr.Names() {
+		if !contains(cal.Suite, b) {
+			res.Extra = append(res.Extra, b)
+		}
+	}
+	if len(res.Missing) > 0 {
+		if err := res.partialSuite(run, opt, warn); err != nil {
+			return nil, false, err
+		}
+		subSuite = true
+	}
+	if len(res.Extra) > 0 {
+		warn(calibrate.Warning{Kind: calibrate.WarnNotCalibrated, Benchmarks: res.Extra})
+	}
+	return inSuite, subSuite, nil
+}
+
+// partialSuite judges a run that lacks benchmarks of the calibrated
+// suite: refused, unless a partial suite is allowed and at least
+// MinSuite of it is left.
+func (res *GateResult) partialSuite(run *data.Run, opt GateOptions, warn func(calibrate.Warning)) error {
+	cal := opt.Calibration
+	// A benchmark both variants measured, in two units, did not
+	// crash: say so, rather than that one variant lacks it.
+	for _, b := range res.Missing {
+		if err := unitMismatch(cal, run, opt, b); err != nil {
+			return err
+		}
+	}
+	if !opt.AllowPartial {
+		return &PartialError{Part: "the common part", Msg: fmt.Sprintf("%s lacks %s of the suite of %s (a crashed benchmark prints no result): the floor was calibrated on all %d benchmarks",
+			calibrate.RunName(run), strings.Join(res.Missing, ", "), calName(cal), len(cal.Suite))}
+	}
+	if len(res.Suite) == 0 {
+		return inputErrorf("%s has none of the suite of %s (%s)", calibrate.RunName(run), calName(cal), strings.Join(cal.Suite, ", "))
+	}
+	minSuite := opt.MinSuite
+	if minSuite <= 0 {
+		minSuite = DefaultMinSuite(len(cal.Suite))
+	}
+	if len(res.Suite) < minSuite {
+		return inputErrorf("%s has only %d of the %d benchmarks of %s (it lacks %s): fewer than the %d a partial suite needs, too few for its geomean to stand for the suite",
+			calibrate.RunName(run), len(res.Suite), len(cal.Suite), calName(cal), strings.Join(res.Missing, ", "), minSuite)
+	}
+	res.Partial = true
+	warn(calibrate.Warning{Kind: calibrate.WarnPartialGate, Benchmarks: res.Missing, Figures: calibrate.PartialFigures{Gated: len(res.Suite), Of: len(cal.Suite)}})
+	return nil
+}
+
+// judgeRunner sets each benchmark's row and the runner's health: the
+// run's baselines against the calibrated history (STATS.md 3.4).
+func (res *GateResult) judgeRunner(rr calibrate.RunRatios, cal *model.File, inSuite map[string]bool, warn func(calibrate.Warning)) {
 	var zs []float64
-	hist := 0
-	if cal != nil {
-		hist = cal.Runs
-	}
 	for _, b := range rr.Names() {
 		br := rr.Ratios[b]
 		gb := GateBenchmark{BenchmarkRatio: br, InScore: inSuite[b], HealthZ: math.NaN()}
@@ -379,32 +447,40 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 		}
 		res.Benchmarks = append(res.Benchmarks, gb)
 	}
-	if cal != nil {
-		res.RunnerCutoffZ = RunnerCutoff(hist)
-		res.RunnerChecked = len(zs)
-		switch {
-		case len(zs) == 0 || math.IsNaN(res.RunnerCutoffZ):
-			res.RunnerHealth = RunnerHealthUnchecked
-			why := calibrate.UncheckedNoSpread
-			if len(cal.Health) == 0 {
-				why = calibrate.UncheckedNoHistory
-			} else if math.IsNaN(res.RunnerCutoffZ) {
-				why = calibrate.UncheckedFewRuns
-			}
-			warn(calibrate.Warning{Kind: calibrate.WarnRunnerUnchecked, Benchmarks: res.RunnerFlat, Figures: calibrate.UncheckedFigures{Why: why, CalibrationRuns: hist}})
-		default:
-			res.MedianZ = stats.Median(zs)
-			res.RunnerDegraded = res.MedianZ < res.RunnerCutoffZ
-			res.RunnerHealth = RunnerHealthOK
-			if res.RunnerDegraded {
-				res.RunnerHealth = RunnerHealthDegraded
-			}
-			if len(res.RunnerFlat) > 0 {
-				warn(calibrate.Warning{Kind: calibrate.WarnRunnerUnchecked, Benchmarks: res.RunnerFlat, Figures: calibrate.UncheckedFigures{Why: calibrate.UncheckedFlat, CalibrationRuns: hist}})
-			}
+	if cal == nil {
+		return
+	}
+	hist := cal.Runs
+	res.RunnerCutoffZ = RunnerCutoff(hist)
+	res.RunnerChecked = len(zs)
+	switch {
+	case len(zs) == 0 || math.IsNaN(res.RunnerCutoffZ):
+		res.RunnerHealth = RunnerHealthUnchecked
+		why := calibrate.UncheckedNoSpread
+		if len(cal.Health) == 0 {
+			why = calibrate.UncheckedNoHistory
+		} else if math.IsNaN(res.RunnerCutoffZ) {
+			why = calibrate.UncheckedFewRuns
+		}
+		warn(calibrate.Warning{Kind: calibrate.WarnRunnerUnchecked, Benchmarks: res.RunnerFlat, Figures: calibrate.UncheckedFigures{Why: why, CalibrationRuns: hist}})
+	default:
+		res.MedianZ = stats.Median(zs)
+		res.RunnerDegraded = res.MedianZ < res.RunnerCutoffZ
+		res.RunnerHealth = RunnerHealthOK
+		if res.RunnerDegraded {
+			res.RunnerHealth = RunnerHealthDegraded
+		}
+		if len(res.RunnerFlat) > 0 {
+			warn(calibrate.Warning{Kind: calibrate.WarnRunnerUnchecked, Benchmarks: res.RunnerFlat, Figures: calibrate.UncheckedFigures{Why: calibrate.UncheckedFlat, CalibrationRuns: hist}})
 		}
 	}
-	// The floor.
+}
+
+// chooseFloor sets the floor: the one given, else the calibration's, or,
+// on part of the calibrated suite, that sub-suite's floor recomputed from
+// the calibration's matrix; and warns of a thin calibration or a floor
+// below 1.
+func (res *GateResult) chooseFloor(cal *model.File, opt GateOptions, subSuite bool, warn func(calibrate.Warning)) error {
 	switch {
 	case opt.Floor > 0:
 		res.Floor, res.FloorSource = opt.Floor, FloorGiven
@@ -414,21 +490,20 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 	case cal != nil:
 		res.Floor, res.FloorSource = cal.Floor, FloorCalibration
 	}
-	res.Ignored = sortedKeys(ignored)
 	if subSuite && res.FloorSource == FloorCalibration {
 		scores, err := cal.Matrix.Scores(res.Suite)
 		if err != nil {
-			return nil, inputErrorf("%v", err)
+			return inputErrorf("%v", err)
 		}
 		_, sub, _, err := model.FloorOf(scores, cal.RecommendOptions())
 		if err != nil {
-			return nil, inputErrorf("the floor of the sub-suite: %v", err)
+			return inputErrorf("the floor of the sub-suite: %v", err)
 		}
 		if !(sub > 0) {
-			return nil, inputErrorf("the %s method gives the sub-suite of %d benchmarks no floor above 0", cal.Method, len(res.Suite))
+			return inputErrorf("the %s method gives the sub-suite of %d benchmarks no floor above 0", cal.Method, len(res.Suite))
 		}
 		if err := model.CheckFloorUseful(scores, sub, cal.RecommendOptions()); err != nil {
-			return nil, fmt.Errorf("the floor of the sub-suite of %d benchmarks: %w", len(res.Suite), err)
+			return fmt.Errorf("the floor of the sub-suite of %d benchmarks: %w", len(res.Suite), err)
 		}
 		res.FullFloor, res.SubSuiteFloor, res.Floor = cal.Floor, sub, sub
 	}
@@ -442,11 +517,14 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 			warn(calibrate.Warning{Kind: calibrate.WarnGateFloorBelowOne, Figures: calibrate.FloorFigures{Floor: res.Floor, Step: cal.Params.Step, Min: cal.Observed.Min}})
 		}
 	}
-	if err := res.judgeRepetitions(run, cal, opt, metric); err != nil {
-		return nil, err
-	}
-	res.CappedScore = math.NaN()
-	capped := res.judgeBands(cal, opt, rr, warn)
+	return nil
+}
+
+// decide sets the verdict: the score against the floor, unless the
+// benchmarks capped at their bands' upper edge (capped) would change it,
+// or a degraded runner makes it inconclusive; and says why in
+// VerdictDetail.
+func (res *GateResult) decide(cal *model.File, opt GateOptions, capped []string, warn func(calibrate.Warning)) {
 	res.Verdict = res.verdictAt(res.Score, opt)
 	if len(capped) > 0 {
 		// A benchmark far above its band must not carry the verdict
@@ -461,6 +539,10 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 		}
 	}
 	if res.RunnerDegraded {
+		hist := 0
+		if cal != nil {
+			hist = cal.Runs
+		}
 		switch opt.OnDegraded {
 		case "ignore":
 		case "fail":
@@ -477,7 +559,6 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 	if res.RunnerDegraded && res.Verdict != VerdictInconclusive {
 		res.VerdictDetail += " on a degraded runner"
 	}
-	return res, nil
 }
 
 // judgeRepetitions counts the run's repetitions and, when the floor is
@@ -628,6 +709,25 @@ func oneSidedError(run *data.Run, rr calibrate.RunRatios, opt GateOptions) error
 		calibrate.RunName(run), strings.Join(lacks, "; "), opt.Baseline, listOrNone(namesOf(run, opt.Baseline)), opt.Candidate, listOrNone(namesOf(run, opt.Candidate)))}
 }
 
+// capAbove sets CappedScore, the score with the benchmarks far above
+// their bands at the bands' upper edges, over the same suite, as
+// ScoreOver computes it; capped are those benchmarks.
+func (res *GateResult) capAbove(rr calibrate.RunRatios, byName map[string]model.Band, above map[string]bool) (capped []string) {
+	at := calibrate.RunRatios{ID: rr.ID, Ratios: make(map[string]calibrate.BenchmarkRatio, len(res.Suite))}
+	for _, name := range res.Suite {
+		br := rr.Ratios[name]
+		if edge := upperEdge(byName[name]); above[name] && br.Ratio > edge {
+			br.Ratio = edge
+			capped = append(capped, name)
+		}
+		at.Ratios[name] = br
+	}
+	if len(capped) > 0 {
+		res.CappedScore = at.ScoreOver(res.Suite).Score
+	}
+	return capped
+}
+
 // judgeBands sets each gated benchmark's usual ratio and, unless the mode
 // is off, its band, by Holm's step-down over the gated benchmarks at the
 // calibration's family-wise rate. Whatever the mode, it returns the
@@ -671,20 +771,7 @@ func (res *GateResult) judgeBands(cal *model.File, opt GateOptions, rr calibrate
 			j.Above[name] = true
 		}
 	}
-	// The score with the benchmarks far above their bands at the bands'
-	// upper edges, over the same suite, as ScoreOver computes it.
-	at := calibrate.RunRatios{ID: rr.ID, Ratios: make(map[string]calibrate.BenchmarkRatio, len(res.Suite))}
-	for _, name := range res.Suite {
-		br := rr.Ratios[name]
-		if edge := upperEdge(byName[name]); j.Above[name] && br.Ratio > edge {
-			br.Ratio = edge
-			capped = append(capped, name)
-		}
-		at.Ratios[name] = br
-	}
-	if len(capped) > 0 {
-		res.CappedScore = at.ScoreOver(res.Suite).Score
-	}
+	capped = res.capAbove(rr, byName, j.Above)
 	if res.PerBenchmark == PerBenchmarkOff {
 		return capped
 	}

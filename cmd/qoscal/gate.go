@@ -134,16 +134,86 @@ func (g *gateFlags) flags(fs *flagSet) {
 }
 
 func (g *gateFlags) run(u *ui, paths []string) error {
+	in, err := g.readInputs(u, paths)
+	if err != nil {
+		return err
+	}
+	run, second, cal, paths, pair := in.run, in.second, in.cal, in.paths, in.pair
+	fs := g.fs
+	envLabels, envFrom := g.runEnvironment(u, run, paths)
+	judging := calgate.ChooseProfile(cal, envLabels)
+	cal = judging.Cal
+	dir, err := g.direction()
+	if err != nil {
+		return err
+	}
+	opt := calgate.GateOptions{
+		Baseline: run.Baseline, Candidate: run.Candidate, Floor: g.floor, Calibration: cal, Direction: dir,
+		AllowPartial: g.allowPartial, ReportOnly: g.reportOnly, OnDegraded: g.onDegraded, Metric: g.metric,
+		PerBenchmark: g.perBenchmark, MinSuite: g.minSuite, RerunBand: g.rerunBand, Ignore: g.ignore,
+	}
+	var rerun calgate.Rerun
+	if g.rerunCommand != "" {
+		rerun = func(first *calgate.GateResult) (*data.Run, error) {
+			v := &gateView{&present.Gate{Res: first, Run: run, Cal: cal, CalPath: g.calibration, GivenFloor: "--floor"}}
+			u.notef("%s", v.Headline())
+			return g.rerun(u, paths, run)
+		}
+	}
+	d, err := calgate.Decide(run, second, opt, rerun)
+	if err != nil {
+		return err
+	}
+	// judged are the runs the verdict is about, which --record stores:
+	// the run, the two of a pair, or the run and its rerun.
+	res, judged, run := d.GateResult, d.Judged, d.Run
+	rerunCommand := ""
+	if d.Reran {
+		rerunCommand = g.rerunCommand
+	}
+	res.Warnings = append(res.Warnings, judging.Warnings...)
+	// The command's own warning, about the files it was given, comes
+	// before the gate's.
+	same := g.sameFiles(pair)
+	if g.record {
+		if err := g.recordRun(u, judged, res, cal, judging.Profile, rerunCommand != ""); err != nil {
+			return err
+		}
+	}
+	g.checkIgnored(u, res)
+	driftNote := g.driftNote(u, fs.Changed("db"), cal, dir)
+	code := gateExitCode(res)
+	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
+		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings), RerunCommand: rerunCommand,
+		Environment: present.NewGateEnvironment(envLabels, envFrom), Profile: judging.Profile, Full: judging.Full}}
+	if same != "" {
+		v.Warnings = append([]string{same}, v.Warnings...)
+	}
+	return writeGate(u, v, v.outputs(), same, v.warnings(u), driftNote, code)
+}
+
+// gateInput is what the gate reads before it judges: the run (or the
+// first of a pair) and the pair's second, the calibration file, and the
+// paths the run was read from (pair: the pair's two).
+type gateInput struct {
+	run, second *data.Run
+	cal         *model.File
+	paths, pair []string
+}
+
+// readInputs checks the flags and the files, and reads the calibration
+// and the run or pair (and writes qoscal.json with --emit-meta).
+func (g *gateFlags) readInputs(u *ui, paths []string) (*gateInput, error) {
 	fs := g.fs
 	if err := g.validate(fs.Changed("floor")); err != nil {
-		return err
+		return nil, err
 	}
 	if g.record && g.runID == "" && len(paths) != 2 {
 		// Under GitHub Actions the run is named, as --run's help says, by
 		// default after the Actions run and attempt; elsewhere no default
 		// names it well enough to store it by.
 		if u.getenv("GITHUB_RUN_ID") == "" {
-			return usagef("--record needs --run ID: the id of the run in the store (under GitHub Actions it defaults to GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT)")
+			return nil, usagef("--record needs --run ID: the id of the run in the store (under GitHub Actions it defaults to GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT)")
 		}
 		g.runID = g.defaultRunID(u)
 	}
@@ -152,16 +222,16 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	}
 	g.dbNamed = fs.Changed("db") || u.getenv("QOSCAL_DB") != ""
 	if err := g.checkFiles(u, paths, fs.Changed("db")); err != nil {
-		return err
+		return nil, err
 	}
 	var cal *model.File
 	if g.calibration != "" {
 		f, err := model.ReadFile(g.calibration)
 		if errors.Is(err, model.ErrVersion1) {
-			return withHint(err, "to gate on a floor you chose, give it with --floor instead of --calibration")
+			return nil, withHint(err, "to gate on a floor you chose, give it with --floor instead of --calibration")
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		cal = f
 		g.skips = append(g.skips, f.ExpectedSkips...)
@@ -172,13 +242,13 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	if len(paths) == 2 {
 		// A pair: the two run folders of one job, judged by their mean.
 		if g.runID != "" {
-			return usagef("--run names one run: a pair of run folders is named after its folders")
+			return nil, usagef("--run names one run: a pair of run folders is named after its folders")
 		}
 		if g.rerunCommand != "" {
-			return usagef("--rerun-command reruns one run: a pair is judged by its mean with no band, never rerun")
+			return nil, usagef("--rerun-command reruns one run: a pair is judged by its mean with no band, never rerun")
 		}
 		if second, err = g.readRun(u, paths[1:]); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	pair := paths
@@ -186,96 +256,37 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 		paths = paths[:1]
 	}
 	if g.rerunCommand != "" && g.fromStore(paths) {
-		return usagef("--rerun-command measures again into the run's result files: give them with --baseline and --candidate, not a stored run")
+		return nil, usagef("--rerun-command measures again into the run's result files: give them with --baseline and --candidate, not a stored run")
 	}
 	run, err := g.readRun(u, paths)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if g.rerunCommand != "" {
 		if err := checkRerunID(run.ID); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if second != nil && run.ID == second.ID {
 		if err := namePair(run, second, pair[0], pair[1]); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if g.emitMeta {
 		if err := g.writeMeta(u, paths); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	envLabels, envFrom := g.runEnvironment(u, run, paths)
-	var envWarnings []calibrate.Warning
-	// profile is the value whose profile of the calibration judges the
-	// run, which cal then is; full the calibration file as read.
-	profile, full := "", cal
-	if cal != nil {
-		envWarnings = cal.EnvironmentWarnings(envLabels)
-		if p, ok := cal.Profile(envLabels[cal.By]); ok && cal.By != "" {
-			cal, profile = p, envLabels[cal.By]
-		}
-	}
-	dir, err := g.direction()
-	if err != nil {
-		return err
-	}
-	opt := calgate.GateOptions{
-		Baseline: run.Baseline, Candidate: run.Candidate, Floor: g.floor, Calibration: cal, Direction: dir,
-		AllowPartial: g.allowPartial, ReportOnly: g.reportOnly, OnDegraded: g.onDegraded, Metric: g.metric,
-		PerBenchmark: g.perBenchmark, MinSuite: g.minSuite, RerunBand: g.rerunBand, Ignore: g.ignore,
-	}
-	var res *calgate.GateResult
-	// judged are the runs the verdict is about, which --record stores:
-	// the run, the two of a pair, or the run and its rerun.
-	judged := []*data.Run{run}
-	rerunCommand := ""
-	if second != nil {
-		judged = append(judged, second)
-		res, err = calgate.GatePair(run, second, opt)
-		if err == nil {
-			run = &data.Run{ID: calgate.PairID(run, second), Baseline: run.Baseline, Candidate: run.Candidate}
-		}
-	} else {
-		res, err = calgate.Gate(run, opt)
-		if err == nil && res.Verdict == calgate.VerdictRerun && g.rerunCommand != "" {
-			first := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, GivenFloor: "--floor"}}
-			u.notef("%s", first.Headline())
-			var again *data.Run
-			if again, err = g.rerun(u, paths, run); err != nil {
-				return err
-			}
-			if res, err = calgate.GatePair(run, again, opt); err != nil {
-				return fmt.Errorf("the run and its rerun: %w", err)
-			}
-			judged = append(judged, again)
-			rerunCommand = g.rerunCommand
-			run = &data.Run{ID: run.ID, Baseline: run.Baseline, Candidate: run.Candidate}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	res.Warnings = append(res.Warnings, envWarnings...)
-	// The command's own warning, about the files it was given, comes
-	// before the gate's.
-	same := g.sameFiles(pair)
-	if g.record {
-		if err := g.recordRun(u, judged, res, cal, profile, rerunCommand != ""); err != nil {
-			return err
-		}
-	}
-	g.checkIgnored(u, res)
-	driftNote := g.driftNote(u, fs.Changed("db"), cal, dir)
-	code := gateExitCode(res)
-	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
-		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings), RerunCommand: rerunCommand,
-		Environment: present.NewGateEnvironment(envLabels, envFrom), Profile: profile, Full: full}}
-	if same != "" {
-		v.Warnings = append([]string{same}, v.Warnings...)
-	}
+	return &gateInput{run: run, second: second, cal: cal, paths: paths, pair: pair}, nil
+}
+
+// writeGate writes a gate's verdict: the step summary first (a summary
+// that cannot be written exits 2, and stdout must then hold nothing or,
+// with --format json, the error document alone), the step outputs, the
+// warnings (same, the command's own about the files it was given, before
+// the gate's), the view, the annotations and the verdict line, then the
+// drift note; and returns the verdict's exit code.
+func writeGate(u *ui, v *gateView, outs []output, same string, warnings []calibrate.Warning, driftNote string, code int) error {
 	// The summary is written before the verdict is printed: a summary that
 	// cannot be written exits 2, and stdout must then hold nothing or, with
 	// --format json, the error document alone.
@@ -288,13 +299,13 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 			return fmt.Errorf("step summary %s: %v", summary, err)
 		}
 	}
-	if err := u.setOutputs(v.outputs()); err != nil {
+	if err := u.setOutputs(outs); err != nil {
 		return err
 	}
 	if same != "" {
 		u.warnAbout("same file", same)
 	}
-	u.warnAll(v.warnings(u))
+	u.warnAll(warnings)
 	if err := show(u, v); err != nil {
 		return err
 	}
