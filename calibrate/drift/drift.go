@@ -116,7 +116,7 @@ const (
 	// moves the CUSUM by at most 3, while three runs far off still reach
 	// the decision interval of a calibration of 9 runs.
 	DriftClip = 4
-	// driftDraws is the number of simulated steady sequences behind the
+	// DriftDraws is the number of simulated steady sequences behind the
 	// score's null (the rate's Monte Carlo SE: 0.15% at 5%).
 	DriftDraws = 20000
 )
@@ -295,7 +295,7 @@ func (c driftCheck) direction() string {
 	return "up"
 }
 
-// driftNulls holds the nulls of the checks against one calibration (of n
+// DriftNulls holds the nulls of the checks against one calibration (of n
 // runs), one per autocorrelation allowed for.
 type DriftNulls struct {
 	N     int
@@ -351,7 +351,7 @@ func (d *DriftNulls) check(cal, x []float64) driftCheck {
 	return c
 }
 
-// allowedRho is the autocorrelation the drift check's null allows for,
+// AllowedRho is the autocorrelation the drift check's null allows for,
 // from the calibration's log values cal (see driftNulls.check).
 func AllowedRho(cal []float64) float64 {
 	r, se := stats.Lag1Autocorrelation(cal)
