@@ -292,10 +292,10 @@ var (
 		"present": true, // issue 34 item 3: present exports what others use
 	}
 	// cmdShareNow is the command's share of the code when the rule was
-	// added (7.5k of 40.7k lines, 18.5%; 18.9% before issue 34): it may
+	// added (7,380 of 40,770 lines, 18.1%; 18.9% before issue 34): it may
 	// only fall, to maxCmdShare (issue 34 item 1: cmd needs to lose
-	// 2.7k lines to the packages that decide and to internal/).
-	cmdShareNow = 0.186
+	// 2.5k lines to the packages that decide and to internal/).
+	cmdShareNow = 0.182
 )
 
 // codeFiles returns the module's Go files of code (not tests), by
