@@ -288,14 +288,12 @@ var (
 		"data/store/sqlite/sqlite.go": true, // issue 34 item 4: the store helper splits it
 		"data/load/load.go":           true, // issue 34 item 4: the store helper splits it
 	}
-	widePackages = map[string]bool{
-		"present": true, // issue 34 item 3: present exports what others use
-	}
+	widePackages = map[string]bool{}
 	// cmdShareNow is the command's share of the code when the rule was
-	// added (7,380 of 40,770 lines, 18.1%; 18.9% before issue 34): it may
+	// added (7,385 of 41,190 lines, 17.9%; 18.9% before issue 34): it may
 	// only fall, to maxCmdShare (issue 34 item 1: cmd needs to lose
-	// 2.5k lines to the packages that decide and to internal/).
-	cmdShareNow = 0.182
+	// 2.4k lines to the packages that decide and to internal/).
+	cmdShareNow = 0.180
 )
 
 // codeFiles returns the module's Go files of code (not tests), by

@@ -634,8 +634,3 @@ func countAll(groups [][]float64) int {
 	}
 	return n
 }
-
-// Tail is the tail model fitted to the scores (ScoreStats.Tail): the
-// type of package stats, named here so that a view reads it from the
-// analysis without computing anything.
-type Tail = stats.Tail
