@@ -217,20 +217,13 @@ func auditLedger(u *ui, st store.Store, filter map[string]string, cal *model.Fil
 		}
 		byProfile[v.Profile] = append(byProfile[v.Profile], r)
 	}
-	res, err := calaudit.Audit(cal, byProfile[""], calaudit.AuditOptions{})
+	res, byValue, err := calaudit.AuditProfiles(cal, byProfile, calaudit.AuditOptions{})
 	if err != nil {
 		return nil, nil, ledger, err
 	}
 	var profiles []present.ProfileAudit
-	if cal.By != "" {
-		for _, value := range cal.ProfileValues() {
-			p, _ := cal.Profile(value)
-			pres, err := calaudit.Audit(p, byProfile[value], calaudit.AuditOptions{})
-			if err != nil {
-				return nil, nil, ledger, fmt.Errorf("the profile %s=%s: %w", render.OneLine(cal.By), render.OneLine(value), err)
-			}
-			profiles = append(profiles, present.ProfileAudit{Value: value, Cal: p, Res: pres})
-		}
+	for _, p := range byValue {
+		profiles = append(profiles, present.ProfileAudit{Value: p.Value, Cal: p.Cal, Res: p.Res})
 	}
 	return res, profiles, ledger, nil
 }
