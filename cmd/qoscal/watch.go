@@ -29,7 +29,7 @@ import (
 
 var watchCmd = &command{
 	name:      "watch",
-	summary:   "after the merge: open, update or close one issue per regression on main",
+	summary:   "after the merge: one GitHub issue per fall of the score on main",
 	format:    true,
 	annotates: "a fall of the score (a ::warning::), warnings that the issue could not be posted, and an error",
 	usage: `qoscal watch --calibration FILE [--db STORE] [--label KEY=VALUE...] [flags]
@@ -89,8 +89,10 @@ ones, as they would be filed:
     $ qoscal recommend --write settled.json --baseline glibc=baseline.txt --candidate mimalloc=mimalloc.txt \
         data/samples/linux-glibc-vs-mimalloc/healthy
     ...
-    $ qoscal watch --dry-run --calibration settled.json data/samples/linux-glibc-vs-mimalloc/regressed
-    open: the score fell between run run-12 (1.24x) and run run-01 (1.15x): ...
+    $ qoscal watch --dry-run --calibration settled.json --baseline glibc=baseline.txt --candidate mimalloc=mimalloc.txt \
+        data/samples/linux-glibc-vs-mimalloc/regressed
+    open: the score fell between run run-12 (1.26x) and run run-01 (1.15x): 9.4% (95% CI 7.1%–11.7%).
+    ...
 
 In a workflow, on pushes to main:
 
