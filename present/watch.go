@@ -478,6 +478,7 @@ func (v *Watch) runJSON(s *watch.Suspect) *WatchRunJSON {
 // push.
 type WatchReplay struct {
 	Runs, Actions []string
+	Rates         watch.Rates
 }
 
 // Doc is a line per push.
@@ -492,14 +493,18 @@ func (v *WatchReplay) Doc() *render.Doc {
 		}
 	}
 	doc.Add(&render.Heading{Level: 3, Text: "qoscal watch --replay"}, &render.Lines{Lines: lines},
-		&render.Paragraph{Text: fmt.Sprintf("%s opened over %s.", Plural(opened, "issue"), pushCount(len(v.Runs)))})
+		&render.Paragraph{Text: fmt.Sprintf("%s opened over %s.", Plural(opened, "issue"), pushCount(len(v.Runs)))},
+		&render.Paragraph{Text: capitalize(RatesSentence(v.Rates)) + "."})
 	return doc
 }
 
 // WatchReplayJSON is the replay's document.
 type WatchReplayJSON struct {
-	Pushes []WatchPushJSON `json:"pushes"`
-	Opened int             `json:"opened"`
+	Pushes            []WatchPushJSON           `json:"pushes"`
+	Opened            int                       `json:"opened"`
+	FalseIssuesPer100 render.Float              `json:"false_issues_per_100"`
+	FalseIssuesSE     render.Float              `json:"false_issues_per_100_se"`
+	Delay             map[string]WatchDelayJSON `json:"delay"`
 }
 
 // WatchPushJSON is one push of a replay.
@@ -510,7 +515,10 @@ type WatchPushJSON struct {
 
 // JSON is the replay's document.
 func (v *WatchReplay) JSON() WatchReplayJSON {
-	j := WatchReplayJSON{Pushes: []WatchPushJSON{}}
+	j := WatchReplayJSON{Pushes: []WatchPushJSON{}, FalseIssuesPer100: render.Float(v.Rates.FalseIssuesPer100), FalseIssuesSE: render.Float(v.Rates.SE), Delay: map[string]WatchDelayJSON{}}
+	for _, d := range v.Rates.Delays {
+		j.Delay[StepKey(d.Step)] = WatchDelayJSON{Median: render.Float(d.Median), P90: render.Float(d.P90), Within5: d.Within5}
+	}
 	for i := range v.Runs {
 		j.Pushes = append(j.Pushes, WatchPushJSON{Run: v.Runs[i], Action: v.Actions[i]})
 		if v.Actions[i] == watch.Open {

@@ -483,16 +483,17 @@ func (m *machine) push(v float64) string {
 // from the calibration on with no issue open: the action on each run's
 // push, in the order of Result.Runs (runs lacking a suite benchmark or
 // the variants are left out, as Drift leaves them). It is the decision
-// Decide makes, push after push, with the state the issues would hold.
-func Replay(cal *calibrate.File, runs []data.Run, dir calibrate.Direction, opt Options) (ids []string, actions []string, d *calibrate.DriftResult, err error) {
+// Decide makes, push after push, with the state the issues would hold;
+// and the figures stated for the calibration.
+func Replay(cal *calibrate.File, runs []data.Run, dir calibrate.Direction, opt Options) (ids []string, actions []string, rates Rates, err error) {
 	opt = opt.withDefaults()
-	d, err = calibrate.Drift(cal, runs, dir, calibrate.DriftOptions{FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, Seed: opt.Seed})
+	d, err := calibrate.Drift(cal, runs, dir, calibrate.DriftOptions{FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, Seed: opt.Seed})
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, rates, err
 	}
 	calScores, err := cal.Matrix.Scores(cal.Suite)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, rates, err
 	}
 	logs := logOf(calScores)
 	mean, sd := stats.Mean(logs), stats.SD(logs)
@@ -500,7 +501,7 @@ func Replay(cal *calibrate.File, runs []data.Run, dir calibrate.Direction, opt O
 	for _, s := range d.Scores {
 		actions = append(actions, m.push(standard(math.Log(s), mean, sd)))
 	}
-	return d.Runs, actions, d, nil
+	return d.Runs, actions, Simulate(len(calScores), d.Rho, sd, d.H, opt), nil
 }
 
 // Simulate states the watch's figures for a calibration of n runs whose
@@ -604,4 +605,3 @@ func finite(x float64) float64 {
 	}
 	return x
 }
-

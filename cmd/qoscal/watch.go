@@ -220,11 +220,11 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 		if len(runs) == 0 {
 			return errors.New("no run judged against the calibration to replay")
 		}
-		ids, actions, _, err := watch.Replay(cal, runs, dir, opt)
+		ids, actions, rates, err := watch.Replay(cal, runs, dir, opt)
 		if err != nil {
 			return err
 		}
-		return show(u, &present.WatchReplay{Runs: ids, Actions: actions})
+		return show(u, &present.WatchReplay{Runs: ids, Actions: actions, Rates: rates})
 	}
 
 	// The issues: read when there is a token (also with --dry-run: to
