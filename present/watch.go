@@ -304,7 +304,7 @@ func (v *Watch) IssueBody(marker, state string) string {
 			b.WriteString("\n")
 		}
 	}
-	fmt.Fprintf(&b, "*%s. The drift check runs at a false-alarm rate of %s per %d runs (docs/STATS.md 5e).*\n",
+	fmt.Fprintf(&b, "*%s. The drift check runs at a false-alarm rate of %s per %d runs (docs/STATS.md 5f).*\n",
 		render.MDEscape(capitalize(RatesSentence(r.Rates))), falseAlarmPct(v.FalseAlarm), v.PerRuns)
 	return b.String()
 }

@@ -4,7 +4,7 @@
 // states, for a calibration, the rate of false issues per 100 pushes of
 // unchanged code and the delay (pushes until an issue) for steps of 3, 5
 // and 10%, by a seeded simulation of the calibration's fitted model
-// through the same decision (docs/STATS.md 5e).
+// through the same decision (docs/STATS.md 5f).
 //
 // The alarm is calibrate.Drift's, fall side only: a two-sided CUSUM of
 // the log scores of the runs since the calibration (or since the last
@@ -28,7 +28,7 @@ import (
 	"github.com/qoscal/qoscal/stats"
 )
 
-// The watch's defaults and constants (docs/STATS.md 5e).
+// The watch's defaults and constants (docs/STATS.md 5f).
 const (
 	// DefaultFalseAlarm and DefaultPerRuns: the drift check the watch
 	// runs is qoscal drift's, two-sided, at 5% per 20 runs checked after

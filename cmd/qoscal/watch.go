@@ -294,11 +294,24 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 		return err
 	}
 	if !u.json && body != "" && (w.dryRun || gh.notPosted) {
-		fmt.Fprintf(u.stdout, "\n--- the issue as it would be posted: %s ---\n", render.OneLine(gh.target(v, current)))
-		if title != "" {
-			fmt.Fprintf(u.stdout, "title: %s\n\n", title)
+		// What would be posted: in Markdown as it is; in text indented,
+		// so that its code fence cannot close a fence it is shown in.
+		if u.markdown {
+			fmt.Fprintf(u.stdout, "\n---\n\n")
+			io.WriteString(u.stdout, body)
+		} else {
+			fmt.Fprintf(u.stdout, "\nThe issue as it would be posted (%s):\n\n", render.OneLine(gh.target(v, current)))
+			if title != "" {
+				fmt.Fprintf(u.stdout, "    title: %s\n\n", title)
+			}
+			for _, l := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
+				if l == "" {
+					fmt.Fprintln(u.stdout)
+					continue
+				}
+				fmt.Fprintf(u.stdout, "    %s\n", l)
+			}
 		}
-		io.WriteString(u.stdout, body)
 	}
 	if u.github && (res.Action == watch.Open || res.Action == watch.Update) {
 		ghCommand(u.annotations(), "warning", "qoscal watch", present.FallSentence(res))

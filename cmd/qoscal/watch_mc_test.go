@@ -94,7 +94,7 @@ type watchStated struct {
 // pushes from a fall to its issue, against the figures the command
 // stated. Goals (issue 37): at most 1 false issue per 100 pushes under
 // every model; a 10% fall found within 5 pushes 90% of the time on
-// independent runs. Figures in docs/STATS.md 5e (-v prints them).
+// independent runs. Figures in docs/STATS.md 5f (-v prints them).
 func TestWatchMonteCarlo(t *testing.T) {
 	testenv.SkipUnlessSlow(t)
 	reps := testenv.Size(200, 40)
