@@ -155,6 +155,9 @@ func (w *watchFlags) flags(fs *flagSet) {
 	fs.StringVar(&w.gitDir, "git", ".", "the clone `DIR` whose history counts the commits between the two runs (a range of one commit names it as the cause); none: do not count")
 }
 
+// shellSafe is a word a POSIX shell reads as it is.
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./=:,+@%-]+$`)
+
 // commitHash is what a commit label must look like to go into a git
 // command line: a hexadecimal object name.
 var commitHash = regexp.MustCompile(`^[0-9a-fA-F]{4,64}$`)
@@ -300,7 +303,7 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 			fmt.Fprintf(u.stdout, "\n---\n\n")
 			io.WriteString(u.stdout, body)
 		} else {
-			fmt.Fprintf(u.stdout, "\nThe issue as it would be posted (%s):\n\n", render.OneLine(gh.target(v, current)))
+			fmt.Fprintf(u.stdout, "\nThe issue as it would be posted (%s):\n\n", render.OneLine(gh.target(current)))
 			if title != "" {
 				fmt.Fprintf(u.stdout, "    title: %s\n\n", title)
 			}
@@ -520,7 +523,7 @@ func readSmall(path string, limit int64) ([]byte, error) {
 // shellQuote quotes s for a POSIX shell: as it is when it holds only
 // safe characters, else in single quotes.
 func shellQuote(s string) string {
-	if s != "" && regexp.MustCompile(`^[A-Za-z0-9_./=:,+@%-]+$`).MatchString(s) {
+	if s != "" && shellSafe.MatchString(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
@@ -588,7 +591,7 @@ func (g *watchGitHub) fail(u *ui, err error) {
 }
 
 // target names the issue a body goes to.
-func (g *watchGitHub) target(v *present.Watch, current *github.Issue) string {
+func (g *watchGitHub) target(current *github.Issue) string {
 	if current != nil {
 		return fmt.Sprintf("issue #%d", current.Number)
 	}
