@@ -327,15 +327,22 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 // the order stored.
 func (w *watchFlags) runs(u *ui, cal *calibrate.File, paths []string, lopt load.Options, filter map[string]string) ([]data.Run, error) {
 	loc := storePath(u, w.db)
-	src := source.Source{Paths: paths, Load: lopt, Store: loc, Labels: filter}
 	if len(paths) > 0 || len(filter) > 0 {
+		src := source.Source{Paths: paths, Load: lopt, Store: loc, Labels: filter}
 		return src.Runs(u.ctx)
 	}
+	return judgedRuns(u, loc, cal, nil)
+}
+
+// judgedRuns are the runs of the store at loc (those that carry the
+// labels of filter) that the ledger judged against cal, in the order
+// stored: the pushes the watch watched. None when no verdict was.
+func judgedRuns(u *ui, loc string, cal *calibrate.File, filter map[string]string) ([]data.Run, error) {
 	st, err := source.OpenStore(u.ctx, loc, store.ReadOnly)
 	if err != nil {
 		return nil, err
 	}
-	ledger, err := st.Ledger(u.ctx, store.LedgerQuery{Calibration: cal.SHA256})
+	ledger, err := st.Ledger(u.ctx, store.LedgerQuery{Labels: filter, Calibration: cal.SHA256})
 	st.Close()
 	if err != nil {
 		return nil, err
@@ -347,6 +354,7 @@ func (w *watchFlags) runs(u *ui, cal *calibrate.File, paths []string, lopt load.
 	if len(judged) == 0 {
 		return nil, nil
 	}
+	src := source.Source{Store: loc, Labels: filter}
 	all, err := src.Runs(u.ctx)
 	if err != nil {
 		return nil, err
