@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/drift"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/calibrate/watch"
 	"github.com/qoscal/qoscal/render"
 	"github.com/qoscal/qoscal/stats"
@@ -17,7 +18,7 @@ import (
 // issue it opened, updated or closed. The issue's text is IssueBody.
 type Watch struct {
 	Res *watch.Result
-	Cal *calibrate.File
+	Cal *model.File
 	// CalName is the calibration file's name as given.
 	CalName string
 	// Action and Why are what the command did: Res's, or Close with
@@ -95,8 +96,8 @@ func (v *Watch) WatchSentence() string {
 	if d == nil || len(r.Runs) == 0 {
 		return "quiet: no run since the calibration"
 	}
-	if n := len(r.Runs) - r.Restart; n < calibrate.MinNewRuns {
-		return fmt.Sprintf("quiet: %s since the calibration or the last episode, and a fall needs %d", Plural(n, "run"), calibrate.MinNewRuns)
+	if n := len(r.Runs) - r.Restart; n < drift.MinNewRuns {
+		return fmt.Sprintf("quiet: %s since the calibration or the last episode, and a fall needs %d", Plural(n, "run"), drift.MinNewRuns)
 	}
 	if d.Drift && d.Direction == "up" {
 		return fmt.Sprintf("quiet: the score rose (median %s → %s): 'qoscal drift' advises recalibrating; the watch files falls only", X(d.BeforeMedian), X(d.AfterMedian))

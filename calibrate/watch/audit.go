@@ -2,6 +2,7 @@ package watch
 
 import (
 	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/stats"
 )
@@ -49,7 +50,7 @@ const (
 // AuditEpisodes replays the watch on runs (in push order) against cal and
 // counts its episodes; marks are the runs' latest marks (their truth, by
 // run id).
-func AuditEpisodes(cal *calibrate.File, runs []data.Run, dir calibrate.Direction, marks map[string]string, opt Options) (*EpisodeAudit, error) {
+func AuditEpisodes(cal *model.File, runs []data.Run, dir calibrate.Direction, marks map[string]string, opt Options) (*EpisodeAudit, error) {
 	ids, actions, rates, err := Replay(cal, runs, dir, opt)
 	if err != nil {
 		return nil, err

@@ -6,7 +6,7 @@
 // and 10%, by a seeded simulation of the calibration's fitted model
 // through the same decision (docs/STATS.md 5f).
 //
-// The alarm is calibrate.Drift's, fall side only: a two-sided CUSUM of
+// The alarm is drift.Drift's, fall side only: a two-sided CUSUM of
 // the log scores of the runs since the calibration (or since the last
 // episode closed), standardised by the calibration's, at a stated
 // false-alarm rate per so many runs. An episode, once open, stays open
@@ -24,6 +24,8 @@ import (
 	"sort"
 
 	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/drift"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/stats"
 )
@@ -32,12 +34,12 @@ import (
 const (
 	// DefaultFalseAlarm and DefaultPerRuns: the drift check the watch
 	// runs is qoscal drift's, two-sided, at 5% per 20 runs checked after
-	// each (calibrate.DefaultDriftFalseAlarm, DefaultDriftRuns). Its fall
+	// each (drift.DefaultDriftFalseAlarm, DefaultDriftRuns). Its fall
 	// side is what opens issues; Simulate states what that comes to per
 	// 100 pushes (about 0.1 on the bundled calibration), under the goal
 	// of one.
-	DefaultFalseAlarm = calibrate.DefaultDriftFalseAlarm
-	DefaultPerRuns    = calibrate.DefaultDriftRuns
+	DefaultFalseAlarm = drift.DefaultDriftFalseAlarm
+	DefaultPerRuns    = drift.DefaultDriftRuns
 	// CloseWindow is how many runs after the push that opened an issue
 	// its close looks at: the last CloseWindow runs.
 	CloseWindow = 5
@@ -145,7 +147,7 @@ type Moved struct {
 	// After/Before − 1.
 	Before, After, Change float64
 	// Outside says the median after is outside the benchmark's band
-	// (calibrate.Matrix.Bands at calibrate.DefaultFamilyAlpha); Lower
+	// (model.Matrix.Bands at model.DefaultFamilyAlpha); Lower
 	// and Upper are the band (NaN when the benchmark never varied).
 	Outside      bool
 	Lower, Upper float64
@@ -180,7 +182,7 @@ type Result struct {
 	// Action is Quiet, Open, Update or Close; Why, for Close, CameBack.
 	Action, Why string
 	// Drift is the drift check over the runs since Restart.
-	Drift *calibrate.DriftResult
+	Drift *drift.DriftResult
 	// Runs are every run scored since the calibration, Scores their
 	// scores; Restart the index of the first the episode's check looks
 	// at (after the latest closed episode).
@@ -206,7 +208,7 @@ type Result struct {
 
 // Decide decides for the last of runs (in push order) what the watch
 // does, given the state of the calibration's issues.
-func Decide(cal *calibrate.File, runs []data.Run, dir calibrate.Direction, st State, opt Options) (*Result, error) {
+func Decide(cal *model.File, runs []data.Run, dir calibrate.Direction, st State, opt Options) (*Result, error) {
 	opt = opt.withDefaults()
 	if cal.Matrix == nil {
 		return nil, errors.New("the calibration file has no matrix (the calibration runs' log ratios): write it again with this qoscal")
@@ -215,7 +217,7 @@ func Decide(cal *calibrate.File, runs []data.Run, dir calibrate.Direction, st St
 	if err != nil {
 		return nil, err
 	}
-	all, err := calibrate.Drift(cal, runs, dir, calibrate.DriftOptions{FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, Seed: opt.Seed})
+	all, err := drift.Drift(cal, runs, dir, drift.DriftOptions{FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, Seed: opt.Seed})
 	if err != nil {
 		return nil, err
 	}
@@ -251,11 +253,11 @@ func Decide(cal *calibrate.File, runs []data.Run, dir calibrate.Direction, st St
 		for _, id := range res.Runs[res.Restart:] {
 			seg = append(seg, *byID[id])
 		}
-		if res.Drift, err = calibrate.Drift(cal, seg, dir, calibrate.DriftOptions{FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, Seed: opt.Seed}); err != nil {
+		if res.Drift, err = drift.Drift(cal, seg, dir, drift.DriftOptions{FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, Seed: opt.Seed}); err != nil {
 			return nil, err
 		}
 	}
-	m := machine{h: res.Drift.H, k: calibrate.DriftK, clip: calibrate.DriftClip}
+	m := machine{h: res.Drift.H, k: drift.DriftK, clip: drift.DriftClip}
 	last := len(z) - 1
 	switch {
 	case opened >= 0:
@@ -321,7 +323,7 @@ func logOf(x []float64) []float64 {
 // change point of a single step in normal noise. It names the runs on
 // either side, the change with a t interval on the split's pooled SD
 // (independent runs), and each benchmark's change over the same split.
-func (res *Result) split(cal *calibrate.File, runs []data.Run, byID map[string]*data.Run, calLogs []float64, dir calibrate.Direction) {
+func (res *Result) split(cal *model.File, runs []data.Run, byID map[string]*data.Run, calLogs []float64, dir calibrate.Direction) {
 	x := append(append([]float64(nil), calLogs...), logOf(res.Scores[res.Restart:])...)
 	n := len(calLogs)
 	best, bestSSE := -1, math.Inf(1)
@@ -370,9 +372,9 @@ func (res *Result) suspect(byID map[string]*data.Run, i int) *Suspect {
 // moved is each suite benchmark's median ratio over the calibration and
 // the runs before, against that over the runs after, most moved (in log
 // terms) first.
-func moved(cal *calibrate.File, runs []data.Run, byID map[string]*data.Run, before, after []string, dir calibrate.Direction) []Moved {
+func moved(cal *model.File, runs []data.Run, byID map[string]*data.Run, before, after []string, dir calibrate.Direction) []Moved {
 	metric := soleUnit(cal)
-	bands := cal.Matrix.Bands(calibrate.DefaultFamilyAlpha)
+	bands := cal.Matrix.Bands(model.DefaultFamilyAlpha)
 	cols := map[string][2][]float64{}
 	for j, b := range cal.Matrix.Benchmarks {
 		c := cols[b]
@@ -421,7 +423,7 @@ func moved(cal *calibrate.File, runs []data.Run, byID map[string]*data.Run, befo
 
 // soleUnit is the unit every suite benchmark shares, else "" (as the
 // gate takes the metric).
-func soleUnit(f *calibrate.File) string {
+func soleUnit(f *model.File) string {
 	unit := ""
 	for _, b := range f.Suite {
 		u := f.Units[b].Unit
@@ -457,7 +459,7 @@ func (m *machine) add(v float64) {
 // alarm says the score fell: Drift's check (at least MinNewRuns runs,
 // the larger side at or above h) on the fall side.
 func (m *machine) alarm() bool {
-	return m.n >= calibrate.MinNewRuns && m.down >= m.h && m.down >= m.up
+	return m.n >= drift.MinNewRuns && m.down >= m.h && m.down >= m.up
 }
 
 // push takes the next run's standardised log score and returns the
@@ -485,9 +487,9 @@ func (m *machine) push(v float64) string {
 // the variants are left out, as Drift leaves them). It is the decision
 // Decide makes, push after push, with the state the issues would hold;
 // and the figures stated for the calibration.
-func Replay(cal *calibrate.File, runs []data.Run, dir calibrate.Direction, opt Options) (ids []string, actions []string, rates Rates, err error) {
+func Replay(cal *model.File, runs []data.Run, dir calibrate.Direction, opt Options) (ids []string, actions []string, rates Rates, err error) {
 	opt = opt.withDefaults()
-	d, err := calibrate.Drift(cal, runs, dir, calibrate.DriftOptions{FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, Seed: opt.Seed})
+	d, err := drift.Drift(cal, runs, dir, drift.DriftOptions{FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, Seed: opt.Seed})
 	if err != nil {
 		return nil, nil, rates, err
 	}
@@ -497,7 +499,7 @@ func Replay(cal *calibrate.File, runs []data.Run, dir calibrate.Direction, opt O
 	}
 	logs := logOf(calScores)
 	mean, sd := stats.Mean(logs), stats.SD(logs)
-	m := machine{h: d.H, k: calibrate.DriftK, clip: calibrate.DriftClip}
+	m := machine{h: d.H, k: drift.DriftK, clip: drift.DriftClip}
 	for _, s := range d.Scores {
 		actions = append(actions, m.push(standard(math.Log(s), mean, sd)))
 	}
@@ -537,7 +539,7 @@ func Simulate(n int, rho, sigma, h float64, opt Options) Rates {
 	var sum, sum2 float64
 	for range opt.Sims {
 		m, s := draw()
-		mc := machine{h: h, k: calibrate.DriftK, clip: calibrate.DriftClip}
+		mc := machine{h: h, k: drift.DriftK, clip: drift.DriftClip}
 		opened := 0.0
 		for range RatePushes {
 			if mc.push(standard(next(), m, s)) == Open {
@@ -562,7 +564,7 @@ func Simulate(n int, rho, sigma, h float64, opt Options) Rates {
 	sims:
 		for range opt.Sims {
 			m, s := draw()
-			mc := machine{h: h, k: calibrate.DriftK, clip: calibrate.DriftClip}
+			mc := machine{h: h, k: drift.DriftK, clip: drift.DriftClip}
 			for range StepAfter {
 				if mc.push(standard(next(), m, s)) == Open {
 					continue sims

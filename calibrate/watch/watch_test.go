@@ -8,6 +8,10 @@ import (
 	"time"
 
 	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/drift"
+	"github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/model"
+	"github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/data"
 )
 
@@ -28,17 +32,17 @@ func runsOf(prefix string, logs []float64) []data.Run {
 
 // calFile is a calibration file as recommend --write makes it, from runs
 // whose log scores are logs.
-func calFile(t *testing.T, logs []float64) *calibrate.File {
+func calFile(t *testing.T, logs []float64) *model.File {
 	t.Helper()
-	a, err := calibrate.Analyze(runsOf("cal", logs), calibrate.Options{NoRegimes: true})
+	a, err := spread.Analyze(runsOf("cal", logs), spread.Options{NoRegimes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := calibrate.Recommend(a, calibrate.DefaultRecommendOptions)
+	rec, err := floor.Recommend(a, model.DefaultRecommendOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return calibrate.NewFile(a, rec, nil, time.Unix(0, 0).UTC(), "test")
+	return floor.NewFile(a, rec, nil, time.Unix(0, 0).UTC(), "test")
 }
 
 func normals(rng *rand.Rand, n int, mean, sd float64) []float64 {
@@ -124,7 +128,7 @@ func TestEpisode(t *testing.T) {
 // stays open while they stay down, and closes after CloseWindow values
 // whose mean is at or above CloseLevel.
 func TestMachine(t *testing.T) {
-	m := machine{h: 5, k: calibrate.DriftK, clip: calibrate.DriftClip}
+	m := machine{h: 5, k: drift.DriftK, clip: drift.DriftClip}
 	var got []string
 	for _, z := range []float64{0, 0.5, -0.5, -3, -3, -3, -3, 0, 0, 0, 0, -0.4, 0} {
 		got = append(got, m.push(z))
@@ -141,7 +145,7 @@ func TestMachine(t *testing.T) {
 // pushes at least 90% of the time (the goal of issue 37).
 func TestSimulate(t *testing.T) {
 	cal := calFile(t, normals(rand.New(rand.NewPCG(1, 2)), 20, 0.4, 0.03))
-	d, err := calibrate.Drift(cal, runsOf("x", []float64{0.4}), calibrate.Auto, calibrate.DriftOptions{})
+	d, err := drift.Drift(cal, runsOf("x", []float64{0.4}), calibrate.Auto, drift.DriftOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/drift"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/calibrate/watch"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/load"
@@ -144,7 +145,7 @@ func (w *watchFlags) flags(fs *flagSet) {
 	w.dirFlags.add(fs)
 	fs.group("The check:")
 	fs.Float64Var(&w.falseAlarm, "false-alarm", watch.DefaultFalseAlarm, "the drift check's chance `P` of a false drift (either way) in --per runs checked after each, in (0, 0.5]")
-	fs.IntVar(&w.per, "per", watch.DefaultPerRuns, fmt.Sprintf("the runs `N` --false-alarm covers, in [%d, %d]", calibrate.MinNewRuns, calibrate.MaxDriftRuns))
+	fs.IntVar(&w.per, "per", watch.DefaultPerRuns, fmt.Sprintf("the runs `N` --false-alarm covers, in [%d, %d]", drift.MinNewRuns, drift.MaxDriftRuns))
 	fs.IntVar(&w.sims, "simulations", watch.DefaultSims, "the simulated sequences `N` behind each stated figure, in [100, 100000]")
 	fs.Uint64Var(&w.seed, "seed", 1, "the seed `N` of the check's null and of the simulation, any whole number from 0 to 2^64-1")
 	fs.BoolVar(&w.replay, "replay", false, "print the action on each push of the runs as if watched from the calibration on, and post nothing")
@@ -173,8 +174,8 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 	if !(w.falseAlarm > 0 && w.falseAlarm <= 0.5) {
 		return usagef("--false-alarm must be in (0, 0.5], got %v", w.falseAlarm)
 	}
-	if w.per < calibrate.MinNewRuns || w.per > calibrate.MaxDriftRuns {
-		return usagef("--per must be from %d to %d runs, got %d", calibrate.MinNewRuns, calibrate.MaxDriftRuns, w.per)
+	if w.per < drift.MinNewRuns || w.per > drift.MaxDriftRuns {
+		return usagef("--per must be from %d to %d runs, got %d", drift.MinNewRuns, drift.MaxDriftRuns, w.per)
 	}
 	if w.sims < 100 || w.sims > 100000 {
 		return usagef("--simulations must be from 100 to 100000, got %d", w.sims)
@@ -192,7 +193,7 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 	if err := fc.check(); err != nil {
 		return err
 	}
-	cal, err := calibrate.ReadFile(w.calPath)
+	cal, err := model.ReadFile(w.calPath)
 	if err != nil {
 		return err
 	}
@@ -325,7 +326,7 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 // runs reads the runs to watch: PATHs; the store's runs with the labels;
 // or the store's runs that the ledger judged against the calibration, in
 // the order stored.
-func (w *watchFlags) runs(u *ui, cal *calibrate.File, paths []string, lopt load.Options, filter map[string]string) ([]data.Run, error) {
+func (w *watchFlags) runs(u *ui, cal *model.File, paths []string, lopt load.Options, filter map[string]string) ([]data.Run, error) {
 	loc := storePath(u, w.db)
 	if len(paths) > 0 || len(filter) > 0 {
 		src := source.Source{Paths: paths, Load: lopt, Store: loc, Labels: filter}
@@ -337,7 +338,7 @@ func (w *watchFlags) runs(u *ui, cal *calibrate.File, paths []string, lopt load.
 // judgedRuns are the runs of the store at loc (those that carry the
 // labels of filter) that the ledger judged against cal, in the order
 // stored: the pushes the watch watched. None when no verdict was.
-func judgedRuns(u *ui, loc string, cal *calibrate.File, filter map[string]string) ([]data.Run, error) {
+func judgedRuns(u *ui, loc string, cal *model.File, filter map[string]string) ([]data.Run, error) {
 	st, err := source.OpenStore(u.ctx, loc, store.ReadOnly)
 	if err != nil {
 		return nil, err
@@ -440,7 +441,7 @@ func runLinks(getenv func(string) string, runs []data.Run) map[string]string {
 // two commits, each step measured by 'qoscal measure --bisect' into a
 // fresh folder with the job's own measure arguments (--bisect-args, else
 // the bad run's recorded ones).
-func (w *watchFlags) bisect(res *watch.Result, runs []data.Run, cal *calibrate.File) string {
+func (w *watchFlags) bisect(res *watch.Result, runs []data.Run, cal *model.File) string {
 	ref := func(s *watch.Suspect, placeholder string) string {
 		if s != nil && commitHash.MatchString(s.Commit) {
 			return s.Commit
