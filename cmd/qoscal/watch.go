@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"os"
@@ -300,9 +299,13 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 	if !u.json && body != "" && (w.dryRun || gh.notPosted) {
 		// What would be posted: in Markdown as it is; in text indented,
 		// so that its code fence cannot close a fence it is shown in.
+		// Each line neutralised as the renderers neutralise theirs: a
+		// run id in it cannot make a line of the log a workflow command.
 		if u.markdown {
 			fmt.Fprintf(u.stdout, "\n---\n\n")
-			io.WriteString(u.stdout, body)
+			for _, l := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
+				fmt.Fprintln(u.stdout, render.Neutralise(l))
+			}
 		} else {
 			fmt.Fprintf(u.stdout, "\nThe issue as it would be posted (%s):\n\n", render.OneLine(gh.target(current)))
 			if title != "" {
@@ -313,7 +316,7 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 					fmt.Fprintln(u.stdout)
 					continue
 				}
-				fmt.Fprintf(u.stdout, "    %s\n", l)
+				fmt.Fprintf(u.stdout, "    %s\n", render.Neutralise(l))
 			}
 		}
 	}
