@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -293,6 +294,15 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 	}
 	v.Body = body
 	gh.act(u, v, title, body, current, older)
+	if summary := u.summary; summary != "" {
+		// Under Actions, the decision in the step summary.
+		var md bytes.Buffer
+		v.Doc().WriteMarkdown(&md)
+		if err := appendFile(summary, md.Bytes()); err != nil {
+			u.summary = ""
+			return fmt.Errorf("step summary %s: %v", summary, err)
+		}
+	}
 	if err := show(u, v); err != nil {
 		return err
 	}
