@@ -6,14 +6,18 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
+	"testing"
 
+	"github.com/qoscal/qoscal/calibrate/watch"
 	"github.com/qoscal/qoscal/internal/github"
 	"github.com/rogpeppe/go-internal/testscript"
 )
@@ -186,5 +190,50 @@ func cmdFakeGitHub(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Check(os.WriteFile(ts.MkAbs(args[1]), b.Bytes(), 0o644))
 	default:
 		ts.Fatalf("fakegithub: unknown %q", strings.Join(args, " "))
+	}
+}
+
+// TestWatchOneCommit: git says how many commits lead from the good run's
+// commit to the bad one's; one, and the bad one is the cause. Two apart,
+// a commit unknown to the clone, no clone and a label that is no commit
+// name are not one.
+func TestWatchOneCommit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	git := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com",
+			"GIT_AUTHOR_DATE=2026-12-01T08:00:00Z", "GIT_COMMITTER_DATE=2026-12-01T08:00:00Z", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	git("init", "-q")
+	var commits []string
+	for i := range 3 {
+		git("commit", "-q", "--allow-empty", "-m", fmt.Sprint("c", i))
+		commits = append(commits, git("rev-parse", "HEAD"))
+	}
+	u := newUI(io.Discard, io.Discard, func(string) string { return "" })
+	for _, c := range []struct {
+		gitDir, good, bad string
+		want              bool
+	}{
+		{dir, commits[1], commits[2], true},
+		{dir, commits[0], commits[2], false},
+		{dir, commits[0], "0123456789abcdef0123456789abcdef01234567", false},
+		{t.TempDir(), commits[1], commits[2], false},
+		{"none", commits[1], commits[2], false},
+		{dir, "--output=/tmp/x", commits[2], false},
+	} {
+		res := &watch.Result{Good: &watch.Suspect{Commit: c.good}, Bad: &watch.Suspect{Commit: c.bad}}
+		if got := (&watchFlags{gitDir: c.gitDir}).oneCommit(u, res); got != c.want {
+			t.Errorf("git in %s, %s..%s: one commit %v, want %v", c.gitDir, c.good, c.bad, got, c.want)
+		}
 	}
 }
