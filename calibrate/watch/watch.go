@@ -113,10 +113,12 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// State is what the issues say of the calibration's episodes: the run
-// whose push opened the open issue ("" when none is open), and the last
-// run of the latest closed episode ("" when none closed).
+// State is what the issues say of the calibration's episodes: whether
+// an issue is open, the run whose push opened it ("" when not known: the
+// episode is then taken to start after the latest closed one), and the
+// last run of the latest closed episode ("" when none closed).
 type State struct {
+	Open     bool
 	OpenedAt string
 	Through  string
 }
@@ -238,7 +240,7 @@ func Decide(cal *model.File, runs []data.Run, dir calibrate.Direction, st State,
 		}
 	}
 	opened := -1
-	if st.OpenedAt != "" {
+	if st.Open || st.OpenedAt != "" {
 		opened = slices.Index(res.Runs, st.OpenedAt)
 		if opened < 0 {
 			// The run that opened it is not among these (a store

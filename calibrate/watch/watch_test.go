@@ -89,7 +89,7 @@ func TestEpisode(t *testing.T) {
 				t.Errorf("push %d: a second issue opened (the first at push %d)", i+1, opened+1)
 			}
 			opened = i
-			st.OpenedAt = ids[i]
+			st = State{Open: true, OpenedAt: ids[i]}
 			if res.Good == nil || res.Bad == nil || res.Good.Run != "push-12" || res.Bad.Run != "push-13" {
 				t.Errorf("push %d: the range is %+v..%+v, want push-12..push-13", i+1, res.Good, res.Bad)
 			} else if res.Bad.Commit != fmt.Sprintf("%040x", 13) {
@@ -105,7 +105,7 @@ func TestEpisode(t *testing.T) {
 			closed = i
 			st = State{Through: ids[i]}
 		case Update:
-			if st.OpenedAt == "" {
+			if !st.Open {
 				t.Errorf("push %d: update with no issue open", i+1)
 			}
 		}
@@ -167,5 +167,20 @@ func TestSimulate(t *testing.T) {
 	}
 	if d10 := a.Delays[2]; d10.Step != 0.10 || d10.Within5 < 0.9 || d10.P90 > 5 {
 		t.Errorf("10%% fall: %+v, want found within 5 pushes 90%% of the time", d10)
+	}
+}
+
+// TestOpenIssueWithoutState: an open issue whose state line was lost (an
+// edit by hand) is still the episode: updated, never a second issue.
+func TestOpenIssueWithoutState(t *testing.T) {
+	rng := rand.New(rand.NewPCG(37, 2))
+	cal := calFile(t, normals(rng, 20, 0.4, 0.03))
+	runs := runsOf("push", append(normals(rng, 5, 0.4, 0.03), normals(rng, 5, 0.4+math.Log(0.9), 0.03)...))
+	res, err := Decide(cal, runs, calibrate.Auto, State{Open: true}, Options{Sims: 200})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Action != Update {
+		t.Errorf("action %s, want update", res.Action)
 	}
 }

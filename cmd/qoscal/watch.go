@@ -256,7 +256,7 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 			case first != marker:
 			case is.State == "open" && current == nil:
 				current = is
-				st.OpenedAt = state.OpenedAt
+				st.Open, st.OpenedAt = true, state.OpenedAt
 			case is.State == "closed" && st.Through == "" && state.Through != "":
 				st.Through = state.Through
 			}
