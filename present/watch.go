@@ -3,6 +3,7 @@ package present
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -10,7 +11,6 @@ import (
 	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/calibrate/watch"
 	"github.com/qoscal/qoscal/render"
-	"github.com/qoscal/qoscal/stats"
 )
 
 // Watch is the view of the watch on the main branch (qoscal watch): what
@@ -55,9 +55,9 @@ func suspectName(s *watch.Suspect) string {
 		return "?"
 	}
 	if s.Commit != "" {
-		return fmt.Sprintf("%s (run %s, %sx)", short12(s.Commit), s.Run, X(s.Score))
+		return fmt.Sprintf("%s (run %s, %sx)", short12(s.Commit), s.Run, ratio(s.Score))
 	}
-	return fmt.Sprintf("run %s (%sx)", s.Run, X(s.Score))
+	return fmt.Sprintf("run %s (%sx)", s.Run, ratio(s.Score))
 }
 
 func short12(s string) string { return s[:min(12, len(s))] }
@@ -70,7 +70,7 @@ func FallSentence(r *watch.Result) string {
 	}
 	c := r.Change
 	return fmt.Sprintf("the score fell between %s and %s: %s (95%% CI %s–%s)",
-		suspectName(r.Good), suspectName(r.Bad), Pct(-c.Estimate), Pct(-c.Hi), Pct(-c.Lo))
+		suspectName(r.Good), suspectName(r.Bad), pct(-c.Estimate), pct(-c.Hi), pct(-c.Lo))
 }
 
 // CauseSentence says the one commit of a one-commit range is the cause.
@@ -100,9 +100,9 @@ func (v *Watch) WatchSentence() string {
 		return fmt.Sprintf("quiet: %s since the calibration or the last episode, and a fall needs %d", Plural(n, "run"), drift.MinNewRuns)
 	}
 	if d.Drift && d.Direction == "up" {
-		return fmt.Sprintf("quiet: the score rose (median %s → %s): 'qoscal drift' advises recalibrating; the watch files falls only", X(d.BeforeMedian), X(d.AfterMedian))
+		return fmt.Sprintf("quiet: the score rose (median %s → %s): 'qoscal drift' advises recalibrating; the watch files falls only", ratio(d.BeforeMedian), ratio(d.AfterMedian))
 	}
-	return fmt.Sprintf("quiet: the %s since the calibration score like it (median %s; the calibration's %s)", Plural(len(d.Runs), "run"), X(d.Median), X(d.CalibrationMedian))
+	return fmt.Sprintf("quiet: the %s since the calibration score like it (median %s; the calibration's %s)", Plural(len(d.Runs), "run"), ratio(d.Median), ratio(d.CalibrationMedian))
 }
 
 // CloseSentence says why the issue closes.
@@ -115,7 +115,21 @@ func (v *Watch) CloseSentenceFor(why string) string {
 			v.CalName, short12(v.Cal.SHA256), v.Cal.Created, Plural(v.Cal.Runs, "run"))
 	}
 	return fmt.Sprintf("the score came back: the last %d runs, all after the push that opened the issue, average %s SDs from the calibration's mean (the close needs above %s), score %s (median); the fall it named is over",
-		watch.CloseWindow, Dec(v.Res.Recent, 2), TrimFloat(watch.CloseLevel), X(stats.Median(v.Res.Scores[len(v.Res.Scores)-watch.CloseWindow:])))
+		watch.CloseWindow, dec(v.Res.Recent, 2), trimFloat(watch.CloseLevel), ratio(medianOf(v.Res.Scores[len(v.Res.Scores)-watch.CloseWindow:])))
+}
+
+// medianOf is the median of x (NaN for none), x left as it is.
+func medianOf(x []float64) float64 {
+	s := append([]float64(nil), x...)
+	sort.Float64s(s)
+	switch n := len(s); {
+	case n == 0:
+		return math.NaN()
+	case n%2 == 1:
+		return s[n/2]
+	default:
+		return (s[n/2-1] + s[n/2]) / 2
+	}
 }
 
 // pushCount is "1 push", "12 pushes".
@@ -169,15 +183,15 @@ func RatesSentence(r watch.Rates) string {
 	}
 	return fmt.Sprintf("stated for this calibration: %s false issues per 100 pushes of unchanged code (SE %s); pushes until an issue after a fall of %s (a seeded simulation of %s of the calibration's model: σ %s of the log score%s, its runs drawn again each time)",
 		strconv.FormatFloat(r.FalseIssuesPer100, 'f', 3, 64), strconv.FormatFloat(r.SE, 'f', 3, 64), strings.Join(parts, "; "),
-		Plural(r.Sims, "sequence"), Pct(r.Sigma), rho)
+		Plural(r.Sims, "sequence"), pct(r.Sigma), rho)
 }
 
 var watchMovedCols = []render.Column[watch.Moved]{
 	{Head: "benchmark", Cell: func(m watch.Moved) string { return m.Name }, Key: "name", JSON: func(m watch.Moved) any { return m.Name }},
-	{Head: "before", Align: render.Right, Cell: func(m watch.Moved) string { return X(m.Before) }, Key: "before", JSON: func(m watch.Moved) any { return render.Float(m.Before) }},
-	{Head: "after", Align: render.Right, Cell: func(m watch.Moved) string { return X(m.After) }, Key: "after", JSON: func(m watch.Moved) any { return render.Float(m.After) }},
+	{Head: "before", Align: render.Right, Cell: func(m watch.Moved) string { return ratio(m.Before) }, Key: "before", JSON: func(m watch.Moved) any { return render.Float(m.Before) }},
+	{Head: "after", Align: render.Right, Cell: func(m watch.Moved) string { return ratio(m.After) }, Key: "after", JSON: func(m watch.Moved) any { return render.Float(m.After) }},
 	{Head: "change", Align: render.Right, Cell: func(m watch.Moved) string { return signedPct(m.Change) }, Key: "change", JSON: func(m watch.Moved) any { return render.Float(m.Change) }},
-	{Head: "band", Align: render.Right, Cell: func(m watch.Moved) string { return X(m.Lower) + "–" + X(m.Upper) }, Key: "band", JSON: func(m watch.Moved) any {
+	{Head: "band", Align: render.Right, Cell: func(m watch.Moved) string { return ratio(m.Lower) + "–" + ratio(m.Upper) }, Key: "band", JSON: func(m watch.Moved) any {
 		return map[string]render.Float{"lower": render.Float(m.Lower), "upper": render.Float(m.Upper)}
 	}},
 	{Head: "outside band", Cell: func(m watch.Moved) string { return map[bool]string{true: "yes", false: "no"}[m.Outside] }, Key: "outside_band", JSON: func(m watch.Moved) any { return m.Outside }},
@@ -185,9 +199,9 @@ var watchMovedCols = []render.Column[watch.Moved]{
 
 func signedPct(x float64) string {
 	if x > 0 {
-		return "+" + Pct(x)
+		return "+" + pct(x)
 	}
-	return Pct(x)
+	return pct(x)
 }
 
 // maxMoved is how many benchmarks the view lists.
@@ -249,7 +263,7 @@ func IssueTitle(r *watch.Result, id string) string {
 	if id != "" {
 		t += " (" + safeName(id) + ")"
 	}
-	return fmt.Sprintf("%s: the score fell %s between %s and %s", t, Pct(-r.Change.Estimate), name(r.Good), name(r.Bad))
+	return fmt.Sprintf("%s: the score fell %s between %s and %s", t, pct(-r.Change.Estimate), name(r.Good), name(r.Bad))
 }
 
 // safeName keeps letters, digits and . _ - of s (at most 40), others as _.
@@ -287,7 +301,7 @@ func (v *Watch) IssueBody(marker, state string) string {
 	}
 	if r.Bad != nil {
 		fmt.Fprintf(&b, "The score fell between %s and %s: **%s** (95%% CI %s–%s), against calibration %s.\n\n",
-			v.mdSuspect(r.Good), v.mdSuspect(r.Bad), Pct(-r.Change.Estimate), Pct(-r.Change.Hi), Pct(-r.Change.Lo), render.Code(v.CalName))
+			v.mdSuspect(r.Good), v.mdSuspect(r.Bad), pct(-r.Change.Estimate), pct(-r.Change.Hi), pct(-r.Change.Lo), render.Code(v.CalName))
 		if v.OneCommit {
 			fmt.Fprintf(&b, "The range is one commit long: **%s is the cause**.\n\n", render.Code(r.Bad.Commit))
 		}
@@ -305,7 +319,7 @@ func (v *Watch) IssueBody(marker, state string) string {
 			b.WriteString("\n")
 		}
 	}
-	fmt.Fprintf(&b, "*%s. The drift check runs at a false-alarm rate of %s per %d runs (docs/STATS.md 5f).*\n",
+	fmt.Fprintf(&b, "*%s. The watch's CUSUM check runs at a false-alarm rate of %s per %d runs (docs/STATS.md 5f).*\n",
 		render.MDEscape(capitalize(RatesSentence(r.Rates))), falseAlarmPct(v.FalseAlarm), v.PerRuns)
 	return b.String()
 }
@@ -318,9 +332,9 @@ func (v *Watch) mdSuspect(s *watch.Suspect) string {
 	}
 	run := v.mdRun(s.Run)
 	if s.Commit != "" {
-		return fmt.Sprintf("%s (run %s, %sx)", render.Code(s.Commit), run, X(s.Score))
+		return fmt.Sprintf("%s (run %s, %sx)", render.Code(s.Commit), run, ratio(s.Score))
 	}
-	return fmt.Sprintf("run %s (%sx)", run, X(s.Score))
+	return fmt.Sprintf("run %s (%sx)", run, ratio(s.Score))
 }
 
 func (v *Watch) mdRun(id string) string {

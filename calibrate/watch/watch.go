@@ -6,10 +6,15 @@
 // and 10%, by a seeded simulation of the calibration's fitted model
 // through the same decision (docs/STATS.md 5f).
 //
-// The alarm is drift.Drift's, fall side only: a two-sided CUSUM of
+// The alarm is the two-sided CUSUM of the drift check as it stood before
+// issue 33 (and as the audit's presumption still runs it: drift.DriftK,
+// drift.DriftClip, drift.AllowedRho, stats.CUSUMNull), fall side only:
 // the log scores of the runs since the calibration (or since the last
-// episode closed), standardised by the calibration's, at a stated
-// false-alarm rate per so many runs. An episode, once open, stays open
+// episode closed), standardised by the calibration's, checked after each
+// run at a stated false-alarm rate per so many runs. A CUSUM can be run
+// push by push in O(1) and simulated fast, which the stated figures
+// need; drift.Drift (now an AR(1) shift scan) scores the runs and gives
+// the report's medians. An episode, once open, stays open
 // while the score stays down; it closes when the mean of the last
 // CloseWindow runs, all after the push that opened it, is within
 // CloseLevel SDs of the calibration's mean (the score came back); the
@@ -206,6 +211,20 @@ type Result struct {
 	// Mean and SD are the calibration's log scores', N their number.
 	Mean, SD float64
 	N        int
+	// H is the CUSUM's decision interval, Rho the autocorrelation its
+	// null allows for (interval).
+	H, Rho float64
+}
+
+// interval is the watch's CUSUM decision interval for a calibration of
+// log scores logs: the (1 − FalseAlarm) quantile of the simulated null of
+// steady runs checked after each of PerRuns runs (stats.CUSUMNull,
+// drift.DriftDraws draws, seeded), allowing for the calibration's
+// autocorrelation as drift.AllowedRho takes it; and that autocorrelation.
+func interval(logs []float64, opt Options) (h, rho float64) {
+	rho = drift.AllowedRho(logs)
+	null := stats.CUSUMNull(len(logs), opt.PerRuns, drift.MinNewRuns, rho, drift.DriftK, drift.DriftClip, drift.DriftDraws, opt.Seed)
+	return stats.UpperCritical(null, opt.FalseAlarm), rho
 }
 
 // Decide decides for the last of runs (in push order) what the watch
@@ -250,6 +269,7 @@ func Decide(cal *model.File, runs []data.Run, dir calibrate.Direction, st State,
 		res.Restart = min(res.Restart, opened)
 	}
 	res.Drift = all
+	res.H, res.Rho = interval(logs, opt)
 	if res.Restart > 0 && res.Restart < len(res.Runs) {
 		var seg []data.Run
 		for _, id := range res.Runs[res.Restart:] {
@@ -259,7 +279,7 @@ func Decide(cal *model.File, runs []data.Run, dir calibrate.Direction, st State,
 			return nil, err
 		}
 	}
-	m := machine{h: res.Drift.H, k: drift.DriftK, clip: drift.DriftClip}
+	m := machine{h: res.H, k: drift.DriftK, clip: drift.DriftClip}
 	last := len(z) - 1
 	switch {
 	case opened >= 0:
@@ -284,7 +304,7 @@ func Decide(cal *model.File, runs []data.Run, dir calibrate.Direction, st State,
 	if res.Action != Quiet && res.Restart <= last {
 		res.split(cal, runs, byID, logs, dir)
 	}
-	res.Rates = Simulate(len(calScores), res.Drift.Rho, res.SD, res.Drift.H, opt)
+	res.Rates = Simulate(len(calScores), res.Rho, res.SD, res.H, opt)
 	return res, nil
 }
 
@@ -501,11 +521,12 @@ func Replay(cal *model.File, runs []data.Run, dir calibrate.Direction, opt Optio
 	}
 	logs := logOf(calScores)
 	mean, sd := stats.Mean(logs), stats.SD(logs)
-	m := machine{h: d.H, k: drift.DriftK, clip: drift.DriftClip}
+	h, rho := interval(logs, opt)
+	m := machine{h: h, k: drift.DriftK, clip: drift.DriftClip}
 	for _, s := range d.Scores {
 		actions = append(actions, m.push(standard(math.Log(s), mean, sd)))
 	}
-	return d.Runs, actions, Simulate(len(calScores), d.Rho, sd, d.H, opt), nil
+	return d.Runs, actions, Simulate(len(calScores), rho, sd, h, opt), nil
 }
 
 // Simulate states the watch's figures for a calibration of n runs whose

@@ -145,10 +145,12 @@ func TestMachine(t *testing.T) {
 // pushes at least 90% of the time (the goal of issue 37).
 func TestSimulate(t *testing.T) {
 	cal := calFile(t, normals(rand.New(rand.NewPCG(1, 2)), 20, 0.4, 0.03))
-	d, err := drift.Drift(cal, runsOf("x", []float64{0.4}), calibrate.Auto, drift.DriftOptions{})
+	scores, err := cal.Matrix.Scores(cal.Suite)
 	if err != nil {
 		t.Fatal(err)
 	}
+	h, _ := interval(logOf(scores), Options{}.withDefaults())
+	d := struct{ H float64 }{h}
 	opt := Options{Sims: 1000}
 	a, b := Simulate(20, 0, 0.03, d.H, opt), Simulate(20, 0, 0.03, d.H, opt)
 	if fmt.Sprint(a) != fmt.Sprint(b) {

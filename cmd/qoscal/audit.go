@@ -40,7 +40,7 @@ are too few to tell, and then how many more healthy runs would tell.
 
 An unmarked run is presumed healthy when it is of the calibrated branch (it
 carries every label the calibration was selected by), judged alone on the
-whole suite, and no change of level is found at it: the drift check's CUSUM
+whole suite, and no change of level is found at it: a two-sided CUSUM
 of the branch's scores in the order they were recorded, with at least 3 runs
 after it (docs/STATS.md 5e). Every figure says how many of its runs are
 marked and how many presumed. Runs gated as a pair, on part of the suite or

@@ -40,9 +40,10 @@ qoscal watch --calibration FILE --replay [flags] [PATH...]
 	intro: `Watches the main branch after the merge, one push at a time: reads the runs
 judged against the calibration (the ledger's verdicts that 'gate --record'
 kept against the file's exact bytes, in the order stored; with --label, the
-store's runs that carry the labels, such as branch=main; or PATHs), runs
-the drift check on them (docs/STATS.md 5, "Drift"), fall side only, and
-decides for the current episode one of:
+store's runs that carry the labels, such as branch=main; or PATHs), runs a
+CUSUM drift check on them, fall side only (the check 'qoscal drift' ran
+before its AR(1) scan: docs/STATS.md 5f), and decides for the current
+episode one of:
 
   quiet   no fall (or too few runs since the calibration);
   open    the score fell: a GitHub issue is opened naming the last run at
@@ -144,7 +145,7 @@ func (w *watchFlags) flags(fs *flagSet) {
 	fs.StringArrayVar(&w.labels, "label", nil, "with the store, the runs with this `KEY=VALUE` label (branch=main) instead of those the ledger judged against the calibration")
 	w.dirFlags.add(fs)
 	fs.group("The check:")
-	fs.Float64Var(&w.falseAlarm, "false-alarm", watch.DefaultFalseAlarm, "the drift check's chance `P` of a false drift (either way) in --per runs checked after each, in (0, 0.5]")
+	fs.Float64Var(&w.falseAlarm, "false-alarm", watch.DefaultFalseAlarm, "the CUSUM check's chance `P` of a false drift (either way) in --per runs checked after each, in (0, 0.5]")
 	fs.IntVar(&w.per, "per", watch.DefaultPerRuns, fmt.Sprintf("the runs `N` --false-alarm covers, in [%d, %d]", drift.MinNewRuns, drift.MaxDriftRuns))
 	fs.IntVar(&w.sims, "simulations", watch.DefaultSims, "the simulated sequences `N` behind each stated figure, in [100, 100000]")
 	fs.Uint64Var(&w.seed, "seed", 1, "the seed `N` of the check's null and of the simulation, any whole number from 0 to 2^64-1")
