@@ -51,6 +51,7 @@ var rules = []struct {
 	{"github.com/qoscal/qoscal/mermaid", []string{"github.com/qoscal/qoscal/chartdata"}},
 	{"github.com/qoscal/qoscal/render", nil},
 	{"github.com/qoscal/qoscal/present", []string{calBase, calSpread, calModel, calFloor, calGate, calDrift, calAudit, calWatch, "github.com/qoscal/qoscal/chartdata", "github.com/qoscal/qoscal/mermaid", "github.com/qoscal/qoscal/render", runModel, storeAPI}},
+	{"github.com/qoscal/qoscal/site", []string{calBase, calSpread, calModel, calAudit, runModel, storeAPI}},
 	{"github.com/qoscal/qoscal/measure", []string{runModel, "github.com/qoscal/qoscal/data/formats", "github.com/qoscal/qoscal/data/load"}},
 	{"github.com/qoscal/qoscal/cmd/qoscal", []string{"github.com/qoscal/qoscal/..."}},
 	{"github.com/qoscal/qoscal/notebooks/...", nil},
