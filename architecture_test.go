@@ -58,6 +58,9 @@ var rules = []struct {
 	{"github.com/qoscal/qoscal/measure", []string{runModel, "github.com/qoscal/qoscal/data/formats", "github.com/qoscal/qoscal/data/load"}},
 	{"github.com/qoscal/qoscal/cmd/qoscal", []string{"github.com/qoscal/qoscal/..."}},
 	{"github.com/qoscal/qoscal/notebooks/...", nil},
+	{"github.com/qoscal/qoscal/internal/ci", []string{"github.com/qoscal/qoscal/render"}},
+	{"github.com/qoscal/qoscal/internal/cliflag", []string{"github.com/qoscal/qoscal/data/formats"}},
+	{"github.com/qoscal/qoscal/internal/prcomment", []string{runModel, "github.com/qoscal/qoscal/render"}},
 	{"github.com/qoscal/qoscal/internal/...", nil},
 	{"github.com/qoscal/qoscal/scripts/...", []string{"github.com/qoscal/qoscal/data/..."}},
 }
@@ -292,11 +295,13 @@ var (
 		"data/load/load.go":           true, // issue 34 item 4: the store helper splits it
 	}
 	widePackages = map[string]bool{}
-	// cmdShareNow is the command's share of the code when the rule was
-	// added (7,385 of 41,190 lines, 17.9%; 18.9% before issue 34): it may
-	// only fall, to maxCmdShare (issue 34 item 1: cmd needs to lose
-	// 2.4k lines to the packages that decide and to internal/).
-	cmdShareNow = 0.190
+	// cmdShareNow is the command's share of the code: 18.8% (8,277 of
+	// 44,116 lines) before output mechanics moved to internal/ci,
+	// internal/cliflag and internal/prcomment, 17.1% (7,572 of 44,264)
+	// after. It may only fall, to maxCmdShare (issue 34 item 1: cmd
+	// needs to lose about 2.3k lines more to the packages that decide
+	// and to internal/).
+	cmdShareNow = 0.172
 )
 
 // codeFiles returns the module's Go files of code (not tests), by

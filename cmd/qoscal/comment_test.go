@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/qoscal/qoscal/internal/github"
+	"github.com/qoscal/qoscal/internal/prcomment"
 )
 
 // fakeGitHub plays GitHub's issue-comments API for one repository, as
@@ -497,39 +498,6 @@ func TestCommentNotPosted(t *testing.T) {
 	}
 }
 
-// TestComposeComment: the comment is the marker's line, then the text;
-// a text over the limit keeps the whole lines that fit, closes a code
-// block it cut, and says how many lines it left out, within the limit.
-func TestComposeComment(t *testing.T) {
-	const marker = "<!-- qoscal-gate -->"
-	if got, cut := composeComment(marker, "a\r\nb\n\n\n", false, "", 100); got != marker+"\na\nb\n" || cut != 0 {
-		t.Errorf("a short text: %q, cut %d", got, cut)
-	}
-	if got, _ := composeComment(marker, "a\n", false, "<sub>run</sub>", 100); got != marker+"\na\n\n<sub>run</sub>\n" {
-		t.Errorf("with a footer: %q", got)
-	}
-	var md strings.Builder
-	md.WriteString("### qoscal gate: FAIL\n\n```mermaid\n")
-	for i := range 8000 {
-		fmt.Fprintf(&md, "bar %d é\n", i)
-	}
-	md.WriteString("```\n\nthe end\n")
-	got, cut := composeComment(marker, md.String(), false, "<sub>run</sub>", github.MaxBody)
-	if n := utf8.RuneCountInString(got); n > github.MaxBody || n < github.MaxBody-200 {
-		t.Errorf("a long text is cut to %d characters, want at most %d and close to it", n, github.MaxBody)
-	}
-	if !strings.HasPrefix(got, marker+"\n### qoscal gate: FAIL\n") || !strings.HasSuffix(got, fmt.Sprintf("\n```\n\n*Cut to fit GitHub's limit of 65536 characters for a comment: %d more lines of the gate's summary left out.*\n\n<sub>run</sub>\n", cut)) {
-		t.Errorf("the cut text's start or end is wrong:\n%s\n...\n%s", got[:80], got[len(got)-300:])
-	}
-	if lines := strings.Count(md.String(), "\n"); cut < 100 || cut > lines {
-		t.Errorf("%d lines left out of %d", cut, lines)
-	}
-	// A file cut short of its end: its last (partial) line is left out.
-	if got, cut := composeComment(marker, "a\nb\npartial li", true, "", 1000); cut != 1 || !strings.Contains(got, "\nb\n\n*Cut to fit GitHub's limit of 1000 characters for a comment: 1 or more lines of the gate's summary left out.*\n") {
-		t.Errorf("a body read in part: cut %d, %q", cut, got)
-	}
-}
-
 // TestCommentBodyDecoded: a body PowerShell wrote (UTF-16 with its mark)
 // and one with a UTF-8 mark are posted as their text; --dry-run prints
 // the comment and posts nothing, without a token.
@@ -554,26 +522,6 @@ func TestCommentBodyDecoded(t *testing.T) {
 	}
 	if len(g.requests) != 0 {
 		t.Errorf("--dry-run made requests: %q", g.requests)
-	}
-}
-
-// TestCommentFooter: under Actions the comment ends with the run that
-// wrote it, linked; a variable that does not look as the runner sets it
-// leaves the footer out rather than put it in the Markdown.
-func TestCommentFooter(t *testing.T) {
-	env := map[string]string{"GITHUB_REPOSITORY": "octo/hoard", "GITHUB_RUN_ID": "987654321", "GITHUB_RUN_ATTEMPT": "2", "GITHUB_JOB": "bench"}
-	get := func(k string) string { return env[k] }
-	if got, want := runFooter(get, "Windows"), "<sub>qoscal · [workflow run 987654321](https://github.com/octo/hoard/actions/runs/987654321), attempt 2, job bench, comment Windows</sub>"; got != want {
-		t.Errorf("footer %q, want %q", got, want)
-	}
-	env["GITHUB_SERVER_URL"] = "https://x)[y](javascript:z"
-	if got := runFooter(get, ""); got != "" {
-		t.Errorf("a server URL with Markdown in it gives the footer %q, want none", got)
-	}
-	delete(env, "GITHUB_SERVER_URL")
-	env["GITHUB_RUN_ID"] = ""
-	if got := runFooter(get, ""); got != "" {
-		t.Errorf("outside Actions the footer is %q, want none", got)
 	}
 }
 
@@ -602,7 +550,7 @@ func TestCommentLongBody(t *testing.T) {
 	}
 }
 
-// TestCommentEventTooLarge: an event file larger than maxEventRead (a
+// TestCommentEventTooLarge: an event file larger than prcomment.MaxEventRead (a
 // sparse file: no disk is spent) is refused with a warning before it is
 // read whole, and the comment is not posted; one just under the cap is
 // read (and, holding only zero bytes, is not JSON).
@@ -613,8 +561,8 @@ func TestCommentEventTooLarge(t *testing.T) {
 		size int64
 		want string
 	}{
-		{maxEventRead + 1, fmt.Sprintf(": more than %d MiB: not an event payload of GitHub's\n", maxEventRead>>20)},
-		{maxEventRead, ": invalid character '\\x00' looking for beginning of value\n"},
+		{prcomment.MaxEventRead + 1, fmt.Sprintf(": more than %d MiB: not an event payload of GitHub's\n", prcomment.MaxEventRead>>20)},
+		{prcomment.MaxEventRead, ": invalid character '\\x00' looking for beginning of value\n"},
 	} {
 		p := filepath.Join(t.TempDir(), "event.json")
 		if err := os.WriteFile(p, nil, 0o644); err != nil {

@@ -188,7 +188,7 @@ func writeEntry(b *strings.Builder, name, text string) {
 // unbroken matches what wrapping must not part: a range ("in [0, 1)"), a
 // default ("(default 0.01)"), and a workflow command with the word
 // before it: under Actions, a line of help that starts with "::" would be
-// a command (safeWriter escapes it).
+// a command (ci.Guard escapes it).
 var unbroken = regexp.MustCompile(`in [\[(][^\])]*[\])]|\(default [^)]*\)| ::`)
 
 // glue stands for a space inside what wrapping must not part.

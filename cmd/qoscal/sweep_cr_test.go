@@ -67,20 +67,3 @@ func TestNoCommandBehindCR(t *testing.T) {
 		}
 	}
 }
-
-func TestSafeWriterCR(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"a\r::error::x\n", "a\r\\::error::x\n"},
-		{"a\r\n::error::x\r\n", "a\r\n\\::error::x\r\n"},
-		{"\r\u00a0::x", "\r\\\u00a0::x"},
-		{"plain\rtext\n", "plain\rtext\n"},
-	} {
-		var b bytes.Buffer
-		w := &safeWriter{w: &b}
-		w.Write([]byte(tc.in))
-		w.Flush()
-		if b.String() != tc.want {
-			t.Errorf("safeWriter(%q) wrote %q, want %q", tc.in, b.String(), tc.want)
-		}
-	}
-}

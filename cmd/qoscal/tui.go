@@ -20,11 +20,10 @@ package main
 //     starts with "::": GitHub Actions runs such lines as commands
 //     (::error::, ::add-mask::, ::stop-commands::), and benchmark names,
 //     run ids and variant names come from files. Such a line is written
-//     with a backslash before it (safeWriter); qoscal's own annotations go
-//     through ghCommand, which escapes its data as the runner expects.
+//     with a backslash before it (ci.Guard); qoscal's own annotations go
+//     through ci.Annotation, which escapes its data as the runner expects.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -35,6 +34,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/qoscal/qoscal/internal/ci"
 	"github.com/qoscal/qoscal/present"
 	"github.com/qoscal/qoscal/render"
 )
@@ -47,7 +47,7 @@ type ui struct {
 	// (comment --body -); nil when there is none.
 	stdin io.Reader
 	// out is stdout behind the "::" guard; stdout is out.
-	out *safeWriter
+	out *ci.Guard
 	// json is set by outputFormat when the command prints JSON.
 	json bool
 	// markdown is set by outputFormat when the command prints Markdown,
@@ -81,12 +81,12 @@ type ui struct {
 	// ledger counts the job's annotations (ci.go), once opened;
 	// unannotated are the warnings past the step's share, for the step
 	// summary (noteUnannotated).
-	ledger      *ledger
+	ledger      *ci.Ledger
 	unannotated []string
 }
 
 func newUI(stdout, stderr io.Writer, getenv func(string) string) *ui {
-	out := &safeWriter{w: stdout}
+	out := ci.NewGuard(stdout)
 	return &ui{stdout: out, stderr: stderr, getenv: getenv, out: out, ctx: context.Background(),
 		github: getenv("GITHUB_ACTIONS") == "true", summary: getenv("GITHUB_STEP_SUMMARY"),
 		stepOutputs: getenv("GITHUB_OUTPUT")}
@@ -106,69 +106,7 @@ func (u *ui) annotations() io.Writer {
 	if u.json || u.markdown {
 		return u.stderr
 	}
-	return rawWriter{u.out}
-}
-
-// safeWriter passes text through a line at a time, except that a line
-// whose first characters after blanks are "::" gets a backslash in front,
-// so that the Actions runner does not take it for a workflow command. The
-// runner trims what .NET calls white space before it looks, so that is
-// what counts as blank here (Unicode spaces, and U+001C–U+001F). The
-// runner reads lines with .NET's ReadLine, which ends a line at LF, CR or
-// CRLF, so a lone CR ends a line here too.
-type safeWriter struct {
-	w    io.Writer
-	n    int64  // bytes accepted, for "has anything been printed?"
-	line []byte // the current line, not yet written
-}
-
-func (s *safeWriter) Write(p []byte) (int, error) {
-	n := len(p)
-	s.n += int64(n)
-	for len(p) > 0 {
-		i := bytes.IndexAny(p, "\r\n")
-		if i < 0 {
-			s.line = append(s.line, p...)
-			break
-		}
-		s.line = append(s.line, p[:i+1]...)
-		p = p[i+1:]
-		if err := s.Flush(); err != nil {
-			return 0, err
-		}
-	}
-	return n, nil
-}
-
-// Flush writes the line held so far (a last line without a newline).
-func (s *safeWriter) Flush() error {
-	if len(s.line) == 0 {
-		return nil
-	}
-	line := s.line
-	s.line = s.line[:0]
-	if bytes.Contains(line, []byte(render.LegacyCommand)) {
-		line = []byte(render.BreakLegacy(string(line)))
-	}
-	if render.IsCommandLine(line) {
-		if _, err := s.w.Write([]byte{'\\'}); err != nil {
-			return err
-		}
-	}
-	_, err := s.w.Write(line)
-	return err
-}
-
-// rawWriter writes past a safeWriter's guard, after what the guard holds:
-// for workflow commands that qoscal means.
-type rawWriter struct{ s *safeWriter }
-
-func (r rawWriter) Write(p []byte) (int, error) {
-	if err := r.s.Flush(); err != nil {
-		return 0, err
-	}
-	r.s.n += int64(len(p))
-	return r.s.w.Write(p)
+	return u.out.Raw()
 }
 
 // show writes a command's result, a view of package present, in the
@@ -226,34 +164,10 @@ func (u *ui) prefixed(kind string, lines ...string) {
 	}
 }
 
-// errorLines are the lines an error is shown in, on stderr, in its
-// annotation and in the step summary: one per error of an error that
-// holds several (a formats.InputError, one per file and line: its Lines),
-// else one. Each is neutralised by the one rule for outside text
-// (render.OneLine) where it is written: a line break inside a file name
-// or a server's message is no line of its own.
-func errorLines(err error) []string {
-	text := err.Error()
-	var multi interface{ Lines() []string }
-	if errors.As(err, &multi) {
-		lines := multi.Lines()
-		// The error may wrap them with words before or after
-		// ("--backtest: ..."): keep those on the first and last line.
-		if joined := strings.Join(lines, "\n"); len(lines) > 1 && strings.Contains(text, joined) {
-			before, after, _ := strings.Cut(text, joined)
-			out := append([]string(nil), lines...)
-			out[0] = before + out[0]
-			out[len(out)-1] += after
-			return out
-		}
-	}
-	return []string{text}
-}
-
 // isTerminal reports whether w is a terminal (for progress display).
 func isTerminal(w io.Writer) bool {
-	if s, ok := w.(*safeWriter); ok {
-		w = s.w
+	if g, ok := w.(*ci.Guard); ok {
+		w = g.Underlying()
 	}
 	f, ok := w.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
@@ -330,11 +244,11 @@ func (u *ui) exitCode(err error) int {
 	if u.github {
 		u.annotateError(err, hints)
 	} else {
-		u.prefixed("error: ", errorLines(err)...)
+		u.prefixed("error: ", ci.ErrorLines(err)...)
 	}
 	u.noteError(err, code, hints)
 	u.outputError(code)
-	if u.json && u.out.n == 0 {
+	if u.json && u.out.Written() == 0 {
 		b, _ := json.MarshalIndent(struct {
 			Error    string `json:"error"`
 			ExitCode int    `json:"exit_code"`

@@ -24,6 +24,7 @@ import (
 	"github.com/qoscal/qoscal/data/source"
 	"github.com/qoscal/qoscal/data/store"
 	"github.com/qoscal/qoscal/internal/github"
+	"github.com/qoscal/qoscal/internal/prcomment"
 	"github.com/qoscal/qoscal/present"
 	"github.com/qoscal/qoscal/render"
 )
@@ -273,7 +274,7 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 		u.notef("watch: no run has been judged against %s yet", render.OneLine(w.calPath))
 	}
 	v := &present.Watch{Res: res, Cal: cal, CalName: w.calPath, Action: res.Action, Why: res.Why, FalseAlarm: w.falseAlarm, PerRuns: w.per,
-		Links: runLinks(u.getenv, runs)}
+		Links: prcomment.RunLinks(u.getenv, runs)}
 	if res.Bad != nil {
 		v.Bisect = w.bisect(res, runs, cal)
 		v.OneCommit = w.oneCommit(u, res)
@@ -428,27 +429,6 @@ func issueState(body string) watchState {
 		return watchState{}
 	}
 	return s
-}
-
-// runLinks are the runs' pages: the Actions run of each run's github_run
-// label, under $GITHUB_SERVER_URL and $GITHUB_REPOSITORY when they look
-// as the runner sets them.
-func runLinks(getenv func(string) string, runs []data.Run) map[string]string {
-	server := strings.TrimRight(getenv("GITHUB_SERVER_URL"), "/")
-	if server == "" {
-		server = "https://github.com"
-	}
-	repo := getenv("GITHUB_REPOSITORY")
-	out := map[string]string{}
-	if !safeURL.MatchString(server) || !repoPattern.MatchString(repo) {
-		return out
-	}
-	for _, r := range runs {
-		if id := r.Labels["github_run"]; digits.MatchString(id) {
-			out[r.ID] = fmt.Sprintf("%s/%s/actions/runs/%s", server, repo, id)
-		}
-	}
-	return out
 }
 
 // bisect is the command that bisects the range: git bisect between the
