@@ -61,6 +61,7 @@ var rules = []struct {
 	{"github.com/qoscal/qoscal/internal/ci", []string{"github.com/qoscal/qoscal/render"}},
 	{"github.com/qoscal/qoscal/internal/cliflag", []string{"github.com/qoscal/qoscal/data/formats"}},
 	{"github.com/qoscal/qoscal/internal/prcomment", []string{runModel, "github.com/qoscal/qoscal/render"}},
+	{"github.com/qoscal/qoscal/internal/watchissue", []string{"github.com/qoscal/qoscal/internal/github"}},
 	{"github.com/qoscal/qoscal/internal/...", nil},
 	{"github.com/qoscal/qoscal/scripts/...", []string{"github.com/qoscal/qoscal/data/..."}},
 }
@@ -297,11 +298,12 @@ var (
 	widePackages = map[string]bool{}
 	// cmdShareNow is the command's share of the code: 18.8% (8,277 of
 	// 44,116 lines) before output mechanics moved to internal/ci,
-	// internal/cliflag and internal/prcomment, 17.1% (7,572 of 44,264)
-	// after. It may only fall, to maxCmdShare (issue 34 item 1: cmd
-	// needs to lose about 2.3k lines more to the packages that decide
-	// and to internal/).
-	cmdShareNow = 0.172
+	// internal/cliflag, internal/prcomment and internal/watchissue (and
+	// the recorded measure arguments to measure), 16.8% (7,438 of
+	// 44,317) after. It may only fall, to maxCmdShare (issue 34 item 1:
+	// cmd needs to lose about 2.1k lines more to the packages that
+	// decide and to internal/).
+	cmdShareNow = 0.168
 )
 
 // codeFiles returns the module's Go files of code (not tests), by

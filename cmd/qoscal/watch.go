@@ -3,16 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"net/http"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -25,6 +22,8 @@ import (
 	"github.com/qoscal/qoscal/data/store"
 	"github.com/qoscal/qoscal/internal/github"
 	"github.com/qoscal/qoscal/internal/prcomment"
+	"github.com/qoscal/qoscal/internal/watchissue"
+	"github.com/qoscal/qoscal/measure"
 	"github.com/qoscal/qoscal/present"
 	"github.com/qoscal/qoscal/render"
 )
@@ -158,9 +157,6 @@ func (w *watchFlags) flags(fs *flagSet) {
 	fs.StringVar(&w.gitDir, "git", ".", "the clone `DIR` whose history counts the commits between the two runs (a range of one commit names it as the cause); none: do not count")
 }
 
-// shellSafe is a word a POSIX shell reads as it is.
-var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./=:,+@%-]+$`)
-
 // commitHash is what a commit label must look like to go into a git
 // command line: a hexadecimal object name.
 var commitHash = regexp.MustCompile(`^[0-9a-fA-F]{4,64}$`)
@@ -236,34 +232,19 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 	// The issues: read when there is a token (also with --dry-run: to
 	// decide as the watch would), written only without --dry-run.
 	gh := w.github(u)
-	marker := watchMarker(w.id, cal.SHA256)
-	var st watch.State
-	var current *github.Issue
-	var older []github.Issue
+	marker := watchissue.Marker(w.id, cal.SHA256)
+	var found watchissue.Found
 	if gh.client != nil {
 		ctx, cancel := context.WithTimeout(u.ctx, watchTimeout)
-		issues, err := gh.client.FindIssues(ctx, watchLabel, watchPrefix(w.id))
+		issues, err := gh.client.FindIssues(ctx, watchLabel, watchissue.Prefix(w.id))
 		cancel()
 		if err != nil {
 			gh.fail(u, err)
 		}
-		for i := range issues {
-			is := &issues[i]
-			first, _, _ := strings.Cut(is.Body, "\n")
-			first = strings.TrimSuffix(first, "\r")
-			state := issueState(is.Body)
-			switch {
-			case first != marker && is.State == "open":
-				older = append(older, *is)
-			case first != marker:
-			case is.State == "open" && current == nil:
-				current = is
-				st.Open, st.OpenedAt = true, state.OpenedAt
-			case is.State == "closed" && st.Through == "" && state.Through != "":
-				st.Through = state.Through
-			}
-		}
+		found = watchissue.Sort(issues, marker)
 	}
+	current, older := found.Current, found.Older
+	st := watch.State{Open: current != nil, OpenedAt: found.State.OpenedAt, Through: found.State.Through}
 	var res *watch.Result
 	if len(runs) > 0 {
 		if res, err = watch.Decide(cal, runs, dir, st, opt); err != nil {
@@ -288,11 +269,11 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 	var title, body string
 	switch res.Action {
 	case watch.Open:
-		title, body = present.IssueTitle(res, w.id), v.IssueBody(marker, stateLine(watchState{OpenedAt: res.Runs[len(res.Runs)-1]}))
+		title, body = present.IssueTitle(res, w.id), v.IssueBody(marker, watchissue.StateLine(watchissue.State{OpenedAt: res.Runs[len(res.Runs)-1]}))
 	case watch.Update:
-		title, body = present.IssueTitle(res, w.id), v.IssueBody(marker, stateLine(watchState{OpenedAt: st.OpenedAt}))
+		title, body = present.IssueTitle(res, w.id), v.IssueBody(marker, watchissue.StateLine(watchissue.State{OpenedAt: st.OpenedAt}))
 	case watch.Close:
-		body = v.IssueBody(marker, stateLine(watchState{OpenedAt: st.OpenedAt, Through: res.Runs[len(res.Runs)-1]}))
+		body = v.IssueBody(marker, watchissue.StateLine(watchissue.State{OpenedAt: st.OpenedAt, Through: res.Runs[len(res.Runs)-1]}))
 	}
 	v.Body = body
 	gh.act(u, v, title, body, current, older)
@@ -384,51 +365,15 @@ func judgedRuns(u *ui, loc string, cal *model.File, filter map[string]string) ([
 	return out, nil
 }
 
-// watchMarker is the hidden first line of the watch's issue for the
-// calibration of SHA-256 sha.
-func watchMarker(id, sha string) string {
-	return watchPrefix(id) + "calibration=" + sha + " -->"
-}
-
-// watchPrefix is the start of every marker of the watch --id id.
-func watchPrefix(id string) string {
-	if id == "" {
-		return "<!-- qoscal-watch "
+// runSource is the folder (or file) the run id was read from.
+func runSource(runs []data.Run, id string) string {
+	var src string
+	for _, r := range runs {
+		if r.ID == id {
+			src = r.Source
+		}
 	}
-	return "<!-- qoscal-watch:" + id + " "
-}
-
-// watchState is the episode's state, kept in the issue's second line.
-type watchState struct {
-	OpenedAt string `json:"opened_at,omitempty"`
-	Through  string `json:"through,omitempty"`
-}
-
-const statePrefix = "<!-- qoscal-watch-state "
-
-// stateLine is the hidden second line: the state as JSON, whose encoder
-// escapes <, > and &, so that no run id can end the HTML comment.
-func stateLine(s watchState) string {
-	b, _ := json.Marshal(s)
-	return statePrefix + string(b) + " -->"
-}
-
-// issueState reads the state line of an issue's body (the zero state
-// when it has none or it does not parse).
-func issueState(body string) watchState {
-	var s watchState
-	lines := strings.SplitN(body, "\n", 3)
-	if len(lines) < 2 {
-		return s
-	}
-	l := strings.TrimSuffix(lines[1], "\r")
-	if !strings.HasPrefix(l, statePrefix) || !strings.HasSuffix(l, " -->") {
-		return s
-	}
-	if json.Unmarshal([]byte(strings.TrimSuffix(strings.TrimPrefix(l, statePrefix), " -->")), &s) != nil {
-		return watchState{}
-	}
-	return s
+	return src
 }
 
 // bisect is the command that bisects the range: git bisect between the
@@ -444,92 +389,13 @@ func (w *watchFlags) bisect(res *watch.Result, runs []data.Run, cal *model.File)
 	}
 	args := w.bisectArgs
 	if args == "" {
-		args = recordedMeasureArgs(res.Bad, runs)
+		args = measure.RecordedArgs(runSource(runs, res.Bad.Run))
 	}
 	if args == "" {
-		args = "--variant " + shellQuote(cal.Baseline+"=COMMAND") + " --variant " + shellQuote(cal.Candidate+"=COMMAND")
+		args = "--variant " + measure.ShellQuote(cal.Baseline+"=COMMAND") + " --variant " + measure.ShellQuote(cal.Candidate+"=COMMAND")
 	}
 	return fmt.Sprintf("git bisect start %s %s && git bisect run sh -c 'exec qoscal measure \"$@\" --out \"$(mktemp -d)/run\"' sh --bisect --calibration %s %s",
-		ref(res.Bad, "BAD"), ref(res.Good, "GOOD"), shellQuote(filepath.Base(w.calPath)), args)
-}
-
-// recordedMeasureArgs are the measure arguments recorded in the
-// qoscal.json of the bad run's folder ("" when it has none).
-func recordedMeasureArgs(bad *watch.Suspect, runs []data.Run) string {
-	var src string
-	for _, r := range runs {
-		if r.ID == bad.Run {
-			src = r.Source
-		}
-	}
-	if src == "" {
-		return ""
-	}
-	b, err := readSmall(filepath.Join(src, "qoscal.json"), 1<<20)
-	if err != nil {
-		return ""
-	}
-	var meta struct {
-		Measure *struct {
-			Baseline    string `json:"baseline"`
-			Candidate   string `json:"candidate"`
-			Variants    []struct{ Name, Command string }
-			Shell       bool     `json:"shell"`
-			Order       string   `json:"order"`
-			Repetitions int      `json:"repetitions"`
-			Warmup      int      `json:"warmup"`
-			Benchmarks  []string `json:"benchmarks"`
-		} `json:"measure"`
-	}
-	if json.Unmarshal(b, &meta) != nil || meta.Measure == nil || len(meta.Measure.Variants) < 2 {
-		return ""
-	}
-	m := meta.Measure
-	var parts []string
-	for _, v := range m.Variants {
-		parts = append(parts, "--variant", shellQuote(v.Name+"="+v.Command))
-	}
-	if m.Baseline != "" && m.Baseline != m.Variants[0].Name {
-		parts = append(parts, "--baseline", shellQuote(m.Baseline))
-	}
-	if m.Candidate != "" && m.Candidate != m.Variants[1].Name {
-		parts = append(parts, "--candidate", shellQuote(m.Candidate))
-	}
-	if m.Shell {
-		parts = append(parts, "--shell")
-	}
-	for _, b := range m.Benchmarks {
-		parts = append(parts, "--benchmark", shellQuote(b))
-	}
-	if m.Order != "" {
-		parts = append(parts, "--order", shellQuote(m.Order))
-	}
-	if m.Repetitions > 0 {
-		parts = append(parts, "--max-repetitions", strconv.Itoa(m.Repetitions))
-	}
-	parts = append(parts, "--warmup", strconv.Itoa(m.Warmup))
-	return strings.Join(parts, " ")
-}
-
-// readSmall reads a regular file of at most limit bytes.
-func readSmall(path string, limit int64) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() || st.Size() > limit {
-		return nil, errors.New("not a small regular file")
-	}
-	return os.ReadFile(path)
-}
-
-// shellQuote quotes s for a POSIX shell: as it is when it holds only
-// safe characters, else in single quotes.
-func shellQuote(s string) string {
-	if s != "" && shellSafe.MatchString(s) {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		ref(res.Bad, "BAD"), ref(res.Good, "GOOD"), measure.ShellQuote(filepath.Base(w.calPath)), args)
 }
 
 // oneCommit asks git (in --git) how many commits lead from the good run's
