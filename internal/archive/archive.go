@@ -34,6 +34,12 @@ type File struct {
 // else a .tar.gz (out must end in .tar.gz). The file is written aside
 // and renamed into place.
 func Write(out string, files []File, mtime time.Time) error {
+	return WriteLevel(out, files, mtime, flate.BestCompression)
+}
+
+// WriteLevel is Write at another compression level (compress/flate's):
+// a test's archive made fast, flate.BestSpeed. A release is Write's.
+func WriteLevel(out string, files []File, mtime time.Time, level int) error {
 	zipped := strings.HasSuffix(out, ".zip")
 	if !zipped && !strings.HasSuffix(out, ".tar.gz") {
 		return fmt.Errorf("%s: an archive's name ends in .tar.gz or .zip", out)
@@ -49,9 +55,9 @@ func Write(out string, files []File, mtime time.Time) error {
 	}
 	defer os.Remove(tmp.Name())
 	if zipped {
-		err = writeZip(tmp, files, mtime.UTC())
+		err = writeZip(tmp, files, mtime.UTC(), level)
 	} else {
-		err = writeTarGz(tmp, files, mtime.UTC())
+		err = writeTarGz(tmp, files, mtime.UTC(), level)
 	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
@@ -72,8 +78,8 @@ func mode(f File) int64 {
 	return 0o644
 }
 
-func writeTarGz(w io.Writer, files []File, mtime time.Time) error {
-	gz, err := gzip.NewWriterLevel(w, gzip.BestCompression)
+func writeTarGz(w io.Writer, files []File, mtime time.Time, level int) error {
+	gz, err := gzip.NewWriterLevel(w, level)
 	if err != nil {
 		return err
 	}
@@ -102,10 +108,10 @@ func writeTarGz(w io.Writer, files []File, mtime time.Time) error {
 	return gz.Close()
 }
 
-func writeZip(w io.Writer, files []File, mtime time.Time) error {
+func writeZip(w io.Writer, files []File, mtime time.Time, level int) error {
 	zw := zip.NewWriter(w)
 	zw.RegisterCompressor(zip.Deflate, func(out io.Writer) (io.WriteCloser, error) {
-		return flate.NewWriter(out, flate.BestCompression)
+		return flate.NewWriter(out, level)
 	})
 	for _, f := range files {
 		b, err := os.ReadFile(f.Path)
