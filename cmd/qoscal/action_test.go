@@ -867,7 +867,12 @@ func TestDocWorkflows(t *testing.T) {
 			walk = func(v any) {
 				switch v := v.(type) {
 				case map[string]any:
-					if u, _ := v["uses"].(string); strings.HasPrefix(u, "OWNER/qoscal@") {
+					if u, _ := v["uses"].(string); strings.HasPrefix(u, "qoscal/qoscal@") || strings.HasPrefix(u, "OWNER/") {
+						// The repository's name, at a release's tag, as
+						// copied into a workflow.
+						if u != "qoscal/qoscal@vX.Y.Z" {
+							t.Errorf("%s: yaml block %d uses %q, want qoscal/qoscal@vX.Y.Z", rel, i+1, u)
+						}
 						if rel == "docs/github-actions.md" {
 							actionSteps++
 						}
