@@ -298,8 +298,11 @@ func TestReleaseWorkflowSteps(t *testing.T) {
 // cross-builds, about 3 CPU-minutes when Go's build cache is cold and 40 s
 // of links when it is warm, as after .ci/run's cross-builds).
 func TestRelease(t *testing.T) {
-	if !testenv.Slow() {
-		t.Skip("builds six release binaries twice; QOSCAL_SLOW_TESTS=1 runs it")
+	testenv.SkipUnlessSlow(t)
+	if testenv.Race {
+		// release.sh builds without the race detector whatever this test
+		// is built with: the race pass would build the same again.
+		t.Skip("builds the release without the race detector: the pass without it runs this")
 	}
 	bash, err := exec.LookPath("bash")
 	if err != nil {
