@@ -19,7 +19,8 @@
 # archives (scripts/archive) have one time, the commit's, no owner, and a
 # fixed order and modes.
 #
-# The commit is the last one that changed anything but release/checksums/:
+# The commit is the last one that changed anything but release/checksums/
+# (built from its files, not the checkout's):
 # the commit that adds a release's checksums file (made after this script
 # ran, before the tag) builds the same bytes as the one before it.
 set -euo pipefail
@@ -47,19 +48,24 @@ if [ "$have_go" != "$want_go" ] && [ "${QOSCAL_RELEASE_ANY_GO:-}" != 1 ]; then
   echo "release.sh: hint: GOTOOLCHAIN=$want_go scripts/release.sh $1 $2" >&2
   exit 2
 fi
-if [ -n "$(git status --porcelain --untracked-files=no -- . ':(exclude)release/checksums')" ] && [ "${QOSCAL_RELEASE_DIRTY:-}" != 1 ]; then
-  echo "release.sh: the checkout has uncommitted changes; a release is built from a commit (QOSCAL_RELEASE_DIRTY=1 builds anyway)" >&2
-  exit 2
-fi
 commit=$(git log -1 --format=%H -- . ':(exclude)release/checksums')
 when=$(git log -1 --format=%ct "$commit")
+if [ -n "$(git status --porcelain --untracked-files=no -- . ':(exclude)release/checksums')" ]; then
+  echo "release.sh: note: the checkout has uncommitted changes; the release is built from commit $commit, without them" >&2
+fi
 
 mkdir -p "$out"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# The commit's files, not the checkout's: what is built is what the
+# commit holds, whatever the checkout has changed since (or changes while
+# this runs). -trimpath keeps the folder out of the binaries.
+mkdir "$work/src"
+git archive "$commit" | tar -x -C "$work/src"
+cd "$work/src"
 
 # The archive writer, built once for this machine.
-GOFLAGS= CGO_ENABLED=0 go build -o "$work/archive" ./scripts/archive
+GOFLAGS=-buildvcs=false CGO_ENABLED=0 go build -o "$work/archive" ./scripts/archive
 
 pkg=github.com/qoscal/qoscal/internal/version
 ldflags="-s -w -buildid= -X $pkg.tag=$tag -X $pkg.commit=$commit"
