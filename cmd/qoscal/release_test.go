@@ -97,6 +97,9 @@ func TestReleaseWorkflowFile(t *testing.T) {
 		switch {
 		case s.Uses == "actions/checkout@v4":
 			order = append(order, "checkout")
+			if s.With["fetch-depth"] != "0" {
+				t.Errorf("checkout's fetch-depth is %q, want 0: release.sh finds the commit before the checksums' in the history", s.With["fetch-depth"])
+			}
 		case s.Uses == "actions/setup-go@v5":
 			order = append(order, "setup-go")
 			if s.With["go-version-file"] != "release/go-version" {
