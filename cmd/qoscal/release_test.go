@@ -361,10 +361,11 @@ func TestRelease(t *testing.T) {
 		}
 	}
 	sums := dists[0]["qoscal_0.0.1_checksums.txt"]
-	// One line an archive, in the order built (checksums sorts them).
-	lines := strings.SplitAfter(string(sums), "\n")
-	sort.Strings(lines)
-	if delete(dists[0], "qoscal_0.0.1_checksums.txt"); strings.Join(lines, "") != string(checksums(dists[0])) {
+	// One line an archive, in the order built (checksums sorts them by
+	// name).
+	lines := strings.Split(strings.TrimSuffix(string(sums), "\n"), "\n")
+	sort.Slice(lines, func(i, j int) bool { return strings.Fields(lines[i])[1] < strings.Fields(lines[j])[1] })
+	if delete(dists[0], "qoscal_0.0.1_checksums.txt"); strings.Join(lines, "\n")+"\n" != string(checksums(dists[0])) {
 		t.Errorf("the checksums file is\n%s\nwant the lines of\n%s", sums, checksums(dists[0]))
 	}
 	dists[0]["qoscal_0.0.1_checksums.txt"] = sums
