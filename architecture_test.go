@@ -59,7 +59,7 @@ var rules = []struct {
 	{"github.com/qoscal/qoscal/cmd/qoscal", []string{"github.com/qoscal/qoscal/..."}},
 	{"github.com/qoscal/qoscal/notebooks/...", nil},
 	{"github.com/qoscal/qoscal/internal/...", nil},
-	{"github.com/qoscal/qoscal/scripts/...", []string{"github.com/qoscal/qoscal/data/..."}},
+	{"github.com/qoscal/qoscal/scripts/...", []string{"github.com/qoscal/qoscal/data/...", "github.com/qoscal/qoscal/internal/archive"}},
 }
 
 // neverImports are imports a package's rule would allow but which it must

@@ -34,6 +34,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -157,6 +158,12 @@ type actionRun struct {
 	// ${{ github.token }} is.
 	github map[string]string
 	token  string
+	// actionRef is github.action_ref, the ref after @ in uses: (empty
+	// unless set); stepTime is each run step's wall time, by its id.
+	actionRef string
+	stepTime  map[string]time.Duration
+	// env is added to every step's environment, after the rest.
+	env []string
 }
 
 // githubDefaults is the environment of a push to main on octo/hoard, as
@@ -199,6 +206,8 @@ func (r *actionRun) eval(s string) string {
 			return v
 		case e == "github.action_path":
 			return r.root
+		case e == "github.action_ref":
+			return r.actionRef
 		case e == "github.token":
 			return r.token
 		case len(parts) == 2 && parts[0] == "runner":
@@ -279,6 +288,9 @@ func (r *actionRun) runAction(shell string) map[string]string {
 	failed := false
 	for i, s := range r.a.Runs.Steps {
 		if strings.HasPrefix(s.Uses, "actions/cache@") {
+			if !r.cond(s.If, failed) {
+				continue
+			}
 			hit := r.cache.restore(t, r.eval(s.With["key"]), r.eval(s.With["path"]))
 			r.steps[s.ID] = map[string]string{"cache-hit": strconv.FormatBool(hit)}
 			if !hit {
@@ -317,6 +329,7 @@ func (r *actionRun) runAction(shell string) map[string]string {
 		for k, v := range s.Env {
 			env = append(env, k+"="+r.eval(v))
 		}
+		env = append(env, r.env...)
 		// The runner writes the script to a file and runs "bash --noprofile
 		// --norc -eo pipefail {0}" for shell: bash.
 		script := filepath.Join(t.TempDir(), "step.sh")
@@ -326,7 +339,12 @@ func (r *actionRun) runAction(shell string) map[string]string {
 		cmd := exec.Command(shell, "--noprofile", "--norc", "-eo", "pipefail", script)
 		cmd.Dir = r.dir
 		cmd.Env = env
+		start := time.Now()
 		out, err := cmd.CombinedOutput()
+		if r.stepTime == nil {
+			r.stepTime = map[string]time.Duration{}
+		}
+		r.stepTime[s.ID] = time.Since(start)
 		fmt.Fprintf(&r.logs, "== step %d: %s\n%s", i, s.Name, out)
 		if s.ID != "" {
 			r.steps[s.ID] = readOutputs(t, outFile)
@@ -548,8 +566,8 @@ func TestActionSteps(t *testing.T) {
 					t.Errorf("the run folder of output run-folder %q: %v", outs["run-folder"], err)
 				}
 			}
-			if c.os == "Windows" && !strings.HasSuffix(r.steps["key"]["bin"], "qoscal.exe") {
-				t.Errorf("on Windows the binary is %q, want qoscal.exe", r.steps["key"]["bin"])
+			if c.os == "Windows" && !strings.HasSuffix(r.steps["where"]["bin"], "qoscal.exe") {
+				t.Errorf("on Windows the binary is %q, want qoscal.exe", r.steps["where"]["bin"])
 			}
 			sum, _ := os.ReadFile(r.summary)
 			for _, l := range c.summary {
@@ -849,7 +867,12 @@ func TestDocWorkflows(t *testing.T) {
 			walk = func(v any) {
 				switch v := v.(type) {
 				case map[string]any:
-					if u, _ := v["uses"].(string); strings.HasPrefix(u, "OWNER/qoscal@") {
+					if u, _ := v["uses"].(string); strings.HasPrefix(u, "qoscal/qoscal@") || strings.HasPrefix(u, "OWNER/") {
+						// The repository's name, at a release's tag, as
+						// copied into a workflow.
+						if u != "qoscal/qoscal@vX.Y.Z" {
+							t.Errorf("%s: yaml block %d uses %q, want qoscal/qoscal@vX.Y.Z", rel, i+1, u)
+						}
 						if rel == "docs/github-actions.md" {
 							actionSteps++
 						}

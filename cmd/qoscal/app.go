@@ -15,11 +15,12 @@ import (
 
 	"github.com/qoscal/qoscal/data/formats"
 	"github.com/qoscal/qoscal/data/store"
+	buildversion "github.com/qoscal/qoscal/internal/version"
 )
 
-// version is the qoscal version; release builds set it with
-// -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
+// version is the qoscal version (internal/version: the release's tag,
+// which scripts/release.sh sets, or 0.0.0-dev+COMMIT off a release).
+var version = buildversion.String()
 
 // command is one subcommand: its name and summary in the list of
 // commands, its help, and how it runs.
@@ -131,7 +132,12 @@ func dispatch(u *ui, args []string) error {
 		fmt.Fprint(u.stdout, mainUsage())
 		return nil
 	case "version", "--version":
-		fmt.Fprintf(u.stdout, "qoscal %s\n", version)
+		in := buildversion.Get()
+		fmt.Fprintf(u.stdout, "qoscal %s\n", in.Version)
+		if in.Commit != "" {
+			fmt.Fprintf(u.stdout, "commit %s\n", in.Commit)
+		}
+		fmt.Fprintf(u.stdout, "built with %s\n", in.Go)
 		return nil
 	}
 	c, ok := commands[args[0]]

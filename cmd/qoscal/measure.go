@@ -312,7 +312,7 @@ func (m *measureFlags) config(u *ui) (measure.Config, error) {
 	}
 	cfg.Meta = load.Meta{RunID: u.getenv("GITHUB_RUN_ID"), Attempt: u.getenv("GITHUB_RUN_ATTEMPT"),
 		Commit: u.getenv("GITHUB_SHA"), RunnerOS: u.getenv("RUNNER_OS"), RunnerName: u.getenv("RUNNER_NAME"),
-		Time: now.Format(time.RFC3339)}
+		Time: now.Format(time.RFC3339), QoscalVersion: version}
 	for _, f := range []struct{ name, v string }{{"GITHUB_RUN_ID", cfg.Meta.RunID}, {"GITHUB_RUN_ATTEMPT", cfg.Meta.Attempt},
 		{"GITHUB_SHA", cfg.Meta.Commit}, {"RUNNER_OS", cfg.Meta.RunnerOS}, {"RUNNER_NAME", cfg.Meta.RunnerName}} {
 		if err := data.CheckName("$"+f.name, f.v); err != nil {

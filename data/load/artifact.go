@@ -420,6 +420,10 @@ type Meta struct {
 	RunnerName string `json:"runner_name,omitempty"`
 	// Time is when the job wrote the file, RFC 3339.
 	Time string `json:"time,omitempty"`
+	// QoscalVersion is the qoscal that wrote the file (internal/version:
+	// v1.2.3, or 0.0.0-dev+COMMIT off a release); optional, within
+	// version 2.
+	QoscalVersion string `json:"qoscal_version,omitempty"`
 
 	// Labels are the run's labels (measure --label), applied as the
 	// labels the other fields give (version 2).
@@ -495,7 +499,7 @@ func ParseMeta(file string, b []byte) (*Meta, error) {
 	}
 	for _, f := range []struct{ name, v string }{
 		{"run_id", m.RunID}, {"attempt", m.Attempt}, {"commit", m.Commit},
-		{"runner_os", m.RunnerOS}, {"runner_name", m.RunnerName},
+		{"runner_os", m.RunnerOS}, {"runner_name", m.RunnerName}, {"qoscal_version", m.QoscalVersion},
 	} {
 		if err := data.CheckName(f.name, f.v); err != nil {
 			return nil, bad("%v", err)
@@ -581,7 +585,7 @@ func (e *Environment) check() error {
 }
 
 // metaFields are the keys of qoscal.json, as Meta's JSON tags spell them.
-var metaFields = []string{"version", "run_id", "attempt", "commit", "runner_os", "runner_name", "time", "labels", "environment", "measure"}
+var metaFields = []string{"version", "run_id", "attempt", "commit", "runner_os", "runner_name", "time", "qoscal_version", "labels", "environment", "measure"}
 
 // metaKeys checks the keys of qoscal.json's object as they are written:
 // each one of metaFields, exactly, and once. Go's decoder alone would take
