@@ -1398,8 +1398,8 @@ func queryInt(c *sqlite.Conn, query string) (int64, error) {
 }
 
 // statement returns the statement c prepared for query, with its
-// parameters bound to args: each an int64, an int, a float64, a string or
-// nil (NULL).
+// parameters bound to args: each an int64, an int, a float64, a string, a
+// bool (an INTEGER, 0 or 1) or nil (NULL).
 func statement(c *sqlite.Conn, query string, args []any) (*sqlite.Stmt, error) {
 	st, err := c.Prepare(query)
 	if err != nil {
@@ -1417,6 +1417,8 @@ func statement(c *sqlite.Conn, query string, args []any) (*sqlite.Stmt, error) {
 			st.BindFloat(i+1, v)
 		case string:
 			st.BindText(i+1, v)
+		case bool:
+			st.BindBool(i+1, v)
 		default:
 			return nil, fmt.Errorf("cannot bind %T (parameter %d of %s)", a, i+1, query)
 		}
@@ -1461,8 +1463,9 @@ func (r *rows) Err() error { return r.err }
 func (r *rows) Close() { r.st.Reset() }
 
 // Scan reads the current row's columns into dest: *int64 (an INTEGER),
-// *string (TEXT), *sql.NullString (TEXT or NULL), *float64 (a number)
-// and *sql.NullFloat64 (a number or NULL).
+// *bool (an INTEGER, true unless 0), *string (TEXT), *sql.NullString
+// (TEXT or NULL), *float64 (a number) and *sql.NullFloat64 (a number or
+// NULL).
 func (r *rows) Scan(dest ...any) error {
 	for i, d := range dest {
 		t := r.st.ColumnType(i)
@@ -1482,6 +1485,11 @@ func (r *rows) Scan(dest ...any) error {
 				return r.typeError(i, "an integer")
 			}
 			*d = r.st.ColumnInt64(i)
+		case *bool:
+			if t != sqlite.TypeInteger {
+				return r.typeError(i, "an integer")
+			}
+			*d = r.st.ColumnInt64(i) != 0
 		case *string:
 			if t != sqlite.TypeText {
 				return r.typeError(i, "text")
