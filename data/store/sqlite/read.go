@@ -21,7 +21,7 @@ import (
 
 // Runs implements store.Store.
 func (s *Store) Runs(ctx context.Context, q store.Query) ([]store.StoredRun, error) {
-	where, args := labelFilter(q.Labels)
+	where, args := backend.LabelFilter(q.Labels)
 	runs, err := s.query(ctx, where, args)
 	if err != nil {
 		return nil, err
@@ -44,7 +44,7 @@ func (s *Store) EachRun(ctx context.Context, q store.Query) iter.Seq2[store.Stor
 			return
 		}
 		defer s.release(c)
-		where, args := labelFilter(q.Labels)
+		where, args := backend.LabelFilter(q.Labels)
 		page := `r.seq IN (SELECT r.seq FROM runs r WHERE ` + where + ` AND r.seq > ? ORDER BY r.seq LIMIT ?)`
 		var last int64
 		for {
@@ -339,14 +339,4 @@ func (s *Store) RunByID(ctx context.Context, id string) (store.StoredRun, error)
 		return store.StoredRun{}, fmt.Errorf("store %s holds no run %q", s.path, id)
 	}
 	return runs[0], nil
-}
-
-func labelFilter(filter map[string]string) (string, []any) {
-	conds := []string{"1 = 1"}
-	var args []any
-	for _, k := range store.SortedKeys(filter) {
-		conds = append(conds, `EXISTS (SELECT 1 FROM labels l WHERE l.run_seq = r.seq AND l.key = ? AND l.value = ?)`)
-		args = append(args, k, filter[k])
-	}
-	return strings.Join(conds, " AND "), args
 }
