@@ -48,7 +48,7 @@ func ParseVariantSpec(s string) (VariantSpec, error) {
 		stem = base
 	}
 	if err := data.CheckName("variant name", stem); err != nil {
-		return VariantSpec{}, fmt.Errorf("%v (the stem of %s): name the variant with NAME=FILE", err, s)
+		return VariantSpec{}, fmt.Errorf("%w (the stem of %s): name the variant with NAME=FILE", err, s)
 	}
 	return VariantSpec{Name: stem, File: s}, nil
 }

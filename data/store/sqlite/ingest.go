@@ -35,7 +35,7 @@ func (s *Store) IngestEach(ctx context.Context, runs iter.Seq2[store.StoredRun, 
 		return res, err
 	}
 	if err := opt.Ledger.Check(); err != nil {
-		return res, fmt.Errorf("store %s: %v", s.path, err)
+		return res, fmt.Errorf("store %s: %w", s.path, err)
 	}
 	c, err := s.conn(ctx)
 	if err != nil {

@@ -233,7 +233,7 @@ func schemaOf(version int) (schema, error) {
 		}
 	})
 	if schemasErr != nil {
-		return schema{}, fmt.Errorf("the store schema: %v (this is a bug in qoscal)", schemasErr)
+		return schema{}, fmt.Errorf("the store schema: %w (this is a bug in qoscal)", schemasErr)
 	}
 	return schemas[version-1], nil
 }

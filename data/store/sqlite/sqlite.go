@@ -136,7 +136,7 @@ func checkFolder(path string) error {
 	case errors.Is(err, syscall.ENOTDIR):
 		return fmt.Errorf("store %s: a part of %s is a file, not a folder", path, dir)
 	case err != nil:
-		return fmt.Errorf("store %s: its folder %s: %v", path, dir, err)
+		return fmt.Errorf("store %s: its folder %s: %w", path, dir, err)
 	case !st.IsDir():
 		return fmt.Errorf("store %s: %s is %s, not a folder", path, dir, kindOf(st.Mode()))
 	}
@@ -175,7 +175,7 @@ func openReadOnly(path string) (*Store, error) {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, fmt.Errorf("no store at %s: ingest runs first (qoscal ingest), or name the store with --db", path)
 	case err != nil:
-		return nil, fmt.Errorf("store %s: %v", path, err)
+		return nil, fmt.Errorf("store %s: %w", path, err)
 	case st.IsDir():
 		return nil, fmt.Errorf("store %s is a folder, expected a SQLite file", path)
 	case !st.Mode().IsRegular():
@@ -336,7 +336,7 @@ func uriPath(path string) string {
 func checkSQLiteHeader(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("store %s: %v", path, err)
+		return fmt.Errorf("store %s: %w", path, err)
 	}
 	defer f.Close()
 	head := make([]byte, 16)
