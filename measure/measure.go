@@ -279,7 +279,7 @@ func (cfg *Config) prepare() ([]variantCmd, error) {
 		if !cfg.Shell {
 			argv, err := Split(v.Command)
 			if err != nil {
-				return nil, fmt.Errorf("variant %s: %v", v.Name, err)
+				return nil, fmt.Errorf("variant %s: %w", v.Name, err)
 			}
 			vc.argv = argv
 		}
@@ -419,7 +419,7 @@ func Run(ctx context.Context, cfg Config, out string) (*Result, error) {
 	parent := filepath.Dir(out)
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".*.tmp")
 	if err != nil {
-		return nil, fmt.Errorf("making the run folder beside %s: %v", out, err)
+		return nil, fmt.Errorf("making the run folder beside %s: %w", out, err)
 	}
 	done := false
 	defer func() {
@@ -448,7 +448,7 @@ func Run(ctx context.Context, cfg Config, out string) (*Result, error) {
 		return nil, err
 	}
 	if err := os.Rename(tmp, out); err != nil {
-		return nil, fmt.Errorf("renaming the finished run folder to %s: %v", out, err)
+		return nil, fmt.Errorf("renaming the finished run folder to %s: %w", out, err)
 	}
 	done = true
 	return res, nil

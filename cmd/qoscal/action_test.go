@@ -25,12 +25,14 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -306,6 +308,20 @@ func (r *actionRun) runAction(shell string) map[string]string {
 		if s.Run == "" || !r.cond(s.If, failed) {
 			continue
 		}
+		var memo string
+		if s.ID == "key" {
+			var b strings.Builder
+			b.WriteString(s.Run)
+			for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+				fmt.Fprintf(&b, "\x00%s=%s", k, r.eval(s.Env[k]))
+			}
+			memo = b.String()
+			if k, ok := r.cache.keySteps[memo]; ok {
+				fmt.Fprintf(&r.logs, "== step %d: %s\n%s", i, s.Name, k.log)
+				r.steps[s.ID] = maps.Clone(k.outputs)
+				continue
+			}
+		}
 		outFile := filepath.Join(t.TempDir(), "output")
 		env := append(os.Environ(),
 			"GITHUB_ACTIONS=true",
@@ -349,6 +365,12 @@ func (r *actionRun) runAction(shell string) map[string]string {
 		if s.ID != "" {
 			r.steps[s.ID] = readOutputs(t, outFile)
 		}
+		if memo != "" && err == nil {
+			if r.cache.keySteps == nil {
+				r.cache.keySteps = map[string]keyStep{}
+			}
+			r.cache.keySteps[memo] = keyStep{outputs: maps.Clone(r.steps[s.ID]), log: out}
+		}
 		if err != nil {
 			ee, ok := err.(*exec.ExitError)
 			if !ok {
@@ -373,9 +395,22 @@ func (r *actionRun) runAction(shell string) map[string]string {
 // hits once a job that missed it has succeeded (the path stays where that
 // job built it: the jobs share RUNNER_TEMP). With standIn, every key hits
 // and restores this test binary as qoscal instead.
+//
+// keySteps holds what the action's cache-key step (id: key) gave, by its
+// script and environment: that step reads only its own env and the
+// action's source files, which no job of a test changes, and hashing
+// every source file took most of this test's CPU time (0.4 s a job), so
+// it runs once for each environment (each runner OS) of a test.
 type actionCache struct {
-	saved   map[string]bool
-	standIn bool
+	saved    map[string]bool
+	standIn  bool
+	keySteps map[string]keyStep
+}
+
+// keyStep is what the cache-key step gave: its outputs and its log.
+type keyStep struct {
+	outputs map[string]string
+	log     []byte
 }
 
 // restore reports whether key hits; with standIn it puts this test binary

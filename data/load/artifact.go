@@ -107,7 +107,7 @@ func unzip(p string) (dir string, err error) {
 		if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
 			return "", pathError(p, err)
 		}
-		return "", fmt.Errorf("%s: not a readable zip archive (%v)", p, err)
+		return "", fmt.Errorf("%s: not a readable zip archive (%w)", p, err)
 	}
 	defer zr.Close()
 	lim, nested := limitsOf(p)
@@ -135,7 +135,7 @@ func unzip(p string) (dir string, err error) {
 	for _, f := range zr.File {
 		name, err := zipEntryName(f.Name)
 		if err != nil {
-			return "", fmt.Errorf("%s: entry %q %v: refused", p, f.Name, err)
+			return "", fmt.Errorf("%s: entry %q %w: refused", p, f.Name, err)
 		}
 		mode := f.Mode()
 		// A folder that cannot be made is one an earlier entry holds as a
@@ -166,7 +166,7 @@ func unzip(p string) (dir string, err error) {
 		}
 		n, err := unzipFile(f, dst, lim.bytes)
 		if err != nil {
-			return "", fmt.Errorf("%s: entry %q: %v", p, f.Name, err)
+			return "", fmt.Errorf("%s: entry %q: %w", p, f.Name, err)
 		}
 		lim.bytes -= n
 	}
@@ -215,7 +215,7 @@ func driveLetter(name string) bool {
 func unzipFile(f *zip.File, dst string, budget int64) (int64, error) {
 	rc, err := f.Open()
 	if err != nil {
-		return 0, fmt.Errorf("cannot be read (%v)", err)
+		return 0, fmt.Errorf("cannot be read (%w)", err)
 	}
 	defer rc.Close()
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -230,7 +230,7 @@ func unzipFile(f *zip.File, dst string, budget int64) (int64, error) {
 		err = cerr
 	}
 	if err != nil {
-		return n, fmt.Errorf("cannot be read (%v): the archive is damaged", err)
+		return n, fmt.Errorf("cannot be read (%w): the archive is damaged", err)
 	}
 	if n > budget {
 		return n, fmt.Errorf("unpacks to more than the %d bytes a result artifact may hold: refused (a zip bomb?)", ZipMaxBytes)
