@@ -81,7 +81,7 @@ func TestCheckCommits(t *testing.T) {
 	git("symbolic-ref", "HEAD", "refs/heads/main")
 	bad := git("rev-parse", "--short", "HEAD~50")
 	out, ok := check()
-	if !ok || !strings.Contains(out, "50 commit(s) checked, the last 50 commits of HEAD (8730549") {
+	if !ok || !strings.Contains(out, "50 commit(s) checked, the last 50 commits of HEAD (98608bb") {
 		t.Errorf("a bad commit 51 back, without the habit's first commit in the history: ok %v\n%s\nwant a pass over the last 50 commits, saying so", ok, out)
 	}
 	if out, ok := check(bad + "^.."); ok || !strings.Contains(out, bad+": the subject is 73 characters, more than 72") {
