@@ -4,12 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/qoscal/qoscal/calibrate"
 	"github.com/qoscal/qoscal/data"
@@ -136,6 +139,7 @@ type measureFlags struct {
 	maxRepetitions           int
 	bisect, reportOnly       bool
 	onDegraded, perBenchmark string
+	fs                       *pflag.FlagSet // to tell --seed 0 from no --seed
 }
 
 // maxRepetitions bounds --repetitions and --max-repetitions, and
@@ -159,12 +163,13 @@ func (m *measureFlags) flags(fs *flagSet) {
 	fs.IntVar(&m.repetitions, "repetitions", 10, fmt.Sprintf("how many times `N` each command runs (per benchmark), in [1, %d]", maxRepetitions))
 	fs.IntVar(&m.warmup, "warmup", 1, fmt.Sprintf("runs `N` of each command before the repetitions, discarded, in [0, %d]", maxWarmup))
 	fs.StringVar(&m.order, "order", measure.Random, "the `ORDER`: random (a fresh random order each repetition), alternate (the order given), duet (the variants at the same time) or blocks (all of one variant, then the next)")
-	fs.Uint64Var(&m.seed, "seed", 1, "the random order's seed `N`, any whole number from 0 to 2^64-1")
+	fs.Uint64Var(&m.seed, "seed", 0, "the random order's seed `N`, any whole number from 0 to 2^64-1 (default: drawn for each job, so that jobs run in different orders; printed and recorded in qoscal.json, where --seed takes it to run a job's order again)")
 	fs.group("The run folder:")
 	fs.StringVar(&m.out, "out", "", "the run `FOLDER` to write; it must not exist")
 	fs.StringVar(&m.runID, "run", "", "the run's `ID` (default: GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT under Actions, else the folder's name)")
 	fs.StringArrayVar(&m.labels, "label", nil, "a `KEY=VALUE` label of the run")
 	m.gateFlags(fs)
+	m.fs = fs.FlagSet
 }
 
 func (m *measureFlags) run(u *ui, args []string) error {
@@ -298,6 +303,12 @@ func (m *measureFlags) config(u *ui) (measure.Config, error) {
 	}
 	cfg.Labels = labels
 	cfg.Benchmarks, cfg.Shell, cfg.Timeout, cfg.Format = m.benchmarks, m.shell, m.timeout, format
+	if m.fs != nil && !m.fs.Changed("seed") {
+		// A seed of its own for each job: with one fixed default, every
+		// job ran the same order, and the order was random within a job
+		// only. Kept to 32 bits, to be typed back as --seed.
+		m.seed = uint64(rand.Uint32())
+	}
 	cfg.Repetitions, cfg.Warmup, cfg.Order, cfg.Seed = m.repetitions, m.warmup, m.order, m.seed
 	cfg.RunID = m.runID
 	if cfg.RunID == "" {
