@@ -417,6 +417,10 @@ func Run(ctx context.Context, cfg Config, out string) (*Result, error) {
 		return nil, fmt.Errorf("%s exists: measure writes a new run folder", out)
 	}
 	parent := filepath.Dir(out)
+	// The folders out is in are made as mkdir -p would.
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("making the folder of %s: %v", out, err)
+	}
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".*.tmp")
 	if err != nil {
 		return nil, fmt.Errorf("making the run folder beside %s: %v", out, err)

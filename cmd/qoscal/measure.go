@@ -165,7 +165,7 @@ func (m *measureFlags) flags(fs *flagSet) {
 	fs.StringVar(&m.order, "order", measure.Random, "the `ORDER`: random (a fresh random order each repetition), alternate (the order given), duet (the variants at the same time) or blocks (all of one variant, then the next)")
 	fs.Uint64Var(&m.seed, "seed", 0, "the random order's seed `N`, any whole number from 0 to 2^64-1 (default: drawn for each job, so that jobs run in different orders; printed and recorded in qoscal.json, where --seed takes it to run a job's order again)")
 	fs.group("The run folder:")
-	fs.StringVar(&m.out, "out", "", "the run `FOLDER` to write; it must not exist")
+	fs.StringVar(&m.out, "out", "", "the run `FOLDER` to write; it must not exist (its parent folders made if missing)")
 	fs.StringVar(&m.runID, "run", "", "the run's `ID` (default: GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT under Actions, else the folder's name)")
 	fs.StringArrayVar(&m.labels, "label", nil, "a `KEY=VALUE` label of the run")
 	m.gateFlags(fs)
@@ -287,8 +287,8 @@ func (m *measureFlags) config(u *ui) (measure.Config, error) {
 	if _, err := os.Lstat(m.out); err == nil {
 		return cfg, withHint(usagef("--out %s exists: measure writes a new run folder, whole, and replaces none", m.out), "name a new folder, or remove this one")
 	}
-	if st, err := os.Stat(filepath.Dir(m.out)); err != nil || !st.IsDir() {
-		return cfg, usagef("--out %s: its folder %s does not exist", m.out, filepath.Dir(m.out))
+	if err := inFolder("--out", m.out, filepath.Dir(m.out)); err != nil {
+		return cfg, usagef("%v", err)
 	}
 	format, err := formats.LookupFormat(m.inputFormat)
 	if err != nil {

@@ -25,7 +25,7 @@ func (m *measureFlags) gateFlags(fs *flagSet) {
 	fs.BoolVar(&m.reportOnly, "report-only", false, "report, never fail on a regression (exit 0; with --bisect a regression still exits 1, bad)")
 	fs.StringVar(&m.perBenchmark, "per-benchmark", calibrate.PerBenchmarkWarn, "what a benchmark below its calibrated band does, `MODE`: warn, fail (exit 1 even when the sequential gate passes) or off")
 	fs.StringVar(&m.onDegraded, "on-degraded", "warn", "what a degraded runner does, `MODE`: warn, fail (exit 3) or ignore")
-	fs.StringVar(&m.summary, "summary", "", "append the verdict's Markdown summary to `FILE` (default $GITHUB_STEP_SUMMARY when set)")
+	fs.StringVar(&m.summary, "summary", "", "append the verdict's Markdown summary to `FILE`, its folders made if missing (default $GITHUB_STEP_SUMMARY when set)")
 }
 
 // bisectSkip is git bisect run's exit code for a commit it cannot judge.

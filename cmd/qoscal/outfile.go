@@ -62,6 +62,9 @@ func openOut(path string, flag int) (*os.File, error) {
 // "$GITHUB_OUTPUT" earlier in the step), a line break comes first, or
 // b's first line would be read as the end of that one.
 func appendFile(path string, b []byte) error {
+	if err := makeParents(path); err != nil {
+		return err
+	}
 	if unendedLine(path) {
 		b = append([]byte{'\n'}, b...)
 	}
@@ -105,6 +108,11 @@ func writeFile(path string, b []byte) error {
 	}
 	perm := fs.FileMode(0o644) // less the umask, as os.Create makes a file
 	keep := err == nil
+	if !keep {
+		if err := makeParents(path); err != nil {
+			return err
+		}
+	}
 	if keep {
 		perm = st.Mode().Perm()
 	}
@@ -141,6 +149,17 @@ func writeFile(path string, b []byte) error {
 	}
 	done = true
 	return nil
+}
+
+// makeParents makes the folders path is in, as mkdir -p would: every
+// file qoscal writes may be named in a folder yet to be made (issue 35:
+// measure --out refused one that plot --out made).
+func makeParents(path string) error {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return nil
+	}
+	return os.MkdirAll(dir, 0o755)
 }
 
 // errSymlink is the error for a file to replace that is a symbolic link.

@@ -61,7 +61,7 @@ type plotFlags struct {
 func (p *plotFlags) flags(fs *flagSet) {
 	p.cf.add(fs)
 	fs.group("Output:")
-	fs.StringVar(&p.out, "out", "", "the folder `DIR` to write the charts into (made if missing)")
+	fs.StringVar(&p.out, "out", "", "the folder `DIR` to write the charts into (folders made if missing)")
 	fs.StringVar(&p.image, "image", "svg", "the charts' image `FORMAT`: svg, or png (at 2x, for HiDPI screens)")
 }
 
