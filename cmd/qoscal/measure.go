@@ -87,8 +87,11 @@ QOSCAL_REPETITION (0 in a warm-up) and QOSCAL_BENCHMARK in its environment.
 
 A command runs in a process group of its own: a timeout or Ctrl-C kills the
 group, and what a command leaves running when it exits is killed before the
-next starts. On Windows, taskkill /T ends the command's process tree. qoscal
-waits for each command without polling.
+next starts. On Linux qoscal is also the subreaper of what it starts
+(PR_SET_CHILD_SUBREAPER): a process that leaves the group (setsid(), a
+daemon) is ended too once the command ends or times out. Elsewhere such a
+process outlives the command. On Windows, taskkill /T ends the command's
+process tree. qoscal waits for each command without polling.
 
 duet shares the machine between the variants: cores, caches and memory
 bandwidth. It suits benchmarks that use a core or two of a larger machine;
