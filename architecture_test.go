@@ -35,12 +35,21 @@ var rules = []struct {
 	{"github.com/qoscal/qoscal/data/store/...", []string{runModel, "github.com/qoscal/qoscal/data/store/..."}},
 	{"github.com/qoscal/qoscal/data/source", []string{runModel, "github.com/qoscal/qoscal/data/load", "github.com/qoscal/qoscal/data/store/..."}},
 	{"github.com/qoscal/qoscal/data/samples", nil},
-	{"github.com/qoscal/qoscal/calibrate", []string{"github.com/qoscal/qoscal/stats", runModel}},
-	{"github.com/qoscal/qoscal/chartdata", []string{"github.com/qoscal/qoscal/calibrate", "github.com/qoscal/qoscal/stats", runModel}},
+	// calibrate, by job: the base below its children, each job above the
+	// ones it builds on, nothing importing upward.
+	{calBase, []string{"github.com/qoscal/qoscal/stats", runModel}},
+	{calSpread, []string{calBase, "github.com/qoscal/qoscal/stats", runModel}},
+	{calModel, []string{calBase, calSpread, "github.com/qoscal/qoscal/stats", runModel}},
+	{calFloor, []string{calBase, calSpread, calModel, "github.com/qoscal/qoscal/stats", runModel}},
+	{calGate, []string{calBase, calSpread, calModel, calFloor, "github.com/qoscal/qoscal/stats", runModel}},
+	{calDrift, []string{calBase, calSpread, calModel, "github.com/qoscal/qoscal/stats", runModel}},
+	{calAudit, []string{calBase, calSpread, calModel, calFloor, calGate, calDrift, "github.com/qoscal/qoscal/stats", runModel}},
+	{"github.com/qoscal/qoscal/calibrate/internal/calibtest", []string{calBase, calSpread, calModel, calFloor, "github.com/qoscal/qoscal/stats", runModel}},
+	{"github.com/qoscal/qoscal/chartdata", []string{calBase, calSpread, calModel, calFloor, "github.com/qoscal/qoscal/stats", runModel}},
 	{"github.com/qoscal/qoscal/plots", []string{"github.com/qoscal/qoscal/chartdata"}},
 	{"github.com/qoscal/qoscal/mermaid", []string{"github.com/qoscal/qoscal/chartdata"}},
 	{"github.com/qoscal/qoscal/render", nil},
-	{"github.com/qoscal/qoscal/present", []string{"github.com/qoscal/qoscal/calibrate", "github.com/qoscal/qoscal/chartdata", "github.com/qoscal/qoscal/mermaid", "github.com/qoscal/qoscal/render", "github.com/qoscal/qoscal/stats", runModel, storeAPI}},
+	{"github.com/qoscal/qoscal/present", []string{calBase, calSpread, calModel, calFloor, calGate, calDrift, calAudit, "github.com/qoscal/qoscal/chartdata", "github.com/qoscal/qoscal/mermaid", "github.com/qoscal/qoscal/render", "github.com/qoscal/qoscal/stats", runModel, storeAPI}},
 	{"github.com/qoscal/qoscal/measure", []string{runModel, "github.com/qoscal/qoscal/data/formats", "github.com/qoscal/qoscal/data/load"}},
 	{"github.com/qoscal/qoscal/cmd/qoscal", []string{"github.com/qoscal/qoscal/..."}},
 	{"github.com/qoscal/qoscal/notebooks/...", nil},
@@ -52,6 +61,18 @@ var rules = []struct {
 const (
 	runModel = "github.com/qoscal/qoscal/data"
 	storeAPI = "github.com/qoscal/qoscal/data/store"
+)
+
+// The packages of calibrate: the base (ratios, scores, warnings), then
+// one package per job.
+const (
+	calBase   = "github.com/qoscal/qoscal/calibrate"
+	calSpread = "github.com/qoscal/qoscal/calibrate/spread"
+	calModel  = "github.com/qoscal/qoscal/calibrate/model"
+	calFloor  = "github.com/qoscal/qoscal/calibrate/floor"
+	calGate   = "github.com/qoscal/qoscal/calibrate/gate"
+	calDrift  = "github.com/qoscal/qoscal/calibrate/drift"
+	calAudit  = "github.com/qoscal/qoscal/calibrate/audit"
 )
 
 // goPackage is what go list says of a package.

@@ -1,8 +1,3 @@
-// Package calibrate gives benchmark meaning to qoscal's statistics: the
-// ratio of a candidate to a baseline and its orientation, a run's score,
-// the distribution of scores over calibration runs and each benchmark's
-// spread. It reads the run model of package data and the numerics of
-// package stats; it parses no files, prints nothing and draws nothing.
 package calibrate
 
 import (
@@ -16,6 +11,15 @@ import (
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/stats"
 )
+
+// runName names a run in a message, with where it was read from when
+// that says more than its id: "run 123-1 (base.txt,cand.txt)".
+func RunName(run *data.Run) string {
+	if run.Source == "" || run.Source == run.ID {
+		return "run " + run.ID
+	}
+	return fmt.Sprintf("run %s (%s)", run.ID, run.Source)
+}
 
 // Direction says which way a metric improves.
 type Direction int
@@ -107,9 +111,9 @@ type RunRatios struct {
 	OnlyBaseline, OnlyCandidate []string
 }
 
-// DefaultMetric is the metric chosen when a benchmark reports several and
+// defaultMetric is the metric chosen when a benchmark reports several and
 // none is named: time per operation, as benchstat does.
-const DefaultMetric = "sec/op"
+const defaultMetric = "sec/op"
 
 // metricAliases map the names users give a metric to the units the
 // parsers record.
@@ -118,8 +122,8 @@ var metricAliases = map[string]string{
 	"real_time": "sec/op", "cpu_time": "cpu-sec/op", "MB/s": "B/s",
 }
 
-// MetricUnit returns the unit a metric's name selects.
-func MetricUnit(metric string) string {
+// metricUnit returns the unit a metric's name selects.
+func metricUnit(metric string) string {
 	if u, ok := metricAliases[metric]; ok {
 		return u
 	}
@@ -131,11 +135,11 @@ func MetricUnit(metric string) string {
 // overrides the direction the units give; with Auto an unknown unit is an
 // error. metric selects the measurements of one unit when a benchmark
 // reports several (go test -bench prints sec/op, B/op and allocs/op on one
-// line); empty chooses the only one, or DefaultMetric among several, and
+// line); empty chooses the only one, or defaultMetric among several, and
 // otherwise asks for one (MetricsError). A baseline or candidate variant absent from
 // the run is an error.
 func Ratios(run *data.Run, baseline, candidate string, dir Direction, metric string) (RunRatios, error) {
-	var sc ratioScratch
+	var sc RatioScratch
 	if list, onlyB, onlyC, ok := sc.ratioList(run, baseline, candidate, dir, metric); ok {
 		rr := RunRatios{ID: run.ID, Labels: run.Labels, Ratios: make(map[string]BenchmarkRatio, len(list)), OnlyBaseline: onlyB, OnlyCandidate: onlyC}
 		for _, br := range list {
@@ -148,7 +152,7 @@ func Ratios(run *data.Run, baseline, candidate string, dir Direction, metric str
 
 // ratioScratch holds the buffers of ratioList, reused from run to run:
 // the list ratioList returns is valid until its next call.
-type ratioScratch struct {
+type RatioScratch struct {
 	list    []BenchmarkRatio
 	idx     []int32
 	bIdx    []int32
@@ -165,7 +169,7 @@ type ratioScratch struct {
 // the same ratios, bit for bit. It sorts the indexes of the two variants'
 // measurements by benchmark instead of building maps of samples, so that
 // analysing 100,000 runs does not build 300,000 maps.
-func (sc *ratioScratch) ratioList(run *data.Run, baseline, candidate string, dir Direction, metric string) (list []BenchmarkRatio, onlyB, onlyC []string, ok bool) {
+func (sc *RatioScratch) ratioList(run *data.Run, baseline, candidate string, dir Direction, metric string) (list []BenchmarkRatio, onlyB, onlyC []string, ok bool) {
 	if metric != "" {
 		return nil, nil, nil, false
 	}
@@ -303,7 +307,7 @@ func (sc *ratioScratch) ratioList(run *data.Run, baseline, candidate string, dir
 // ratiosByMaps is Ratios for any run: several metrics per benchmark, a
 // metric named, and every error.
 func ratiosByMaps(run *data.Run, baseline, candidate string, dir Direction, metric string) (RunRatios, error) {
-	want := MetricUnit(metric)
+	want := metricUnit(metric)
 	// Per variant and benchmark, the samples of each unit, in first-seen
 	// order (one unit, nearly always).
 	type unitSamples struct {
@@ -351,7 +355,7 @@ func ratiosByMaps(run *data.Run, baseline, candidate string, dir Direction, metr
 				pick = &us[0]
 			default:
 				for k := range us {
-					if us[k].unit == DefaultMetric {
+					if us[k].unit == defaultMetric {
 						pick = &us[k]
 					}
 				}
@@ -406,13 +410,13 @@ func ratiosByMaps(run *data.Run, baseline, candidate string, dir Direction, metr
 			continue
 		}
 		if b.unit != c.unit {
-			return RunRatios{}, fmt.Errorf("%s: benchmark %s is in %s for %s (baseline) but %s for %s (candidate): expected one unit for both", runName(run), name, b.unit, baseline, c.unit, candidate)
+			return RunRatios{}, fmt.Errorf("%s: benchmark %s is in %s for %s (baseline) but %s for %s (candidate): expected one unit for both", RunName(run), name, b.unit, baseline, c.unit, candidate)
 		}
 		d := dir
 		if d == Auto {
 			var err error
 			if d, err = UnitDirection(b.unit); err != nil {
-				return RunRatios{}, fmt.Errorf("%s, benchmark %s: %w", runName(run), name, err)
+				return RunRatios{}, fmt.Errorf("%s, benchmark %s: %w", RunName(run), name, err)
 			}
 		}
 		br := BenchmarkRatio{
@@ -426,7 +430,7 @@ func ratiosByMaps(run *data.Run, baseline, candidate string, dir Direction, metr
 			br.Ratio = br.Baseline / br.Candidate
 		}
 		if !(br.Ratio > 0) || math.IsInf(br.Ratio, 0) {
-			return RunRatios{}, fmt.Errorf("%s, benchmark %s: ratio %v is not a finite positive number", runName(run), name, br.Ratio)
+			return RunRatios{}, fmt.Errorf("%s, benchmark %s: ratio %v is not a finite positive number", RunName(run), name, br.Ratio)
 		}
 		rr.Ratios[name] = br
 	}
@@ -470,7 +474,7 @@ type SuiteScore struct {
 // its Score is NaN and Missing names what it lacks, so that no score rests
 // on a smaller suite than the one it is compared with.
 func (rr *RunRatios) ScoreOver(suite []string) SuiteScore {
-	s, _ := scoreOver(rr.ID, suite, func(j int) (float64, bool) {
+	s, _ := ScoreOver(rr.ID, suite, func(j int) (float64, bool) {
 		br, ok := rr.Ratios[suite[j]]
 		return br.Ratio, ok
 	}, nil)
@@ -480,7 +484,7 @@ func (rr *RunRatios) ScoreOver(suite []string) SuiteScore {
 // scoreOver is ScoreOver with the run's ratios given by ratio (the ratio
 // of suite[j], if the run has it) and a buffer for the log ratios, which
 // it returns for the next call.
-func scoreOver(id string, suite []string, ratio func(j int) (float64, bool), logs []float64) (SuiteScore, []float64) {
+func ScoreOver(id string, suite []string, ratio func(j int) (float64, bool), logs []float64) (SuiteScore, []float64) {
 	s := SuiteScore{Run: id, Score: math.NaN(), LogScore: math.NaN()}
 	logs = logs[:0]
 	for j, name := range suite {
@@ -500,7 +504,7 @@ func scoreOver(id string, suite []string, ratio func(j int) (float64, bool), log
 
 // ratios returns a run's ratios in name order (see Ratios), valid until
 // the next call.
-func (sc *ratioScratch) ratios(run *data.Run, baseline, candidate string, dir Direction, metric string) ([]BenchmarkRatio, error) {
+func (sc *RatioScratch) Ratios(run *data.Run, baseline, candidate string, dir Direction, metric string) ([]BenchmarkRatio, error) {
 	if list, _, _, ok := sc.ratioList(run, baseline, candidate, dir, metric); ok {
 		return list, nil
 	}
@@ -530,4 +534,21 @@ func (rr *RunRatios) Score(suite []string) (float64, error) {
 		return 0, fmt.Errorf("run %s lacks benchmark %s", rr.ID, s.Missing[0])
 	}
 	return s.Score, nil
+}
+
+// suite chooses the suite from how many of n runs measured each benchmark
+// with both variants. Strict: the benchmarks in more than half the runs
+// (runs lacking one of them are then left out). Partial: the benchmarks in
+// all runs.
+func SuiteOf(count map[string]int, n int, partial bool) (in, dropped []string) {
+	for name, c := range count {
+		if (partial && c == n) || (!partial && 2*c > n) {
+			in = append(in, name)
+		} else {
+			dropped = append(dropped, name)
+		}
+	}
+	sort.Strings(in)
+	sort.Strings(dropped)
+	return in, dropped
 }

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
 	"github.com/qoscal/qoscal/data"
 )
 
@@ -44,7 +43,7 @@ func TestRatiosFastPathAgrees(t *testing.T) {
 		for _, dir := range []Direction{Auto, HigherIsBetter, LowerIsBetter} {
 			want, wantErr := ratiosByMaps(&run, "base", "cand", dir, "")
 			got, gotErr := Ratios(&run, "base", "cand", dir, "")
-			var sc ratioScratch
+			var sc RatioScratch
 			if _, _, _, ok := sc.ratioList(&run, "base", "cand", dir, ""); ok {
 				fast++
 				if wantErr != nil {
@@ -82,7 +81,7 @@ func BenchmarkRatioList(b *testing.B) {
 		}
 	}
 	run.Sort()
-	var sc ratioScratch
+	var sc RatioScratch
 	for b.Loop() {
 		if _, _, _, ok := sc.ratioList(&run, "system", "hoard", Auto, ""); !ok {
 			b.Fatal("the fast path declined")

@@ -1,5 +1,19 @@
 package calibrate
 
+// WarnUnseenEnvironment is the gate's warning that the run's CPU model,
+// image, or the value of the label the calibration's profiles are by, was
+// not among the calibration's runs; UnseenFigures.
+const WarnUnseenEnvironment WarningKind = "unseen-environment"
+
+// UnseenFigures: the run's value of the label Label was none of Seen, the
+// values of the calibration's runs (sorted).
+type UnseenFigures struct {
+	Label, Value string
+	Seen         []string
+}
+
+func (UnseenFigures) figures() {}
+
 // Warning is something a result says about itself that did not stop it
 // but that the user should know before trusting it: thin data, an outlier
 // run, a benchmark left out. It is a value, not a sentence, so that a
@@ -211,25 +225,46 @@ type DegradedFigures struct {
 // run.
 type BandFigures struct{ Alpha float64 }
 
-func (SuiteFigures) figures()      {}
+func (SuiteFigures) figures() {}
+
 func (RepetitionFigures) figures() {}
-func (DroppedFigures) figures()    {}
-func (NoSpreadFigures) figures()   {}
-func (NormalityFigures) figures()  {}
-func (TailFigures) figures()       {}
-func (LagFigures) figures()        {}
-func (FewRunsFigures) figures()    {}
-func (OutlierFigures) figures()    {}
-func (NoisyFigures) figures()      {}
-func (SharesFigures) figures()     {}
-func (RegimeFigures) figures()     {}
-func (CapFigures) figures()        {}
-func (EffectiveFigures) figures()  {}
-func (FloorFigures) figures()      {}
-func (EarlierFigures) figures()    {}
+
+func (DroppedFigures) figures() {}
+
+func (NoSpreadFigures) figures() {}
+
+func (NormalityFigures) figures() {}
+
+func (TailFigures) figures() {}
+
+func (LagFigures) figures() {}
+
+func (FewRunsFigures) figures() {}
+
+func (OutlierFigures) figures() {}
+
+func (NoisyFigures) figures() {}
+
+func (SharesFigures) figures() {}
+
+func (RegimeFigures) figures() {}
+
+func (CapFigures) figures() {}
+
+func (EffectiveFigures) figures() {}
+
+func (FloorFigures) figures() {}
+
+func (EarlierFigures) figures() {}
+
 func (OneVariantFigures) figures() {}
-func (PartialFigures) figures()    {}
-func (UncheckedFigures) figures()  {}
-func (OverrideFigures) figures()   {}
-func (DegradedFigures) figures()   {}
-func (BandFigures) figures()       {}
+
+func (PartialFigures) figures() {}
+
+func (UncheckedFigures) figures() {}
+
+func (OverrideFigures) figures() {}
+
+func (DegradedFigures) figures() {}
+
+func (BandFigures) figures() {}

@@ -5,7 +5,7 @@
 // reason the chart cannot be drawn.
 //
 // Every number a chart shows is computed here, once, from the analysis
-// (calibrate.Analysis), the recommendation (calibrate.Recommendation) and
+// (spread.Analysis), the recommendation (calfloor.Recommendation) and
 // the floor shown; renderers (package plots with gonum/plot, and later a
 // Mermaid renderer) draw from these values and compute nothing of their
 // own. The package sits between calibrate and the renderers: it imports
@@ -18,7 +18,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/spread"
 )
 
 // Floor is the floor a chart marks. Label says where it came from, in the
@@ -138,7 +139,7 @@ type Chart interface {
 // runs is the analysis of every run given, whose score sequence (with its
 // regimes) the sequence chart shows; nil means a, when the floor was
 // calibrated on all of them.
-func All(a, runs *calibrate.Analysis, rec *calibrate.Recommendation, floor Floor) []Chart {
+func All(a, runs *spread.Analysis, rec *calfloor.Recommendation, floor Floor) []Chart {
 	from := "these runs"
 	if runs == nil {
 		runs = a
@@ -172,17 +173,17 @@ func Num(v float64) string {
 }
 
 // runsNote is "12 runs".
-func runsNote(a *calibrate.Analysis) string {
+func runsNote(a *spread.Analysis) string {
 	return fmt.Sprintf("%d runs", a.Score.N)
 }
 
-func metric(a *calibrate.Analysis) string { return a.Candidate + "/" + a.Baseline }
+func metric(a *spread.Analysis) string { return a.Candidate + "/" + a.Baseline }
 
 func floorLabel(f Floor) string {
 	return fmt.Sprintf("floor %s (%s)", Num(f.Value), f.Label)
 }
 
-func lowestLabel(a *calibrate.Analysis) string {
+func lowestLabel(a *spread.Analysis) string {
 	return fmt.Sprintf("lowest observed %.2f", a.Score.Min)
 }
 
@@ -207,7 +208,7 @@ func logPad(lo, hi, frac float64) (float64, float64) {
 
 // sameScores explains, when every run has the same score, why a chart of
 // the score's spread has nothing to show.
-func sameScores(a *calibrate.Analysis) string {
+func sameScores(a *spread.Analysis) string {
 	if a.Score.N > 0 && a.Score.Min == a.Score.Max {
 		return fmt.Sprintf(" (all %d runs have the same score, %s: the fitted spread is zero)", a.Score.N, Num(a.Score.Min))
 	}

@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/model"
+	"github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/chartdata"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/formats"
@@ -21,19 +23,19 @@ import (
 // data/samples/windows-hoard-worked-example/README.md) and recommends the
 // floor of the example, a 13% margin on a 0.05 grid: 1.25 (the
 // recommend_worked_example testscript).
-func workedExample(t *testing.T) (*calibrate.Analysis, *calibrate.Recommendation) {
+func workedExample(t *testing.T) (*spread.Analysis, *calfloor.Recommendation) {
 	t.Helper()
 	runs, err := load.All([]string{filepath.Join("..", "data", "samples", "windows-hoard-worked-example", "five-runs.csv")}, load.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := calibrate.Analyze(runs, calibrate.Options{})
+	a, err := spread.Analyze(runs, spread.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt := calibrate.DefaultRecommendOptions
-	opt.Method, opt.Margin, opt.Step = calibrate.MethodMargin, 0.13, 0.05
-	rec, err := calibrate.Recommend(a, opt)
+	opt := model.DefaultRecommendOptions
+	opt.Method, opt.Margin, opt.Step = model.MethodMargin, 0.13, 0.05
+	rec, err := calfloor.Recommend(a, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,8 +89,8 @@ func TestAllHistoryBandSource(t *testing.T) {
 	window := *rec
 	window.Window.N, window.Window.First, window.Window.Last = 4, a.Runs[1].ID, a.Runs[4].ID
 	for _, c := range []struct {
-		rec  *calibrate.Recommendation
-		runs *calibrate.Analysis
+		rec  *calfloor.Recommendation
+		runs *spread.Analysis
 		want string
 	}{
 		{rec, nil, "band: the ratios the gate accepts (these runs)"},
@@ -228,7 +230,7 @@ func TestFloorTradeoff(t *testing.T) {
 		t.Fatalf("%d points %+v, want the floors %v", len(c.Costs.Points), c.Costs.Points, floors)
 	}
 	for i, pt := range c.Costs.Points {
-		cost := a.Cost(floors[i], rec.Options.Horizon)
+		cost := calfloor.Cost(a, floors[i], rec.Options.Horizon)
 		if !near(pt.X, floors[i], 1e-12) || pt.Y != cost.Predictive {
 			t.Errorf("point %d is (%v, %v), want (%v, %v)", i, pt.X, pt.Y, floors[i], cost.Predictive)
 		}
@@ -254,7 +256,7 @@ func TestFloorTradeoff(t *testing.T) {
 		t.Fatalf("%d r50 points, want %d", len(c.R50.Points), len(floors))
 	}
 	for i, pt := range c.R50.Points {
-		if cost := a.Cost(floors[i], rec.Options.Horizon); pt.Y != cost.R50 || !(pt.Y >= c.R50Axis.Min && pt.Y <= c.R50Axis.Max) {
+		if cost := calfloor.Cost(a, floors[i], rec.Options.Horizon); pt.Y != cost.R50 || !(pt.Y >= c.R50Axis.Min && pt.Y <= c.R50Axis.Max) {
 			t.Errorf("r50 point %d is %v, want %v within the axis %v to %v", i, pt.Y, cost.R50, c.R50Axis.Min, c.R50Axis.Max)
 		}
 	}
@@ -264,7 +266,7 @@ func TestFloorTradeoff(t *testing.T) {
 // a line, labelled in percent and as one in N, and within the Y range.
 func TestFloorTradeoffTarget(t *testing.T) {
 	a, _ := workedExample(t)
-	rec, err := calibrate.Recommend(a, calibrate.DefaultRecommendOptions)
+	rec, err := calfloor.Recommend(a, model.DefaultRecommendOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +291,7 @@ func TestRatioSpreadBandsAndRun(t *testing.T) {
 		t.Errorf("band legend %q", c.BandLegend)
 	}
 	for _, row := range c.Rows {
-		var band calibrate.Band
+		var band model.Band
 		for _, b := range rec.Bands {
 			if b.Name == row.Benchmark {
 				band = b
@@ -435,11 +437,11 @@ func TestSameScores(t *testing.T) {
 		}
 		runs = append(runs, r)
 	}
-	a, err := calibrate.Analyze(runs, calibrate.Options{})
+	a, err := spread.Analyze(runs, spread.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := calibrate.Recommend(a, calibrate.DefaultRecommendOptions)
+	rec, err := calfloor.Recommend(a, model.DefaultRecommendOptions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -467,7 +469,7 @@ func TestScoreSequenceRegimes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := calibrate.Analyze(runs, calibrate.Options{})
+	a, err := spread.Analyze(runs, spread.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

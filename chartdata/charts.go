@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/model"
+	"github.com/qoscal/qoscal/calibrate/spread"
 )
 
 // RatioSpread is each benchmark's ratio across runs, a row per benchmark
@@ -35,14 +37,14 @@ type RatioRow struct {
 	// Ratios are every run's ratio, in run order.
 	Ratios []float64
 	// Band is the benchmark's band, the range of ratios its gate accepts
-	// (calibrate.Band); nil when none is shown or it is undefined.
+	// (model.Band); nil when none is shown or it is undefined.
 	Band *Interval
 	// This is the marked run's ratio; 0 when no run is marked.
 	This float64
 }
 
 // NewRatioSpread computes the ratio spread chart.
-func NewRatioSpread(a *calibrate.Analysis) *RatioSpread {
+func NewRatioSpread(a *spread.Analysis) *RatioSpread {
 	c := &RatioSpread{
 		Head: Head{
 			Name: "ratio-spread", Caption: "Ratio spread per benchmark",
@@ -82,11 +84,11 @@ func (c *RatioSpread) Clone() *RatioSpread {
 }
 
 // AddBands gives each row its benchmark's band (the prediction bounds
-// Lower to Upper of calibrate.Band), from where says whose bands they are
+// Lower to Upper of model.Band), from where says whose bands they are
 // ("calibration file", "these runs"), and widens the axis to show them.
 // A benchmark with no band, or one undefined (it never varied), has none.
-func (c *RatioSpread) AddBands(bands []calibrate.Band, from string) {
-	by := map[string]calibrate.Band{}
+func (c *RatioSpread) AddBands(bands []model.Band, from string) {
+	by := map[string]model.Band{}
 	for _, b := range bands {
 		by[b.Name] = b
 	}
@@ -112,7 +114,7 @@ func (c *RatioSpread) AddBands(bands []calibrate.Band, from string) {
 // the chart was made from, or the wider one of every run read), so that
 // the chart shows where this run sits in each benchmark's spread. It fails
 // when a has no run of that id or lacks a benchmark of the chart.
-func (c *RatioSpread) MarkRun(a *calibrate.Analysis, id string) error {
+func (c *RatioSpread) MarkRun(a *spread.Analysis, id string) error {
 	run := -1
 	for i, r := range a.Runs {
 		if r.ID == id {
@@ -156,7 +158,7 @@ func (c *RatioSpread) repad() {
 
 // suiteIndex is the index of a benchmark in the suite (the runs' ratios
 // are in suite order), -1 if it is not there.
-func suiteIndex(a *calibrate.Analysis, name string) int {
+func suiteIndex(a *spread.Analysis, name string) int {
 	for s, n := range a.Suite {
 		if n == name {
 			return s
@@ -194,7 +196,7 @@ type Shade struct {
 }
 
 // NewScoreSequence computes the score sequence chart.
-func NewScoreSequence(a *calibrate.Analysis, floor Floor) *ScoreSequence {
+func NewScoreSequence(a *spread.Analysis, floor Floor) *ScoreSequence {
 	n := len(a.Runs)
 	c := &ScoreSequence{
 		Head: Head{
@@ -309,7 +311,7 @@ const densitySamples = 200
 
 // NewScoreDistribution computes the score distribution chart; predBound
 // is the lower prediction bound at α (marked when positive).
-func NewScoreDistribution(a *calibrate.Analysis, floor Floor, predBound, alpha float64) *ScoreDistribution {
+func NewScoreDistribution(a *spread.Analysis, floor Floor, predBound, alpha float64) *ScoreDistribution {
 	c := &ScoreDistribution{
 		Head: Head{
 			Name: "score-distribution", Caption: "Score distribution",
@@ -424,7 +426,7 @@ type Noise struct {
 }
 
 // NewNoise computes the noise chart.
-func NewNoise(a *calibrate.Analysis) *Noise {
+func NewNoise(a *spread.Analysis) *Noise {
 	k := len(a.Benchmarks)
 	c := &Noise{
 		Head: Head{
@@ -478,7 +480,7 @@ type FloorTradeoff struct {
 // NewFloorTradeoff computes the floor trade-off chart. It is left out
 // when no candidate floor has a positive false-positive rate (every run
 // has the same score, say).
-func NewFloorTradeoff(a *calibrate.Analysis, rec *calibrate.Recommendation) *FloorTradeoff {
+func NewFloorTradeoff(a *spread.Analysis, rec *calfloor.Recommendation) *FloorTradeoff {
 	c := &FloorTradeoff{
 		Head: Head{
 			Name: "floor-tradeoff", Caption: "Floor trade-off",
@@ -491,7 +493,7 @@ func NewFloorTradeoff(a *calibrate.Analysis, rec *calibrate.Recommendation) *Flo
 		R50Axis: Axis{Label: "r50 (ratio)"},
 		Floor:   Ref{Kind: RefFloor, At: rec.Floor, Label: fmt.Sprintf("recommended floor %s", rec.FormatFloor(rec.Floor))},
 	}
-	if rec.Options.Method == calibrate.MethodTargetFPR {
+	if rec.Options.Method == model.MethodTargetFPR {
 		t := rec.Options.TargetFPR
 		c.Target = Ref{Kind: RefTarget, At: t, Label: fmt.Sprintf("target rate %s%% (1 in %s)", Num3(t*100), Num3(1/t))}
 	}
@@ -567,7 +569,7 @@ type HistoryPanel struct {
 	Ratios Series
 	// Median is the benchmark's median ratio over the runs.
 	Median float64
-	// Band is the benchmark's band (calibrate.Band); nil when it has none.
+	// Band is the benchmark's band (model.Band); nil when it has none.
 	Band *Interval
 	// Y is the panel's own range of ratios: the ratios, the band and the
 	// median, with a margin.
@@ -578,7 +580,7 @@ type HistoryPanel struct {
 // run read, as the score sequence shows them), with the bands given,
 // whose source from names ("these runs", "calibration file"); bands may
 // be nil.
-func NewHistory(a *calibrate.Analysis, bands []calibrate.Band, from string) *History {
+func NewHistory(a *spread.Analysis, bands []model.Band, from string) *History {
 	c := &History{
 		Head: Head{
 			Name: "history", Caption: "Ratio history per benchmark",
@@ -588,7 +590,7 @@ func NewHistory(a *calibrate.Analysis, bands []calibrate.Band, from string) *His
 		},
 		RatiosLegend: "the benchmark's ratio, run by run (x: the run's number, in the order read)",
 	}
-	by := map[string]calibrate.Band{}
+	by := map[string]model.Band{}
 	for _, b := range bands {
 		by[b.Name] = b
 	}

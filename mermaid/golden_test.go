@@ -14,7 +14,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/model"
+	"github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/chartdata"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/load"
@@ -38,9 +40,9 @@ func loadRuns(t *testing.T, dir string) []data.Run {
 	return runs
 }
 
-func analyze(t *testing.T, runs []data.Run) *calibrate.Analysis {
+func analyze(t *testing.T, runs []data.Run) *spread.Analysis {
 	t.Helper()
-	a, err := calibrate.Analyze(runs, calibrate.Options{})
+	a, err := spread.Analyze(runs, spread.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,15 +54,15 @@ func analyze(t *testing.T, runs []data.Run) *calibrate.Analysis {
 // significant and it has enough runs (the window), else on all. It
 // returns the analysis of every run, that of the window and the
 // recommendation.
-func recommend(t *testing.T, runs []data.Run) (all, window *calibrate.Analysis, rec *calibrate.Recommendation) {
+func recommend(t *testing.T, runs []data.Run) (all, window *spread.Analysis, rec *calfloor.Recommendation) {
 	t.Helper()
 	all = analyze(t, runs)
-	w, err := all.Choose(calibrate.WindowAuto, calibrate.DefaultMinRuns)
+	w, err := all.Choose(spread.WindowAuto, spread.DefaultMinRuns)
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := all
-	if w.Rule == calibrate.WindowLatest {
+	if w.Rule == spread.WindowLatest {
 		ids := w.IDs(all)
 		var sub []data.Run
 		for _, r := range runs {
@@ -70,7 +72,7 @@ func recommend(t *testing.T, runs []data.Run) (all, window *calibrate.Analysis, 
 		}
 		a = analyze(t, sub)
 	}
-	rec, err = calibrate.Recommend(a, calibrate.DefaultRecommendOptions)
+	rec, err = calfloor.Recommend(a, model.DefaultRecommendOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

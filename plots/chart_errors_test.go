@@ -8,7 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/model"
+	"github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/chartdata"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/formats"
@@ -73,11 +75,11 @@ func TestSameScores(t *testing.T) {
 		}
 		runs = append(runs, r)
 	}
-	a, err := calibrate.Analyze(runs, calibrate.Options{})
+	a, err := spread.Analyze(runs, spread.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := calibrate.Recommend(a, calibrate.DefaultRecommendOptions)
+	rec, err := calfloor.Recommend(a, model.DefaultRecommendOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,9 @@ import (
 
 	"gonum.org/v1/plot/cmpimg"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/model"
+	"github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/chartdata"
 	"github.com/qoscal/qoscal/data/load"
 	"github.com/qoscal/qoscal/plots"
@@ -16,18 +18,18 @@ import (
 
 // sample analyses the twelve bundled healthy Linux runs (glibc malloc
 // against mimalloc) and recommends the default floor.
-func sample() (*calibrate.Analysis, *calibrate.Recommendation) {
+func sample() (*spread.Analysis, *calfloor.Recommendation) {
 	b, _ := load.ParseVariantSpec("glibc=baseline.txt")
 	c, _ := load.ParseVariantSpec("mimalloc=mimalloc.txt")
 	runs, err := load.All([]string{filepath.Join("..", "data", "samples", "linux-glibc-vs-mimalloc", "healthy")}, load.Options{Baseline: b, Candidate: c})
 	if err != nil {
 		log.Fatal(err)
 	}
-	a, err := calibrate.Analyze(runs, calibrate.Options{})
+	a, err := spread.Analyze(runs, spread.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
-	rec, err := calibrate.Recommend(a, calibrate.DefaultRecommendOptions)
+	rec, err := calfloor.Recommend(a, model.DefaultRecommendOptions)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -48,7 +50,7 @@ func write(name string, draw func(f *os.File) error) {
 	}
 }
 
-func floorOf(rec *calibrate.Recommendation) chartdata.Floor {
+func floorOf(rec *calfloor.Recommendation) chartdata.Floor {
 	return chartdata.Floor{Value: rec.Floor, Label: "recommended"}
 }
 

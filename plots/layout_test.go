@@ -17,7 +17,9 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/model"
+	"github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/chartdata"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/formats"
@@ -25,7 +27,7 @@ import (
 
 // synthetic analyses n seeded runs of seven benchmarks, with a step down
 // of the score after 60% of them, and recommends the default floor.
-func synthetic(t testing.TB, n int) (*calibrate.Analysis, *calibrate.Recommendation) {
+func synthetic(t testing.TB, n int) (*spread.Analysis, *calfloor.Recommendation) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(7, uint64(n)))
 	benches := []struct {
@@ -48,11 +50,11 @@ func synthetic(t testing.TB, n int) (*calibrate.Analysis, *calibrate.Recommendat
 		}
 		runs[i] = r
 	}
-	a, err := calibrate.Analyze(runs, calibrate.Options{})
+	a, err := spread.Analyze(runs, spread.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := calibrate.Recommend(a, calibrate.DefaultRecommendOptions)
+	rec, err := calfloor.Recommend(a, model.DefaultRecommendOptions)
 	if err != nil {
 		t.Fatal(err)
 	}

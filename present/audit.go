@@ -6,7 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calaudit "github.com/qoscal/qoscal/calibrate/audit"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/render"
 )
 
@@ -15,8 +16,8 @@ import (
 // ledger kept. Outside text (file and store names, run ids, notes) is
 // shown on one line (render.OneLine).
 type Audit struct {
-	Res *calibrate.AuditResult
-	Cal *calibrate.File
+	Res *calaudit.AuditResult
+	Cal *model.File
 	// CalPath names the calibration file as given, Store the store (its
 	// location, without a password), Labels the runs' selection.
 	CalPath, Store string
@@ -31,12 +32,12 @@ type Audit struct {
 
 // ProfileAudit is the audit of one profile of a calibration: its value
 // of the file's "by" label, the profile as a calibration of its own
-// (calibrate.File.Profile: its floor, bands and claimed rate), and the
+// (model.File.Profile: its floor, bands and claimed rate), and the
 // audit of the verdicts it judged.
 type ProfileAudit struct {
 	Value string
-	Cal   *calibrate.File
-	Res   *calibrate.AuditResult
+	Cal   *model.File
+	Res   *calaudit.AuditResult
 }
 
 // profiled reports whether the audited calibration has profiles.
@@ -46,8 +47,8 @@ func (v *Audit) profiled() bool { return v.Cal.By != "" && len(v.Cal.Profiles) >
 // file's top level) and its audit.
 type profileRow struct {
 	name string
-	cal  *calibrate.File
-	res  *calibrate.AuditResult
+	cal  *model.File
+	res  *calaudit.AuditResult
 }
 
 func profileColumns() []render.Column[profileRow] {
@@ -103,18 +104,18 @@ func (v *Audit) ProfileNotes() []string {
 // of the file's top level then of each profile, with more false alarms
 // than claimed.
 func (v *Audit) Warning() string {
-	if v.Res.Floor.Verdict == calibrate.AuditMore {
+	if v.Res.Floor.Verdict == calaudit.AuditMore {
 		return v.Headline()
 	}
-	if v.Res.Bands.Verdict == calibrate.AuditMore {
+	if v.Res.Bands.Verdict == calaudit.AuditMore {
 		return "bands: " + v.Res.Bands.Verdict
 	}
 	for _, p := range v.Profiles {
 		name := "profile " + render.OneLine(v.Cal.By+"="+p.Value) + ": "
-		if p.Res.Floor.Verdict == calibrate.AuditMore {
+		if p.Res.Floor.Verdict == calaudit.AuditMore {
 			return name + "floor: " + v.rateSentence(&p.Res.Floor)
 		}
-		if p.Res.Bands.Verdict == calibrate.AuditMore {
+		if p.Res.Bands.Verdict == calaudit.AuditMore {
 			return name + "bands: " + p.Res.Bands.Verdict
 		}
 	}
@@ -124,7 +125,7 @@ func (v *Audit) Warning() string {
 // rateRow is one rule's row of the audit's table.
 type rateRow struct {
 	name string
-	a    *calibrate.RateAudit
+	a    *calaudit.RateAudit
 }
 
 func auditColumns() []render.Column[rateRow] {
@@ -141,7 +142,7 @@ func auditColumns() []render.Column[rateRow] {
 }
 
 // interval is a rate's interval, "0.12%–4.05%"; "-" without runs.
-func interval(a *calibrate.RateAudit) string {
+func interval(a *calaudit.RateAudit) string {
 	if a.Healthy == 0 {
 		return "-"
 	}
@@ -154,7 +155,7 @@ func (v *Audit) Headline() string {
 }
 
 // rateSentence says what a rule's false alarms say of its claim.
-func (v *Audit) rateSentence(a *calibrate.RateAudit) string {
+func (v *Audit) rateSentence(a *calaudit.RateAudit) string {
 	var s string
 	if a.Healthy == 0 {
 		s = "no healthy run to count false alarms on"
@@ -163,13 +164,13 @@ func (v *Audit) rateSentence(a *calibrate.RateAudit) string {
 	}
 	s += fmt.Sprintf(" against a claimed %s (%s): %s", Rate(a.Claimed), OneIn(a.Claimed), a.Verdict)
 	switch a.Verdict {
-	case calibrate.AuditTooFew:
+	case calaudit.AuditTooFew:
 		if a.Healthy == 0 {
 			s += fmt.Sprintf("; about %s healthy runs at the claimed rate would tell", Thousands(float64(a.MoreRuns)))
 		} else {
 			s += fmt.Sprintf("; about %s more healthy runs at the rate seen so far would tell", Thousands(float64(a.MoreRuns)))
 		}
-	case calibrate.AuditMore:
+	case calaudit.AuditMore:
 		if a.OnDegraded > 0 {
 			s += fmt.Sprintf(" (%d of the %s on a runner the gate found degraded)", a.OnDegraded, Plural(a.FalseAlarms, "false alarm"))
 		}
@@ -184,7 +185,7 @@ func truthWords(marked, presumed int) string {
 }
 
 // runWords names an audited run with its score against its floor.
-func runWords(e calibrate.AuditEntry) string {
+func runWords(e calaudit.AuditEntry) string {
 	s := fmt.Sprintf("%s (%s, score %sx, floor %sx)", render.OneLine(e.ID), e.Verdict, X(e.Score), X(e.Floor))
 	if e.Note != "" {
 		s += ": " + render.OneLine(e.Note)
@@ -357,7 +358,7 @@ func (v *Audit) JSON() render.Object {
 
 // resultJSON is the figures of one audit: the file's top level, or a
 // profile's.
-func (v *Audit) resultJSON(r *calibrate.AuditResult) render.Object {
+func (v *Audit) resultJSON(r *calaudit.AuditResult) render.Object {
 	o := render.Object{
 		{Key: "gated", Value: r.Gated},
 		{Key: "passed", Value: r.Passed},
@@ -380,13 +381,13 @@ func (v *Audit) resultJSON(r *calibrate.AuditResult) render.Object {
 }
 
 // rateJSON is one rule's figures, with the names the issue gave them.
-func (v *Audit) rateJSON(a *calibrate.RateAudit) render.Object {
+func (v *Audit) rateJSON(a *calaudit.RateAudit) render.Object {
 	var interval any
 	if a.Healthy > 0 {
 		interval = []render.Float{render.Float(a.Lo), render.Float(a.Hi)}
 	}
 	var more any
-	if a.Verdict == calibrate.AuditTooFew {
+	if a.Verdict == calaudit.AuditTooFew {
 		more = a.MoreRuns
 	}
 	return render.Object{
@@ -410,7 +411,7 @@ func (v *Audit) rateJSON(a *calibrate.RateAudit) render.Object {
 }
 
 // entriesJSON lists audited runs.
-func entriesJSON(es []calibrate.AuditEntry) []render.Object {
+func entriesJSON(es []calaudit.AuditEntry) []render.Object {
 	out := []render.Object{}
 	for _, e := range es {
 		below := e.Below
@@ -426,7 +427,7 @@ func entriesJSON(es []calibrate.AuditEntry) []render.Object {
 	return out
 }
 
-func presumptionJSON(p calibrate.Presumption) render.Object {
+func presumptionJSON(p calaudit.Presumption) render.Object {
 	list := func(s []string) []string {
 		if s == nil {
 			return []string{}

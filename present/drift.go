@@ -6,14 +6,14 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/drift"
 	"github.com/qoscal/qoscal/render"
 )
 
 // Drift is the view of a drift check (qoscal drift): in text, its two
 // sentences; in Markdown, under a heading; in JSON, DriftJSON.
 type Drift struct {
-	Res *calibrate.DriftResult
+	Res *drift.DriftResult
 }
 
 // Doc is the verdict and how the check was made.
@@ -30,10 +30,10 @@ func (v *Drift) Doc() *render.Doc {
 // runs run-01..run-03 score below the calibration (median 1.26 → 1.14);
 // recalibrate only if the change was intended", then, in a sentence of
 // their own, the benchmarks that moved.
-func DriftSentence(d *calibrate.DriftResult) string {
+func DriftSentence(d *drift.DriftResult) string {
 	if !d.Drift && d.TooFew {
 		return fmt.Sprintf("too few runs to tell: %s gated since the calibration (median %.2f; the calibration's %.2f), and a change needs %d",
-			Plural(len(d.Runs), "run"), d.Median, d.CalibrationMedian, calibrate.MinNewRuns)
+			Plural(len(d.Runs), "run"), d.Median, d.CalibrationMedian, drift.MinNewRuns)
 	}
 	if !d.Drift {
 		return fmt.Sprintf("no drift: the %s gated since the calibration score like it (median %.2f)", Plural(len(d.Runs), "run"), d.Median)
@@ -50,7 +50,7 @@ func DriftSentence(d *calibrate.DriftResult) string {
 }
 
 // moved says which way the score moved: "fell" or "rose".
-func moved(d *calibrate.DriftResult) string {
+func moved(d *drift.DriftResult) string {
 	if d.Direction == "down" {
 		return "fell"
 	}
@@ -63,7 +63,7 @@ func moved(d *calibrate.DriftResult) string {
 // recalibrate only if the change was intended". A rise: "runs X..Y score
 // above the calibration (median A → B): recalibrate to tighten the
 // floor". "" without drift.
-func DriftAdvice(d *calibrate.DriftResult) string {
+func DriftAdvice(d *drift.DriftResult) string {
 	if !d.Drift {
 		return ""
 	}
@@ -71,7 +71,7 @@ func DriftAdvice(d *calibrate.DriftResult) string {
 	if d.FromRun == d.LastRun {
 		runs = fmt.Sprintf("run %s scores", d.FromRun)
 	}
-	if d.Advice != calibrate.AdviceInvestigate {
+	if d.Advice != drift.AdviceInvestigate {
 		return fmt.Sprintf("%s above the calibration (median %.2f → %.2f): recalibrate to tighten the floor", runs, d.BeforeMedian, d.AfterMedian)
 	}
 	s := fmt.Sprintf("investigate: %s below the calibration (median %.2f → %.2f)", runs, d.BeforeMedian, d.AfterMedian)
@@ -101,7 +101,7 @@ func listAnd(names []string, max int) string {
 // a false-alarm rate of 5% per 20 runs: a two-sided CUSUM of the log
 // score against the calibration's 10 runs (k 0.75, h 6.62), each
 // benchmark's the same way, family-wise".
-func DriftRateSentence(d *calibrate.DriftResult) string {
+func DriftRateSentence(d *drift.DriftResult) string {
 	s := fmt.Sprintf("checked at a false-alarm rate of %s per %d runs: a two-sided CUSUM of the log score against the calibration's %d runs (k %.2f, h %.2f",
 		falseAlarmPct(d.FalseAlarm), d.PerRuns, d.CalibrationRuns, d.K, d.H)
 	if d.Rho > 0 {
@@ -113,7 +113,7 @@ func DriftRateSentence(d *calibrate.DriftResult) string {
 // GateDriftNote is the gate's one-line note on the drift of the last
 // stored gated runs (in store, as a message names it), with the advice
 // drift gives, or "" when they have not drifted.
-func GateDriftNote(d *calibrate.DriftResult, store string) string {
+func GateDriftNote(d *drift.DriftResult, store string) string {
 	if !d.Drift {
 		return ""
 	}

@@ -6,6 +6,10 @@ import (
 	"strings"
 
 	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/gate"
+	"github.com/qoscal/qoscal/calibrate/model"
+	calspread "github.com/qoscal/qoscal/calibrate/spread"
 )
 
 // Error returns err in the command line's words. The errors of package
@@ -42,35 +46,35 @@ func (w *worded) Error() string { return w.text }
 func (w *worded) Unwrap() error { return w.err }
 
 // optionFlags are the flags of the recommendation's options.
-var optionFlags = map[calibrate.Option]string{
-	calibrate.OptMethod:      "--method",
-	calibrate.OptRerunBand:   "--rerun-band",
-	calibrate.OptTargetFPR:   "--target-fpr",
-	calibrate.OptMargin:      "--margin",
-	calibrate.OptStep:        "--step",
-	calibrate.OptAlpha:       "--alpha",
-	calibrate.OptCoverage:    "--coverage",
-	calibrate.OptConfidence:  "--confidence",
-	calibrate.OptFamilyAlpha: "--family-alpha",
-	calibrate.OptBootstrap:   "--bootstrap",
+var optionFlags = map[model.Option]string{
+	model.OptMethod:      "--method",
+	model.OptRerunBand:   "--rerun-band",
+	model.OptTargetFPR:   "--target-fpr",
+	model.OptMargin:      "--margin",
+	model.OptStep:        "--step",
+	model.OptAlpha:       "--alpha",
+	model.OptCoverage:    "--coverage",
+	model.OptConfidence:  "--confidence",
+	model.OptFamilyAlpha: "--family-alpha",
+	model.OptBootstrap:   "--bootstrap",
 }
 
 // errorWords finds the first error in err's chain that is worded here,
 // and returns its words and it; nil when there is none.
 func errorWords(err error) (string, error) {
 	var (
-		opt     *calibrate.OptionError
-		role    *calibrate.RoleError
+		opt     *model.OptionError
+		role    *calspread.RoleError
 		dir     *calibrate.DirectionError
 		metrics *calibrate.MetricsError
 		nometr  *calibrate.NoMetricError
-		vars    *calibrate.VariantsError
-		unit    *calibrate.UnitError
-		part    *calibrate.PartialError
-		nofloor *calibrate.NoFloorError
-		floor   *calibrate.FloorMismatchError
-		field   *calibrate.UnknownFieldError
-		low     *calibrate.FloorTooLowError
+		vars    *gate.VariantsError
+		unit    *gate.UnitError
+		part    *gate.PartialError
+		nofloor *calfloor.NoFloorError
+		floor   *model.FloorMismatchError
+		field   *model.UnknownFieldError
+		low     *model.FloorTooLowError
 	)
 	switch {
 	case errors.As(err, &opt):
@@ -91,41 +95,41 @@ func errorWords(err error) (string, error) {
 		return part.Msg + "; rerun, or gate on " + part.Part + " with --allow-partial", part
 	case errors.As(err, &nofloor):
 		return fmt.Sprintf("the %s method gives a floor of %.4g, which rounds to %s at step %v: nothing to gate on; with so few or so spread runs, calibrate on more runs, or put the floor a margin below the lowest run instead",
-			nofloor.Method, nofloor.Raw, calibrate.FormatOnStep(nofloor.Floor, nofloor.Step), nofloor.Step), nofloor
+			nofloor.Method, nofloor.Raw, model.FormatOnStep(nofloor.Floor, nofloor.Step), nofloor.Step), nofloor
 	case errors.As(err, &low):
-		why := fmt.Sprintf("%d runs are too few for the method to place the floor near them: calibrate on more runs (%d or more)", low.Runs, calibrate.FewRuns)
-		if low.Runs >= calibrate.FewRuns {
+		why := fmt.Sprintf("%d runs are too few for the method to place the floor near them: calibrate on more runs (%d or more)", low.Runs, calspread.FewRuns)
+		if low.Runs >= calspread.FewRuns {
 			why = fmt.Sprintf("%d runs this spread or this correlated carry too little information for the method to place the floor near them: calibrate on more runs, interleaved or in random order", low.Runs)
 		}
 		return fmt.Sprintf("the %s method puts the floor at %s, below half the lowest calibration score (%s): the gate would pass a candidate more than twice as slow as every calibration run; %s, or choose how far below the lowest run the floor goes with --margin FRACTION (--margin 0.1: 10%% below)",
-			low.Method, calibrate.FormatOnStep(low.Floor, low.Step), X(low.Lowest), why), low
+			low.Method, model.FormatOnStep(low.Floor, low.Step), X(low.Lowest), why), low
 	case errors.As(err, &floor):
 		return floor.Error() + ": write the file again with qoscal recommend --write, or give the floor to the gate with --floor", floor
 	case errors.As(err, &field):
 		return "field " + field.Field + " is unknown: expected only the fields qoscal recommend --write writes (docs/json.md)", field
-	case errors.Is(err, calibrate.ErrVersion1):
-		return calibrate.ErrVersion1.Error() + ": write it again with qoscal recommend --write on the same runs", calibrate.ErrVersion1
+	case errors.Is(err, model.ErrVersion1):
+		return model.ErrVersion1.Error() + ": write it again with qoscal recommend --write on the same runs", model.ErrVersion1
 	}
 	return "", nil
 }
 
 // OptionText words an option out of its range as the command line spells
 // it: "--margin must be in [0, 1), got 1.3".
-func OptionText(e *calibrate.OptionError) string {
+func OptionText(e *model.OptionError) string {
 	flag := optionFlags[e.Option]
-	if e.Option == calibrate.OptMethod {
-		names := make([]string, len(calibrate.Methods))
-		for i, m := range calibrate.Methods {
+	if e.Option == model.OptMethod {
+		names := make([]string, len(model.Methods))
+		for i, m := range model.Methods {
 			names[i] = string(m)
 		}
 		return fmt.Sprintf("%s must be %s, got %q", flag, orList(names), e.Got)
 	}
-	r := calibrate.OptionRanges[e.Option]
+	r := model.OptionRanges[e.Option]
 	in := fmt.Sprintf("%s%v, %v%s", map[bool]string{false: "[", true: "("}[r.OpenLo], r.Lo, r.Hi, map[bool]string{false: "]", true: ")"}[r.OpenHi])
 	switch e.Option {
-	case calibrate.OptStep:
+	case model.OptStep:
 		return fmt.Sprintf("%s must be in %s, got %v: a floor is shown to the step's decimals", flag, in, e.Got)
-	case calibrate.OptBootstrap:
+	case model.OptBootstrap:
 		return fmt.Sprintf("%s must be in %s (0: no bootstrap), got %v: its time grows with the resamples times the runs", flag, in, e.Got)
 	}
 	return fmt.Sprintf("%s must be in %s, got %v", flag, in, e.Got)

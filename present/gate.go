@@ -17,15 +17,17 @@ import (
 	"strings"
 
 	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/gate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/render"
 )
 
 // Gate is the view of a gate verdict.
 type Gate struct {
-	Res     *calibrate.GateResult
+	Res     *gate.GateResult
 	Run     *data.Run
-	Cal     *calibrate.File // nil without a calibration file
+	Cal     *model.File // nil without a calibration file
 	CalPath string
 	// Tag is the ratio distance from 1 beyond which a benchmark is tagged
 	// faster or SLOWER.
@@ -48,11 +50,11 @@ type Gate struct {
 	// calibration, and Full the file with all of them); "" when no
 	// profile did.
 	Profile string
-	Full    *calibrate.File
+	Full    *model.File
 }
 
 // gateRow is one benchmark row.
-type gateRow = calibrate.GateBenchmark
+type gateRow = gate.GateBenchmark
 
 // columns are the gate table's columns: every format takes its columns
 // from here, so a column added here is in the text, the Markdown and the
@@ -99,7 +101,7 @@ func vsCalibration(b gateRow) string {
 // bandWords are the note of a benchmark judged against its calibrated
 // band.
 var bandWords = map[string]string{
-	calibrate.BandBelow: "below band", calibrate.BandAbove: "above band", calibrate.BandWithin: "within band",
+	gate.BandBelow: "below band", gate.BandAbove: "above band", gate.BandWithin: "within band",
 }
 
 // tag returns "faster", "SLOWER" or "" for a ratio.
@@ -195,7 +197,7 @@ func (g *Gate) units() string {
 // FloorText is the floor as the gate prints it: the calibration file's
 // text, or the given number as given.
 func (g *Gate) FloorText() string {
-	if g.Res.FloorSource == calibrate.FloorCalibration {
+	if g.Res.FloorSource == gate.FloorCalibration {
 		if g.Res.RepetitionFloor > 0 {
 			return g.Cal.FormatFloor(g.Res.RepetitionFloor)
 		}
@@ -234,11 +236,11 @@ func (g *Gate) Headline() string {
 		}
 	}
 	on := ""
-	if r.RunnerDegraded && r.Verdict != calibrate.VerdictInconclusive {
+	if r.RunnerDegraded && r.Verdict != gate.VerdictInconclusive {
 		on = " on a degraded runner"
 	}
 	// A benchmark below its band fails (or warns) a run whose score passes.
-	bandFail := r.Score >= r.Floor && r.Floor > 0 && len(r.Below) > 0 && r.PerBenchmark == calibrate.PerBenchmarkFail
+	bandFail := r.Score >= r.Floor && r.Floor > 0 && len(r.Below) > 0 && r.PerBenchmark == gate.PerBenchmarkFail
 	below := ""
 	if len(r.Below) > 0 {
 		below = fmt.Sprintf("%s below %s", strings.Join(r.Below, ", "), map[bool]string{true: "its calibrated band", false: "their calibrated bands"}[len(r.Below) == 1])
@@ -246,13 +248,13 @@ func (g *Gate) Headline() string {
 	h := g.headline()
 	var s string
 	switch {
-	case r.Sequential != nil && !bandFail && r.Verdict != calibrate.VerdictInconclusive:
+	case r.Sequential != nil && !bandFail && r.Verdict != gate.VerdictInconclusive:
 		s = g.sequentialLine(what, on)
 	case len(r.CarriedBy) > 0:
 		s = g.carried(what, floor)
-	case r.Verdict == calibrate.VerdictPass && h.word == wordPass:
+	case r.Verdict == gate.VerdictPass && h.word == wordPass:
 		s = fmt.Sprintf("PASS: %s, >= %s.", what, floor)
-	case r.Verdict == calibrate.VerdictPass:
+	case r.Verdict == gate.VerdictPass:
 		// A partial suite is said in what, not again after "but".
 		var but []string
 		for i, k := range h.kinds {
@@ -265,24 +267,24 @@ func (g *Gate) Headline() string {
 		} else {
 			s = fmt.Sprintf("%s: %s, >= %s, but: %s.", h.word, what, floor, strings.Join(but, "; "))
 		}
-	case r.Verdict == calibrate.VerdictFail && bandFail:
+	case r.Verdict == gate.VerdictFail && bandFail:
 		s = fmt.Sprintf("FAIL%s: %s, >= %s, but %s.", on, what, floor, below)
-	case r.Verdict == calibrate.VerdictFail:
+	case r.Verdict == gate.VerdictFail:
 		s = fmt.Sprintf("FAIL%s: %s, below the %s.", on, what, floor)
-	case r.Verdict == calibrate.VerdictWarn && bandFail:
+	case r.Verdict == gate.VerdictWarn && bandFail:
 		s = fmt.Sprintf("below a band%s: %s, >= %s, but %s.", on, what, floor, below)
-	case r.Verdict == calibrate.VerdictWarn:
+	case r.Verdict == gate.VerdictWarn:
 		s = fmt.Sprintf("below the floor%s: %s, below the %s.", on, what, floor)
-	case r.Verdict == calibrate.VerdictRerun:
+	case r.Verdict == gate.VerdictRerun:
 		s = fmt.Sprintf("RERUN%s: %s, below the %s by less than the rerun band: inconclusive, measure again on a fresh runner.", on, what, floor)
-	case r.Verdict == calibrate.VerdictInconclusive:
+	case r.Verdict == gate.VerdictInconclusive:
 		s = fmt.Sprintf("%s: %s against the %s, but the runner looks degraded: rerun on a healthy runner.", wordCouldNotJudge, what, floor)
 	default:
 		s = fmt.Sprintf("%s.", what)
 	}
 	if g.Cal != nil {
 		s += fmt.Sprintf(" Calibration %s: %d runs, lowest %s, median %s; this run %s.", g.CalPath, g.Cal.Runs, X(g.Cal.Observed.Min), X(g.Cal.Observed.Median), X(r.Score))
-		if r.FloorSource == calibrate.FloorGiven {
+		if r.FloorSource == gate.FloorGiven {
 			s += fmt.Sprintf(" The floor comes from %s, not from the calibration file.", g.GivenFloor)
 		}
 	}
@@ -331,19 +333,19 @@ func (g *Gate) headline() headlineParts {
 		used[calibrate.WarnBelowBand] = true
 	}
 	switch r.Verdict {
-	case calibrate.VerdictPass:
+	case gate.VerdictPass:
 		h.word = wordPass
-	case calibrate.VerdictFail:
+	case gate.VerdictFail:
 		h.word = wordFail
 		if r.Score < r.Floor {
 			h.reasons = append(h.reasons, belowFloor)
 		} else if len(r.Below) > 0 {
 			bandDecided()
 		}
-	case calibrate.VerdictRerun:
+	case gate.VerdictRerun:
 		h.word = wordRerun
 		h.reasons = append(h.reasons, fmt.Sprintf("%sx just below the %s, within the rerun band: measure again", X(r.Score), floor))
-	case calibrate.VerdictInconclusive:
+	case gate.VerdictInconclusive:
 		h.word = wordCouldNotJudge
 		if len(r.CarriedBy) > 0 {
 			h.reasons = append(h.reasons, carried())
@@ -352,7 +354,7 @@ func (g *Gate) headline() headlineParts {
 			h.kinds = append(h.kinds, calibrate.WarnRunnerDegraded)
 			used[calibrate.WarnRunnerDegraded] = true
 		}
-	case calibrate.VerdictWarn:
+	case gate.VerdictWarn:
 		switch {
 		case len(r.CarriedBy) > 0:
 			h.word = "could not judge (report-only)"
@@ -364,7 +366,7 @@ func (g *Gate) headline() headlineParts {
 			h.word = "below a band (report-only)"
 			bandDecided()
 		}
-	case calibrate.VerdictUngated:
+	case gate.VerdictUngated:
 		h.word = "not gated"
 	}
 	if len(r.Below) > 0 && !used[calibrate.WarnBelowBand] {
@@ -434,11 +436,11 @@ func (g *Gate) sequentialLine(what, on string) string {
 	f, p := floor3(q.FailFloor), floor3(q.PassFloor)
 	after := fmt.Sprintf("after %d of at most %d repetitions", q.Repetitions, q.MaxRepetitions)
 	switch g.Res.Verdict {
-	case calibrate.VerdictPass:
+	case gate.VerdictPass:
 		return fmt.Sprintf("PASS%s %s: %s, above the %sx at which the sequential gate passes (it fails below %sx).", on, after, what, p, f)
-	case calibrate.VerdictFail:
+	case gate.VerdictFail:
 		return fmt.Sprintf("FAIL%s %s: %s, below the sequential gate's %sx floor (it passes above %sx).", on, after, what, f, p)
-	case calibrate.VerdictWarn:
+	case gate.VerdictWarn:
 		return fmt.Sprintf("below the floor%s %s: %s, below the sequential gate's %sx floor (it passes above %sx).", on, after, what, f, p)
 	}
 	return fmt.Sprintf("RERUN%s: after the limit of %d repetitions %s, between the sequential gate's %sx floor and the %sx at which it passes: undecided, measure again on a fresh runner.", on, q.MaxRepetitions, what, f, p)
@@ -455,7 +457,7 @@ func (g *Gate) carried(what, floor string) string {
 	r := g.Res
 	names := strings.Join(r.CarriedBy, ", ")
 	title := wordCouldNotJudge
-	if r.Verdict == calibrate.VerdictWarn {
+	if r.Verdict == gate.VerdictWarn {
 		title = "could not judge (report-only)"
 	}
 	far := fmt.Sprintf("%s, far above their calibrated bands: with them at their bands' upper edges", names)
@@ -502,7 +504,7 @@ func (g *Gate) WarningsDecided() []string {
 // floorSentence says where the floor came from.
 func (g *Gate) floorSentence() string {
 	switch g.Res.FloorSource {
-	case calibrate.FloorCalibration:
+	case gate.FloorCalibration:
 		if q := g.Res.Sequential; q != nil {
 			return fmt.Sprintf("Sequential gate from the calibration file %s (%d runs) and its variance components: it fails a healthy job at most %s of the time (the calibration's claimed rate, spent over at most %d repetitions by Lan–DeMets O'Brien–Fleming-type boundaries), and passes a job %s slower at most one time in ten (docs/STATS.md 2.16).",
 				g.CalPath, g.Cal.Runs, Rate(q.Alpha), q.MaxRepetitions, Pct(q.Slide))
@@ -517,7 +519,7 @@ func (g *Gate) floorSentence() string {
 				g.FloorText(), len(g.Res.Suite), g.CalPath, g.Cal.Method, g.Cal.Runs, g.Cal.FloorText)
 		}
 		return fmt.Sprintf("Floor %sx from the calibration file %s (%s method, %d runs).", g.FloorText(), g.CalPath, g.Cal.Method, g.Cal.Runs)
-	case calibrate.FloorGiven:
+	case gate.FloorGiven:
 		return fmt.Sprintf("Floor %sx from %s.", g.FloorText(), g.GivenFloor)
 	}
 	return "No floor set: not gating."
@@ -534,7 +536,7 @@ func (g *Gate) costSentence() string {
 	}
 	var s string
 	switch {
-	case g.Res.FloorSource == calibrate.FloorGiven:
+	case g.Res.FloorSource == gate.FloorGiven:
 		s = fmt.Sprintf("What the floor costs: not known for a floor given with %s; the calibration's own floor %sx trips a healthy run %s (predictive; at most %s with no model).",
 			g.GivenFloor, c.FloorText, HowOften(float64(c.FPR.Predictive)), PerRun(float64(c.FPR.DistributionFree)))
 	case g.Res.SubSuiteFloor > 0:
@@ -544,7 +546,7 @@ func (g *Gate) costSentence() string {
 		s = fmt.Sprintf("What the floor costs: a healthy run trips it %s (predictive; at most %s with no model), as %s claims.",
 			HowOften(float64(c.FPR.Predictive)), PerRun(float64(c.FPR.DistributionFree)), g.CalPath)
 	}
-	if g.Res.PerBenchmark != calibrate.PerBenchmarkOff {
+	if g.Res.PerBenchmark != gate.PerBenchmarkOff {
 		s += fmt.Sprintf(" The bands flag a healthy run at most %s (family-wise).", PerRun(c.RecommendOptions().FamilyAlpha))
 	}
 	return s
@@ -556,14 +558,14 @@ func (g *Gate) costSentence() string {
 func (g *Gate) healthSentence() string {
 	r := g.Res
 	switch r.RunnerHealth {
-	case calibrate.RunnerHealthOK, calibrate.RunnerHealthDegraded:
+	case gate.RunnerHealthOK, gate.RunnerHealthDegraded:
 		state := "healthy"
 		if r.RunnerDegraded {
 			state = "degraded"
 		}
 		return fmt.Sprintf("Runner health: %s: the baselines' median robust z is %s against their calibrated history (over %s; degraded below %s, the cut-off for %d calibration runs).",
 			state, Dec(r.MedianZ, 2), Plural(r.RunnerChecked, "benchmark"), Dec(r.RunnerCutoffZ, 2), g.Cal.Runs)
-	case calibrate.RunnerHealthUnchecked:
+	case gate.RunnerHealthUnchecked:
 		return "Runner health: not checked (the calibration gives no usable baseline history)."
 	}
 	return ""
@@ -753,7 +755,7 @@ func (g *Gate) JSON() GateJSON {
 		if r.RepetitionFloor > 0 {
 			f = g.Cal.Floor
 		}
-		if src == calibrate.FloorGiven {
+		if src == gate.FloorGiven {
 			src = g.GivenFloor
 		}
 		j.Floor, j.FloorSource = &f, &src

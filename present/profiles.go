@@ -3,7 +3,7 @@ package present
 import (
 	"fmt"
 
-	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/render"
 )
 
@@ -13,7 +13,7 @@ import (
 type RecommendProfiles struct {
 	*Recommend
 	By       string
-	Profiles []calibrate.FileProfile
+	Profiles []model.FileProfile
 }
 
 // ProfileJSON is one profile in recommend's JSON: its value and runs,
@@ -76,7 +76,7 @@ func (v *RecommendProfiles) Doc() *render.Doc {
 
 // profileLine says a profile's floor: "Model A: floor 1.21x, 6 runs
 // (scores 1.28–1.32), a healthy run trips it about once in 1,051 runs".
-func profileLine(p calibrate.FileProfile) string {
+func profileLine(p model.FileProfile) string {
 	return fmt.Sprintf("%s: floor %sx, %s (scores %s–%s), a healthy run trips it %s (predictive)",
 		p.Value, p.FloorText, Plural(p.Runs, "run"), X(p.Observed.Min), X(p.Observed.Max), HowOften(float64(p.FPR.Predictive)))
 }

@@ -6,19 +6,23 @@ import (
 	"strings"
 
 	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/gate"
+	"github.com/qoscal/qoscal/calibrate/model"
+	calspread "github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/render"
 )
 
 // Recommend is the view of a floor recommendation (qoscal recommend, and
 // the report's figures).
 type Recommend struct {
-	A   *calibrate.Analysis
-	Rec *calibrate.Recommendation
+	A   *calspread.Analysis
+	Rec *calfloor.Recommendation
 	// Detect is the plan of repetitions that recommend --detect asks
 	// for; nil without it.
-	Detect *calibrate.DetectPlan
+	Detect *gate.DetectPlan
 	// Others are the backtest runs outside the calibration, if any.
-	Others []calibrate.BacktestRun
+	Others []calfloor.BacktestRun
 	// Warnings are the analysis' and the recommendation's warnings in
 	// the command's words.
 	Warnings []string
@@ -28,7 +32,7 @@ type Recommend struct {
 	// Given, when set, says where a floor that is not the recommended one
 	// comes from ("the calibration file gate.json (margin method, 9
 	// runs)", "--floor"): Rec is then the recommendation's
-	// figures at that floor (calibrate.Recommendation.At), and the view
+	// figures at that floor (calfloor.Recommendation.At), and the view
 	// words it as that floor, judged on these runs, not as a
 	// recommendation.
 	Given string
@@ -39,12 +43,12 @@ func (v *Recommend) MethodNote() string {
 	a, rec := v.A, v.Rec
 	o := rec.Options
 	switch o.Method {
-	case calibrate.MethodTargetFPR:
+	case model.MethodTargetFPR:
 		return fmt.Sprintf("target false-positive rate %s per healthy run (1 in %s): the log-normal lower prediction bound at that rate, %s, rounded down to a step of %v",
 			Rate(o.TargetFPR), Thousands(math.Round(1/o.TargetFPR)), Dec(rec.Raw, 4), o.Step)
-	case calibrate.MethodPrediction:
+	case model.MethodPrediction:
 		return fmt.Sprintf("log-normal lower prediction bound at α = %v, %s, rounded down to a step of %v", o.Alpha, Dec(rec.Raw, 4), o.Step)
-	case calibrate.MethodTolerance:
+	case model.MethodTolerance:
 		return fmt.Sprintf("lower tolerance bound, %v coverage at %v confidence (k = %.4f), %s, rounded down to a step of %v", o.Coverage, o.Confidence, rec.ToleranceK, Dec(rec.Raw, 4), o.Step)
 	}
 	return fmt.Sprintf("margin rule: %s%% below the lowest of %d runs (%s), rounded down to a step of %v", TrimPct(o.Margin), a.Score.N, X(a.Score.Min), o.Step)
@@ -52,10 +56,10 @@ func (v *Recommend) MethodNote() string {
 
 // window says which runs the floor was calibrated on; a recommendation
 // whose caller chose no window was calibrated on all its runs.
-func (v *Recommend) window() calibrate.Window {
+func (v *Recommend) window() calspread.Window {
 	w := v.Rec.Window
 	if w.N == 0 {
-		w = calibrate.Window{Rule: calibrate.WindowAll, First: v.A.Runs[0].ID, Last: v.A.Runs[len(v.A.Runs)-1].ID, N: len(v.A.Runs)}
+		w = calspread.Window{Rule: calspread.WindowAll, First: v.A.Runs[0].ID, Last: v.A.Runs[len(v.A.Runs)-1].ID, N: len(v.A.Runs)}
 	}
 	return w
 }
@@ -68,7 +72,7 @@ func (v *Recommend) window() calibrate.Window {
 func (v *Recommend) describeWindow() string {
 	w := v.window()
 	s := DescribeWindow(w)
-	if w.Rule == calibrate.WindowLatest {
+	if w.Rule == calspread.WindowLatest {
 		s += DescribeBoundaries(v.Rec.Regimes)
 	}
 	return s
@@ -95,7 +99,7 @@ func (v *Recommend) Decision() [3]string {
 // the log scores are not normal, the no-model bound first.
 func (v *Recommend) costLine() string {
 	a, c := v.A, v.Rec.Cost
-	if a.Score.ShapiroP < calibrate.NormalityAlpha {
+	if a.Score.ShapiroP < calspread.NormalityAlpha {
 		return fmt.Sprintf("a healthy run trips it at most %s with no model (the log scores are not normal, so the model's %s may be too low)",
 			PerRun(c.DistributionFree), HowOften(c.Predictive))
 	}
@@ -137,11 +141,11 @@ func withArticle(pct string) string {
 	return "a " + pct
 }
 
-type cand = calibrate.FloorCost
+type cand = calfloor.FloorCost
 
 // candidateColumns are the columns of the candidate floors, in every
 // format; rec formats the floor with the step's decimals.
-func candidateColumns(rec *calibrate.Recommendation) []render.Column[cand] {
+func candidateColumns(rec *calfloor.Recommendation) []render.Column[cand] {
 	right := render.Right
 	// rule names the method of a candidate that one gives, with the
 	// recommendation's parameters; "" for a grid floor.
@@ -178,7 +182,7 @@ func (v *Recommend) CandidateTable() *render.Table {
 // the rate of this calibration's true parameters, not of the predictive
 // rate, which averages that rate over the parameters and which, at few
 // runs, the unlikely wide spreads dominate.
-func TrueRateNote(c calibrate.FloorCost) string {
+func TrueRateNote(c calfloor.FloorCost) string {
 	if c.Upper95 < c.Predictive {
 		return " (below the predictive rate, which is the rate's average: at few runs the unlikely wide spreads dominate it)"
 	}
@@ -320,7 +324,7 @@ func (v *Recommend) textLines() []string {
 	return l
 }
 
-type band = calibrate.Band
+type band = model.Band
 
 // bandColumns are the per-benchmark bands' columns, in every format.
 func bandColumns(single float64) []render.Column[band] {
@@ -380,7 +384,7 @@ func (v *Recommend) outlierNote() string {
 		subject, verb = "runs", "are outliers"
 	}
 	return fmt.Sprintf("%s %s %s (robust z beyond %.1f), kept in the calibration; without %s the floor would be %sx",
-		subject, strings.Join(out, ", "), verb, calibrate.OutlierZ, map[bool]string{true: "it", false: "them"}[len(out) == 1], v.Rec.FormatFloor(v.Rec.WithoutOutliers))
+		subject, strings.Join(out, ", "), verb, calspread.OutlierZ, map[bool]string{true: "it", false: "them"}[len(out) == 1], v.Rec.FormatFloor(v.Rec.WithoutOutliers))
 }
 
 // catchAllNote says, when backtest runs pass the floor, which floor would
@@ -395,7 +399,7 @@ func (v *Recommend) catchAllNote() string {
 	if pass == 0 {
 		return ""
 	}
-	c, ok := v.A.CatchAll(v.Others, v.Rec.Options)
+	c, ok := calfloor.CatchAll(v.A, v.Others, v.Rec.Options)
 	if !ok {
 		return ""
 	}
@@ -704,7 +708,7 @@ type BootstrapJSON struct {
 	Q95  float64 `json:"q95"`
 }
 
-type btRun = calibrate.BacktestRun
+type btRun = calfloor.BacktestRun
 
 var backtestColumns = []render.Column[btRun]{
 	{Key: "run", JSON: func(b btRun) any { return b.ID }},
@@ -740,7 +744,7 @@ func (v *Recommend) JSON() RecommendJSON {
 		FamilyAlpha: o.FamilyAlpha, PerBenchmark: render.Objects(bandColumns(c.SingleQ50), rec.Bands),
 		CombinedFPR: render.Float(rec.CombinedFPR),
 	}
-	if o.Method == calibrate.MethodTolerance {
+	if o.Method == model.MethodTolerance {
 		j.ToleranceK = render.Float(rec.ToleranceK)
 	}
 	regimes := rec.Regimes
@@ -760,7 +764,7 @@ func (v *Recommend) JSON() RecommendJSON {
 	if f := rec.WithoutOutliers; f > 0 {
 		j.Outliers.FloorWithout = &f
 	}
-	if c, ok := a.CatchAll(v.Others, o); ok {
+	if c, ok := calfloor.CatchAll(a, v.Others, o); ok {
 		j.Backtest.CatchAll = &CatchAllJSON{Floor: c.Floor, FPR: render.Float(c.Predictive)}
 	}
 	w := v.window()

@@ -9,7 +9,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/model"
+	calspread "github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/chartdata"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/mermaid"
@@ -22,19 +24,19 @@ import (
 // reportPage) or as a Markdown document (Markdown: a render.Doc), with
 // the charts as image files or, for a step summary, as Mermaid charts.
 type Report struct {
-	A *calibrate.Analysis
+	A *calspread.Analysis
 	// Rec is the floor the report is about, with what it costs and
 	// catches on these runs: the recommendation, or, when Floor is
 	// another (Floor.Label: "calibration", "--floor"), the
 	// recommendation's figures at that floor
-	// (calibrate.Recommendation.At). Recommended is then the
+	// (calfloor.Recommendation.At). Recommended is then the
 	// recommendation, shown in one row for comparison; nil otherwise.
-	Rec, Recommended *calibrate.Recommendation
+	Rec, Recommended *calfloor.Recommendation
 	// Floor is the floor the charts show: Rec's.
 	Floor chartdata.Floor
 	// Cal is the calibration file whose floor Floor is (CalPath the name
 	// it was given by), nil when it is not a calibration file's.
-	Cal     *calibrate.File
+	Cal     *model.File
 	CalPath string
 	// Audit is the audit of Cal on the verdicts the store's ledger kept
 	// against it (qoscal audit's view), nil when there is no calibration,

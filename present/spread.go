@@ -7,23 +7,24 @@ import (
 	"strings"
 
 	"github.com/qoscal/qoscal/calibrate"
+	calspread "github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/render"
 	"github.com/qoscal/qoscal/stats"
 )
 
 // Spread is the view of a calibration's spread (qoscal spread).
 type Spread struct {
-	A *calibrate.Analysis
+	A *calspread.Analysis
 	// Warnings are the analysis' warnings in the command's words.
 	Warnings []string
 }
 
 // Metric describes the score: "mimalloc/glibc".
-func Metric(a *calibrate.Analysis) string { return a.Candidate + "/" + a.Baseline }
+func Metric(a *calspread.Analysis) string { return a.Candidate + "/" + a.Baseline }
 
 // DirectionNote says how the suite's ratios are oriented: "higher is
 // better: ops/sec".
-func DirectionNote(a *calibrate.Analysis) string {
+func DirectionNote(a *calspread.Analysis) string {
 	byDir := map[calibrate.Direction]map[string]bool{}
 	for _, b := range a.Suite {
 		d := a.Directions[b]
@@ -46,13 +47,13 @@ func DirectionNote(a *calibrate.Analysis) string {
 	return strings.Join(parts, "; ")
 }
 
-var scoreColumns = []render.Column[calibrate.RunScore]{
-	{Head: "run", Cell: func(r calibrate.RunScore) string { return r.ID }, Key: "run", JSON: func(r calibrate.RunScore) any { return r.ID }},
-	{Head: "score", Align: render.Right, Cell: func(r calibrate.RunScore) string { return X(r.Score) },
-		Key: "score", JSON: func(r calibrate.RunScore) any { return render.Float(r.Score) }},
+var scoreColumns = []render.Column[calspread.RunScore]{
+	{Head: "run", Cell: func(r calspread.RunScore) string { return r.ID }, Key: "run", JSON: func(r calspread.RunScore) any { return r.ID }},
+	{Head: "score", Align: render.Right, Cell: func(r calspread.RunScore) string { return X(r.Score) },
+		Key: "score", JSON: func(r calspread.RunScore) any { return render.Float(r.Score) }},
 }
 
-type bs = calibrate.BenchmarkSpread
+type bs = calspread.BenchmarkSpread
 
 // benchColumns are the per-benchmark spread's columns (text, Markdown and
 // JSON).
@@ -120,12 +121,12 @@ func (v *Spread) Distribution() []string {
 // ModelCheck says what the model checks found: "model check: log scores
 // normal? Shapiro–Wilk W 0.798, p 0.009 (no, at 5%); lag-1
 // autocorrelation +0.70 (SE 0.29)".
-func ModelCheck(s calibrate.ScoreStats) string {
+func ModelCheck(s calspread.ScoreStats) string {
 	if math.IsNaN(s.ShapiroW) {
 		return "model check: too few runs, or scores that never varied, for the normality and autocorrelation checks"
 	}
 	verdict := "consistent with normal"
-	if s.ShapiroP < calibrate.NormalityAlpha {
+	if s.ShapiroP < calspread.NormalityAlpha {
 		verdict = "not normal at 5%"
 	}
 	corr := "no significant autocorrelation"
@@ -152,12 +153,12 @@ func TailNote(t stats.Tail) string {
 // ModelCheckRows are the model checks as rows of a table of figures: the
 // normality of the log scores and the lag-1 autocorrelation, each with
 // what it does to the figures (docs/STATS.md 5a–5c).
-func ModelCheckRows(s calibrate.ScoreStats) [][2]string {
+func ModelCheckRows(s calspread.ScoreStats) [][2]string {
 	if math.IsNaN(s.ShapiroW) {
 		return [][2]string{{"model check", "too few runs, or scores that never varied, to check normality and autocorrelation"}}
 	}
 	normal := fmt.Sprintf("yes at 5%%: Shapiro–Wilk W %.3f, p %.3f", s.ShapiroW, s.ShapiroP)
-	if s.ShapiroP < calibrate.NormalityAlpha {
+	if s.ShapiroP < calspread.NormalityAlpha {
 		normal = fmt.Sprintf("no at 5%%: Shapiro–Wilk W %.3f, p %.3f; the claimed rates are no lower than the model-free ones", s.ShapiroW, s.ShapiroP)
 	}
 	corr := fmt.Sprintf("%+.2f (SE %.2f): not significant, the runs are treated as independent", s.Lag1, s.Lag1SE)
@@ -195,12 +196,12 @@ type TailJSON struct {
 }
 
 // ModelCheckOf returns the model checks of a score distribution.
-func ModelCheckOf(s calibrate.ScoreStats) ModelCheckJSON {
+func ModelCheckOf(s calspread.ScoreStats) ModelCheckJSON {
 	j := ModelCheckJSON{ShapiroW: render.Float(s.ShapiroW), ShapiroP: render.Float(s.ShapiroP),
 		Lag1: render.Float(s.Lag1), Lag1SE: render.Float(s.Lag1SE),
 		Tail: TailJSON{DF: render.Float(s.Tail.DF), DFLower: render.Float(s.Tail.DFLower), LR: render.Float(s.Tail.LR)}}
 	if !math.IsNaN(s.ShapiroP) {
-		normal := s.ShapiroP >= calibrate.NormalityAlpha
+		normal := s.ShapiroP >= calspread.NormalityAlpha
 		j.Normal = &normal
 	}
 	return j

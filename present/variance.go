@@ -5,7 +5,8 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/gate"
+	calspread "github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/render"
 )
 
@@ -21,7 +22,7 @@ type VarianceJSON struct {
 
 // VarianceOf is the analysis' variance components in JSON, nil (null)
 // for runs without repetitions.
-func VarianceOf(a *calibrate.Analysis) *VarianceJSON {
+func VarianceOf(a *calspread.Analysis) *VarianceJSON {
 	v := a.Variance
 	if v == nil {
 		return nil
@@ -30,7 +31,7 @@ func VarianceOf(a *calibrate.Analysis) *VarianceJSON {
 }
 
 // VarianceLine says what the variance components are, "" without them.
-func VarianceLine(a *calibrate.Analysis) string {
+func VarianceLine(a *calspread.Analysis) string {
 	v := a.Variance
 	if v == nil {
 		return ""
@@ -65,7 +66,7 @@ type PlanJSON struct {
 }
 
 // DetectOf is a plan in JSON.
-func DetectOf(p *calibrate.DetectPlan) *DetectJSON {
+func DetectOf(p *gate.DetectPlan) *DetectJSON {
 	if p == nil {
 		return nil
 	}
@@ -81,7 +82,7 @@ func DetectOf(p *calibrate.DetectPlan) *DetectJSON {
 }
 
 // DetectLine says the plan in words.
-func DetectLine(p *calibrate.DetectPlan) string {
+func DetectLine(p *gate.DetectPlan) string {
 	if p == nil {
 		return ""
 	}
@@ -89,7 +90,7 @@ func DetectLine(p *calibrate.DetectPlan) string {
 		pctOf(p.Slide), powerWords(p.Power), secs(p.RepSeconds), secs(p.JobSeconds))
 	if !p.OneJobOK {
 		s := fmt.Sprintf("%s: no number of repetitions in one job does it: the jobs' own spread is too large (one job catches at best a %s slide, with %d repetitions)",
-			what, pctOf(p.OneJobLimit), calibrate.MaxDetectRepetitions)
+			what, pctOf(p.OneJobLimit), gate.MaxDetectRepetitions)
 		if p.BestOK {
 			s += fmt.Sprintf("; %d jobs of %d repetitions, judged by their mean, do (%s of CI)", p.Best.Jobs, p.Best.Repetitions, duration(p.Best.Seconds))
 		}

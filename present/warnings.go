@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/model"
+	calspread "github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/render"
 )
 
@@ -73,15 +75,15 @@ func WarningText(w calibrate.Warning) string {
 			why = append(why, fmt.Sprintf("a Student-t tail with %v degrees of freedom fits better", f.TailDF))
 		}
 		return fmt.Sprintf("the log-normal model of the scores is in doubt (%s), so the target floor %s is capped at the lowest calibration run, %s, where the no-model bound is 1/(n+1)",
-			strings.Join(why, "; "), calibrate.FormatOnStep(f.Uncapped, f.Step), calibrate.FormatOnStep(f.Floor, f.Step))
+			strings.Join(why, "; "), model.FormatOnStep(f.Uncapped, f.Step), model.FormatOnStep(f.Floor, f.Step))
 	case calibrate.EffectiveFigures:
 		what := "which leaves the floor as it is"
 		if f.Independent != f.Floor {
-			what = fmt.Sprintf("which moves the floor from %s to %s", calibrate.FormatOnStep(f.Independent, f.Step), calibrate.FormatOnStep(f.Floor, f.Step))
+			what = fmt.Sprintf("which moves the floor from %s to %s", model.FormatOnStep(f.Independent, f.Step), model.FormatOnStep(f.Floor, f.Step))
 		}
 		return fmt.Sprintf("the predictive figures allow for the correlation of consecutive runs (ρ %.2f, bias-corrected): the %d runs count as %.1f for the mean (docs/STATS.md 5b), %s", f.Rho, f.Runs, f.Effective, what)
 	case calibrate.FloorFigures:
-		floor := calibrate.FormatOnStep(f.Floor, f.Step)
+		floor := model.FormatOnStep(f.Floor, f.Step)
 		if w.Kind == calibrate.WarnGateFloorBelowOne {
 			return fmt.Sprintf("the floor %s from the calibration is below 1.0: the gate accepts a candidate slower than the baseline", floor)
 		}
@@ -91,7 +93,7 @@ func WarningText(w calibrate.Warning) string {
 		return fmt.Sprintf("the floor %s is below 1.0: the gate would accept a candidate slower than the baseline", floor)
 	case calibrate.EarlierFigures:
 		return fmt.Sprintf("the floor %s, calibrated on the latest regime, is above %d of the %d runs before it (%s): right if the scores rose for good at %s, too snug if the change was chance",
-			calibrate.FormatOnStep(f.Floor, f.Step), len(w.Runs), f.Before, ListSome(w.Runs, MaxListed), f.From)
+			model.FormatOnStep(f.Floor, f.Step), len(w.Runs), f.Before, ListSome(w.Runs, MaxListed), f.From)
 	case calibrate.OneVariantFigures:
 		if f.Variant == "" {
 			return "measured in one run of the pair only, left out: " + list
@@ -369,7 +371,7 @@ func joinAnd(parts []string) string {
 // DescribeWindow says which runs a floor was calibrated on:
 // "calibrated on run-04..run-12 (9 runs); run-01..run-03 are an earlier
 // regime (median 1.40)".
-func DescribeWindow(w calibrate.Window) string {
+func DescribeWindow(w calspread.Window) string {
 	span := w.First
 	if w.First != w.Last {
 		span += ".." + w.Last
@@ -387,15 +389,15 @@ func DescribeWindow(w calibrate.Window) string {
 // RuleName names a floor's method with its parameter, from the options
 // of the recommendation, for the candidate table: "target 1 in 1,000",
 // "margin 10%", "prediction α 0.01", "tolerance 0.95/0.95".
-func RuleName(o calibrate.RecommendOptions) string {
+func RuleName(o model.RecommendOptions) string {
 	switch o.Method {
-	case calibrate.MethodTargetFPR:
+	case model.MethodTargetFPR:
 		return "target 1 in " + Thousands(math.Round(1/o.TargetFPR))
-	case calibrate.MethodMargin:
+	case model.MethodMargin:
 		return "margin " + strconv.FormatFloat(o.Margin*100, 'f', -1, 64) + "%"
-	case calibrate.MethodPrediction:
+	case model.MethodPrediction:
 		return "prediction α " + strconv.FormatFloat(o.Alpha, 'f', -1, 64)
-	case calibrate.MethodTolerance:
+	case model.MethodTolerance:
 		return fmt.Sprintf("tolerance %v/%v", o.Coverage, o.Confidence)
 	}
 	return string(o.Method)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/source"
 	"github.com/qoscal/qoscal/data/store"
@@ -87,16 +88,16 @@ func (f *analysisFlags) inputs(u *ui, fc *files, paths []string) {
 // analysis of them.
 type input struct {
 	// collected are the runs' ratios, to analyse a window of them again.
-	collected *calibrate.Collected
+	collected *spread.Collected
 	// all is the analysis of every run read, when the analysis is of a
 	// window of them (the latest regime); nil otherwise.
-	all *calibrate.Analysis
+	all *spread.Analysis
 	// runs are the runs analysed, without their measurements: the
 	// analysis holds their ratios, and only those (see runInfo).
 	runs     []runInfo
 	source   string            // "paths" or the store file
 	filter   map[string]string // label filter (store)
-	analysis *calibrate.Analysis
+	analysis *spread.Analysis
 }
 
 // analyze reads the runs and analyses them. Warnings of the analysis are
@@ -111,7 +112,7 @@ func (f *analysisFlags) analyze(u *ui, paths []string) (*input, error) {
 	if err != nil {
 		return nil, usagef("--label: %v", err)
 	}
-	opt := calibrate.Options{AllowPartial: f.allowPartial, Metric: f.metric, Direction: dir, Seed: f.seed}
+	opt := spread.Options{AllowPartial: f.allowPartial, Metric: f.metric, Direction: dir, Seed: f.seed}
 	in := &input{filter: filter}
 	if len(paths) > 0 && len(filter) > 0 {
 		return nil, usagef("--label selects runs in the store; with PATHs, pick the folders instead")
@@ -163,7 +164,7 @@ func (f *analysisFlags) analyze(u *ui, paths []string) (*input, error) {
 			}
 		}
 	}
-	c, err := calibrate.Collect(runs, opt)
+	c, err := spread.Collect(runs, opt)
 	if err != nil {
 		var oe *source.OpenError
 		var ne *source.NoRunsError

@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calaudit "github.com/qoscal/qoscal/calibrate/audit"
+	calgate "github.com/qoscal/qoscal/calibrate/gate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/source"
 	"github.com/qoscal/qoscal/data/store"
@@ -141,7 +143,7 @@ func (a *auditFlags) run(u *ui, args []string) error {
 	if err := fc.check(); err != nil {
 		return err
 	}
-	cal, err := calibrate.ReadFile(a.calPath)
+	cal, err := model.ReadFile(a.calPath)
 	if err != nil {
 		return err
 	}
@@ -184,7 +186,7 @@ func (a *auditFlags) run(u *ui, args []string) error {
 // (profiles); the others against the file's top level (the result). It
 // returns the ledger read, whose Verdicts are none when no run was judged
 // against cal.
-func auditLedger(u *ui, st store.Store, filter map[string]string, cal *calibrate.File) (*calibrate.AuditResult, []present.ProfileAudit, store.Ledger, error) {
+func auditLedger(u *ui, st store.Store, filter map[string]string, cal *model.File) (*calaudit.AuditResult, []present.ProfileAudit, store.Ledger, error) {
 	ledger, err := st.Ledger(u.ctx, store.LedgerQuery{Labels: filter, Calibration: cal.SHA256})
 	if err != nil {
 		return nil, nil, ledger, err
@@ -194,13 +196,13 @@ func auditLedger(u *ui, st store.Store, filter map[string]string, cal *calibrate
 		return nil, nil, ledger, err
 	}
 	marks := ledger.LatestMarks()
-	byProfile := map[string][]calibrate.AuditRun{}
+	byProfile := map[string][]calaudit.AuditRun{}
 	for _, v := range ledger.Verdicts {
-		r := calibrate.AuditRun{ID: v.Run, Verdict: v.Verdict, Score: v.Score, Floor: v.Floor, FloorSource: v.FloorSource,
+		r := calaudit.AuditRun{ID: v.Run, Verdict: v.Verdict, Score: v.Score, Floor: v.Floor, FloorSource: v.FloorSource,
 			Partial: v.Partial, Kind: v.Kind, RunnerHealth: v.RunnerHealth, BandsJudged: len(v.Bands) > 0,
 			OnBranch: onBranch == nil || onBranch[v.Run]}
 		for _, b := range v.Bands {
-			if b.Band == calibrate.BandBelow {
+			if b.Band == calgate.BandBelow {
 				r.Below = append(r.Below, b.Benchmark)
 			}
 		}
@@ -215,7 +217,7 @@ func auditLedger(u *ui, st store.Store, filter map[string]string, cal *calibrate
 		}
 		byProfile[v.Profile] = append(byProfile[v.Profile], r)
 	}
-	res, err := calibrate.Audit(cal, byProfile[""], calibrate.AuditOptions{})
+	res, err := calaudit.Audit(cal, byProfile[""], calaudit.AuditOptions{})
 	if err != nil {
 		return nil, nil, ledger, err
 	}
@@ -223,7 +225,7 @@ func auditLedger(u *ui, st store.Store, filter map[string]string, cal *calibrate
 	if cal.By != "" {
 		for _, value := range cal.ProfileValues() {
 			p, _ := cal.Profile(value)
-			pres, err := calibrate.Audit(p, byProfile[value], calibrate.AuditOptions{})
+			pres, err := calaudit.Audit(p, byProfile[value], calaudit.AuditOptions{})
 			if err != nil {
 				return nil, nil, ledger, fmt.Errorf("the profile %s=%s: %w", render.OneLine(cal.By), render.OneLine(value), err)
 			}
@@ -234,7 +236,7 @@ func auditLedger(u *ui, st store.Store, filter map[string]string, cal *calibrate
 }
 
 // profileList names a calibration's profiles' values, "none" without.
-func profileList(cal *calibrate.File) string {
+func profileList(cal *model.File) string {
 	var vs []string
 	for _, v := range cal.ProfileValues() {
 		vs = append(vs, render.OneLine(v))
@@ -251,7 +253,7 @@ func short12(sha string) string { return sha[:min(12, len(sha))] }
 // branchRuns returns the runs of the calibrated branch among those the
 // filter selects: those that also carry every label of the calibration
 // (by id); nil when the calibration has no labels (every run is).
-func branchRuns(u *ui, st store.Store, filter map[string]string, cal *calibrate.File) (map[string]bool, error) {
+func branchRuns(u *ui, st store.Store, filter map[string]string, cal *model.File) (map[string]bool, error) {
 	if len(cal.Labels) == 0 {
 		return nil, nil
 	}
@@ -278,7 +280,7 @@ func branchRuns(u *ui, st store.Store, filter map[string]string, cal *calibrate.
 
 // noVerdicts warns that the store holds no verdict against the
 // calibration, and names the calibrations it holds verdicts against.
-func (a *auditFlags) noVerdicts(u *ui, st store.Store, filter map[string]string, cal *calibrate.File) {
+func (a *auditFlags) noVerdicts(u *ui, st store.Store, filter map[string]string, cal *model.File) {
 	u.warnf("no verdict in %s%s was judged against %s (sha256 %s): record them with 'gate --record --calibration %s'",
 		st.Location(), filterNote(filter), a.calPath, cal.SHA256[:12], a.calPath)
 	all, err := st.Ledger(u.ctx, store.LedgerQuery{Labels: filter})

@@ -13,7 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/model"
+	"github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/internal/testenv"
 	"github.com/qoscal/qoscal/stats"
 )
@@ -143,7 +144,7 @@ type mcOutcome struct {
 	degraded int
 	gateCode int
 	// noFloor says recommend refused to place a floor: the method's floor
-	// fell below half the lowest run (calibrate.CheckFloorUseful), so no
+	// fell below half the lowest run (model.CheckFloorUseful), so no
 	// file was written and no rate claimed.
 	noFloor bool
 }
@@ -306,7 +307,7 @@ func writeMatrixCSV(path string, rng *rand.Rand, x [][]float64) error {
 // bandsFamilyRate calibrates on n runs of k benchmarks with independent
 // noise drawn by noise (SD sd each), and returns the true chance that a
 // healthy run has some benchmark outside its band, below or above: the
-// gate's bands (those calibrate.File's matrix gives, at the file's
+// gate's bands (those model.File's matrix gives, at the file's
 // family-wise rate) against the generating distribution, whose CDF at z
 // SDs from the mean is cdf. Holm's step-down flags some benchmark exactly
 // when the smallest p-value is at most alpha/k, which is a value beyond
@@ -332,7 +333,7 @@ func bandsFamilyRate(t *testing.T, dir string, rng *rand.Rand, n int, noise func
 	if code := run([]string{"recommend", "--regime", "all", "--write", calPath, runs}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("recommend exited %d: %s", code, stderr.String())
 	}
-	cal, err := calibrate.ReadFile(calPath)
+	cal, err := model.ReadFile(calPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,10 +358,10 @@ func beforeFloor(y []float64) float64 {
 	n := len(y)
 	m, s := stats.Mean(y), stats.SD(y)
 	r, se := stats.Lag1Autocorrelation(y)
-	f := calibrate.RoundDown(stats.PredictionBoundEff(m, s, stats.AR1(n, stats.ShrinkRho(r, se, n)), calibrate.DefaultTargetFPR), 0.01)
-	if _, p, err := stats.ShapiroWilk(y); err == nil && p < calibrate.NormalityAlpha {
+	f := model.RoundDown(stats.PredictionBoundEff(m, s, stats.AR1(n, stats.ShrinkRho(r, se, n)), model.DefaultTargetFPR), 0.01)
+	if _, p, err := stats.ShapiroWilk(y); err == nil && p < spread.NormalityAlpha {
 		lo, _ := stats.MinMax(y)
-		f = math.Min(f, calibrate.RoundDown(math.Exp(lo), 0.01))
+		f = math.Min(f, model.RoundDown(math.Exp(lo), 0.01))
 	}
 	return f
 }

@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/drift"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/source"
 	"github.com/qoscal/qoscal/present"
@@ -83,8 +84,8 @@ func (d *driftFlags) flags(fs *flagSet) {
 	fs.StringArrayVar(&d.labels, "label", nil, "with the store, only runs with this `KEY=VALUE` label")
 	d.dirFlags.add(fs)
 	fs.group("The check:")
-	fs.Float64Var(&d.falseAlarm, "false-alarm", calibrate.DefaultDriftFalseAlarm, "the chance `P` that steady runs raise a false drift in --per runs checked after each, in (0, 0.5]")
-	fs.IntVar(&d.per, "per", calibrate.DefaultDriftRuns, fmt.Sprintf("the runs `N` --false-alarm covers (as gate's --drift-window), in [%d, %d]", calibrate.MinNewRuns, calibrate.MaxDriftRuns))
+	fs.Float64Var(&d.falseAlarm, "false-alarm", drift.DefaultDriftFalseAlarm, "the chance `P` that steady runs raise a false drift in --per runs checked after each, in (0, 0.5]")
+	fs.IntVar(&d.per, "per", drift.DefaultDriftRuns, fmt.Sprintf("the runs `N` --false-alarm covers (as gate's --drift-window), in [%d, %d]", drift.MinNewRuns, drift.MaxDriftRuns))
 	fs.Uint64Var(&d.seed, "seed", 1, "the seed `N` of the simulation that sets the check's decision interval and of the change-point test, any whole number from 0 to 2^64-1")
 	fs.group("Output:")
 	fs.BoolVar(&d.failOn, "fail-on-drift", false, "exit 1 when the score drifted")
@@ -108,10 +109,10 @@ func (d *driftFlags) run(u *ui, paths []string) error {
 	if !(falseAlarm > 0 && falseAlarm <= 0.5) {
 		return usagef("--false-alarm must be in (0, 0.5], got %v", falseAlarm)
 	}
-	if per < calibrate.MinNewRuns || per > calibrate.MaxDriftRuns {
-		return usagef("--per must be from %d to %d runs, got %d", calibrate.MinNewRuns, calibrate.MaxDriftRuns, per)
+	if per < drift.MinNewRuns || per > drift.MaxDriftRuns {
+		return usagef("--per must be from %d to %d runs, got %d", drift.MinNewRuns, drift.MaxDriftRuns, per)
 	}
-	cal, err := calibrate.ReadFile(calPath)
+	cal, err := model.ReadFile(calPath)
 	if err != nil {
 		return err
 	}
@@ -139,7 +140,7 @@ func (d *driftFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := calibrate.Drift(cal, runs, dir, calibrate.DriftOptions{FalseAlarm: falseAlarm, PerRuns: per, Seed: seed})
+	res, err := drift.Drift(cal, runs, dir, drift.DriftOptions{FalseAlarm: falseAlarm, PerRuns: per, Seed: seed})
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,7 @@ package main
 import (
 	"math"
 
-	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/drift"
 )
 
 // checkFloor is the one check of a --floor value, shared by every command
@@ -31,7 +31,7 @@ const (
 
 // The ranges of the count flags that the commands check (those of a
 // recommendation, --bootstrap and --step among them, are
-// calibrate.RecommendOptions.Validate's), before any work: each bounds
+// model.RecommendOptions.Validate's), before any work: each bounds
 // what a mistyped number could make the command do.
 const (
 	// maxMinRuns bounds --min-runs: more runs than any store holds.
@@ -40,5 +40,5 @@ const (
 	// any suite holds.
 	maxMinSuite = 100000
 	// maxDriftWindow bounds the gate's --drift-window.
-	maxDriftWindow = calibrate.MaxDriftRuns
+	maxDriftWindow = drift.MaxDriftRuns
 )

@@ -17,6 +17,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/drift"
+	calgate "github.com/qoscal/qoscal/calibrate/gate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/load"
 	"github.com/qoscal/qoscal/data/source"
@@ -116,7 +119,7 @@ func (g *gateFlags) flags(fs *flagSet) {
 	fs.BoolVar(&g.reportOnly, "report-only", false, "report, never fail on a regression (exit 0)")
 	fs.BoolVar(&g.allowPartial, "allow-partial", false, "gate on the benchmarks of the suite the run has: with a calibration, against the floor of that sub-suite recomputed from it; with --floor alone, those both variants measured")
 	fs.IntVar(&g.minSuite, "min-suite", 0, fmt.Sprintf("the fewest benchmarks `N` of the suite a partial run is gated on, in [0, %d] (default 0: half, at least 2)", maxMinSuite))
-	fs.StringVar(&g.perBenchmark, "per-benchmark", calibrate.PerBenchmarkWarn, "what a benchmark below its calibrated band (Holm's step-down at the calibration's family-wise rate) does, `MODE`: warn, fail (exit 1 even when the geomean passes) or off")
+	fs.StringVar(&g.perBenchmark, "per-benchmark", calgate.PerBenchmarkWarn, "what a benchmark below its calibrated band (Holm's step-down at the calibration's family-wise rate) does, `MODE`: warn, fail (exit 1 even when the geomean passes) or off")
 	fs.StringVar(&g.onDegraded, "on-degraded", "warn", "what a degraded runner does, `MODE`: warn, fail (exit 3, \"inconclusive\") or ignore")
 	fs.Float64Var(&g.rerunBand, "rerun-band", 0, "a score below the floor by less than this `FRACTION` of it (floor × (1 − FRACTION) ≤ score) is verdict \"rerun\" (exit 3) instead of FAIL: measure again on a fresh runner, then judge both runs as RUN1 RUN2; a pair has no band: below the floor, it fails (--rerun-command measures again and judges the pair itself); in [0, 0.5) (default 0: off)")
 	fs.StringVar(&g.rerunCommand, "rerun-command", "", "with --rerun-band, when the verdict is rerun: run `CMD` once through the shell (sh -c; cmd /c on Windows), which measures again and rewrites the run's result files, then judge the run and its rerun by their mean (no band: below the floor, the pair fails); a CMD that fails, or leaves a file as it was or with the same bytes (touched or copied back: no new measurement), is an input error (exit 2)")
@@ -126,7 +129,7 @@ func (g *gateFlags) flags(fs *flagSet) {
 	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE`, its folders made if missing (default $GITHUB_STEP_SUMMARY when set)")
 	fs.BoolVar(&g.record, "record", false, "also store the run (--db, --run ID, --label)")
 	fs.BoolVar(&g.emitMeta, "emit-meta", false, "write qoscal.json beside the candidate's result file: the Actions run id and attempt, commit, runner OS and name, the time, and the machine (CPU model, logical CPUs, OS, kernel, runner image), read back as the run's labels when the folder (or its artifact) is a PATH")
-	fs.IntVar(&g.driftWindow, "drift-window", 20, fmt.Sprintf("with --db, check the last `N` stored gated runs (those with the --label labels, if given) for drift from the calibration, at a false-alarm rate of %s%% per N runs checked after each: 0 (no check) or in [3, %d]; a note on drift, a warning annotation under Actions", strconv.FormatFloat(100*calibrate.DefaultDriftFalseAlarm, 'g', -1, 64), maxDriftWindow))
+	fs.IntVar(&g.driftWindow, "drift-window", 20, fmt.Sprintf("with --db, check the last `N` stored gated runs (those with the --label labels, if given) for drift from the calibration, at a false-alarm rate of %s%% per N runs checked after each: 0 (no check) or in [3, %d]; a note on drift, a warning annotation under Actions", strconv.FormatFloat(100*drift.DefaultDriftFalseAlarm, 'g', -1, 64), maxDriftWindow))
 	fs.StringArrayVar(&g.labels, "label", nil, "a `KEY=VALUE` label of the recorded run; with --drift-window, of the stored runs checked")
 }
 
@@ -151,10 +154,10 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	if err := g.checkFiles(u, paths, fs.Changed("db")); err != nil {
 		return err
 	}
-	var cal *calibrate.File
+	var cal *model.File
 	if g.calibration != "" {
-		f, err := calibrate.ReadFile(g.calibration)
-		if errors.Is(err, calibrate.ErrVersion1) {
+		f, err := model.ReadFile(g.calibration)
+		if errors.Is(err, model.ErrVersion1) {
 			return withHint(err, "to gate on a floor you chose, give it with --floor instead of --calibration")
 		}
 		if err != nil {
@@ -219,32 +222,32 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
-	opt := calibrate.GateOptions{
+	opt := calgate.GateOptions{
 		Baseline: run.Baseline, Candidate: run.Candidate, Floor: g.floor, Calibration: cal, Direction: dir,
 		AllowPartial: g.allowPartial, ReportOnly: g.reportOnly, OnDegraded: g.onDegraded, Metric: g.metric,
 		PerBenchmark: g.perBenchmark, MinSuite: g.minSuite, RerunBand: g.rerunBand, Ignore: g.ignore,
 	}
-	var res *calibrate.GateResult
+	var res *calgate.GateResult
 	// judged are the runs the verdict is about, which --record stores:
 	// the run, the two of a pair, or the run and its rerun.
 	judged := []*data.Run{run}
 	rerunCommand := ""
 	if second != nil {
 		judged = append(judged, second)
-		res, err = calibrate.GatePair(run, second, opt)
+		res, err = calgate.GatePair(run, second, opt)
 		if err == nil {
-			run = &data.Run{ID: calibrate.PairID(run, second), Baseline: run.Baseline, Candidate: run.Candidate}
+			run = &data.Run{ID: calgate.PairID(run, second), Baseline: run.Baseline, Candidate: run.Candidate}
 		}
 	} else {
-		res, err = calibrate.Gate(run, opt)
-		if err == nil && res.Verdict == calibrate.VerdictRerun && g.rerunCommand != "" {
+		res, err = calgate.Gate(run, opt)
+		if err == nil && res.Verdict == calgate.VerdictRerun && g.rerunCommand != "" {
 			first := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, GivenFloor: "--floor"}}
 			u.notef("%s", first.Headline())
 			var again *data.Run
 			if again, err = g.rerun(u, paths, run); err != nil {
 				return err
 			}
-			if res, err = calibrate.GatePair(run, again, opt); err != nil {
+			if res, err = calgate.GatePair(run, again, opt); err != nil {
 				return fmt.Errorf("the run and its rerun: %w", err)
 			}
 			judged = append(judged, again)
@@ -318,7 +321,7 @@ func checkJudgeModes(onDegraded, perBenchmark string) error {
 		return usagef("--on-degraded must be warn, fail or ignore, got %q", onDegraded)
 	}
 	switch perBenchmark {
-	case calibrate.PerBenchmarkFail, calibrate.PerBenchmarkWarn, calibrate.PerBenchmarkOff:
+	case calgate.PerBenchmarkFail, calgate.PerBenchmarkWarn, calgate.PerBenchmarkOff:
 	default:
 		return usagef("--per-benchmark must be fail, warn or off, got %q", perBenchmark)
 	}
@@ -360,7 +363,7 @@ func (g *gateFlags) validate(floorSet bool) error {
 // warns of an --ignore NAME that left nothing out: neither the run nor
 // the calibrated suite has it (a misspelt name?). What it left out is
 // said once, in the gate's summary (present.Gate).
-func (g *gateFlags) checkIgnored(u *ui, res *calibrate.GateResult) {
+func (g *gateFlags) checkIgnored(u *ui, res *calgate.GateResult) {
 	for _, n := range g.skipped {
 		if slices.Contains(g.ignore, n) && !slices.Contains(res.Ignored, n) {
 			res.Ignored = append(res.Ignored, n)
@@ -598,12 +601,12 @@ func sameBytes(a, b string) bool {
 // (those not in the calibration) have moved away from it, and returns a
 // one-line note when they have ("" otherwise), with the advice drift
 // gives: a fall is to investigate (it may be a regression the gate
-// passed), never to recalibrate; a rise is to recalibrate. The check (calibrate.Drift)
+// passed), never to recalibrate; a rise is to recalibrate. The check (drift.Drift)
 // runs at a false-alarm rate of 5% per --drift-window runs: steady runs,
 // checked after each as the gate does, raise a false note in at most 5%
 // of sequences of that many runs. A store that cannot be read gives a
 // warning, not an error: the verdict does not depend on it.
-func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *calibrate.File, dir calibrate.Direction) string {
+func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *model.File, dir calibrate.Direction) string {
 	if !dbGiven || g.driftWindow <= 0 || cal == nil || cal.Matrix == nil {
 		return ""
 	}
@@ -633,7 +636,7 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *calibrate.File, dir cali
 	if len(recent) < 3 {
 		return ""
 	}
-	d, err := calibrate.Drift(cal, recent, dir, calibrate.DriftOptions{PerRuns: g.driftWindow})
+	d, err := drift.Drift(cal, recent, dir, drift.DriftOptions{PerRuns: g.driftWindow})
 	if err != nil {
 		u.warnf("no drift check: %v", present.Error(err))
 		return ""
@@ -671,7 +674,7 @@ func (g *gateFlags) defaultRunID(u *ui) string {
 // 'qoscal audit' can check the calibration's claims, and with the value
 // of the profile that judged it ("" for the file's top level), whose
 // claims audit checks it against.
-func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calibrate.GateResult, cal *calibrate.File, profile string, rerun bool) error {
+func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calgate.GateResult, cal *model.File, profile string, rerun bool) error {
 	labels, err := data.ParseLabels(g.labels)
 	if err != nil {
 		return usagef("--label: %v", err)
@@ -731,7 +734,7 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calibrate.GateResu
 // rerun when it re-ran a CI job (its attempt label, from qoscal.json, or
 // $GITHUB_RUN_ATTEMPT, above 1), judged by the calibration's profile
 // of that value ("" for its top level).
-func (g *gateFlags) ledgerVerdict(u *ui, runs []data.Run, res *calibrate.GateResult, cal *calibrate.File, profile string, now time.Time) store.Verdict {
+func (g *gateFlags) ledgerVerdict(u *ui, runs []data.Run, res *calgate.GateResult, cal *model.File, profile string, now time.Time) store.Verdict {
 	last := &runs[len(runs)-1]
 	v := store.Verdict{Run: last.ID, Verdict: res.Verdict, Detail: res.VerdictDetail, Score: res.Score, Floor: res.Floor,
 		FloorSource: res.FloorSource, Partial: res.Partial, Kind: store.KindRun, RunnerHealth: res.RunnerHealth,
@@ -889,7 +892,7 @@ func (v *gateView) outputs() []output {
 	floor, src := "", ""
 	if v.Res.Floor > 0 {
 		floor, src = v.FloorText(), floorSourceName(v.Res.FloorSource)
-		if v.Res.FloorSource == calibrate.FloorCalibration {
+		if v.Res.FloorSource == calgate.FloorCalibration {
 			src = oneLine(v.CalPath)
 		}
 	}
@@ -908,11 +911,11 @@ func (v *gateView) outputs() []output {
 // (render.OneLine).
 func oneLine(s string) string { return render.OneLine(s) }
 
-func gateExitCode(res *calibrate.GateResult) int {
+func gateExitCode(res *calgate.GateResult) int {
 	switch res.Verdict {
-	case calibrate.VerdictFail:
+	case calgate.VerdictFail:
 		return exitRegression
-	case calibrate.VerdictInconclusive, calibrate.VerdictRerun:
+	case calgate.VerdictInconclusive, calgate.VerdictRerun:
 		return exitInconclusive
 	}
 	return exitOK
@@ -933,18 +936,18 @@ func (v *gateView) verdictLine(u *ui, json, annotated bool) {
 		}
 	}
 	switch v.Res.Verdict {
-	case calibrate.VerdictPass:
+	case calgate.VerdictPass:
 		out(h)
-	case calibrate.VerdictFail, calibrate.VerdictInconclusive, calibrate.VerdictRerun:
+	case calgate.VerdictFail, calgate.VerdictInconclusive, calgate.VerdictRerun:
 		if !annotated {
 			u.notef("%s", h)
 		}
-	case calibrate.VerdictWarn:
+	case calgate.VerdictWarn:
 		if !annotated {
 			u.warnf("%s", h)
 		}
 		out("report-only: not gating.")
-	case calibrate.VerdictUngated:
+	case calgate.VerdictUngated:
 		out(h)
 		out("no floor set: not gating.")
 	}
@@ -957,10 +960,10 @@ func (v *gateView) verdictLine(u *ui, json, annotated bool) {
 // (warnAll).
 func (v *gateView) annotate(w io.Writer) (verdict bool) {
 	kind := map[string]string{
-		calibrate.VerdictFail:         "error",
-		calibrate.VerdictWarn:         "warning",
-		calibrate.VerdictInconclusive: "error",
-		calibrate.VerdictRerun:        "warning",
+		calgate.VerdictFail:         "error",
+		calgate.VerdictWarn:         "warning",
+		calgate.VerdictInconclusive: "error",
+		calgate.VerdictRerun:        "warning",
 	}[v.Res.Verdict]
 	if kind == "" {
 		return false

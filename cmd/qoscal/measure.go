@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/qoscal/qoscal/calibrate"
+	calgate "github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/formats"
 	"github.com/qoscal/qoscal/data/load"
@@ -538,7 +539,7 @@ func (s *repScorer) fromFolder(dir string) error {
 	if err != nil {
 		return err
 	}
-	reps, logs, err := calibrate.RepetitionScores(&runs[0], s.cfg.Baseline, s.cfg.Candidate, d, "", rr.Names())
+	reps, logs, err := calgate.RepetitionScores(&runs[0], s.cfg.Baseline, s.cfg.Candidate, d, "", rr.Names())
 	if err != nil {
 		return err
 	}

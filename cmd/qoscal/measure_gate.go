@@ -9,6 +9,8 @@ import (
 	"os/signal"
 
 	"github.com/qoscal/qoscal/calibrate"
+	calgate "github.com/qoscal/qoscal/calibrate/gate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/load"
 	"github.com/qoscal/qoscal/measure"
@@ -23,7 +25,7 @@ func (m *measureFlags) gateFlags(fs *flagSet) {
 	fs.IntVar(&m.maxRepetitions, "max-repetitions", 0, fmt.Sprintf("with --calibration, the most repetitions `M`, in [0, %d]: 0, the default, takes --repetitions when given, else the design's, the fewest whose mean holds 90%% of what unlimited repetitions would tell, 2 to 10; undecided then, the verdict is rerun (exit 3)", stats.MaxLooks))
 	fs.BoolVar(&m.bisect, "bisect", false, "exit as 'git bisect run' reads it: 0 pass (good), 1 fail (bad), 125 skip (undecided, or the commit could not be measured), 128 a usage error such as a mistyped flag (git bisect run stops: the mistake is the same at every commit)")
 	fs.BoolVar(&m.reportOnly, "report-only", false, "report, never fail on a regression (exit 0; with --bisect a regression still exits 1, bad)")
-	fs.StringVar(&m.perBenchmark, "per-benchmark", calibrate.PerBenchmarkWarn, "what a benchmark below its calibrated band does, `MODE`: warn, fail (exit 1 even when the sequential gate passes) or off")
+	fs.StringVar(&m.perBenchmark, "per-benchmark", calgate.PerBenchmarkWarn, "what a benchmark below its calibrated band does, `MODE`: warn, fail (exit 1 even when the sequential gate passes) or off")
 	fs.StringVar(&m.onDegraded, "on-degraded", "warn", "what a degraded runner does, `MODE`: warn, fail (exit 3) or ignore")
 	fs.StringVar(&m.summary, "summary", "", "append the verdict's Markdown summary to `FILE`, its folders made if missing (default $GITHUB_STEP_SUMMARY when set)")
 }
@@ -83,7 +85,7 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	if err := fc.check(); err != nil {
 		return err
 	}
-	cal, err := calibrate.ReadFile(m.calibration)
+	cal, err := model.ReadFile(m.calibration)
 	if err != nil {
 		return err
 	}
@@ -134,9 +136,9 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 		return err
 	}
 	run := &runs[0]
-	opt := calibrate.GateOptions{Baseline: cal.Baseline, Candidate: cal.Candidate, Calibration: cal,
+	opt := calgate.GateOptions{Baseline: cal.Baseline, Candidate: cal.Candidate, Calibration: cal,
 		OnDegraded: m.onDegraded, PerBenchmark: m.perBenchmark, ReportOnly: m.reportOnly}
-	gres, err := calibrate.GateSequential(run, opt, verdict)
+	gres, err := calgate.GateSequential(run, opt, verdict)
 	if err != nil {
 		return err
 	}
@@ -197,7 +199,7 @@ func designRepetitions(cal *calibrate.File) int {
 // seqGate is the sequential design of a calibration, and the state of a
 // job judged by it: the running sum of its repetitions' log scores.
 type seqGate struct {
-	cal    *calibrate.File
+	cal    *model.File
 	design *stats.Sequential
 	mu     float64 // the model's healthy mean log score
 	sum    float64
@@ -210,7 +212,7 @@ type seqGate struct {
 // claimed false-alarm rate spent over them, and the slide that a job of
 // that many repetitions judged once at that rate catches nine times in ten
 // passed at most one time in ten (docs/STATS.md 2.16).
-func newSeqGate(cal *calibrate.File, maxReps, reps int) (*seqGate, error) {
+func newSeqGate(cal *model.File, maxReps, reps int) (*seqGate, error) {
 	M := maxReps
 	if M == 0 {
 		M = reps
@@ -225,7 +227,7 @@ func newSeqGate(cal *calibrate.File, maxReps, reps int) (*seqGate, error) {
 	}
 	// The job effect the design allows for includes the error of the
 	// calibration's mean, which every job is compared with
-	// (calibrate.FileVariance.MeanVar).
+	// (model.FileVariance.MeanVar).
 	slide := (stats.NormalQuantile(1-alpha) + stats.NormalQuantile(0.9)) * v.SDOfMeanVsCalibration(M, cal.Observed.SDLog)
 	d, err := stats.NewSequential(v.EffectiveBetween(cal.Observed.SDLog), v.Within, slide, alpha, 0.1, M)
 	if err != nil {
@@ -254,9 +256,9 @@ func (s *seqGate) decide(cfg measure.Config) func(int, []data.Measurement) (bool
 }
 
 // verdict is the design's decision where the measurement stopped.
-func (s *seqGate) verdict(res *measure.Result) calibrate.SequentialVerdict {
+func (s *seqGate) verdict(res *measure.Result) calgate.SequentialVerdict {
 	d, k := s.design, s.k
-	v := calibrate.SequentialVerdict{Repetitions: k, MaxRepetitions: d.Looks, Decision: s.last, Stopped: "decided",
+	v := calgate.SequentialVerdict{Repetitions: k, MaxRepetitions: d.Looks, Decision: s.last, Stopped: "decided",
 		FailFloor: math.Exp(s.mu - d.Fail[k-1]), PassFloor: math.Exp(s.mu - d.Slide + d.Pass[k-1]),
 		Alpha: d.SpentAlpha, Slide: -math.Expm1(-d.Slide)}
 	if s.last == stats.SeqOpen {
@@ -268,11 +270,11 @@ func (s *seqGate) verdict(res *measure.Result) calibrate.SequentialVerdict {
 // bisectExit is the exit code git bisect run reads: 0 good (pass), 1 bad
 // (fail; below the floor in report-only mode too), 125 skip (rerun,
 // inconclusive).
-func bisectExit(res *calibrate.GateResult) int {
+func bisectExit(res *calgate.GateResult) int {
 	switch res.Verdict {
-	case calibrate.VerdictPass:
+	case calgate.VerdictPass:
 		return exitOK
-	case calibrate.VerdictFail, calibrate.VerdictWarn:
+	case calgate.VerdictFail, calgate.VerdictWarn:
 		return exitRegression
 	}
 	return bisectSkip

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/stats"
 )
 
@@ -19,10 +19,10 @@ import (
 // mean below that mean (every healthy job, under one calibration in 160)
 // is now failed at no look; before, at look 100.
 func TestSequentialAllowsCalibrationError(t *testing.T) {
-	cal := &calibrate.File{Path: "cal.json"}
+	cal := &model.File{Path: "cal.json"}
 	cal.FPR.Predictive = 0.00083
 	cal.Observed.SDLog = 0.0062768
-	cal.Variance = &calibrate.FileVariance{Between: 0, Within: 0.0078574, MeanLog: 0.2642480, Runs: 12, Repetitions: 36}
+	cal.Variance = &model.FileVariance{Between: 0, Within: 0.0078574, MeanLog: 0.2642480, Runs: 12, Repetitions: 36}
 	s, err := newSeqGate(cal, 150, 3)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/chartdata"
 	"github.com/qoscal/qoscal/plots"
 	"github.com/qoscal/qoscal/present"
@@ -73,7 +74,7 @@ type floorFlags struct {
 	fs          *pflag.FlagSet // to tell --floor 0 from no --floor
 	// cal is the calibration file read by resolve; nil without
 	// --calibration.
-	cal *calibrate.File
+	cal *model.File
 }
 
 func (f *floorFlags) add(fs *flagSet) {
@@ -93,12 +94,12 @@ func (f *floorFlags) check() error {
 
 // resolve returns the floor to show: --floor (checked by check), the
 // calibration file's, or the recommendation's.
-func (f *floorFlags) resolve(rec *calibrate.Recommendation) (chartdata.Floor, error) {
+func (f *floorFlags) resolve(rec *calfloor.Recommendation) (chartdata.Floor, error) {
 	switch {
 	case f.fs.Changed("floor"):
 		return chartdata.Floor{Value: f.floor, Label: "--floor"}, nil
 	case f.calibration != "":
-		cal, err := calibrate.ReadFile(f.calibration)
+		cal, err := model.ReadFile(f.calibration)
 		if err != nil {
 			return chartdata.Floor{}, err
 		}
@@ -118,8 +119,8 @@ type chartFlags struct {
 	run string
 	// recommended is the recommendation for the runs read, set by read
 	// when the floor shown is another (--floor, --calibration): read then
-	// returns that floor's figures (calibrate.Recommendation.At).
-	recommended *calibrate.Recommendation
+	// returns that floor's figures (calfloor.Recommendation.At).
+	recommended *calfloor.Recommendation
 }
 
 // add registers the inputs of plot and report: the runs, then the floor
@@ -136,7 +137,7 @@ func (c *chartFlags) add(fs *flagSet) {
 // calibration's bands on the ratio spread and its later runs marked as
 // gated on the score sequence (--calibration), the marked run with the
 // bands of these runs when there is no calibration (--run).
-func (c *chartFlags) charts(in *input, rec *calibrate.Recommendation, floor chartdata.Floor) ([]chartdata.Chart, error) {
+func (c *chartFlags) charts(in *input, rec *calfloor.Recommendation, floor chartdata.Floor) ([]chartdata.Chart, error) {
 	cs := chartdata.All(in.analysis, in.all, rec, floor)
 	for _, ch := range cs {
 		switch ch := ch.(type) {
@@ -194,7 +195,7 @@ func chartFiles(fc *files, flag, dir, prefix string, format plots.Format) {
 }
 
 // read analyses the runs, recommends a floor and settles the floor shown.
-func (c *chartFlags) read(u *ui, paths []string) (*input, *calibrate.Recommendation, chartdata.Floor, error) {
+func (c *chartFlags) read(u *ui, paths []string) (*input, *calfloor.Recommendation, chartdata.Floor, error) {
 	if err := c.ff.check(); err != nil {
 		return nil, nil, chartdata.Floor{}, err
 	}
@@ -226,7 +227,7 @@ func (c *chartFlags) read(u *ui, paths []string) (*input, *calibrate.Recommendat
 	if all == nil {
 		all = in.analysis
 	}
-	all.CheckWindow(rec.Window, shown)
+	calfloor.CheckWindow(all, rec.Window, shown)
 	u.warnAll(present.Unsaid(in.analysis.Warnings, shown.Warnings))
 	return in, shown, floor, nil
 }

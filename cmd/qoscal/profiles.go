@@ -6,7 +6,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/present"
 )
@@ -18,14 +19,14 @@ import (
 // is the recommendation's, not chosen again). Runs without the label are
 // in no profile, which is said; a value whose runs are too few for the
 // method, or measure another suite, is an error naming it and its runs.
-func profilesBy(u *ui, in *input, rec *calibrate.Recommendation, by string, now time.Time) ([]calibrate.FileProfile, error) {
+func profilesBy(u *ui, in *input, rec *calfloor.Recommendation, by string, now time.Time) ([]model.FileProfile, error) {
 	if err := data.CheckName("--by", by); err != nil || by == "" {
 		return nil, usagef("--by: expected a label key such as cpu")
 	}
 	a := in.analysis
 	labels := runLabels(in.runs)
 	groups := map[string][]string{}
-	ids := a.Matrix().Runs
+	ids := model.MatrixOf(a).Runs
 	unlabelled := 0
 	for _, id := range ids {
 		v := labels(id)[by]
@@ -41,7 +42,7 @@ func profilesBy(u *ui, in *input, rec *calibrate.Recommendation, by string, now 
 	if unlabelled > 0 {
 		u.warnf("--by %s: %d of the %d runs carry no label %s, so they are in no profile (only in the calibration of all the runs)", by, unlabelled, len(ids), by)
 	}
-	var out []calibrate.FileProfile
+	var out []model.FileProfile
 	for _, v := range slices.Sorted(maps.Keys(groups)) {
 		set := map[string]bool{}
 		for _, id := range groups[v] {
@@ -57,17 +58,17 @@ func profilesBy(u *ui, in *input, rec *calibrate.Recommendation, by string, now 
 		if !slices.Equal(sub.Suite, a.Suite) {
 			return nil, bad(fmt.Errorf("its suite (%d benchmarks) is not the calibration's (%d): every profile is calibrated on the same suite", len(sub.Suite), len(a.Suite)))
 		}
-		r, err := calibrate.Recommend(sub, rec.Options)
+		r, err := calfloor.Recommend(sub, rec.Options)
 		if err != nil {
 			return nil, bad(err)
 		}
-		if err := sub.CheckFloorUseful(r.Floor, r.Options); err != nil {
+		if err := calfloor.CheckUseful(sub, r.Floor, r.Options); err != nil {
 			return nil, bad(err)
 		}
 		for _, t := range warningTexts(sub.Warnings, r.Warnings) {
 			u.warnf("--by %s, the profile of %s: %s", by, v, t)
 		}
-		out = append(out, calibrate.NewProfile(v, calibrate.NewFile(sub, r, nil, now, "")))
+		out = append(out, model.NewProfile(v, calfloor.NewFile(sub, r, nil, now, "")))
 	}
 	return out, nil
 }

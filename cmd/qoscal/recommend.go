@@ -10,7 +10,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calfloor "github.com/qoscal/qoscal/calibrate/floor"
+	calgate "github.com/qoscal/qoscal/calibrate/gate"
+	"github.com/qoscal/qoscal/calibrate/model"
+	"github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/load"
 	"github.com/qoscal/qoscal/data/source"
@@ -110,7 +113,7 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 	}
 	u.warnAll(present.Unsaid(in.analysis.Warnings, rec.Warnings))
 	a := in.analysis
-	var others []calibrate.BacktestRun
+	var others []calfloor.BacktestRun
 	if len(backtest) > 0 || len(backtestLabels) > 0 {
 		runs, err := backtestRuns(u, af, backtest, backtestLabels)
 		if err != nil {
@@ -120,7 +123,7 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 			return err
 		}
 	}
-	var profiles []calibrate.FileProfile
+	var profiles []model.FileProfile
 	if r.by != "" {
 		now, err := u.now()
 		if err != nil {
@@ -131,8 +134,8 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 		}
 	}
 	if write != "" {
-		// What the gate would refuse is not written (calibrate.CheckFloorUseful).
-		if err := a.CheckFloorUseful(rec.Floor, rec.Options); err != nil {
+		// What the gate would refuse is not written (model.CheckFloorUseful).
+		if err := calfloor.CheckUseful(a, rec.Floor, rec.Options); err != nil {
 			return err
 		}
 		now, err := u.now()
@@ -143,7 +146,7 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 		if in.source == "paths" {
 			labels = commonLabels(in.runs)
 		}
-		f := calibrate.NewFile(a, rec, labels, now, "qoscal "+version)
+		f := calfloor.NewFile(a, rec, labels, now, "qoscal "+version)
 		f.ExpectSkips(af.skipped)
 		f.SetEnvironments(runLabels(in.runs))
 		if r.by != "" {
@@ -161,7 +164,7 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 			u.notef("expected from now on, skipped in every calibration run: %s (a gate says nothing of them; a new skip is still a warning)", strings.Join(f.ExpectedSkips, ", "))
 		}
 	}
-	var plan *calibrate.DetectPlan
+	var plan *calgate.DetectPlan
 	if r.detect > 0 {
 		if plan, err = r.detectPlan(a, rec, paths); err != nil {
 			return err
@@ -176,7 +179,7 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 
 // detectPlan plans the repetitions that catch --detect's slide (STATS.md
 // 2.15), with the time of a repetition given or measured.
-func (r *recommendFlags) detectPlan(a *calibrate.Analysis, rec *calibrate.Recommendation, paths []string) (*calibrate.DetectPlan, error) {
+func (r *recommendFlags) detectPlan(a *spread.Analysis, rec *calfloor.Recommendation, paths []string) (*calgate.DetectPlan, error) {
 	if a.Variance == nil {
 		return nil, withHint(errors.New("--detect plans repetitions from the variance components, and these runs have none: it needs runs measured with repetitions (two runs or more, a run with two repetitions or more)"),
 			"measure the calibration runs with 'qoscal measure --repetitions N'")
@@ -188,7 +191,7 @@ func (r *recommendFlags) detectPlan(a *calibrate.Analysis, rec *calibrate.Recomm
 			return nil, usagef("--detect needs the time of a repetition: none of the runs' qoscal.json records one (runs from a store, or CSV files): give --repetition-seconds S")
 		}
 	}
-	p, err := a.Detect(rec, r.detect, 0.9, rep, r.jobSeconds)
+	p, err := calgate.Detect(a, rec, r.detect, 0.9, rep, r.jobSeconds)
 	if err != nil {
 		return nil, fmt.Errorf("--detect: %v", err)
 	}
@@ -237,7 +240,7 @@ func measuredRepetitionSeconds(paths []string) (float64, bool) {
 // recFlags are the flags of a floor recommendation, shared by recommend,
 // plot and report.
 type recFlags struct {
-	opt     calibrate.RecommendOptions
+	opt     model.RecommendOptions
 	method  string
 	target  string
 	window  string
@@ -247,7 +250,7 @@ type recFlags struct {
 
 // add registers the flags of a recommendation, into the group begun.
 func (r *recFlags) add(fs *flagSet) {
-	r.opt = calibrate.DefaultRecommendOptions
+	r.opt = model.DefaultRecommendOptions
 	r.fs = fs.FlagSet
 	fs.StringVar(&r.method, "method", string(r.opt.Method), "the floor's `METHOD`: target-fpr, the snuggest floor whose predictive false-positive rate per healthy run is at most --target-fpr; margin, the lowest observed score × (1 − margin), rounded down to the step (--margin alone selects it); prediction, the log-normal lower prediction bound at --alpha; tolerance, the lower normal tolerance bound (log space) at --coverage and --confidence; every floor is rounded down to the step")
 	fs.StringVar(&r.target, "target-fpr", "1/1000", "the target-fpr method's false-positive rate `P` per healthy run, 0.001 or 1/1000, in (0, 0.5)")
@@ -256,20 +259,20 @@ func (r *recFlags) add(fs *flagSet) {
 	fs.Float64Var(&r.opt.Alpha, "alpha", r.opt.Alpha, "prediction: the false-positive rate `A`, in (0, 0.5)")
 	fs.Float64Var(&r.opt.Coverage, "coverage", r.opt.Coverage, "tolerance: the share `P` of healthy runs above the floor, in (0.5, 1)")
 	fs.Float64Var(&r.opt.Confidence, "confidence", r.opt.Confidence, "tolerance: the confidence `G` of that, in (0, 1)")
-	fs.StringVar(&r.window, "regime", calibrate.WindowAuto, "which `RUNS` to calibrate on: auto, the latest regime of the scores when a change is significant and it has --min-runs runs, else all; all; latest")
-	fs.IntVar(&r.minRuns, "min-runs", calibrate.DefaultMinRuns, fmt.Sprintf("the fewest runs `N` of the latest regime that auto calibrates on alone, in [2, %d]", maxMinRuns))
+	fs.StringVar(&r.window, "regime", spread.WindowAuto, "which `RUNS` to calibrate on: auto, the latest regime of the scores when a change is significant and it has --min-runs runs, else all; all; latest")
+	fs.IntVar(&r.minRuns, "min-runs", spread.DefaultMinRuns, fmt.Sprintf("the fewest runs `N` of the latest regime that auto calibrates on alone, in [2, %d]", maxMinRuns))
 	fs.Float64Var(&r.opt.RerunBand, "rerun-band", r.opt.RerunBand, "report what 'gate --rerun-band `FRACTION`' costs (0: not), in [0, 0.5)")
 	fs.Float64Var(&r.opt.FamilyAlpha, "family-alpha", r.opt.FamilyAlpha, "the per-benchmark bands' family-wise false-positive rate `A` per healthy run (Holm's step-down over the suite), in (0, 0.5)")
 	fs.Uint64Var(&r.opt.Seed, "seed", r.opt.Seed, "the seed `N` of the bootstrap diagnostic and of the change-point test, any whole number from 0 to 2^64-1")
 	fs.IntVar(&r.opt.Bootstrap, "bootstrap", r.opt.Bootstrap, "the bootstrap diagnostic's resamples `B` (0: none), in [0, 100000]")
 }
 
-func (r *recFlags) options() (calibrate.RecommendOptions, error) {
+func (r *recFlags) options() (model.RecommendOptions, error) {
 	opt := r.opt
-	opt.Method = calibrate.Method(r.method)
+	opt.Method = model.Method(r.method)
 	// The seed's rule is one flag away: --margin alone selects it.
 	if r.fs != nil && r.fs.Changed("margin") && !r.fs.Changed("method") {
-		opt.Method = calibrate.MethodMargin
+		opt.Method = model.MethodMargin
 	}
 	p, err := parseRate(r.target)
 	if err != nil {
@@ -280,7 +283,7 @@ func (r *recFlags) options() (calibrate.RecommendOptions, error) {
 		return opt, &usageError{err: err}
 	}
 	switch r.window {
-	case calibrate.WindowAuto, calibrate.WindowAll, calibrate.WindowLatest:
+	case spread.WindowAuto, spread.WindowAll, spread.WindowLatest:
 	default:
 		return opt, usagef("--regime must be auto, all or latest, got %q", r.window)
 	}
@@ -295,7 +298,7 @@ func (r *recFlags) options() (calibrate.RecommendOptions, error) {
 // start with. The recommendation's warnings are the caller's to print:
 // plot and report print those of the floor they show, which may be
 // another (chartFlags.read).
-func recommendFor(u *ui, af *analysisFlags, rf *recFlags, paths []string) (*input, *calibrate.Recommendation, error) {
+func recommendFor(u *ui, af *analysisFlags, rf *recFlags, paths []string) (*input, *calfloor.Recommendation, error) {
 	opt, err := rf.options()
 	if err != nil {
 		return nil, nil, err
@@ -310,7 +313,7 @@ func recommendFor(u *ui, af *analysisFlags, rf *recFlags, paths []string) (*inpu
 	if err != nil {
 		return nil, nil, usagef("--regime latest: %v", err)
 	}
-	if w.Rule == calibrate.WindowLatest {
+	if w.Rule == spread.WindowLatest {
 		// Calibrate on the latest regime: analyse its runs alone.
 		ids := w.IDs(all)
 		var sub []runInfo
@@ -326,12 +329,12 @@ func recommendFor(u *ui, af *analysisFlags, rf *recFlags, paths []string) (*inpu
 		in.runs = sub
 	}
 	u.warnAll(in.analysis.Warnings)
-	rec, err := calibrate.Recommend(in.analysis, opt)
+	rec, err := calfloor.Recommend(in.analysis, opt)
 	if err != nil {
 		return nil, nil, err
 	}
 	rec.Window, rec.Regimes = w, all.Regimes
-	all.CheckWindow(w, rec)
+	calfloor.CheckWindow(all, w, rec)
 	return in, rec, nil
 }
 
@@ -366,12 +369,12 @@ func backtestRuns(u *ui, af *analysisFlags, paths, labels []string) ([]data.Run,
 
 // runBacktest scores runs on the calibration's suite against the floor,
 // and warns of the runs it could not score.
-func runBacktest(u *ui, af *analysisFlags, a *calibrate.Analysis, rec *calibrate.Recommendation, runs []data.Run) ([]calibrate.BacktestRun, error) {
+func runBacktest(u *ui, af *analysisFlags, a *spread.Analysis, rec *calfloor.Recommendation, runs []data.Run) ([]calfloor.BacktestRun, error) {
 	dir, err := af.direction()
 	if err != nil {
 		return nil, err
 	}
-	out, err := calibrate.Backtest(a, rec.Floor, runs, dir, af.metric)
+	out, err := calfloor.Backtest(a, rec.Floor, runs, dir, af.metric)
 	if err != nil {
 		return nil, fmt.Errorf("--backtest: %v", err)
 	}

@@ -28,13 +28,13 @@ import (
 // CMD once through the system's shell, CMD measures again and rewrites
 // the run's result files, and the gate reads them again and judges the
 // two runs together by the mean of their log scores, with no band
-// (calibrate.GatePair; docs/STATS.md 2.13, 2.14). A healthy job's first
+// (gate.GatePair; docs/STATS.md 2.13, 2.14). A healthy job's first
 // run lands in the band with the small chance recommend states
 // (two_stage.rerun), and its pair then fails only when the mean of both
 // is below the floor: the confirmation reviewers ask for, made by the
 // job itself rather than by a maintainer re-running it by hand.
 
-// rerunSuffix names the rerun of run ID: ID-rerun (calibrate.GatePair
+// rerunSuffix names the rerun of run ID: ID-rerun (gate.GatePair
 // needs two different ids, and gate --record stores both runs).
 const rerunSuffix = "-rerun"
 

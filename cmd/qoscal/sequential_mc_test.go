@@ -10,7 +10,8 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/qoscal/qoscal/calibrate"
+	calgate "github.com/qoscal/qoscal/calibrate/gate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/internal/testenv"
 	"github.com/qoscal/qoscal/stats"
 )
@@ -91,7 +92,7 @@ func TestSequentialClaimsThroughCommand(t *testing.T) {
 	if code := run([]string{"recommend", "--target-fpr", "0.05", "--write", filepath.Join(work, "cal.json"), filepath.Join(work, "cal")}, nil, &stdout, &stderr); code != 0 {
 		t.Fatalf("recommend: exit %d\n%s", code, stderr.String())
 	}
-	cal, err := calibrate.ReadFile(filepath.Join(work, "cal.json"))
+	cal, err := model.ReadFile(filepath.Join(work, "cal.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,9 +120,9 @@ func TestSequentialClaimsThroughCommand(t *testing.T) {
 		verdict, n := mcJob(t, work, j+1, 0, "--calibration", filepath.Join(work, "cal.json"), "--max-repetitions", strconv.Itoa(M))
 		reps += n
 		switch verdict {
-		case calibrate.VerdictFail:
+		case calgate.VerdictFail:
 			fails++
-		case calibrate.VerdictRerun:
+		case calgate.VerdictRerun:
 			reruns++
 		}
 	}
@@ -145,13 +146,13 @@ func TestSequentialClaimsThroughCommand(t *testing.T) {
 		for j := range slid {
 			verdict, n := mcJob(t, work, 50000+j, c.slide, "--calibration", filepath.Join(work, "cal.json"), "--max-repetitions", strconv.Itoa(M))
 			seqReps += n
-			if verdict != calibrate.VerdictPass {
+			if verdict != calgate.VerdictPass {
 				seqCaught++
 			}
-			if verdict == calibrate.VerdictFail {
+			if verdict == calgate.VerdictFail {
 				seqFailed++
 			}
-			if verdict, _ := mcJob(t, work, 50000+j, c.slide, "--repetitions", strconv.Itoa(M)); verdict == calibrate.VerdictFail {
+			if verdict, _ := mcJob(t, work, 50000+j, c.slide, "--repetitions", strconv.Itoa(M)); verdict == calgate.VerdictFail {
 				fixedFailed++
 			}
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/qoscal/qoscal/calibrate"
+	calgate "github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/present"
 )
 
@@ -22,7 +23,7 @@ func (u *ui) warnAll(ws []calibrate.Warning) {
 // floorSourceName names where the gate's floor came from, as the JSON
 // field floor_source and the messages spell it.
 func floorSourceName(src string) string {
-	if src == calibrate.FloorGiven {
+	if src == calgate.FloorGiven {
 		return "--floor"
 	}
 	return src

@@ -1,0 +1,4 @@
+package floor
+
+// Names the external tests use.
+var Upper95 = upper95

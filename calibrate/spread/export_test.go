@@ -1,0 +1,4 @@
+package spread
+
+// Names the external tests use.
+var Each = each
