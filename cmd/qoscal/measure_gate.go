@@ -181,12 +181,12 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 // mean of a job's repetitions holds 90% of the information that unlimited
 // repetitions would give against the calibration, I_M = 1/(b² + w²/M) ≥
 // 0.9/b², that is M ≥ 9·w²/b² (b the job's effect against the calibration's
-// mean, FileVariance.EffectiveBetween; w the within-job SD): repetitions
+// mean, model.FileVariance.EffectiveBetween; w the within-job SD): repetitions
 // past it buy little, since b never averages out. At least 2, and at most
 // 10, the fixed default it replaces (issue 35: with a job effect as large
 // as CI runners have, 10 repetitions cost five times what 2 or 3 do for
 // almost the same judgement).
-func designRepetitions(cal *calibrate.File) int {
+func designRepetitions(cal *model.File) int {
 	v := cal.Variance
 	b := v.EffectiveBetween(cal.Observed.SDLog)
 	if !(b > 0) {
