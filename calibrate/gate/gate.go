@@ -452,7 +452,14 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 		// A benchmark far above its band must not carry the verdict
 		// (docs/STATS.md 2.10a): judged at its band's upper edge, the
 		// run must get the same verdict, or it could not be judged.
-		if v := res.verdictAt(res.CappedScore, opt); v != res.Verdict {
+		// Only a pass can be carried: when the score itself is below
+		// the floor, the capped score (never higher) is too, and two
+		// readings that both fail make a failure, not a run that could
+		// not be judged (issue 35: the bundled regressed run-01, 1.154
+		// against a 1.16 floor, in the rerun band and 1.12 capped, was
+		// "could not judge" and its rerun command never ran). The
+		// score's own verdict stands: fail, or rerun inside the band.
+		if v := res.verdictAt(res.CappedScore, opt); v != res.Verdict && res.Verdict == VerdictPass {
 			res.CarriedBy = capped
 			res.Verdict = VerdictInconclusive
 			if opt.ReportOnly {
