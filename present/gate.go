@@ -503,6 +503,14 @@ func (g *Gate) WarningsDecided() []string {
 
 // floorSentence says where the floor came from.
 func (g *Gate) floorSentence() string {
+	s := g.floorSource()
+	if g.Res.FloorSource == gate.FloorCalibration && g.Cal != nil && g.Cal.Floor < 1 {
+		s += fmt.Sprintf(" The calibration's floor %sx is below 1.0: it accepts a candidate slower than the baseline, as calibrated on runs that score about 1.0 or below.", g.Cal.FloorText)
+	}
+	return s
+}
+
+func (g *Gate) floorSource() string {
 	switch g.Res.FloorSource {
 	case gate.FloorCalibration:
 		if q := g.Res.Sequential; q != nil {

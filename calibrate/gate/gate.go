@@ -438,9 +438,10 @@ func gate(run *data.Run, opt GateOptions, elsewhere []string) (*GateResult, erro
 		if cal.Runs < spread.FewRuns {
 			warn(calibrate.Warning{Kind: calibrate.WarnThinCalibration, Figures: calibrate.FewRunsFigures{Runs: cal.Runs, Enough: spread.FewRuns}})
 		}
-		if res.FloorSource == FloorCalibration && res.Floor < 1 {
-			warn(calibrate.Warning{Kind: calibrate.WarnGateFloorBelowOne, Figures: calibrate.FloorFigures{Floor: res.Floor, Step: cal.Params.Step, Min: cal.Observed.Min}})
-		}
+		// A floor below 1.0 is no warning here (issue 35: it annotated
+		// every healthy run of a calibration whose runs score about 1.0):
+		// recommend said it where the floor was chosen, and the
+		// summary's notes say it (present.Gate).
 	}
 	if err := res.judgeRepetitions(run, cal, opt, metric); err != nil {
 		return nil, err
