@@ -169,7 +169,7 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	if u.github {
 		annotated = v.annotate(u.annotations())
 	}
-	v.verdictLine(u, u.json, annotated)
+	v.verdictLine(u, u.json || u.markdown, annotated)
 	if code != exitOK {
 		return &exitError{code: code}
 	}
