@@ -127,7 +127,7 @@ func (g *gateFlags) flags(fs *flagSet) {
 	fs.Float64Var(&g.tag, "tag-threshold", 0.03, "tag ratios beyond ±`F` as faster or SLOWER, in [0, 1)")
 	fs.group("CI:")
 	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE`, its folders made if missing (default $GITHUB_STEP_SUMMARY when set)")
-	fs.BoolVar(&g.record, "record", false, "also store the run (--db, --run ID, --label)")
+	fs.BoolVar(&g.record, "record", false, "also store the run (--db, --run ID, --label; without --run, a CSV file or zip artifact given as the PATH names it)")
 	fs.BoolVar(&g.emitMeta, "emit-meta", false, "write qoscal.json beside the candidate's result file: the Actions run id and attempt, commit, runner OS and name, the time, and the machine (CPU model, logical CPUs, OS, kernel, runner image), read back as the run's labels when the folder (or its artifact) is a PATH")
 	fs.IntVar(&g.driftWindow, "drift-window", 20, fmt.Sprintf("with --db, check the last `N` stored gated runs (those with the --label labels, if given) for drift from the calibration, at a false-alarm rate of %s%% per N runs checked after each: 0 (no check) or in [3, %d]; a note on drift, a warning annotation under Actions", strconv.FormatFloat(100*drift.DefaultDriftFalseAlarm, 'g', -1, 64), maxDriftWindow))
 	fs.StringArrayVar(&g.labels, "label", nil, "a `KEY=VALUE` label of the recorded run; with --drift-window, of the stored runs checked")
@@ -138,7 +138,11 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	if err := g.validate(fs.Changed("floor")); err != nil {
 		return err
 	}
-	if g.record && g.runID == "" && len(paths) != 2 {
+	// A file given as the one PATH (a CSV file, a zip artifact) names
+	// its run: --record takes that id as --run would give it (issue 35),
+	// once the run is read.
+	idFromFile := len(paths) == 1 && isFile(paths[0])
+	if g.record && g.runID == "" && len(paths) != 2 && !idFromFile {
 		// Under GitHub Actions the run is named, as --run's help says, by
 		// default after the Actions run and attempt; elsewhere no default
 		// names it well enough to store it by.
@@ -191,6 +195,9 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	run, err := g.readRun(u, paths)
 	if err != nil {
 		return err
+	}
+	if g.record && g.runID == "" && idFromFile {
+		g.runID = run.ID
 	}
 	if g.rerunCommand != "" {
 		if err := checkRerunID(run.ID); err != nil {
@@ -929,6 +936,13 @@ func gateExitCode(res *calgate.GateResult) int {
 // after a Markdown document put a benchmark named <img ...> or @octocat
 // into the comment raw). When an annotation already said it, it is not
 // said again.
+// isFile says whether path is a file, not a folder (a CSV file or a zip
+// artifact, which name their runs).
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
+}
+
 func (v *gateView) verdictLine(u *ui, document, annotated bool) {
 	h := v.Headline()
 	out := func(s string) {
