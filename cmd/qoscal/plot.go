@@ -99,12 +99,14 @@ func (f *floorFlags) resolve(rec *calfloor.Recommendation) (chartdata.Floor, err
 	case f.fs.Changed("floor"):
 		return chartdata.Floor{Value: f.floor, Label: "--floor"}, nil
 	case f.calibration != "":
-		cal, err := model.ReadFile(f.calibration)
-		if err != nil {
-			return chartdata.Floor{}, err
+		if f.cal == nil {
+			cal, err := model.ReadFile(f.calibration)
+			if err != nil {
+				return chartdata.Floor{}, err
+			}
+			f.cal = cal
 		}
-		f.cal = cal
-		return chartdata.Floor{Value: cal.Floor, Label: "calibration"}, nil
+		return chartdata.Floor{Value: f.cal.Floor, Label: "calibration"}, nil
 	}
 	return chartdata.Floor{Value: rec.Floor, Label: "recommended"}, nil
 }
@@ -198,6 +200,16 @@ func chartFiles(fc *files, flag, dir, prefix string, format plots.Format) {
 func (c *chartFlags) read(u *ui, paths []string) (*input, *calfloor.Recommendation, chartdata.Floor, error) {
 	if err := c.ff.check(); err != nil {
 		return nil, nil, chartdata.Floor{}, err
+	}
+	if c.ff.calibration != "" {
+		// Read before the runs: the skips it expects are quiet, as in
+		// gate (issue 35).
+		cal, err := model.ReadFile(c.ff.calibration)
+		if err != nil {
+			return nil, nil, chartdata.Floor{}, err
+		}
+		c.ff.cal = cal
+		c.af.expected = cal.ExpectedSkips
 	}
 	in, rec, err := recommendFor(u, &c.af, &c.rf, paths)
 	if err != nil {
