@@ -149,6 +149,43 @@ type GateBenchmark struct {
 	// band (Holm's step-down over the gated benchmarks), "" when not
 	// judged.
 	Band string
+	// BandLower and BandUpper are the band's edges as ratios (Holm's
+	// first step, model.Band); NaN without one.
+	BandLower, BandUpper float64
+}
+
+// BandWidth says why the bands are as wide as they are: each edge lies
+// Multiple SDs of the benchmark's log ratio from its mean, a prediction
+// bound at Level a benchmark (Holm's first step) from the Runs of the
+// calibration, where unlimited runs would put it Limit SDs away; RunsNear
+// is the fewest runs at which Multiple comes within 10% of Limit.
+type BandWidth struct {
+	Runs            int
+	Level           float64
+	Multiple, Limit float64
+	RunsNear        int
+}
+
+// bandWidthNear is how close to the unlimited-runs edge RunsNear brings
+// the bands: within 10%.
+const bandWidthNear = 1.1
+
+// bandWidth computes BandWidth for bands over k benchmarks at the
+// family-wise rate alpha, from a band that varied.
+func bandWidth(b model.Band, k int, alpha float64) *BandWidth {
+	if !(b.SDLog > 0) || b.N < 2 || !(b.Lower > 0) {
+		return nil
+	}
+	p := alpha / float64(k)
+	w := &BandWidth{Runs: b.N, Level: p, Multiple: (b.MeanLog - math.Log(b.Lower)) / b.SDLog,
+		Limit: -stats.TailBound(0, 1, 1<<20, p, b.DF)}
+	for n := b.N; n <= 100000; n = max(n+1, n*11/10) {
+		if -stats.TailBound(0, 1, n, p, b.DF) <= bandWidthNear*w.Limit {
+			w.RunsNear = n
+			break
+		}
+	}
+	return w
 }
 
 // GateResult is the gate's verdict on one run.
@@ -173,6 +210,9 @@ type GateResult struct {
 	// below the calibration runs' mean in SDs of theirs; 0 otherwise.
 	Repetitions     int
 	RepetitionFloor float64
+	// BandWidth says why the bands are as wide as they are, and how many
+	// calibration runs would narrow them; nil without bands.
+	BandWidth *BandWidth
 	// Sequential is the sequential gate's decision, for a run measured
 	// and judged after each repetition (GateSequential); nil otherwise.
 	Sequential *SequentialVerdict
@@ -649,6 +689,7 @@ func (res *GateResult) judgeBands(cal *model.File, opt GateOptions, rr calibrate
 	}
 	for i := range res.Benchmarks {
 		res.Benchmarks[i].Usual, res.Benchmarks[i].VsUsual = math.NaN(), math.NaN()
+		res.Benchmarks[i].BandLower, res.Benchmarks[i].BandUpper = math.NaN(), math.NaN()
 	}
 	if cal == nil {
 		return nil
@@ -668,6 +709,10 @@ func (res *GateResult) judgeBands(cal *model.File, opt GateOptions, rr calibrate
 		}
 		gb.Usual = b.Usual
 		gb.VsUsual = gb.Ratio / b.Usual
+		gb.BandLower, gb.BandUpper = b.Lower, b.Upper
+		if res.BandWidth == nil {
+			res.BandWidth = bandWidth(b, len(bands), alpha)
+		}
 		logs[gb.Name] = math.Log(gb.Ratio)
 	}
 	j := model.JudgeBands(bands, logs, alpha)
