@@ -66,9 +66,9 @@ func profileColumns() []render.Column[profileRow] {
 	return cols
 }
 
-// ProfileTable is the floor's figures of each profile, after those of
+// profileTable is the floor's figures of each profile, after those of
 // the file's top level; nil without profiles.
-func (v *Audit) ProfileTable() *render.Table {
+func (v *Audit) profileTable() *render.Table {
 	if !v.profiled() {
 		return nil
 	}
@@ -79,10 +79,10 @@ func (v *Audit) ProfileTable() *render.Table {
 	return render.NewTable(profileColumns(), rows)
 }
 
-// ProfileNotes are one sentence per profile: its verdicts, and what its
+// profileNotes are one sentence per profile: its verdicts, and what its
 // floor's and its bands' false alarms say of its claims; none without
 // profiles.
-func (v *Audit) ProfileNotes() []string {
+func (v *Audit) profileNotes() []string {
 	var out []string
 	for _, p := range v.Profiles {
 		r := p.Res
@@ -105,7 +105,7 @@ func (v *Audit) ProfileNotes() []string {
 // than claimed.
 func (v *Audit) Warning() string {
 	if v.Res.Floor.Verdict == calaudit.AuditMore {
-		return v.Headline()
+		return v.headline()
 	}
 	if v.Res.Bands.Verdict == calaudit.AuditMore {
 		return "bands: " + v.Res.Bands.Verdict
@@ -135,9 +135,9 @@ func auditColumns() []render.Column[rateRow] {
 		{Head: "marked", Align: render.Right, Cell: func(r rateRow) string { return fmt.Sprint(r.a.Marked) }},
 		{Head: "presumed", Align: render.Right, Cell: func(r rateRow) string { return fmt.Sprint(r.a.Presumed) }},
 		{Head: "false alarms", Align: render.Right, Cell: func(r rateRow) string { return fmt.Sprint(r.a.FalseAlarms) }},
-		{Head: "realised", Align: render.Right, Cell: func(r rateRow) string { return Rate(r.a.Rate) }},
+		{Head: "realised", Align: render.Right, Cell: func(r rateRow) string { return rate(r.a.Rate) }},
 		{Head: "95% interval", Cell: func(r rateRow) string { return interval(r.a) }},
-		{Head: "claimed", Align: render.Right, Cell: func(r rateRow) string { return Rate(r.a.Claimed) }},
+		{Head: "claimed", Align: render.Right, Cell: func(r rateRow) string { return rate(r.a.Claimed) }},
 	}
 }
 
@@ -146,11 +146,11 @@ func interval(a *calaudit.RateAudit) string {
 	if a.Healthy == 0 {
 		return "-"
 	}
-	return Rate(a.Lo) + "–" + Rate(a.Hi)
+	return rate(a.Lo) + "–" + rate(a.Hi)
 }
 
-// Headline is the floor's verdict in one sentence: the audit's answer.
-func (v *Audit) Headline() string {
+// headline is the floor's verdict in one sentence: the audit's answer.
+func (v *Audit) headline() string {
 	return "floor: " + v.rateSentence(&v.Res.Floor)
 }
 
@@ -162,13 +162,13 @@ func (v *Audit) rateSentence(a *calaudit.RateAudit) string {
 	} else {
 		s = fmt.Sprintf("%s in %s (%s)", Plural(a.FalseAlarms, "false alarm"), Plural(a.Healthy, "healthy run"), truthWords(a.Marked, a.Presumed))
 	}
-	s += fmt.Sprintf(" against a claimed %s (%s): %s", Rate(a.Claimed), OneIn(a.Claimed), a.Verdict)
+	s += fmt.Sprintf(" against a claimed %s (%s): %s", rate(a.Claimed), oneIn(a.Claimed), a.Verdict)
 	switch a.Verdict {
 	case calaudit.AuditTooFew:
 		if a.Healthy == 0 {
-			s += fmt.Sprintf("; about %s healthy runs at the claimed rate would tell", Thousands(float64(a.MoreRuns)))
+			s += fmt.Sprintf("; about %s healthy runs at the claimed rate would tell", thousands(float64(a.MoreRuns)))
 		} else {
-			s += fmt.Sprintf("; about %s more healthy runs at the rate seen so far would tell", Thousands(float64(a.MoreRuns)))
+			s += fmt.Sprintf("; about %s more healthy runs at the rate seen so far would tell", thousands(float64(a.MoreRuns)))
 		}
 	case calaudit.AuditMore:
 		if a.OnDegraded > 0 {
@@ -186,7 +186,7 @@ func truthWords(marked, presumed int) string {
 
 // runWords names an audited run with its score against its floor.
 func runWords(e calaudit.AuditEntry) string {
-	s := fmt.Sprintf("%s (%s, score %sx, floor %sx)", render.OneLine(e.ID), e.Verdict, X(e.Score), X(e.Floor))
+	s := fmt.Sprintf("%s (%s, score %sx, floor %sx)", render.OneLine(e.ID), e.Verdict, ratio(e.Score), ratio(e.Floor))
 	if e.Note != "" {
 		s += ": " + render.OneLine(e.Note)
 	}
@@ -200,27 +200,27 @@ func (v *Audit) Doc() *render.Doc {
 	doc := &render.Doc{}
 	md := render.In{Only: render.Markdown}
 	doc.Add(&render.Heading{In: md, Level: 3, Text: "qoscal audit: " + v.Res.Floor.Verdict})
-	doc.Add(&render.Lines{Lines: v.Counts()})
+	doc.Add(&render.Lines{Lines: v.counts()})
 	blank := &render.Blank{In: render.In{Only: render.Text}}
-	doc.Add(blank, v.Table(), blank)
-	for i, n := range v.Notes() {
+	doc.Add(blank, v.table(), blank)
+	for i, n := range v.notes() {
 		if i > 0 {
 			doc.Add(blank)
 		}
 		doc.Add(&render.Paragraph{Text: n, Width: 79})
 	}
-	if t := v.ProfileTable(); t != nil {
+	if t := v.profileTable(); t != nil {
 		doc.Add(blank, &render.Lines{Lines: []string{"By profile (" + render.OneLine(v.Cal.By) + "), the floor:"}}, blank, t)
-		for _, n := range v.ProfileNotes() {
+		for _, n := range v.profileNotes() {
 			doc.Add(blank, &render.Paragraph{Text: n, Width: 79})
 		}
 	}
 	return doc
 }
 
-// Counts are the audit's first lines: the calibration audited and the
+// counts are the audit's first lines: the calibration audited and the
 // store, then the runs gated and their verdicts.
-func (v *Audit) Counts() []string {
+func (v *Audit) counts() []string {
 	r := v.Res
 	lines := []string{
 		fmt.Sprintf("audit of %s (sha256 %s, floor %sx) in %s", render.OneLine(v.CalPath), short(v.Cal.SHA256), v.Cal.FloorText, render.OneLine(v.Store)),
@@ -237,17 +237,17 @@ func (v *Audit) Counts() []string {
 		fmt.Sprintf("%s gated: %d passed, %d failed, %d rerun, %d other", Plural(r.Gated, "run"), r.Passed, r.Failed, r.Rerun, r.Other))
 }
 
-// Table is the floor's and the bands' figures: healthy runs, false
+// table is the floor's and the bands' figures: healthy runs, false
 // alarms, the realised rate with its interval, and the claimed rate.
-func (v *Audit) Table() *render.Table {
+func (v *Audit) table() *render.Table {
 	return render.NewTable(auditColumns(), []rateRow{{"floor", &v.Res.Floor}, {"bands", &v.Res.Bands}})
 }
 
-// Notes are the audit's sentences: the verdict of each rule, the floor's
+// notes are the audit's sentences: the verdict of each rule, the floor's
 // false alarms, the marked regressions caught and missed, what the
 // presumption of health rested on, and the calibration's own runs left
 // out.
-func (v *Audit) Notes() []string {
+func (v *Audit) notes() []string {
 	r := v.Res
 	notes := []string{
 		"Floor: " + v.rateSentence(&r.Floor) + ".",
@@ -285,8 +285,8 @@ func (v *Audit) Notes() []string {
 // runs' health is unknown.
 func (v *Audit) presumptionWords() string {
 	r, p := v.Res, v.Res.Presumption
-	check := fmt.Sprintf("a CUSUM at %s per %d runs", TrimPct(p.FalseAlarm)+"%", p.PerRuns)
-	if h := Dec(p.H, 2); h != "-" {
+	check := fmt.Sprintf("a CUSUM at %s per %d runs", trimPct(p.FalseAlarm)+"%", p.PerRuns)
+	if h := dec(p.H, 2); h != "-" {
 		check += ", h " + h
 	}
 	s := fmt.Sprintf("Presumed healthy: unmarked runs of the calibrated branch (its labels%s) with no change of level at them and at least %d runs after them (%s: docs/STATS.md 5e)",

@@ -11,7 +11,7 @@ import (
 )
 
 // Drift is the view of a drift check (qoscal drift): in text, its two
-// sentences; in Markdown, under a heading; in JSON, DriftJSON.
+// sentences; in Markdown, under a heading; in JSON, driftJSON.
 type Drift struct {
 	Res *drift.DriftResult
 }
@@ -21,7 +21,7 @@ func (v *Drift) Doc() *render.Doc {
 	res := v.Res
 	doc := &render.Doc{}
 	doc.Add(&render.Heading{Level: 3, Text: "qoscal drift: " + map[bool]string{true: "drift", false: "no drift"}[res.Drift]},
-		&render.Paragraph{Text: DriftSentence(res) + "."}, &render.Paragraph{Text: capitalize(DriftRateSentence(res)) + "."})
+		&render.Paragraph{Text: DriftSentence(res) + "."}, &render.Paragraph{Text: capitalize(driftRateSentence(res)) + "."})
 	return doc
 }
 
@@ -38,7 +38,7 @@ func DriftSentence(d *drift.DriftResult) string {
 	if !d.Drift {
 		return fmt.Sprintf("no drift: the %s gated since the calibration score like it (median %.2f)", Plural(len(d.Runs), "run"), d.Median)
 	}
-	s := fmt.Sprintf("drift: the score %s from run %s on (p = %.3f): %s", moved(d), d.FromRun, d.P, DriftAdvice(d))
+	s := fmt.Sprintf("drift: the score %s from run %s on (p = %.3f): %s", moved(d), d.FromRun, d.P, driftAdvice(d))
 	if len(d.Benchmarks) > 0 {
 		var parts []string
 		for _, b := range d.Benchmarks {
@@ -57,13 +57,13 @@ func moved(d *drift.DriftResult) string {
 	return "rose"
 }
 
-// DriftAdvice is what a drift calls for, in words. A fall: "investigate:
+// driftAdvice is what a drift calls for, in words. A fall: "investigate:
 // runs X..Y score below the calibration (median A → B); R1 and R2 score
 // below every calibration run (lowest L) yet pass the Fx floor;
 // recalibrate only if the change was intended". A rise: "runs X..Y score
 // above the calibration (median A → B): recalibrate to tighten the
 // floor". "" without drift.
-func DriftAdvice(d *drift.DriftResult) string {
+func driftAdvice(d *drift.DriftResult) string {
 	if !d.Drift {
 		return ""
 	}
@@ -80,7 +80,7 @@ func DriftAdvice(d *drift.DriftResult) string {
 		if n == 1 {
 			verb = "scores"
 		}
-		s += fmt.Sprintf("; %s %s below every calibration run (lowest %s) yet pass the %sx floor", listAnd(d.PassedBelow, MaxListed), verb, X(d.CalibrationMin), TrimFloat(d.Floor))
+		s += fmt.Sprintf("; %s %s below every calibration run (lowest %s) yet pass the %sx floor", listAnd(d.PassedBelow, maxListed), verb, ratio(d.CalibrationMin), trimFloat(d.Floor))
 	}
 	return s + "; recalibrate only if the change was intended"
 }
@@ -90,24 +90,25 @@ func DriftAdvice(d *drift.DriftResult) string {
 func listAnd(names []string, max int) string {
 	switch {
 	case len(names) > max:
-		return ListSome(names, max)
+		return listSome(names, max)
 	case len(names) > 1:
 		return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 	}
 	return strings.Join(names, "")
 }
 
-// DriftRateSentence says the rate the check runs at and how: "checked at
-// a false-alarm rate of 5% per 20 runs: a two-sided CUSUM of the log
-// score against the calibration's 10 runs (k 0.75, h 6.62), each
-// benchmark's the same way, family-wise".
-func DriftRateSentence(d *drift.DriftResult) string {
-	s := fmt.Sprintf("checked at a false-alarm rate of %s per %d runs: a two-sided CUSUM of the log score against the calibration's %d runs (k %.2f, h %.2f",
-		falseAlarmPct(d.FalseAlarm), d.PerRuns, d.CalibrationRuns, d.K, d.H)
-	if d.Rho > 0 {
-		s += fmt.Sprintf(", allowing for lag-1 autocorrelation %.2f", d.Rho)
+// driftRateSentence says the rate the check runs at and how: "checked at
+// a false-alarm rate of 5% per 20 runs: a scan of the log score's level
+// against the calibration's 10 runs, modelled as AR(1) with ρ 0.90 (the
+// 80% upper confidence point of their lag-1 autocorrelation +0.66; h
+// 2.95), each benchmark's the same way, family-wise".
+func driftRateSentence(d *drift.DriftResult) string {
+	s := fmt.Sprintf("checked at a false-alarm rate of %s per %d runs: a scan of the log score's level against the calibration's %d runs, modelled as AR(1) with ρ %.2f (",
+		falseAlarmPct(d.FalseAlarm), d.PerRuns, d.CalibrationRuns, d.Rho)
+	if !math.IsNaN(d.Lag1) {
+		s += fmt.Sprintf("the %s upper confidence point of their lag-1 autocorrelation %+.2f; ", trimPct(d.RhoConfidence)+"%", d.Lag1)
 	}
-	return s + "), each benchmark's the same way, family-wise"
+	return s + fmt.Sprintf("h %.2f), each benchmark's the same way, family-wise", d.H)
 }
 
 // GateDriftNote is the gate's one-line note on the drift of the last
@@ -118,7 +119,7 @@ func GateDriftNote(d *drift.DriftResult, store string) string {
 		return ""
 	}
 	return fmt.Sprintf("the last %d gated runs in %s: the score %s from run %s on (false-alarm rate %s per %d runs): %s (qoscal drift)",
-		len(d.Runs), store, moved(d), d.FromRun, falseAlarmPct(d.FalseAlarm), d.PerRuns, DriftAdvice(d))
+		len(d.Runs), store, moved(d), d.FromRun, falseAlarmPct(d.FalseAlarm), d.PerRuns, driftAdvice(d))
 }
 
 // falseAlarmPct is a false-alarm rate in percent, to three significant
@@ -136,13 +137,14 @@ func capitalize(s string) string {
 }
 
 // JSON is the drift document (docs/json.md).
-func (v *Drift) JSON() DriftJSON {
+func (v *Drift) JSON() driftJSON {
 	r := v.Res
 	nan := render.Float(math.NaN())
-	j := DriftJSON{Drift: r.Drift, TooFew: r.TooFew, Runs: r.Runs, Scores: r.Scores, Skipped: append(append([]string{}, r.Skipped...), r.Foreign...),
-		Benchmarks: []DriftBenchmarkJSON{}, Message: DriftSentence(r), Rate: DriftRateSentence(r), BeforeMedian: nan, AfterMedian: nan, P: nan,
+	j := driftJSON{Drift: r.Drift, TooFew: r.TooFew, Runs: r.Runs, Scores: r.Scores, Skipped: append(append([]string{}, r.Skipped...), r.Foreign...),
+		Benchmarks: []driftBenchmarkJSON{}, Message: DriftSentence(r), Rate: driftRateSentence(r), BeforeMedian: nan, AfterMedian: nan, P: nan,
 		FalseAlarmRate: r.FalseAlarm, FalseAlarmRuns: r.PerRuns,
-		Check: DriftCheckJSON{K: r.K, H: render.Float(r.H), Rho: r.Rho, CalibrationRuns: r.CalibrationRuns}}
+		Check: driftCheckJSON{Method: driftMethod, H: render.Float(r.H), Rho: r.Rho, Lag1: render.Float(r.Lag1), Clip: r.Clip,
+			Confidence: r.RhoConfidence, CalibrationRuns: r.CalibrationRuns}}
 	j.PassedBelow = append([]string{}, r.PassedBelow...)
 	if r.Drift {
 		id, dir, advice := r.FromRun, r.Direction, r.Advice
@@ -150,14 +152,14 @@ func (v *Drift) JSON() DriftJSON {
 		j.BeforeMedian, j.AfterMedian, j.P = render.Float(r.BeforeMedian), render.Float(r.AfterMedian), render.Float(r.P)
 	}
 	for _, b := range r.Benchmarks {
-		j.Benchmarks = append(j.Benchmarks, DriftBenchmarkJSON{Name: b.Name, Direction: b.Direction, FromRun: b.FromRun,
+		j.Benchmarks = append(j.Benchmarks, driftBenchmarkJSON{Name: b.Name, Direction: b.Direction, FromRun: b.FromRun,
 			BeforeMedian: b.BeforeMedian, AfterMedian: b.AfterMedian, P: b.P})
 	}
 	return j
 }
 
-// DriftJSON is the drift document.
-type DriftJSON struct {
+// driftJSON is the drift document.
+type driftJSON struct {
 	Drift          bool                 `json:"drift"`
 	TooFew         bool                 `json:"too_few"`
 	Direction      *string              `json:"direction"`
@@ -169,27 +171,36 @@ type DriftJSON struct {
 	P              render.Float         `json:"p"`
 	FalseAlarmRate float64              `json:"false_alarm_rate"`
 	FalseAlarmRuns int                  `json:"false_alarm_runs"`
-	Check          DriftCheckJSON       `json:"check"`
+	Check          driftCheckJSON       `json:"check"`
 	Runs           []string             `json:"runs"`
 	Scores         []float64            `json:"scores"`
 	Skipped        []string             `json:"skipped"`
-	Benchmarks     []DriftBenchmarkJSON `json:"benchmarks"`
+	Benchmarks     []driftBenchmarkJSON `json:"benchmarks"`
 	Message        string               `json:"message"`
 	Rate           string               `json:"rate_message"`
 }
 
-// DriftCheckJSON is how the check was made: the CUSUM's reference value
-// and decision interval, the autocorrelation allowed for, and the
+// driftMethod names the drift check in its JSON: a scan of the level of
+// AR(1) runs (docs/STATS.md 5, "Drift").
+const driftMethod = "ar1-scan"
+
+// driftCheckJSON is how the check was made: the method, the scan's
+// decision value for the score, the autocorrelation allowed for (the
+// upper confidence point, at Confidence, of the calibration's lag-1
+// autocorrelation Lag1), the most SDs one run counts, and the
 // calibration's runs.
-type DriftCheckJSON struct {
-	K               float64      `json:"k"`
+type driftCheckJSON struct {
+	Method          string       `json:"method"`
 	H               render.Float `json:"h"`
 	Rho             float64      `json:"rho"`
+	Lag1            render.Float `json:"lag1"`
+	Confidence      float64      `json:"rho_confidence"`
+	Clip            float64      `json:"clip"`
 	CalibrationRuns int          `json:"calibration_runs"`
 }
 
-// DriftBenchmarkJSON is a benchmark that moved.
-type DriftBenchmarkJSON struct {
+// driftBenchmarkJSON is a benchmark that moved.
+type driftBenchmarkJSON struct {
 	Name         string  `json:"name"`
 	Direction    string  `json:"direction"`
 	FromRun      string  `json:"from_run"`

@@ -2,7 +2,6 @@ package present
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/qoscal/qoscal/calibrate"
 	"github.com/qoscal/qoscal/data"
@@ -54,18 +53,9 @@ func environmentWarningText(w calibrate.Warning) (string, bool) {
 		what = "image"
 	}
 	if f.Value == "" {
-		return fmt.Sprintf("this run has no %s, so none of the calibration's profiles (%s) applies: its verdict rests on the calibration of all its runs", what, JoinAnd(f.Seen)), true
+		return fmt.Sprintf("this run has no %s, so none of the calibration's profiles (%s) applies: its verdict rests on the calibration of all its runs", what, joinAnd(f.Seen)), true
 	}
-	return fmt.Sprintf("this runner's %s, %s, was not in the calibration: its verdict rests on runs from %s", what, f.Value, JoinAnd(f.Seen)), true
-}
-
-// JoinAnd joins names as a sentence lists them: "A", "A and B", "A, B
-// and C".
-func JoinAnd(names []string) string {
-	if len(names) <= 1 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	return fmt.Sprintf("this runner's %s, %s, was not in the calibration: its verdict rests on runs from %s", what, f.Value, joinAnd(f.Seen)), true
 }
 
 // profileSentence says which profile of the calibration judged the run:

@@ -78,7 +78,7 @@ func errorWords(err error) (string, error) {
 	)
 	switch {
 	case errors.As(err, &opt):
-		return OptionText(opt), opt
+		return optionText(opt), opt
 	case errors.As(err, &role):
 		return role.Error() + ": name it with --" + role.Role + " NAME", role
 	case errors.As(err, &dir):
@@ -102,7 +102,7 @@ func errorWords(err error) (string, error) {
 			why = fmt.Sprintf("%d runs this spread or this correlated carry too little information for the method to place the floor near them: calibrate on more runs, interleaved or in random order", low.Runs)
 		}
 		return fmt.Sprintf("the %s method puts the floor at %s, below half the lowest calibration score (%s): the gate would pass a candidate more than twice as slow as every calibration run; %s, or choose how far below the lowest run the floor goes with --margin FRACTION (--margin 0.1: 10%% below)",
-			low.Method, model.FormatOnStep(low.Floor, low.Step), X(low.Lowest), why), low
+			low.Method, model.FormatOnStep(low.Floor, low.Step), ratio(low.Lowest), why), low
 	case errors.As(err, &floor):
 		return floor.Error() + ": write the file again with qoscal recommend --write, or give the floor to the gate with --floor", floor
 	case errors.As(err, &field):
@@ -113,9 +113,9 @@ func errorWords(err error) (string, error) {
 	return "", nil
 }
 
-// OptionText words an option out of its range as the command line spells
+// optionText words an option out of its range as the command line spells
 // it: "--margin must be in [0, 1), got 1.3".
-func OptionText(e *model.OptionError) string {
+func optionText(e *model.OptionError) string {
 	flag := optionFlags[e.Option]
 	if e.Option == model.OptMethod {
 		names := make([]string, len(model.Methods))

@@ -87,7 +87,7 @@ func TestRuleName(t *testing.T) {
 	} {
 		oc := o
 		c.mod(&oc)
-		if got := RuleName(oc); got != c.want {
+		if got := ruleName(oc); got != c.want {
 			t.Errorf("RuleName(%s) = %q, want %q", oc.Method, got, c.want)
 		}
 	}

@@ -6,29 +6,29 @@ import (
 	"strings"
 )
 
-// X formats a ratio or score with two decimals ("1.55"); "-" when
+// ratio formats a ratio or score with two decimals ("1.55"); "-" when
 // undefined.
-func X(v float64) string { return Dec(v, 2) }
+func ratio(v float64) string { return dec(v, 2) }
 
-// Dec formats v with dec decimals; "-" when undefined.
-func Dec(v float64, dec int) string {
+// dec formats v with dec decimals; "-" when undefined.
+func dec(v float64, dec int) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "-"
 	}
 	return fmt.Sprintf("%.*f", dec, v)
 }
 
-// Pct formats a fraction as a percentage with one decimal ("13.5%").
-func Pct(frac float64) string {
+// pct formats a fraction as a percentage with one decimal ("13.5%").
+func pct(frac float64) string {
 	if math.IsNaN(frac) || math.IsInf(frac, 0) {
 		return "-"
 	}
 	return fmt.Sprintf("%.1f%%", frac*100)
 }
 
-// Thousands formats a value with thousands separators and no decimals
+// thousands formats a value with thousands separators and no decimals
 // when it is large ("31,225,137"), with significant decimals when small.
-func Thousands(v float64) string {
+func thousands(v float64) string {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		return "-"
 	}
@@ -53,16 +53,16 @@ func Thousands(v float64) string {
 	return b.String()
 }
 
-// Range formats a min–max pair of ratios: "0.87–0.90".
-func Range(lo, hi float64) string { return X(lo) + "–" + X(hi) }
+// rangeOf formats a min–max pair of ratios: "0.87–0.90".
+func rangeOf(lo, hi float64) string { return ratio(lo) + "–" + ratio(hi) }
 
-// Value formats a measured value in its unit's natural scale: times in
+// value formats a measured value in its unit's natural scale: times in
 // s, ms, µs or ns; everything else with thousands separators.
-func Value(v float64, unit string) string {
+func value(v float64, unit string) string {
 	perOp := strings.HasSuffix(unit, "/op")
 	switch strings.TrimSuffix(strings.ToLower(unit), "/op") {
 	case "s", "sec", "secs", "seconds", "cpu-sec":
-		out := Time(v)
+		out := timeText(v)
 		if perOp {
 			out += "/op"
 		}
@@ -71,12 +71,12 @@ func Value(v float64, unit string) string {
 		}
 		return out
 	}
-	return Thousands(v)
+	return thousands(v)
 }
 
-// Time formats seconds with a readable unit: 1.23 s, 45.6 ms, 789 µs,
+// timeText formats seconds with a readable unit: 1.23 s, 45.6 ms, 789 µs,
 // 12.3 ns.
-func Time(sec float64) string {
+func timeText(sec float64) string {
 	a := math.Abs(sec)
 	switch {
 	case a >= 1:
@@ -89,9 +89,9 @@ func Time(sec float64) string {
 	return fmt.Sprintf("%.3g ns", sec*1e9)
 }
 
-// Rate formats a small probability readably, always in percent: 0.84%,
+// rate formats a small probability readably, always in percent: 0.84%,
 // 0.0012%, 3.2e-07%.
-func Rate(p float64) string {
+func rate(p float64) string {
 	switch {
 	case math.IsNaN(p):
 		return "-"
@@ -107,37 +107,37 @@ func Rate(p float64) string {
 	return fmt.Sprintf("%.1e%%", p*100)
 }
 
-// OneIn renders a rate as "1 in N" (N rounded), "never" for 0, or a
+// oneIn renders a rate as "1 in N" (N rounded), "never" for 0, or a
 // percentage of runs for a rate of one half or more.
-func OneIn(p float64) string {
+func oneIn(p float64) string {
 	return rateWords(p, "unknown", "%.0f%% of runs", "1 in %s", "less than 1 in %s")
 }
 
-// PerRun is OneIn with its unit: "1 in 103 runs".
-func PerRun(p float64) string {
-	s := OneIn(p)
+// perRun is oneIn with its unit: "1 in 103 runs".
+func perRun(p float64) string {
+	s := oneIn(p)
 	if strings.HasPrefix(s, "1 in ") || strings.HasPrefix(s, "less than 1 in ") {
 		return s + " runs"
 	}
 	return s
 }
 
-// HowOften says how often a per-run rate happens: "about once in 119
+// howOften says how often a per-run rate happens: "about once in 119
 // runs".
-func HowOften(p float64) string {
+func howOften(p float64) string {
 	return rateWords(p, "at an unknown rate", "in %.0f%% of runs", "about once in %s runs", "less than once in %s runs")
 }
 
-// MinRateWords is the smallest rate said as once in N runs: below it,
+// minRateWords is the smallest rate said as once in N runs: below it,
 // a model's far tail says nothing that precise (and a floor that far
 // below the runs is not the question), so the words cap N ("less than
 // once in 1,000,000,000 runs").
-const MinRateWords = 1e-9
+const minRateWords = 1e-9
 
 // rateWords says a per-run rate in words: unknown for NaN, "never" for 0,
 // a percentage (half, a format of one %f) for rates of one half or more,
-// once in N runs (one, a format of one %s), or, below MinRateWords, less
-// than once in 1/MinRateWords runs (tiny, a format of one %s).
+// once in N runs (one, a format of one %s), or, below minRateWords, less
+// than once in 1/minRateWords runs (tiny, a format of one %s).
 func rateWords(p float64, unknown, half, one, tiny string) string {
 	switch {
 	case math.IsNaN(p):
@@ -146,20 +146,20 @@ func rateWords(p float64, unknown, half, one, tiny string) string {
 		return "never"
 	case p >= 0.5:
 		return fmt.Sprintf(half, p*100)
-	case p < MinRateWords:
-		return fmt.Sprintf(tiny, Thousands(1/MinRateWords))
+	case p < minRateWords:
+		return fmt.Sprintf(tiny, thousands(1/minRateWords))
 	}
-	return fmt.Sprintf(one, Thousands(math.Round(1/p)))
+	return fmt.Sprintf(one, thousands(math.Round(1/p)))
 }
 
-// TrimPct formats a fraction as a percentage with at most two decimals
+// trimPct formats a fraction as a percentage with at most two decimals
 // and no trailing zeros: 0.13 is "13".
-func TrimPct(frac float64) string {
+func trimPct(frac float64) string {
 	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", frac*100), "0"), ".")
 }
 
-// TrimFloat formats v with at most four decimals and no trailing zeros.
-func TrimFloat(v float64) string {
+// trimFloat formats v with at most four decimals and no trailing zeros.
+func trimFloat(v float64) string {
 	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4f", v), "0"), ".")
 }
 
@@ -171,8 +171,8 @@ func Plural(n int, word string) string {
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
-// Dash shows an empty name as "-".
-func Dash(s string) string {
+// dash shows an empty name as "-".
+func dash(s string) string {
 	if s == "" {
 		return "-"
 	}

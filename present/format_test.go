@@ -7,22 +7,22 @@ import (
 
 func TestNumberFormats(t *testing.T) {
 	cases := []struct{ got, want, reason string }{
-		{Thousands(31225137), "31,225,137", "thousands separators"},
-		{Thousands(999), "999", "no separator below 1000"},
-		{Thousands(10), "10", "an integer keeps its zeros"},
-		{Thousands(0.0725), "0.0725", "small values keep 4 significant digits"},
-		{Thousands(2.5), "2.5", "trailing zeros trimmed"},
-		{Thousands(-1234567), "-1,234,567", "negative"},
-		{X(1.546235), "1.55", "ratios with two decimals"},
-		{OneIn(0.0999), "1 in 10", "rounded reciprocal"},
-		{OneIn(0.008373), "1 in 119", "the worked example"},
-		{Rate(0.008373223), "0.84%", "percent with two decimals"},
-		{Rate(7.4e-6), "0.0007%", "small rates"},
-		{Rate(3.2e-9), "3.2e-07%", "tiny rates, in percent like the others"},
-		{OneIn(1.6e-17), "less than 1 in 1,000,000,000", "no false precision in a rate of a far floor (review)"},
-		{HowOften(1.6e-17), "less than once in 1,000,000,000 runs", "no false precision in a rate of a far floor (review)"},
-		{PerRun(8.7e-13), "less than 1 in 1,000,000,000 runs", "the unit after the cap"},
-		{OneIn(1.01e-9), "1 in 990,099,010", "just above the cap"},
+		{thousands(31225137), "31,225,137", "thousands separators"},
+		{thousands(999), "999", "no separator below 1000"},
+		{thousands(10), "10", "an integer keeps its zeros"},
+		{thousands(0.0725), "0.0725", "small values keep 4 significant digits"},
+		{thousands(2.5), "2.5", "trailing zeros trimmed"},
+		{thousands(-1234567), "-1,234,567", "negative"},
+		{ratio(1.546235), "1.55", "ratios with two decimals"},
+		{oneIn(0.0999), "1 in 10", "rounded reciprocal"},
+		{oneIn(0.008373), "1 in 119", "the worked example"},
+		{rate(0.008373223), "0.84%", "percent with two decimals"},
+		{rate(7.4e-6), "0.0007%", "small rates"},
+		{rate(3.2e-9), "3.2e-07%", "tiny rates, in percent like the others"},
+		{oneIn(1.6e-17), "less than 1 in 1,000,000,000", "no false precision in a rate of a far floor (review)"},
+		{howOften(1.6e-17), "less than once in 1,000,000,000 runs", "no false precision in a rate of a far floor (review)"},
+		{perRun(8.7e-13), "less than 1 in 1,000,000,000 runs", "the unit after the cap"},
+		{oneIn(1.01e-9), "1 in 990,099,010", "just above the cap"},
 	}
 	for _, c := range cases {
 		if c.got != c.want {

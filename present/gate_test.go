@@ -76,10 +76,10 @@ func TestGateTitle(t *testing.T) {
 		res := base(gate.VerdictPass, 1.3)
 		c.res(&res)
 		g := &Gate{Res: &res, Run: &data.Run{ID: "r", Baseline: "base", Candidate: "cand"}, GivenFloor: "--floor"}
-		if got := g.Title(); got != c.title {
+		if got := g.title(); got != c.title {
 			t.Errorf("%s:\n got %q\nwant %q", c.reason, got, c.title)
 		}
-		if diff := cmp.Diff(c.kinds, g.WarningsDecided()); diff != "" {
+		if diff := cmp.Diff(c.kinds, g.warningsDecided()); diff != "" {
 			t.Errorf("%s: warnings_decided (-want +got):\n%s", c.reason, diff)
 		}
 		if j := g.JSON(); j.Headline != c.title {

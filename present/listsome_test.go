@@ -13,7 +13,7 @@ func TestListSome(t *testing.T) {
 		{[]string{"a", "b", "c"}, "a, b, c"},
 		{[]string{"a", "b", "c", "d", "e"}, "a, b, c and 2 more"},
 	} {
-		if got := ListSome(tt.names, 3); got != tt.want {
+		if got := listSome(tt.names, 3); got != tt.want {
 			t.Errorf("ListSome(%q, 3) = %q, want %q", tt.names, got, tt.want)
 		}
 	}

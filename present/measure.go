@@ -54,7 +54,7 @@ func scoreCell(s float64) string {
 	if math.IsNaN(s) {
 		return "-"
 	}
-	return X(s) + "x"
+	return ratio(s) + "x"
 }
 
 func (v *Measure) rows() []measureRow {
@@ -65,30 +65,30 @@ func (v *Measure) rows() []measureRow {
 	return rows
 }
 
-// Headline says what was measured and where it went.
-func (v *Measure) Headline() string {
+// headline says what was measured and where it went.
+func (v *Measure) headline() string {
 	return fmt.Sprintf("measured %s (candidate) vs %s (baseline): run %s, %d repetitions in %s order (seed %d), %d invocations in %.1f s, written to %s",
 		v.Candidate, v.Baseline, v.Run, len(v.Repetitions), v.Order, v.Seed, v.Invocations, v.Seconds, v.Folder)
 }
 
-// ScoreLine is the run's score over its repetitions.
-func (v *Measure) ScoreLine() string {
+// scoreLine is the run's score over its repetitions.
+func (v *Measure) scoreLine() string {
 	if math.IsNaN(v.Score) {
 		return "score: none (a repetition could not be scored)"
 	}
-	return fmt.Sprintf("score: %s is %sx %s (geomean of the %d repetitions' scores)", v.Candidate, X(v.Score), v.Baseline, len(v.Repetitions))
+	return fmt.Sprintf("score: %s is %sx %s (geomean of the %d repetitions' scores)", v.Candidate, ratio(v.Score), v.Baseline, len(v.Repetitions))
 }
 
 // Doc is the measurement's document: what was measured, a table of the
 // repetitions, the score.
 func (v *Measure) Doc() *render.Doc {
 	d := &render.Doc{}
-	d.Add(&render.Paragraph{Text: v.Headline()}, render.NewTable(measureColumns(), v.rows()), &render.Paragraph{Text: v.ScoreLine()})
+	d.Add(&render.Paragraph{Text: v.headline()}, render.NewTable(measureColumns(), v.rows()), &render.Paragraph{Text: v.scoreLine()})
 	return d
 }
 
-// MeasureJSON is the measurement's JSON document (docs/json.md).
-type MeasureJSON struct {
+// measureJSON is the measurement's JSON document (docs/json.md).
+type measureJSON struct {
 	Run         string          `json:"run"`
 	Folder      string          `json:"folder"`
 	Baseline    string          `json:"baseline"`
@@ -103,8 +103,8 @@ type MeasureJSON struct {
 }
 
 // JSON is the measurement's JSON document.
-func (v *Measure) JSON() MeasureJSON {
-	return MeasureJSON{Run: v.Run, Folder: v.Folder, Baseline: v.Baseline, Candidate: v.Candidate, Order: v.Order, Seed: v.Seed,
+func (v *Measure) JSON() measureJSON {
+	return measureJSON{Run: v.Run, Folder: v.Folder, Baseline: v.Baseline, Candidate: v.Candidate, Order: v.Order, Seed: v.Seed,
 		Repetitions: len(v.Repetitions), Invocations: v.Invocations, Seconds: v.Seconds, Score: render.Float(v.Score),
 		ByRep: render.Objects(measureColumns(), v.rows())}
 }

@@ -26,7 +26,7 @@ func TestModelCheckRows(t *testing.T) {
 		{"too few", calspread.ScoreStats{N: 2, ShapiroW: math.NaN(), ShapiroP: math.NaN()}, []string{"too few runs"}},
 	} {
 		var got strings.Builder
-		for _, r := range ModelCheckRows(c.s) {
+		for _, r := range modelCheckRows(c.s) {
 			got.WriteString(r[0] + ": " + r[1] + "\n")
 		}
 		for _, w := range c.want {

@@ -16,39 +16,39 @@ type RecommendProfiles struct {
 	Profiles []model.FileProfile
 }
 
-// ProfileJSON is one profile in recommend's JSON: its value and runs,
+// profileJSON is one profile in recommend's JSON: its value and runs,
 // its floor, the scores of its runs and its floor's false-positive rates.
-type ProfileJSON struct {
+type profileJSON struct {
 	Value     string         `json:"value"`
 	Runs      int            `json:"runs"`
 	Floor     float64        `json:"floor"`
 	FloorText string         `json:"floor_text"`
-	Observed  ObservedJSON   `json:"observed"`
-	FPR       ProfileFPRJSON `json:"false_positive_rate"`
+	Observed  observedJSON   `json:"observed"`
+	FPR       profileFPRJSON `json:"false_positive_rate"`
 }
 
-// ProfileFPRJSON are a profile's floor's false-positive rates per healthy
+// profileFPRJSON are a profile's floor's false-positive rates per healthy
 // run: predictive and with no model (null when undefined).
-type ProfileFPRJSON struct {
+type profileFPRJSON struct {
 	Predictive       render.Float `json:"predictive"`
 	DistributionFree render.Float `json:"distribution_free"`
 }
 
-// RecommendProfilesJSON is recommend's JSON with profiles: the
+// recommendProfilesJSON is recommend's JSON with profiles: the
 // recommendation's document, and by and profiles.
-type RecommendProfilesJSON struct {
-	RecommendJSON
+type recommendProfilesJSON struct {
+	recommendJSON
 	By       string        `json:"by"`
-	Profiles []ProfileJSON `json:"profiles"`
+	Profiles []profileJSON `json:"profiles"`
 }
 
 // JSON is the recommendation's JSON document with by and profiles.
-func (v *RecommendProfiles) JSON() RecommendProfilesJSON {
-	j := RecommendProfilesJSON{RecommendJSON: v.Recommend.JSON(), By: v.By, Profiles: []ProfileJSON{}}
+func (v *RecommendProfiles) JSON() recommendProfilesJSON {
+	j := recommendProfilesJSON{recommendJSON: v.Recommend.JSON(), By: v.By, Profiles: []profileJSON{}}
 	for _, p := range v.Profiles {
-		j.Profiles = append(j.Profiles, ProfileJSON{Value: p.Value, Runs: p.Runs, Floor: p.Floor, FloorText: p.FloorText,
-			Observed: ObservedJSON{Min: p.Observed.Min, Median: p.Observed.Median, Max: p.Observed.Max},
-			FPR:      ProfileFPRJSON{Predictive: render.Float(p.FPR.Predictive), DistributionFree: render.Float(p.FPR.DistributionFree)}})
+		j.Profiles = append(j.Profiles, profileJSON{Value: p.Value, Runs: p.Runs, Floor: p.Floor, FloorText: p.FloorText,
+			Observed: observedJSON{Min: p.Observed.Min, Median: p.Observed.Median, Max: p.Observed.Max},
+			FPR:      profileFPRJSON{Predictive: render.Float(p.FPR.Predictive), DistributionFree: render.Float(p.FPR.DistributionFree)}})
 	}
 	return j
 }
@@ -78,5 +78,5 @@ func (v *RecommendProfiles) Doc() *render.Doc {
 // (scores 1.28–1.32), a healthy run trips it about once in 1,051 runs".
 func profileLine(p model.FileProfile) string {
 	return fmt.Sprintf("%s: floor %sx, %s (scores %s–%s), a healthy run trips it %s (predictive)",
-		p.Value, p.FloorText, Plural(p.Runs, "run"), X(p.Observed.Min), X(p.Observed.Max), HowOften(float64(p.FPR.Predictive)))
+		p.Value, p.FloorText, Plural(p.Runs, "run"), ratio(p.Observed.Min), ratio(p.Observed.Max), howOften(float64(p.FPR.Predictive)))
 }

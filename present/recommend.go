@@ -5,7 +5,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/qoscal/qoscal/calibrate"
 	calfloor "github.com/qoscal/qoscal/calibrate/floor"
 	"github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/calibrate/model"
@@ -38,20 +37,20 @@ type Recommend struct {
 	Given string
 }
 
-// MethodNote says how the floor was found.
-func (v *Recommend) MethodNote() string {
+// methodNote says how the floor was found.
+func (v *Recommend) methodNote() string {
 	a, rec := v.A, v.Rec
 	o := rec.Options
 	switch o.Method {
 	case model.MethodTargetFPR:
 		return fmt.Sprintf("target false-positive rate %s per healthy run (1 in %s): the log-normal lower prediction bound at that rate, %s, rounded down to a step of %v",
-			Rate(o.TargetFPR), Thousands(math.Round(1/o.TargetFPR)), Dec(rec.Raw, 4), o.Step)
+			rate(o.TargetFPR), thousands(math.Round(1/o.TargetFPR)), dec(rec.Raw, 4), o.Step)
 	case model.MethodPrediction:
-		return fmt.Sprintf("log-normal lower prediction bound at α = %v, %s, rounded down to a step of %v", o.Alpha, Dec(rec.Raw, 4), o.Step)
+		return fmt.Sprintf("log-normal lower prediction bound at α = %v, %s, rounded down to a step of %v", o.Alpha, dec(rec.Raw, 4), o.Step)
 	case model.MethodTolerance:
-		return fmt.Sprintf("lower tolerance bound, %v coverage at %v confidence (k = %.4f), %s, rounded down to a step of %v", o.Coverage, o.Confidence, rec.ToleranceK, Dec(rec.Raw, 4), o.Step)
+		return fmt.Sprintf("lower tolerance bound, %v coverage at %v confidence (k = %.4f), %s, rounded down to a step of %v", o.Coverage, o.Confidence, rec.ToleranceK, dec(rec.Raw, 4), o.Step)
 	}
-	return fmt.Sprintf("margin rule: %s%% below the lowest of %d runs (%s), rounded down to a step of %v", TrimPct(o.Margin), a.Score.N, X(a.Score.Min), o.Step)
+	return fmt.Sprintf("margin rule: %s%% below the lowest of %d runs (%s), rounded down to a step of %v", trimPct(o.Margin), a.Score.N, ratio(a.Score.Min), o.Step)
 }
 
 // window says which runs the floor was calibrated on; a recommendation
@@ -65,27 +64,27 @@ func (v *Recommend) window() calspread.Window {
 }
 
 // describeWindow says which runs the floor was calibrated on
-// (DescribeWindow) and, when those are the latest regime, the labels that
-// changed where the scores changed regime (DescribeBoundaries): the
+// (describeWindow) and, when those are the latest regime, the labels that
+// changed where the scores changed regime (describeBoundaries): the
 // regime warning that says it is of the analysis of every run, which the
 // recommendation on the latest regime does not repeat.
 func (v *Recommend) describeWindow() string {
 	w := v.window()
-	s := DescribeWindow(w)
+	s := describeWindow(w)
 	if w.Rule == calspread.WindowLatest {
-		s += DescribeBoundaries(v.Rec.Regimes)
+		s += describeBoundaries(v.Rec.Regimes)
 	}
 	return s
 }
 
-// Decision is the recommendation in three lines: the floor and the runs it
+// decision is the recommendation in three lines: the floor and the runs it
 // was calibrated on, what it costs, and what it catches.
-func (v *Recommend) Decision() [3]string {
+func (v *Recommend) decision() [3]string {
 	a, rec := v.A, v.Rec
 	c := rec.Cost
-	first := fmt.Sprintf("floor: %sx for geomean(%s) over %s, %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark"), v.describeWindow())
+	first := fmt.Sprintf("floor: %sx for geomean(%s) over %s, %s", rec.FormatFloor(rec.Floor), metric(a), Plural(len(a.Suite), "benchmark"), v.describeWindow())
 	if v.Given != "" {
-		first = fmt.Sprintf("floor: %sx for geomean(%s) over %s, from %s; its figures on %s", rec.FormatFloor(rec.Floor), Metric(a), Plural(len(a.Suite), "benchmark"),
+		first = fmt.Sprintf("floor: %sx for geomean(%s) over %s, from %s; its figures on %s", rec.FormatFloor(rec.Floor), metric(a), Plural(len(a.Suite), "benchmark"),
 			v.Given, strings.TrimPrefix(v.describeWindow(), "calibrated on "))
 	}
 	return [3]string{
@@ -101,13 +100,13 @@ func (v *Recommend) costLine() string {
 	a, c := v.A, v.Rec.Cost
 	if a.Score.ShapiroP < calspread.NormalityAlpha {
 		return fmt.Sprintf("a healthy run trips it at most %s with no model (the log scores are not normal, so the model's %s may be too low)",
-			PerRun(c.DistributionFree), HowOften(c.Predictive))
+			perRun(c.DistributionFree), howOften(c.Predictive))
 	}
-	return fmt.Sprintf("a healthy run trips it %s (predictive; at most 1 in %d with no model)", HowOften(c.Predictive), a.Score.N+1)
+	return fmt.Sprintf("a healthy run trips it %s (predictive; at most 1 in %d with no model)", howOften(c.Predictive), a.Score.N+1)
 }
 
-// Summary is the plain-language reading of the recommendation.
-func (v *Recommend) Summary() string {
+// summary is the plain-language reading of the recommendation.
+func (v *Recommend) summary() string {
 	a, rec := v.A, v.Rec
 	c := rec.Cost
 	var b strings.Builder
@@ -117,7 +116,7 @@ func (v *Recommend) Summary() string {
 		where = fmt.Sprintf("%.0f%% above", -c.BelowMinPct)
 	}
 	fmt.Fprintf(&b, "Floor is %sx: %s the lowest observed (%s), so a healthy run trips it %s (predictive; at most 1 in %d with no model), while %s slide toward parity trips it half the time%s.",
-		rec.FormatFloor(rec.Floor), where, X(a.Score.Min), HowOften(c.Predictive),
+		rec.FormatFloor(rec.Floor), where, ratio(a.Score.Min), howOften(c.Predictive),
 		a.Score.N+1, withArticle(slidePct(c.R50, 0)), ninetyWords(c.R90, " and %s slide nine times in ten", func(r float64) string { return withArticle(slidePct(r, 0)) }))
 	if len(a.Suite) > 1 {
 		if loss := (1 - c.SingleQ50) * 100; loss > 99.5 {
@@ -155,34 +154,34 @@ func candidateColumns(rec *calfloor.Recommendation) []render.Column[cand] {
 		}
 		o := rec.Options
 		o.Method = c.Rule
-		return RuleName(o)
+		return ruleName(o)
 	}
 	return []render.Column[cand]{
 		{Head: "floor", Align: right, Cell: func(c cand) string { return rec.FormatFloor(c.Floor) + "x" }, Key: "floor", JSON: func(c cand) any { return c.Floor }},
 		{Key: "rule", JSON: func(c cand) any { return optional(rule(c)) }},
 		{Head: "below min", Align: right, Cell: func(c cand) string { return fmt.Sprintf("%.1f%%", c.BelowMinPct) }, Key: "below_min_pct", JSON: func(c cand) any { return render.Float(c.BelowMinPct) }},
-		{Head: "FPR", Align: right, Cell: func(c cand) string { return Rate(c.Predictive) }, Key: "false_positive_rate", JSON: func(c cand) any { return render.Float(c.Predictive) }},
-		{Head: "true FPR 95% conf.", Align: right, Cell: func(c cand) string { return Rate(c.Upper95) }, Key: "upper95", JSON: func(c cand) any { return render.Float(c.Upper95) }},
-		{Head: "no-model bound", Align: right, Cell: func(c cand) string { return Rate(c.DistributionFree) }, Key: "distribution_free", JSON: func(c cand) any { return render.Float(c.DistributionFree) }},
-		{Head: "trips", Align: right, Cell: func(c cand) string { return OneIn(c.Predictive) }},
-		{Head: "r50", Align: right, Cell: func(c cand) string { return Dec(c.R50, 3) }, Key: "r50", JSON: func(c cand) any { return render.Float(c.R50) }},
-		{Head: "r90", Align: right, Cell: func(c cand) string { return Dec(c.R90, 3) }, Key: "r90", JSON: func(c cand) any { return render.Float(c.R90) }},
+		{Head: "FPR", Align: right, Cell: func(c cand) string { return rate(c.Predictive) }, Key: "false_positive_rate", JSON: func(c cand) any { return render.Float(c.Predictive) }},
+		{Head: "true FPR 95% conf.", Align: right, Cell: func(c cand) string { return rate(c.Upper95) }, Key: "upper95", JSON: func(c cand) any { return render.Float(c.Upper95) }},
+		{Head: "no-model bound", Align: right, Cell: func(c cand) string { return rate(c.DistributionFree) }, Key: "distribution_free", JSON: func(c cand) any { return render.Float(c.DistributionFree) }},
+		{Head: "trips", Align: right, Cell: func(c cand) string { return oneIn(c.Predictive) }},
+		{Head: "r50", Align: right, Cell: func(c cand) string { return dec(c.R50, 3) }, Key: "r50", JSON: func(c cand) any { return render.Float(c.R50) }},
+		{Head: "r90", Align: right, Cell: func(c cand) string { return dec(c.R90, 3) }, Key: "r90", JSON: func(c cand) any { return render.Float(c.R90) }},
 		{Head: "rule", Cell: rule},
 	}
 }
 
-// CandidateTable is the recommendation and snugger floors up to the
+// candidateTable is the recommendation and snugger floors up to the
 // lowest run.
-func (v *Recommend) CandidateTable() *render.Table {
+func (v *Recommend) candidateTable() *render.Table {
 	return render.NewTable(candidateColumns(v.Rec), v.Rec.Candidates)
 }
 
-// TrueRateNote qualifies the 95% upper confidence bound of the true rate
+// trueRateNote qualifies the 95% upper confidence bound of the true rate
 // when it is below the predictive rate (STATS.md 2.5): it is a bound of
 // the rate of this calibration's true parameters, not of the predictive
 // rate, which averages that rate over the parameters and which, at few
 // runs, the unlikely wide spreads dominate.
-func TrueRateNote(c calfloor.FloorCost) string {
+func trueRateNote(c calfloor.FloorCost) string {
 	if c.Upper95 < c.Predictive {
 		return " (below the predictive rate, which is the rate's average: at few runs the unlikely wide spreads dominate it)"
 	}
@@ -195,7 +194,7 @@ func slower(r float64) string {
 	if math.IsNaN(r) || math.IsInf(r, 0) {
 		return "unknown"
 	}
-	return fmt.Sprintf("%sx (%.1f%% slower)", Dec(r, 3), (1-r)*100)
+	return fmt.Sprintf("%sx (%.1f%% slower)", dec(r, 3), (1-r)*100)
 }
 
 // slidePct formats the slide of a regression factor r as a percentage
@@ -224,9 +223,9 @@ func ninetyWords(r90 float64, format string, slide func(r float64) string) strin
 	return fmt.Sprintf(format, slide(r90))
 }
 
-// Figures is the floor and what it costs, one figure a row: the table of
+// figures is the floor and what it costs, one figure a row: the table of
 // the Markdown recommendation and of the report.
-func (v *Recommend) Figures() *render.Table {
+func (v *Recommend) figures() *render.Table {
 	a, rec := v.A, v.Rec
 	c := rec.Cost
 	t := &render.Table{Head: []string{"figure", "value"}, Align: []render.Align{render.Left, render.Left}}
@@ -237,19 +236,19 @@ func (v *Recommend) Figures() *render.Table {
 	} else {
 		t.AddRow("recommended floor", rec.FormatFloor(rec.Floor)+"x")
 		t.AddRow("runs", strings.TrimPrefix(v.describeWindow(), "calibrated on "))
-		t.AddRow("method", v.MethodNote())
+		t.AddRow("method", v.methodNote())
 	}
-	t.AddRow("false-positive rate per healthy run (predictive)", Rate(c.Predictive)+" ("+OneIn(c.Predictive)+")")
-	t.AddRow("the true rate: 95% upper confidence bound, allowing for the heavier tails and correlation the runs do not rule out", Rate(c.Upper95)+TrueRateNote(c))
-	t.AddRow("bound with no model, (j+1)/(n+1)", Rate(c.DistributionFree))
-	t.AddRow("the true rate with no model: 95% upper confidence bound", Rate(c.DistributionFreeUpper95))
+	t.AddRow("false-positive rate per healthy run (predictive)", rate(c.Predictive)+" ("+oneIn(c.Predictive)+")")
+	t.AddRow("the true rate: 95% upper confidence bound, allowing for the heavier tails and correlation the runs do not rule out", rate(c.Upper95)+trueRateNote(c))
+	t.AddRow("bound with no model, (j+1)/(n+1)", rate(c.DistributionFree))
+	t.AddRow("the true rate with no model: 95% upper confidence bound", rate(c.DistributionFreeUpper95))
 	if c.Claimed != c.Predictive {
-		t.AddRow("claimed false-positive rate (no lower than the model-free bound: the model is in doubt)", Rate(c.Claimed)+" ("+OneIn(c.Claimed)+")")
+		t.AddRow("claimed false-positive rate (no lower than the model-free bound: the model is in doubt)", rate(c.Claimed)+" ("+oneIn(c.Claimed)+")")
 	}
-	for _, row := range ModelCheckRows(a.Score) {
+	for _, row := range modelCheckRows(a.Score) {
 		t.AddRow(row[0], row[1])
 	}
-	t.AddRow(fmt.Sprintf("a false alarm in the next %d runs (predictive)", c.HorizonRuns), Rate(c.Horizon))
+	t.AddRow(fmt.Sprintf("a false alarm in the next %d runs (predictive)", c.HorizonRuns), rate(c.Horizon))
 	t.AddRow("r50: uniform regression caught half the time", slower(c.R50))
 	t.AddRow("r90: caught nine times in ten (predictive)", slower(c.R90))
 	if len(a.Suite) > 1 {
@@ -261,7 +260,7 @@ func (v *Recommend) Figures() *render.Table {
 	}
 	if bs := rec.Bootstrap; bs.B > 0 {
 		t.AddRow(fmt.Sprintf("bootstrap plug-in FPR (%d resamples, seed %d)", bs.B, bs.Seed),
-			fmt.Sprintf("mean %s, median %s, 95th percentile %s", Rate(bs.Mean), Rate(bs.Q50), Rate(bs.Q95)))
+			fmt.Sprintf("mean %s, median %s, 95th percentile %s", rate(bs.Mean), rate(bs.Q50), rate(bs.Q95)))
 	}
 	for _, o := range v.Others {
 		verdict := "pass"
@@ -270,13 +269,13 @@ func (v *Recommend) Figures() *render.Table {
 		} else if len(o.Missing) > 0 {
 			verdict = "not scored"
 		}
-		t.AddRow("backtest run "+o.ID, X(o.Score)+" "+verdict)
+		t.AddRow("backtest run "+o.ID, ratio(o.Score)+" "+verdict)
 	}
 	return t
 }
 
-// InsertRow puts a row at index i of a table of figures.
-func InsertRow(t *render.Table, i int, cells ...string) {
+// insertRow puts a row at index i of a table of figures.
+func insertRow(t *render.Table, i int, cells ...string) {
 	t.AddRow(cells...)
 	last := t.Rows[len(t.Rows)-1]
 	copy(t.Rows[i+1:], t.Rows[i:len(t.Rows)-1])
@@ -289,37 +288,37 @@ func (v *Recommend) textLines() []string {
 	a, rec := v.A, v.Rec
 	c := rec.Cost
 	s := a.Score
-	d := v.Decision()
+	d := v.decision()
 	l := []string{d[0], "    " + d[1], "    " + d[2]}
 	if o := v.outlierNote(); o != "" {
 		l = append(l, "    "+o)
 	}
 	l = append(l,
 		"",
-		"method: "+v.MethodNote(),
-		fmt.Sprintf("    calibration: %d runs, scores %s (median %s)", s.N, Range(s.Min, s.Max), X(s.Median)),
-		"    "+ModelCheck(s),
+		"method: "+v.methodNote(),
+		fmt.Sprintf("    calibration: %d runs, scores %s (median %s)", s.N, rangeOf(s.Min, s.Max), ratio(s.Median)),
+		"    "+modelCheck(s),
 		"",
 		"false-positive rate per healthy run:",
-		fmt.Sprintf("    predictive %s (%s); plug-in %s", Rate(c.Predictive), PerRun(c.Predictive), Rate(c.Plugin)),
-		fmt.Sprintf("    the true rate is below %s with 95%% confidence, allowing for the heavier tails and correlation the runs do not rule out%s", Rate(c.Upper95), TrueRateNote(c)),
-		fmt.Sprintf("    with no model: at most %s, (j+1)/(n+1) = %d/%d with j = %d calibration runs below; the true rate is below %s with 95%% confidence", Rate(c.DistributionFree), c.CalibrationBelow+1, s.N+1, c.CalibrationBelow, Rate(c.DistributionFreeUpper95)),
-		fmt.Sprintf("    over the next %d healthy runs: %s chance of a false alarm (predictive); no model: %s chance one falls below the lowest so far", c.HorizonRuns, Rate(c.Horizon), Rate(c.HorizonFree)),
+		fmt.Sprintf("    predictive %s (%s); plug-in %s", rate(c.Predictive), perRun(c.Predictive), rate(c.Plugin)),
+		fmt.Sprintf("    the true rate is below %s with 95%% confidence, allowing for the heavier tails and correlation the runs do not rule out%s", rate(c.Upper95), trueRateNote(c)),
+		fmt.Sprintf("    with no model: at most %s, (j+1)/(n+1) = %d/%d with j = %d calibration runs below; the true rate is below %s with 95%% confidence", rate(c.DistributionFree), c.CalibrationBelow+1, s.N+1, c.CalibrationBelow, rate(c.DistributionFreeUpper95)),
+		fmt.Sprintf("    over the next %d healthy runs: %s chance of a false alarm (predictive); no model: %s chance one falls below the lowest so far", c.HorizonRuns, rate(c.Horizon), rate(c.HorizonFree)),
 		"",
 		"detection:",
-		fmt.Sprintf("    a uniform regression to %sx of today's (%.1f%% slower) trips it half the time (r50);", Dec(c.R50, 3), (1-c.R50)*100),
+		fmt.Sprintf("    a uniform regression to %sx of today's (%.1f%% slower) trips it half the time (r50);", dec(c.R50, 3), (1-c.R50)*100),
 		"    "+r90Line(c.R90),
-		fmt.Sprintf("    judging the mean of two runs instead: a healthy pair trips it %s; r90 %s", strings.Replace(HowOften(c.PairPredictive), " runs", " pairs", 1), slower(c.PairR90)),
+		fmt.Sprintf("    judging the mean of two runs instead: a healthy pair trips it %s; r90 %s", strings.Replace(howOften(c.PairPredictive), " runs", " pairs", 1), slower(c.PairR90)),
 	)
 	if b := v.Rec.Options.RerunBand; b > 0 && !math.IsNaN(v.Rec.TwoStageFPR) {
 		l = append(l, fmt.Sprintf("    with gate --rerun-band %v (measure again when just below the floor): a healthy job fails %s, is rerun %s",
-			b, strings.Replace(HowOften(v.Rec.TwoStageFPR), " runs", " jobs", 1), strings.Replace(HowOften(v.Rec.TwoStageRerun), " runs", " jobs", 1)))
+			b, strings.Replace(howOften(v.Rec.TwoStageFPR), " runs", " jobs", 1), strings.Replace(howOften(v.Rec.TwoStageRerun), " runs", " jobs", 1)))
 		if p := v.Rec.TwoStagePower; !math.IsNaN(p) {
 			l = append(l, fmt.Sprintf("    and fails a job slid to r90 (%s slower) %.0f%% of the time, where one run against the floor fails it 90%%", slidePct(c.R90, 1), 100*p))
 		}
 	}
 	if len(a.Suite) > 1 {
-		l = append(l, fmt.Sprintf("    one benchmark alone must fall to %sx of its ratio (%.1f%% slower) to move the score by r50", Dec(c.SingleQ50, 3), (1-c.SingleQ50)*100))
+		l = append(l, fmt.Sprintf("    one benchmark alone must fall to %sx of its ratio (%.1f%% slower) to move the score by r50", dec(c.SingleQ50, 3), (1-c.SingleQ50)*100))
 	}
 	return l
 }
@@ -331,12 +330,12 @@ func bandColumns(single float64) []render.Column[band] {
 	right := render.Right
 	return []render.Column[band]{
 		{Head: "benchmark", Cell: func(b band) string { return b.Name }, Key: "name", JSON: func(b band) any { return b.Name }},
-		{Head: "usual", Align: right, Cell: func(b band) string { return X(b.Usual) + "x" }, Key: "usual", JSON: func(b band) any { return render.Float(b.Usual) }},
+		{Head: "usual", Align: right, Cell: func(b band) string { return ratio(b.Usual) + "x" }, Key: "usual", JSON: func(b band) any { return render.Float(b.Usual) }},
 		{Head: "band", Align: right, Cell: func(b band) string {
 			if math.IsNaN(b.Lower) {
 				return "-"
 			}
-			return X(b.Lower) + "–" + X(b.Upper) + "x"
+			return ratio(b.Lower) + "–" + ratio(b.Upper) + "x"
 		}},
 		{Key: "lower", JSON: func(b band) any { return render.Float(b.Lower) }},
 		{Key: "upper", JSON: func(b band) any { return render.Float(b.Upper) }},
@@ -353,10 +352,10 @@ func fallPct(r float64) string {
 	return fmt.Sprintf("-%.1f%%", (1-r)*100)
 }
 
-// BandTable is every benchmark's calibrated band, and how far it alone
+// bandTable is every benchmark's calibrated band, and how far it alone
 // must fall to trip its band, or to move the geomean below the floor (half
 // the time, predictive).
-func (v *Recommend) BandTable() *render.Table {
+func (v *Recommend) bandTable() *render.Table {
 	return render.NewTable(bandColumns(v.Rec.Cost.SingleQ50), v.Rec.Bands)
 }
 
@@ -365,7 +364,7 @@ func (v *Recommend) bandLines() []string {
 	o := v.Rec.Options
 	return []string{
 		"",
-		fmt.Sprintf("per-benchmark bands (a family-wise false-positive rate of %s per healthy run, Holm's step-down over %d benchmarks);", Pct(o.FamilyAlpha), len(v.Rec.Bands)),
+		fmt.Sprintf("per-benchmark bands (a family-wise false-positive rate of %s per healthy run, Holm's step-down over %d benchmarks);", pct(o.FamilyAlpha), len(v.Rec.Bands)),
 		"how far each benchmark alone must fall to trip its band, or to move the geomean below the floor, half the time:",
 	}
 }
@@ -404,12 +403,12 @@ func (v *Recommend) catchAllNote() string {
 		return ""
 	}
 	return fmt.Sprintf("%d of %d %s runs pass the floor %sx: a floor of %sx would fail them all, and trip a healthy run %s (predictive)",
-		pass, len(v.Others), v.BacktestName, v.Rec.FormatFloor(v.Rec.Floor), v.Rec.FormatFloor(c.Floor), HowOften(c.Predictive))
+		pass, len(v.Others), v.BacktestName, v.Rec.FormatFloor(v.Rec.Floor), v.Rec.FormatFloor(c.Floor), howOften(c.Predictive))
 }
 
-// DecisionItems are the decision as sentences, for a list.
-func (v *Recommend) DecisionItems() []string {
-	d := v.Decision()
+// decisionItems are the decision as sentences, for a list.
+func (v *Recommend) decisionItems() []string {
+	d := v.decision()
 	first := strings.TrimPrefix(d[0], "floor: ")
 	items := []string{"Floor " + first + ".", upperFirst(d[1]) + ".", upperFirst(d[2]) + "."}
 	if o := v.outlierNote(); o != "" {
@@ -432,13 +431,13 @@ func upperFirst(s string) string {
 func (v *Recommend) bandParagraph() string {
 	o := v.Rec.Options
 	return fmt.Sprintf("Bands at a family-wise false-positive rate of %s per healthy run (Holm's step-down over %d benchmarks); the last two columns say how far each benchmark alone must fall, half the time, to trip its band or to move the geomean below the floor. The combined rule (the score below the floor, or a benchmark below its band) trips at most %s of healthy runs (%s + %s).",
-		Pct(o.FamilyAlpha), len(v.Rec.Bands), Rate(v.Rec.CombinedFPR), Rate(v.Rec.Cost.Predictive), Rate(o.FamilyAlpha))
+		pct(o.FamilyAlpha), len(v.Rec.Bands), rate(v.Rec.CombinedFPR), rate(v.Rec.Cost.Predictive), rate(o.FamilyAlpha))
 }
 
 // combinedLine states the false-positive rate of the combined rule.
 func (v *Recommend) combinedLine() string {
 	return fmt.Sprintf("combined rule (the score below the floor, or a benchmark below its band): at most %s per healthy run (%s + %s)",
-		Rate(v.Rec.CombinedFPR), Rate(v.Rec.Cost.Predictive), Rate(v.Rec.Options.FamilyAlpha))
+		rate(v.Rec.CombinedFPR), rate(v.Rec.Cost.Predictive), rate(v.Rec.Options.FamilyAlpha))
 }
 
 // backtestTable lists the backtest runs and the gate's verdict on each.
@@ -453,7 +452,7 @@ func (v *Recommend) backtestTable() *render.Table {
 		case o.Below:
 			verdict = "FAIL"
 		}
-		t.AddRow(o.ID, X(o.Score), verdict)
+		t.AddRow(o.ID, ratio(o.Score), verdict)
 	}
 	return t
 }
@@ -467,7 +466,7 @@ func (v *Recommend) Doc() *render.Doc {
 	d := &render.Doc{}
 	d.Add(&render.Lines{In: text, Lines: v.textLines()})
 	if len(v.Rec.Bands) > 1 {
-		d.Add(&render.Lines{In: text, Lines: v.bandLines()}, only(v.BandTable(), render.Text),
+		d.Add(&render.Lines{In: text, Lines: v.bandLines()}, only(v.bandTable(), render.Text),
 			&render.Lines{In: text, Lines: []string{v.combinedLine()}})
 	}
 	d.Add(&render.Lines{In: text, Lines: []string{"", fmt.Sprintf("backtest: %d of %d calibration runs below the floor", rec.Cost.CalibrationBelow, a.Score.N)}})
@@ -489,10 +488,10 @@ func (v *Recommend) Doc() *render.Doc {
 		more = append(more, fmt.Sprintf("repetitions per run (the suite repeated and averaged in each job) for this floor's rate to catch a 5%% slide half the time: %d, nine times in ten: %d; a 10%% slide: %d and %d",
 			r[0].M, r[1].M, r[2].M, r[3].M))
 	}
-	if l := VarianceLine(a); l != "" {
+	if l := varianceLine(a); l != "" {
 		more = append(more, l)
 	}
-	if l := DetectLine(v.Detect); l != "" {
+	if l := detectLine(v.Detect); l != "" {
 		more = append(more, "repetitions: "+l)
 	}
 	if rec.MoreRunsForOnePct > 0 {
@@ -500,277 +499,26 @@ func (v *Recommend) Doc() *render.Doc {
 	}
 	if bs := rec.Bootstrap; bs.B > 0 {
 		more = append(more, fmt.Sprintf("bootstrap diagnostic (%d resamples, seed %d): plug-in FPR mean %s, median %s, 95th percentile %s",
-			bs.B, bs.Seed, Rate(bs.Mean), Rate(bs.Q50), Rate(bs.Q95)))
+			bs.B, bs.Seed, rate(bs.Mean), rate(bs.Q50), rate(bs.Q95)))
 	}
 	d.Add(
 		&render.Lines{In: text, Lines: append(more, "", "candidate floors (a snugger floor catches smaller regressions, and trips healthy runs more often):")},
-		only(v.CandidateTable(), render.Text),
+		only(v.candidateTable(), render.Text),
 		&render.Blank{In: text},
-		&render.Paragraph{In: text, Text: v.Summary(), Width: 78},
+		&render.Paragraph{In: text, Text: v.summary(), Width: 78},
 
-		&render.Heading{In: md, Level: 2, Text: fmt.Sprintf("Recommended floor: %sx for geomean(%s)", rec.FormatFloor(rec.Floor), Metric(a))},
-		&render.List{In: md, Items: v.DecisionItems()},
-		&render.Paragraph{In: md, Text: v.Summary()},
-		only(v.Figures(), render.Markdown),
+		&render.Heading{In: md, Level: 2, Text: fmt.Sprintf("Recommended floor: %sx for geomean(%s)", rec.FormatFloor(rec.Floor), metric(a))},
+		&render.List{In: md, Items: v.decisionItems()},
+		&render.Paragraph{In: md, Text: v.summary()},
+		only(v.figures(), render.Markdown),
 		&render.Heading{In: md, Level: 3, Text: "Candidate floors"},
-		only(v.CandidateTable(), render.Markdown),
+		only(v.candidateTable(), render.Markdown),
 	)
 	if len(v.Rec.Bands) > 1 {
 		d.Add(&render.Heading{In: md, Level: 3, Text: "Per-benchmark bands"},
 			&render.Paragraph{In: md, Text: v.bandParagraph()},
-			only(v.BandTable(), render.Markdown))
+			only(v.bandTable(), render.Markdown))
 	}
 	addWarnings(d, v.Warnings)
 	return d
-}
-
-// RecommendJSON is the recommendation's JSON document (docs/json.md).
-type RecommendJSON struct {
-	Floor           float64          `json:"floor"`
-	FloorText       string           `json:"floor_text"`
-	Method          string           `json:"method"`
-	Raw             render.Float     `json:"raw"`
-	Margin          float64          `json:"margin"`
-	Step            float64          `json:"step"`
-	Alpha           float64          `json:"alpha"`
-	Coverage        float64          `json:"coverage"`
-	Confidence      float64          `json:"confidence"`
-	ToleranceK      render.Float     `json:"tolerance_k"`
-	Seed            uint64           `json:"seed"`
-	Baseline        string           `json:"baseline"`
-	Candidate       string           `json:"candidate"`
-	Suite           []string         `json:"suite"`
-	Runs            int              `json:"runs"`
-	Observed        ObservedJSON     `json:"observed"`
-	FPR             FPRJSON          `json:"false_positive_rate"`
-	Horizon         HorizonJSON      `json:"horizon"`
-	Detection       DetectionJSON    `json:"detection"`
-	Backtest        BacktestJSON     `json:"backtest"`
-	MoreRunsFor1Pct int              `json:"more_runs_for_1pct"`
-	Bootstrap       *BootstrapJSON   `json:"bootstrap"`
-	Candidates      []render.Object  `json:"candidates"`
-	Warnings        []string         `json:"warnings"`
-	Summary         SummaryJSON      `json:"summary"`
-	Repetitions     []RepetitionJSON `json:"repetitions"`
-	TwoStage        TwoStageJSON     `json:"two_stage"`
-	Regimes         []RegimeJSON     `json:"regimes"`
-	Outliers        OutliersJSON     `json:"outliers"`
-	ModelCheck      ModelCheckJSON   `json:"model_check"`
-	CalibratedOn    WindowJSON       `json:"calibrated_on"`
-	TargetFPR       float64          `json:"target_fpr"`
-	FamilyAlpha     float64          `json:"family_alpha"`
-	PerBenchmark    []render.Object  `json:"per_benchmark"`
-	CombinedFPR     render.Float     `json:"combined_fpr"`
-	// VarianceComponents is null for runs without repetitions; Detect
-	// null without --detect.
-	VarianceComponents *VarianceJSON `json:"variance_components"`
-	Detect             *DetectJSON   `json:"detect"`
-}
-
-// SummaryJSON is the decision: the floor, its predictive false-positive
-// rate per healthy run and that rate as "one in N", r50, and the
-// plain-language summary.
-type SummaryJSON struct {
-	Floor float64      `json:"floor"`
-	FPR   render.Float `json:"fpr"`
-	OneIn render.Float `json:"one_in"`
-	R50   render.Float `json:"r50"`
-	Text  string       `json:"text"`
-}
-
-// TwoStageJSON is the gate with a rerun band: its predictive false-positive
-// rate per healthy job and the chance of a rerun.
-type TwoStageJSON struct {
-	Band  float64      `json:"rerun_band"`
-	FPR   render.Float `json:"fpr"`
-	Rerun render.Float `json:"rerun"`
-	// PowerAtR90 is the chance the rule fails a job slid to one run's r90.
-	PowerAtR90 render.Float `json:"power_at_r90"`
-}
-
-// RepetitionJSON is how many repetitions per run catch a slide.
-type RepetitionJSON struct {
-	Slide float64 `json:"slide"`
-	Power float64 `json:"power"`
-	M     int     `json:"repetitions"`
-}
-
-// RegimeJSON is a regime of the scores, in run order. BoundaryChanges,
-// on every regime after the first (absent from the first), are the run
-// labels that changed at its first run: [] when none did.
-type RegimeJSON struct {
-	First           string             `json:"first"`
-	Last            string             `json:"last"`
-	N               int                `json:"n"`
-	Median          float64            `json:"median"`
-	BoundaryChanges *[]LabelChangeJSON `json:"boundary_changes,omitempty"`
-}
-
-// LabelChangeJSON is a run label that changed at a regime boundary.
-type LabelChangeJSON struct {
-	Label string `json:"label"`
-	From  string `json:"from"`
-	To    string `json:"to"`
-}
-
-// WindowJSON says which runs the floor was calibrated on.
-type WindowJSON struct {
-	First string `json:"first"`
-	Last  string `json:"last"`
-	N     int    `json:"n"`
-	Rule  string `json:"rule"`
-}
-
-// RegimesJSON lists regimes for JSON.
-func RegimesJSON(rs []calibrate.Regime) []RegimeJSON {
-	out := make([]RegimeJSON, len(rs))
-	for i, r := range rs {
-		out[i] = RegimeJSON{First: r.First, Last: r.Last, N: r.N, Median: r.Median}
-		if i > 0 {
-			changes := make([]LabelChangeJSON, len(r.Changes))
-			for j, c := range r.Changes {
-				changes[j] = LabelChangeJSON{Label: c.Label, From: c.From, To: c.To}
-			}
-			out[i].BoundaryChanges = &changes
-		}
-	}
-	return out
-}
-
-// ObservedJSON summarises the calibration scores.
-type ObservedJSON struct {
-	Min    float64 `json:"min"`
-	Median float64 `json:"median"`
-	Max    float64 `json:"max"`
-}
-
-// FPRJSON are the floor's false-positive rates per healthy run.
-type FPRJSON struct {
-	Predictive       render.Float `json:"predictive"`
-	Upper95          render.Float `json:"upper95"`
-	Plugin           render.Float `json:"plugin"`
-	DistributionFree render.Float `json:"distribution_free"`
-	// DistributionFreeUpper95 is the model-free 95% upper bound of the
-	// true rate; Claimed and ClaimedUpper95 the figures qoscal stands
-	// behind: the model's, or, when the log scores are not normal, the
-	// larger of the model's and the model-free one.
-	DistributionFreeUpper95 render.Float `json:"distribution_free_upper95"`
-	Claimed                 render.Float `json:"claimed"`
-	ClaimedUpper95          render.Float `json:"claimed_upper95"`
-}
-
-// HorizonJSON is the chance of a false alarm over the next runs.
-type HorizonJSON struct {
-	Runs             int          `json:"runs"`
-	Predictive       render.Float `json:"predictive"`
-	DistributionFree render.Float `json:"distribution_free"`
-}
-
-// DetectionJSON are the floor's detection figures.
-type DetectionJSON struct {
-	R50       render.Float `json:"r50"`
-	R90       render.Float `json:"r90"`
-	SingleQ50 render.Float `json:"single_benchmark_q50"`
-	// Pair is the mean of two runs judged against the same floor.
-	PairFPR render.Float `json:"pair_fpr"`
-	PairR90 render.Float `json:"pair_r90"`
-}
-
-// BacktestJSON is the floor against the calibration runs and others.
-type BacktestJSON struct {
-	CalibrationBelow int             `json:"calibration_below"`
-	CalibrationRuns  int             `json:"calibration_runs"`
-	Other            []render.Object `json:"other"`
-	CatchAll         *CatchAllJSON   `json:"catch_all_floor"`
-}
-
-// CatchAllJSON is the least strict floor that fails every backtest run,
-// with its predictive false-positive rate per healthy run.
-type CatchAllJSON struct {
-	Floor float64      `json:"floor"`
-	FPR   render.Float `json:"false_positive_rate"`
-}
-
-// OutliersJSON are the outlier runs kept in the calibration, and the
-// floor without them.
-type OutliersJSON struct {
-	Runs         []string `json:"runs"`
-	FloorWithout *float64 `json:"floor_without"`
-}
-
-// BootstrapJSON is the bootstrap diagnostic of the plug-in rate.
-type BootstrapJSON struct {
-	B    int     `json:"resamples"`
-	Seed uint64  `json:"seed"`
-	Mean float64 `json:"mean"`
-	Q05  float64 `json:"q05"`
-	Q50  float64 `json:"q50"`
-	Q95  float64 `json:"q95"`
-}
-
-type btRun = calfloor.BacktestRun
-
-var backtestColumns = []render.Column[btRun]{
-	{Key: "run", JSON: func(b btRun) any { return b.ID }},
-	{Key: "score", JSON: func(b btRun) any { return render.Float(b.Score) }},
-	{Key: "below", JSON: func(b btRun) any { return b.Below }},
-	{Key: "missing", JSON: func(b btRun) any { return append([]string{}, b.Missing...) }},
-}
-
-// JSON is the recommendation's JSON document.
-func (v *Recommend) JSON() RecommendJSON {
-	a, rec := v.A, v.Rec
-	o, c := rec.Options, rec.Cost
-	j := RecommendJSON{
-		Floor: rec.Floor, FloorText: rec.FormatFloor(rec.Floor), Method: string(o.Method), Raw: render.Float(rec.Raw),
-		Margin: o.Margin, Step: o.Step, Alpha: o.Alpha, Coverage: o.Coverage, Confidence: o.Confidence,
-		ToleranceK: render.Float(math.NaN()), Seed: o.Seed,
-		Baseline: a.Baseline, Candidate: a.Candidate, Suite: a.Suite, Runs: a.Score.N,
-		Observed: ObservedJSON{Min: a.Score.Min, Median: a.Score.Median, Max: a.Score.Max},
-		FPR: FPRJSON{Predictive: render.Float(c.Predictive), Upper95: render.Float(c.Upper95),
-			Plugin: render.Float(c.Plugin), DistributionFree: render.Float(c.DistributionFree),
-			DistributionFreeUpper95: render.Float(c.DistributionFreeUpper95),
-			Claimed:                 render.Float(c.Claimed), ClaimedUpper95: render.Float(c.ClaimedUpper95)},
-		Horizon: HorizonJSON{Runs: c.HorizonRuns, Predictive: render.Float(c.Horizon), DistributionFree: render.Float(c.HorizonFree)},
-		Detection: DetectionJSON{R50: render.Float(c.R50), R90: render.Float(c.R90), SingleQ50: render.Float(c.SingleQ50),
-			PairFPR: render.Float(c.PairPredictive), PairR90: render.Float(c.PairR90)},
-		Backtest: BacktestJSON{CalibrationBelow: c.CalibrationBelow, CalibrationRuns: a.Score.N,
-			Other: render.Objects(backtestColumns, v.Others)},
-		Candidates: render.Objects(candidateColumns(rec), rec.Candidates),
-		Warnings:   append([]string{}, v.Warnings...),
-		Summary: SummaryJSON{Floor: rec.Floor, FPR: render.Float(c.Predictive), OneIn: render.Float(math.Round(1 / c.Predictive)),
-			R50: render.Float(c.R50), Text: v.Summary()},
-		MoreRunsFor1Pct: rec.MoreRunsForOnePct, TargetFPR: o.TargetFPR,
-		FamilyAlpha: o.FamilyAlpha, PerBenchmark: render.Objects(bandColumns(c.SingleQ50), rec.Bands),
-		CombinedFPR: render.Float(rec.CombinedFPR),
-	}
-	if o.Method == model.MethodTolerance {
-		j.ToleranceK = render.Float(rec.ToleranceK)
-	}
-	regimes := rec.Regimes
-	if regimes == nil {
-		regimes = a.Regimes
-	}
-	j.Regimes = RegimesJSON(regimes)
-	j.ModelCheck = ModelCheckOf(a.Score)
-	j.VarianceComponents = VarianceOf(a)
-	j.Detect = DetectOf(v.Detect)
-	j.TwoStage = TwoStageJSON{Band: o.RerunBand, FPR: render.Float(rec.TwoStageFPR), Rerun: render.Float(rec.TwoStageRerun), PowerAtR90: render.Float(rec.TwoStagePower)}
-	j.Repetitions = []RepetitionJSON{}
-	for _, r := range rec.Repetitions {
-		j.Repetitions = append(j.Repetitions, RepetitionJSON{Slide: r.Slide, Power: r.Power, M: r.M})
-	}
-	j.Outliers.Runs = append([]string{}, a.Score.Outliers...)
-	if f := rec.WithoutOutliers; f > 0 {
-		j.Outliers.FloorWithout = &f
-	}
-	if c, ok := calfloor.CatchAll(a, v.Others, o); ok {
-		j.Backtest.CatchAll = &CatchAllJSON{Floor: c.Floor, FPR: render.Float(c.Predictive)}
-	}
-	w := v.window()
-	j.CalibratedOn = WindowJSON{First: w.First, Last: w.Last, N: w.N, Rule: w.Rule}
-	if bs := rec.Bootstrap; bs.B > 0 {
-		j.Bootstrap = &BootstrapJSON{B: bs.B, Seed: bs.Seed, Mean: bs.Mean, Q05: bs.Q05, Q50: bs.Q50, Q95: bs.Q95}
-	}
-	return j
 }

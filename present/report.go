@@ -1,15 +1,9 @@
 package present
 
 import (
-	_ "embed"
 	"fmt"
-	"html/template"
-	"io"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"strings"
-	"unicode/utf8"
 
 	calfloor "github.com/qoscal/qoscal/calibrate/floor"
 	"github.com/qoscal/qoscal/calibrate/model"
@@ -117,9 +111,9 @@ func (r *Report) reading(name string) string {
 	return chartReading[name]
 }
 
-// Title is the report's title.
-func (r *Report) Title() string {
-	return "qoscal variance report: geomean(" + Metric(r.A) + ")"
+// title is the report's title.
+func (r *Report) title() string {
+	return "qoscal variance report: geomean(" + metric(r.A) + ")"
 }
 
 // warnings are the analysis' and the recommendation's warnings.
@@ -131,9 +125,9 @@ func (r *Report) warnings() []string {
 // the recommended one, with the floor recommend gives on these runs in
 // its second row, for comparison.
 func (r *Report) figures() *render.Table {
-	t := r.recommend().Figures()
+	t := r.recommend().figures()
 	if rec := r.Recommended; rec != nil && r.given() != "" {
-		InsertRow(t, 1, "the floor recommend gives on these runs, for comparison", rec.FormatFloor(rec.Floor)+"x")
+		insertRow(t, 1, "the floor recommend gives on these runs, for comparison", rec.FormatFloor(rec.Floor)+"x")
 	}
 	return t
 }
@@ -149,7 +143,7 @@ func (r *Report) inputs() *render.Table {
 		t.Align = append(t.Align, render.Left)
 	}
 	for _, run := range r.A.Runs {
-		row := []string{run.ID, data.FormatLabels(run.Labels), X(run.Score), filepath.ToSlash(r.Sources[run.ID])}
+		row := []string{run.ID, data.FormatLabels(run.Labels), ratio(run.Score), filepath.ToSlash(r.Sources[run.ID])}
 		if gated {
 			row = append(row, r.gatedCell(run.ID))
 		}
@@ -187,7 +181,7 @@ func (r *Report) provenance() []string {
 		from += " with labels " + data.FormatLabels(r.Filter)
 	}
 	out := []string{
-		fmt.Sprintf("baseline %s, candidate %s; %d benchmarks (%s)", a.Baseline, a.Candidate, len(a.Suite), DirectionNote(a)),
+		fmt.Sprintf("baseline %s, candidate %s; %d benchmarks (%s)", a.Baseline, a.Candidate, len(a.Suite), directionNote(a)),
 		"runs read from " + from,
 		fmt.Sprintf("qoscal %s; bootstrap seed %d", r.Version, r.Rec.Options.Seed),
 	}
@@ -195,159 +189,6 @@ func (r *Report) provenance() []string {
 		out = append(out, "made "+r.When+" (SOURCE_DATE_EPOCH)")
 	}
 	return out
-}
-
-// chartReading says, for each chart, what a reviewer reads from it.
-var chartReading = map[string]string{
-	"score-sequence":     "Every run's score in order: the floor should sit clearly below all of the shaded regime calibrated on, and a step between regimes means the score moved.",
-	"score-distribution": "How the scores spread: the floor should sit well left of the bars and of the fitted curve's tail.",
-	"floor-tradeoff":     "Each candidate floor's false alarms per healthy run (above) against the smallest uniform slide it catches half the time (below); the recommended floor is the vertical line.",
-	"ratio-spread":       "Which benchmark moves: a wide box or a long range is a noisy benchmark, and a box away from the others is one the score leans on.",
-	"history":            "Each benchmark's ratio run by run: a step out of its shaded band shows which benchmark moved, and when.",
-	"noise":              "Which benchmarks make the score noisy: a long orange bar carries much of the score's variance; a bar below zero steadies it.",
-}
-
-// reportOrder puts the charts in the order a reviewer reads them: the
-// runs against the floor and what the floor costs first, the benchmarks
-// behind the score after.
-func reportOrder(cs []ReportChart) []ReportChart {
-	rank := map[string]int{"score-sequence": 0, "floor-tradeoff": 1, "score-distribution": 2, "ratio-spread": 3, "history": 4, "noise": 5}
-	out := slices.Clone(cs)
-	slices.SortStableFunc(out, func(a, b ReportChart) int { return rank[a.Name] - rank[b.Name] })
-	return out
-}
-
-//go:embed report.html.tmpl
-var reportHTML string
-
-// reportTemplate is the HTML page: one self-contained file, styles
-// inline, no scripts, nothing fetched; html/template escapes every piece
-// of text.
-var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{"nb": noBreak}).Parse(reportHTML))
-
-// hyphenated is a word holding a hyphen between letters or digits, in
-// escaped HTML text (an entity ends it).
-var hyphenated = regexp.MustCompile(`[^\s<>&]*[A-Za-z0-9]-[^\s<>&]*`)
-
-// noBreakRunes is the longest hyphenated word kept on one line: a run id
-// or a range of them (run-04..run-12), not a path, which must still wrap
-// on a phone rather than make the page scroll sideways.
-const noBreakRunes = 24
-
-// noBreak escapes s for HTML and keeps each hyphenated word of up to
-// noBreakRunes characters on one line (class nb: white-space nowrap): on
-// a 390 px phone run ids broke at their hyphens ("run-04..run-" / "12",
-// issue 35).
-func noBreak(s string) template.HTML {
-	esc := template.HTMLEscapeString(s)
-	return template.HTML(hyphenated.ReplaceAllStringFunc(esc, func(w string) string {
-		if utf8.RuneCountInString(w) > noBreakRunes {
-			return w
-		}
-		return `<span class="nb">` + w + `</span>`
-	}))
-}
-
-// reportPage is what the HTML template shows.
-type reportPage struct {
-	Title, Floor, FiguresTitle                    string
-	Decision, Summary, Warnings, Provenance       []string
-	Figures, Candidates, Distribution, Benchmarks htmlTable
-	Inputs                                        htmlTable
-	Charts                                        []htmlChart
-	// Audit is the audit section, nil without one.
-	Audit *htmlAudit
-}
-
-// htmlAudit is the audit section of the page: its title, the counts, the
-// table of the floor's and the bands' figures, and the sentences; then,
-// with profiles, the table of each profile's floor and its sentences.
-type htmlAudit struct {
-	Title        string
-	Lines, Notes []string
-	Table        htmlTable
-	// Profiles is the floor's figures by profile, nil without profiles,
-	// and ProfileNotes a sentence for each profile.
-	Profiles     *htmlTable
-	ProfileNotes []string
-}
-
-// htmlTable is a table ready for the template; cells are escaped by
-// html/template.
-type htmlTable struct {
-	Head  []string
-	Right []bool
-	Rows  [][]string
-	// Wide is a table of more columns than a phone shows at once: it
-	// says that it scrolls sideways there.
-	Wide bool
-}
-
-func forHTML(t *render.Table) htmlTable {
-	h := htmlTable{Head: t.Head, Wide: len(t.Head) > 3}
-	// Cells hold outside text (run ids, sources): on one line, as in
-	// every output (render.OneLine); html/template escapes the rest.
-	for _, r := range t.Rows {
-		row := make([]string, len(r))
-		for i, c := range r {
-			row[i] = render.OneLine(c)
-		}
-		h.Rows = append(h.Rows, row)
-	}
-	for _, a := range t.Align {
-		h.Right = append(h.Right, a == render.Right)
-	}
-	return h
-}
-
-// htmlChart is a chart in the page: inline SVG, or why it is left out.
-type htmlChart struct {
-	Name, Title string
-	Read        string // what to read from the chart, one sentence
-	SVG         template.HTML
-	LeftOut     string // why the chart is not drawn; "" when it is
-}
-
-// WriteHTML writes the report as one self-contained HTML page.
-func (r *Report) WriteHTML(w io.Writer) error {
-	var cs []htmlChart
-	for _, c := range reportOrder(r.Charts) {
-		cs = append(cs, htmlChart{Name: c.Name, Title: c.Caption, Read: r.reading(c.Name), SVG: template.HTML(inlineSVG(string(c.SVG))), LeftOut: c.LeftOut})
-	}
-	spread, rec := r.spread(), r.recommend()
-	var audit *htmlAudit
-	if r.Audit != nil {
-		audit = &htmlAudit{Title: r.auditTitle(), Lines: r.Audit.Counts(), Table: forHTML(r.Audit.Table()), Notes: r.Audit.Notes()}
-		if t := r.Audit.ProfileTable(); t != nil {
-			pt := forHTML(t)
-			audit.Profiles, audit.ProfileNotes = &pt, r.Audit.ProfileNotes()
-		}
-	}
-	return reportTemplate.Execute(w, reportPage{
-		Title:        r.Title(),
-		Floor:        r.floorLine(),
-		FiguresTitle: r.figuresTitle(),
-		Decision:     rec.DecisionItems(),
-		Summary:      []string{spread.Summary(), rec.Summary()},
-		Warnings:     r.warnings(),
-		Figures:      forHTML(r.figures()),
-		Candidates:   forHTML(rec.CandidateTable()),
-		Distribution: forHTML(spread.DistributionTable()),
-		Benchmarks:   forHTML(spread.BenchmarkTable()),
-		Charts:       cs,
-		Inputs:       forHTML(r.inputs()),
-		Provenance:   r.provenance(),
-		Audit:        audit,
-	})
-}
-
-// inlineSVG drops the XML prolog and comment of a gonum SVG so that it can
-// stand inside HTML. Its text is already escaped by the SVG writer.
-func inlineSVG(s string) string {
-	if i := strings.Index(s, "<svg"); i >= 0 {
-		s = s[i:]
-	}
-	return s
 }
 
 // Markdown is the report as a Markdown document: with the charts as the
@@ -359,10 +200,10 @@ func inlineSVG(s string) string {
 func (r *Report) Markdown(chartFiles []string) *render.Doc {
 	spread, rec := r.spread(), r.recommend()
 	d := &render.Doc{}
-	d.Add(&render.Heading{Level: 1, Text: r.Title()},
+	d.Add(&render.Heading{Level: 1, Text: r.title()},
 		&render.Paragraph{Text: r.floorLine(), Strong: true},
-		&render.List{Items: rec.DecisionItems()},
-		&render.Paragraph{Text: spread.Summary()}, &render.Paragraph{Text: rec.Summary()})
+		&render.List{Items: rec.decisionItems()},
+		&render.Paragraph{Text: spread.summary()}, &render.Paragraph{Text: rec.summary()})
 	if ws := r.warnings(); len(ws) > 0 {
 		d.Add(&render.Heading{Level: 2, Text: "Warnings"}, &render.List{Items: ws})
 	}
@@ -383,13 +224,13 @@ func (r *Report) Markdown(chartFiles []string) *render.Doc {
 	}
 	d.Add(&render.Heading{Level: 2, Text: r.figuresTitle()}, r.figures())
 	if v := r.Audit; v != nil {
-		d.Add(&render.Heading{Level: 2, Text: r.auditTitle()}, &render.List{Items: v.Counts()}, v.Table())
-		for _, n := range v.Notes() {
+		d.Add(&render.Heading{Level: 2, Text: r.auditTitle()}, &render.List{Items: v.counts()}, v.table())
+		for _, n := range v.notes() {
 			d.Add(&render.Paragraph{Text: n})
 		}
-		if t := v.ProfileTable(); t != nil {
+		if t := v.profileTable(); t != nil {
 			d.Add(t)
-			for _, n := range v.ProfileNotes() {
+			for _, n := range v.profileNotes() {
 				d.Add(&render.Paragraph{Text: n})
 			}
 		}
@@ -398,9 +239,9 @@ func (r *Report) Markdown(chartFiles []string) *render.Doc {
 		title string
 		t     *render.Table
 	}{
-		{"Candidate floors", rec.CandidateTable()},
-		{"Score distribution", spread.DistributionTable()},
-		{"Benchmarks, noisiest first", spread.BenchmarkTable()},
+		{"Candidate floors", rec.candidateTable()},
+		{"Score distribution", spread.distributionTable()},
+		{"Benchmarks, noisiest first", spread.benchmarkTable()},
 		{"Inputs", r.inputs()},
 	} {
 		d.Add(&render.Heading{Level: 2, Text: s.title}, s.t)
@@ -464,27 +305,27 @@ func spreadStripColumns(c *chartdata.RatioSpread, s mermaid.Strips) []render.Col
 		{Head: "benchmark", Cell: func(r chartdata.RatioRow) string { return r.Benchmark }},
 		{Head: fmt.Sprintf("ratios, log scale %s … %s", chartdata.Num(s.Lo), chartdata.Num(s.Hi)), Code: true,
 			Cell: func(r chartdata.RatioRow) string { return s.Lines[index[r.Benchmark]] }},
-		{Head: "min", Align: render.Right, Cell: func(r chartdata.RatioRow) string { return X(r.Box.Min) }},
-		{Head: "median", Align: render.Right, Cell: func(r chartdata.RatioRow) string { return X(r.Box.Median) }},
-		{Head: "max", Align: render.Right, Cell: func(r chartdata.RatioRow) string { return X(r.Box.Max) }},
+		{Head: "min", Align: render.Right, Cell: func(r chartdata.RatioRow) string { return ratio(r.Box.Min) }},
+		{Head: "median", Align: render.Right, Cell: func(r chartdata.RatioRow) string { return ratio(r.Box.Median) }},
+		{Head: "max", Align: render.Right, Cell: func(r chartdata.RatioRow) string { return ratio(r.Box.Max) }},
 	}
 	if c.BandLegend != "" {
 		cols = append(cols, render.Column[chartdata.RatioRow]{Head: "band", Align: render.Right, Cell: func(r chartdata.RatioRow) string {
 			if r.Band == nil {
 				return "-"
 			}
-			return X(r.Band.Lo) + "–" + X(r.Band.Hi)
+			return ratio(r.Band.Lo) + "–" + ratio(r.Band.Hi)
 		}})
 	}
 	if c.ThisLegend != "" {
 		cols = append(cols, render.Column[chartdata.RatioRow]{Head: c.ThisLegend, Align: render.Right, Cell: func(r chartdata.RatioRow) string {
 			switch {
 			case r.Band != nil && r.This < r.Band.Lo:
-				return X(r.This) + " below band"
+				return ratio(r.This) + " below band"
 			case r.Band != nil && r.This > r.Band.Hi:
-				return X(r.This) + " above band"
+				return ratio(r.This) + " above band"
 			}
-			return X(r.This)
+			return ratio(r.This)
 		}})
 	}
 	return cols
@@ -503,7 +344,7 @@ func scoreSeqColumns(c *chartdata.ScoreSequence, gated map[string]string) []rend
 	cols := []render.Column[chartdata.Point]{
 		{Head: "n", Align: render.Right, Cell: func(p chartdata.Point) string { return fmt.Sprintf("%.0f", p.X) }},
 		{Head: "run", Cell: func(p chartdata.Point) string { return p.Label }},
-		{Head: "score", Align: render.Right, Cell: func(p chartdata.Point) string { return X(p.Y) }},
+		{Head: "score", Align: render.Right, Cell: func(p chartdata.Point) string { return ratio(p.Y) }},
 		{Head: "vs floor", Cell: func(p chartdata.Point) string {
 			switch {
 			case floor <= 0:

@@ -33,8 +33,8 @@ func runColumns() []render.Column[storedRow] {
 			}
 			return r.Time.UTC().Format(time.RFC3339)
 		}},
-		{Head: "baseline", Cell: func(r storedRow) string { return Dash(r.Baseline) }, Key: "baseline", JSON: func(r storedRow) any { return optional(r.Baseline) }},
-		{Head: "candidate", Cell: func(r storedRow) string { return Dash(r.Candidate) }, Key: "candidate", JSON: func(r storedRow) any { return optional(r.Candidate) }},
+		{Head: "baseline", Cell: func(r storedRow) string { return dash(r.Baseline) }, Key: "baseline", JSON: func(r storedRow) any { return optional(r.Baseline) }},
+		{Head: "candidate", Cell: func(r storedRow) string { return dash(r.Candidate) }, Key: "candidate", JSON: func(r storedRow) any { return optional(r.Candidate) }},
 		{Head: "variants", Align: render.Right, Cell: func(r storedRow) string { return strconv.Itoa(len(r.Variants())) },
 			Key: "variants", JSON: func(r storedRow) any { return r.BenchmarkCount() }},
 		{Head: "benchmarks", Align: render.Right, Cell: func(r storedRow) string { return strconv.Itoa(benchmarkCount(&r.Run)) },

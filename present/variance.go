@@ -10,28 +10,28 @@ import (
 	"github.com/qoscal/qoscal/render"
 )
 
-// VarianceJSON is the variance components of the log score in JSON
+// varianceJSON is the variance components of the log score in JSON
 // (docs/json.md): the SDs between jobs and between the repetitions inside
 // one, and how many runs and repetitions in all they rest on.
-type VarianceJSON struct {
+type varianceJSON struct {
 	Between     render.Float `json:"between"`
 	Within      render.Float `json:"within"`
 	Runs        int          `json:"runs"`
 	Repetitions int          `json:"repetitions"`
 }
 
-// VarianceOf is the analysis' variance components in JSON, nil (null)
+// varianceOf is the analysis' variance components in JSON, nil (null)
 // for runs without repetitions.
-func VarianceOf(a *calspread.Analysis) *VarianceJSON {
+func varianceOf(a *calspread.Analysis) *varianceJSON {
 	v := a.Variance
 	if v == nil {
 		return nil
 	}
-	return &VarianceJSON{Between: render.Float(v.Between), Within: render.Float(v.Within), Runs: v.Groups, Repetitions: v.N}
+	return &varianceJSON{Between: render.Float(v.Between), Within: render.Float(v.Within), Runs: v.Groups, Repetitions: v.N}
 }
 
-// VarianceLine says what the variance components are, "" without them.
-func VarianceLine(a *calspread.Analysis) string {
+// varianceLine says what the variance components are, "" without them.
+func varianceLine(a *calspread.Analysis) string {
 	v := a.Variance
 	if v == nil {
 		return ""
@@ -46,43 +46,43 @@ func VarianceLine(a *calspread.Analysis) string {
 
 func sd4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }
 
-// DetectJSON is recommend --detect's plan in JSON (docs/json.md).
-type DetectJSON struct {
+// detectJSON is recommend --detect's plan in JSON (docs/json.md).
+type detectJSON struct {
 	Slide             float64      `json:"slide"`
 	Power             float64      `json:"power"`
 	RepetitionSeconds float64      `json:"repetition_seconds"`
 	JobSeconds        float64      `json:"job_seconds"`
 	MaxSD             render.Float `json:"max_sd"`
-	OneJob            *PlanJSON    `json:"one_job"`
-	Cheapest          *PlanJSON    `json:"cheapest"`
+	OneJob            *planJSON    `json:"one_job"`
+	Cheapest          *planJSON    `json:"cheapest"`
 	OneJobLimit       render.Float `json:"one_job_limit"`
 }
 
-// PlanJSON is a plan of jobs and repetitions and its CI time.
-type PlanJSON struct {
+// planJSON is a plan of jobs and repetitions and its CI time.
+type planJSON struct {
 	Jobs        int     `json:"jobs"`
 	Repetitions int     `json:"repetitions"`
 	Seconds     float64 `json:"seconds"`
 }
 
-// DetectOf is a plan in JSON.
-func DetectOf(p *gate.DetectPlan) *DetectJSON {
+// detectOf is a plan in JSON.
+func detectOf(p *gate.DetectPlan) *detectJSON {
 	if p == nil {
 		return nil
 	}
-	j := &DetectJSON{Slide: p.Slide, Power: p.Power, RepetitionSeconds: p.RepSeconds, JobSeconds: p.JobSeconds,
+	j := &detectJSON{Slide: p.Slide, Power: p.Power, RepetitionSeconds: p.RepSeconds, JobSeconds: p.JobSeconds,
 		MaxSD: render.Float(p.MaxSD), OneJobLimit: render.Float(p.OneJobLimit)}
 	if p.OneJobOK {
-		j.OneJob = &PlanJSON{Jobs: 1, Repetitions: p.OneJob.Repetitions, Seconds: p.OneJob.Seconds}
+		j.OneJob = &planJSON{Jobs: 1, Repetitions: p.OneJob.Repetitions, Seconds: p.OneJob.Seconds}
 	}
 	if p.BestOK {
-		j.Cheapest = &PlanJSON{Jobs: p.Best.Jobs, Repetitions: p.Best.Repetitions, Seconds: p.Best.Seconds}
+		j.Cheapest = &planJSON{Jobs: p.Best.Jobs, Repetitions: p.Best.Repetitions, Seconds: p.Best.Seconds}
 	}
 	return j
 }
 
-// DetectLine says the plan in words.
-func DetectLine(p *gate.DetectPlan) string {
+// detectLine says the plan in words.
+func detectLine(p *gate.DetectPlan) string {
 	if p == nil {
 		return ""
 	}

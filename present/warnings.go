@@ -14,10 +14,10 @@ import (
 	"github.com/qoscal/qoscal/render"
 )
 
-// WarningText words a warning (calibrate.Warning: a kind, the run or
+// warningText words a warning (calibrate.Warning: a kind, the run or
 // benchmarks it concerns, its figures) as the command line says it: where
 // a flag changes what the warning is about, the text names it.
-func WarningText(w calibrate.Warning) string {
+func warningText(w calibrate.Warning) string {
 	if s, ok := environmentWarningText(w); ok {
 		return s
 	}
@@ -65,7 +65,7 @@ func WarningText(w calibrate.Warning) string {
 		if len(f.Regimes) == 2 {
 			times = "once"
 		}
-		return fmt.Sprintf("the scores changed regime %s: %s", times, DescribeRegimes(f.Regimes)) + DescribeBoundaries(f.Regimes)
+		return fmt.Sprintf("the scores changed regime %s: %s", times, describeRegimes(f.Regimes)) + describeBoundaries(f.Regimes)
 	case calibrate.CapFigures:
 		var why []string
 		if f.NotNormal {
@@ -85,12 +85,12 @@ func WarningText(w calibrate.Warning) string {
 	case calibrate.FloorFigures:
 		floor := model.FormatOnStep(f.Floor, f.Step)
 		if w.Kind == calibrate.WarnFloorAboveMin {
-			return fmt.Sprintf("the floor %s is above the lowest calibration run (%s): that healthy run would have failed", floor, X(f.Min))
+			return fmt.Sprintf("the floor %s is above the lowest calibration run (%s): that healthy run would have failed", floor, ratio(f.Min))
 		}
 		return fmt.Sprintf("the floor %s is below 1.0: the gate would accept a candidate slower than the baseline", floor)
 	case calibrate.EarlierFigures:
 		return fmt.Sprintf("the floor %s, calibrated on the latest regime, is above %d of the %d runs before it (%s): right if the scores rose for good at %s, too snug if the change was chance",
-			model.FormatOnStep(f.Floor, f.Step), len(w.Runs), f.Before, ListSome(w.Runs, MaxListed), f.From)
+			model.FormatOnStep(f.Floor, f.Step), len(w.Runs), f.Before, listSome(w.Runs, maxListed), f.From)
 	case calibrate.OneVariantFigures:
 		if f.Variant == "" {
 			return "measured in one run of the pair only, left out: " + list
@@ -129,7 +129,7 @@ func WarningText(w calibrate.Warning) string {
 	case calibrate.WarnRunExcluded:
 		return fmt.Sprintf("run %s lacks %s: left out of the score distribution (use --allow-partial to gate on the common benchmarks instead)", w.Run, list)
 	case calibrate.WarnOutliers:
-		return fmt.Sprintf("the score distribution has outlier runs (%s): the floor may be too low if they are degraded runners, or too high if the change is real; look before you gate", ListSome(w.Runs, MaxListed))
+		return fmt.Sprintf("the score distribution has outlier runs (%s): the floor may be too low if they are degraded runners, or too high if the change is real; look before you gate", listSome(w.Runs, maxListed))
 	case calibrate.WarnNotCalibrated:
 		return "not in the calibration, reported but left out of the geomean: " + list
 	case calibrate.WarnAboveBand:
@@ -146,13 +146,13 @@ func WarningText(w calibrate.Warning) string {
 	return s
 }
 
-// MaxListed is how many runs a warning about many names before it says
+// maxListed is how many runs a warning about many names before it says
 // how many more there are.
-const MaxListed = 5
+const maxListed = 5
 
-// ListSome joins the first max names, and says how many more there are:
+// listSome joins the first max names, and says how many more there are:
 // "run-1, run-2, run-3, run-4, run-5 and 34 more".
-func ListSome(names []string, max int) string {
+func listSome(names []string, max int) string {
 	if len(names) <= max {
 		return strings.Join(names, ", ")
 	}
@@ -270,7 +270,7 @@ func WarningLines(ws []calibrate.Warning) []WarningLine {
 	for _, w := range ws {
 		ids := runs[w.Kind]
 		if w.Run == "" || len(ids) == 1 {
-			out = append(out, WarningLine{Kind: w.Kind, Text: WarningText(w)})
+			out = append(out, WarningLine{Kind: w.Kind, Text: warningText(w)})
 			continue
 		}
 		if said[w.Kind] {
@@ -283,7 +283,7 @@ func WarningLines(ws []calibrate.Warning) []WarningLine {
 		if more := len(rest) - len(named); more > 0 {
 			list += fmt.Sprintf(" and %d more", more)
 		}
-		out = append(out, WarningLine{Kind: w.Kind, Text: fmt.Sprintf("%s (likewise %s: %s)", WarningText(w), Plural(len(rest), "more run"), list)})
+		out = append(out, WarningLine{Kind: w.Kind, Text: fmt.Sprintf("%s (likewise %s: %s)", warningText(w), Plural(len(rest), "more run"), list)})
 	}
 	return out
 }
@@ -305,9 +305,9 @@ var warningTitles = map[calibrate.WarningKind]string{
 	calibrate.WarnUnseenEnvironment: "runner not in the calibration",
 }
 
-// DescribeRegimes lists regimes: "run-01..run-03 (3 runs, median 1.40),
+// describeRegimes lists regimes: "run-01..run-03 (3 runs, median 1.40),
 // run-04..run-12 (9 runs, median 1.26)".
-func DescribeRegimes(rs []calibrate.Regime) string {
+func describeRegimes(rs []calibrate.Regime) string {
 	parts := make([]string, len(rs))
 	for i, r := range rs {
 		parts[i] = fmt.Sprintf("%s (%d runs, median %.2f)", r.Span(), r.N, r.Median)
@@ -315,11 +315,11 @@ func DescribeRegimes(rs []calibrate.Regime) string {
 	return strings.Join(parts, ", ")
 }
 
-// DescribeBoundaries names the environment that changed where the scores
+// describeBoundaries names the environment that changed where the scores
 // changed regime (calibrate.Regime.Changes): "; the score changed at
 // run-40, where the CPU model changed from X to Y", a clause per boundary
 // with a label change; "" when no label changed at any boundary.
-func DescribeBoundaries(rs []calibrate.Regime) string {
+func describeBoundaries(rs []calibrate.Regime) string {
 	var s string
 	for _, r := range rs {
 		if len(r.Changes) == 0 {
@@ -327,17 +327,17 @@ func DescribeBoundaries(rs []calibrate.Regime) string {
 		}
 		what := make([]string, len(r.Changes))
 		for i, c := range r.Changes {
-			what[i] = render.OneLine(fmt.Sprintf("%s changed from %s to %s", LabelName(c.Label), c.From, c.To))
+			what[i] = render.OneLine(fmt.Sprintf("%s changed from %s to %s", labelName(c.Label), c.From, c.To))
 		}
 		s += fmt.Sprintf("; the score changed at %s, where %s", r.First, joinAnd(what))
 	}
 	return s
 }
 
-// LabelName names a run label in a sentence: "the CPU model" for cpu,
+// labelName names a run label in a sentence: "the CPU model" for cpu,
 // "the runner image" for image, and "label K" for a key K it does not
 // know.
-func LabelName(key string) string {
+func labelName(key string) string {
 	switch key {
 	case "cpu":
 		return "the CPU model"
@@ -364,10 +364,10 @@ func joinAnd(parts []string) string {
 	return strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
 }
 
-// DescribeWindow says which runs a floor was calibrated on:
+// describeWindow says which runs a floor was calibrated on:
 // "calibrated on run-04..run-12 (9 runs); run-01..run-03 are an earlier
 // regime (median 1.40)".
-func DescribeWindow(w calspread.Window) string {
+func describeWindow(w calspread.Window) string {
 	span := w.First
 	if w.First != w.Last {
 		span += ".." + w.Last
@@ -382,13 +382,13 @@ func DescribeWindow(w calspread.Window) string {
 	return s
 }
 
-// RuleName names a floor's method with its parameter, from the options
+// ruleName names a floor's method with its parameter, from the options
 // of the recommendation, for the candidate table: "target 1 in 1,000",
 // "margin 10%", "prediction α 0.01", "tolerance 0.95/0.95".
-func RuleName(o model.RecommendOptions) string {
+func ruleName(o model.RecommendOptions) string {
 	switch o.Method {
 	case model.MethodTargetFPR:
-		return "target 1 in " + Thousands(math.Round(1/o.TargetFPR))
+		return "target 1 in " + thousands(math.Round(1/o.TargetFPR))
 	case model.MethodMargin:
 		return "margin " + strconv.FormatFloat(o.Margin*100, 'f', -1, 64) + "%"
 	case model.MethodPrediction:

@@ -45,7 +45,7 @@ func TestWarningLines(t *testing.T) {
 	}
 	many = append(many, calibrate.Warning{Kind: calibrate.WarnRunExcluded, Run: "x1", Benchmarks: []string{"b"}}, few)
 	want := []string{
-		WarningText(notNormal),
+		warningText(notNormal),
 		outlierText("r1") + " (likewise 38 more runs: r2, r3, r4 and 35 more)",
 		"run x1 lacks b: left out of the score distribution (use --allow-partial to gate on the common benchmarks instead)",
 		fewText,
@@ -131,7 +131,7 @@ func TestWarningText(t *testing.T) {
 		{calibrate.Warning{Kind: calibrate.WarnAboveBand, Benchmarks: []string{"a"}},
 			"far above their calibrated bands, which often means a broken benchmark rather than a real gain: a"},
 	} {
-		if got := WarningText(c.w); got != c.want {
+		if got := warningText(c.w); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.w.Kind, got, c.want)
 		}
 	}
@@ -155,10 +155,10 @@ func TestUnsaid(t *testing.T) {
 	}{
 		{"the recommendation's outlier runs were each warned of by the analysis",
 			[]calibrate.Warning{outlierWarning("run-04")}, []calibrate.Warning{outliers("run-04"), few},
-			[]string{WarningText(few)}},
+			[]string{warningText(few)}},
 		{"an outlier run the analysis did not name keeps the warning",
 			[]calibrate.Warning{outlierWarning("run-04")}, []calibrate.Warning{outliers("run-04", "run-07")},
-			[]string{WarningText(outliers("run-04", "run-07"))}},
+			[]string{warningText(outliers("run-04", "run-07"))}},
 		{"a benchmark one variant measured, missing from the partial suite, is said in the partial suite's warning",
 			nil, []calibrate.Warning{onlyBase("larson"), partial},
 			[]string{"partial suite: gating on 9 of the 10 calibrated benchmarks; missing: larson (measured by glibc only)"}},
@@ -206,7 +206,7 @@ func TestDescribeBoundaries(t *testing.T) {
 		{[]calibrate.Regime{r("run-01"), r("run-40", calibrate.LabelChange{Label: "os", From: "linux\nx", To: "mac"}, calibrate.LabelChange{Label: "runner", From: "r1", To: "r2"})},
 			"; the score changed at run-40, where the OS changed from linux\\nx to mac and the runner changed from r1 to r2"},
 	} {
-		if got := DescribeBoundaries(c.rs); got != c.want {
+		if got := describeBoundaries(c.rs); got != c.want {
 			t.Errorf("DescribeBoundaries:\n got %q\nwant %q", got, c.want)
 		}
 	}
@@ -214,7 +214,7 @@ func TestDescribeBoundaries(t *testing.T) {
 		{First: "run-01", Last: "run-39", N: 39, Median: 1.55},
 		{First: "run-40", Last: "run-60", N: 21, Median: 1.31, Changes: []calibrate.LabelChange{{Label: "cpu", From: "X", To: "Y"}}}}}}
 	want := "the scores changed regime once: run-01..run-39 (39 runs, median 1.55), run-40..run-60 (21 runs, median 1.31); the score changed at run-40, where the CPU model changed from X to Y"
-	if got := WarningText(w); got != want {
+	if got := warningText(w); got != want {
 		t.Errorf("WarningText:\n got %q\nwant %q", got, want)
 	}
 }

@@ -12,9 +12,10 @@ import (
 )
 
 // DriftResult says whether runs gated since a calibration have moved away
-// from it: a two-sided CUSUM of their log scores, standardised by the mean
-// and SD of the calibration's log scores, checked after every run at a
-// stated false-alarm rate per so many runs (docs/STATS.md 5, "Drift").
+// from it: a scan of their log scores for a shift of level against the
+// calibration's, with the runs modelled as AR(1) (stats.ShiftCheck),
+// checked after every run at a stated false-alarm rate per so many runs
+// (docs/STATS.md 5, "Drift").
 type DriftResult struct {
 	// Runs are the new runs scored, in order; Scores their scores.
 	Runs   []string
@@ -37,14 +38,19 @@ type DriftResult struct {
 	// check runs at, over calibrations of CalibrationRuns runs.
 	FalseAlarm float64
 	PerRuns    int
-	// K and H are the CUSUM's reference value and decision interval (the
-	// (1 − FalseAlarm) quantile of its null, for the record: the decision
-	// is P ≤ FalseAlarm); Rho the lag-1 autocorrelation of the runs it
-	// allows for (0: independent runs).
-	K, H, Rho float64
+	// H is the scan's decision value for the score (the (1 − FalseAlarm)
+	// quantile of its null, for the record: the decision is
+	// P ≤ FalseAlarm); Lag1 the calibration's lag-1 autocorrelation r₁ of
+	// its log scores (NaN for constant scores), Rho the autocorrelation
+	// the check allows for: r₁'s 80% upper confidence point
+	// (stats.ShiftBeta); Clip the most SDs one run counts.
+	H, Lag1, Rho, Clip float64
+	// RhoConfidence is the confidence of that upper point (0.80), for
+	// the words and JSON that state it.
+	RhoConfidence float64
 	// Drift is set when the score has drifted: Direction "down" (the
-	// score fell) or "up"; FromRun is the first run of the CUSUM's current
-	// excursion; BeforeMedian the median score of the calibration and the
+	// score fell) or "up"; FromRun is the first run of the scan's window
+	// (the shift's start); BeforeMedian the median score of the calibration and the
 	// new runs before FromRun, AfterMedian that of FromRun and the runs
 	// after it; P the chance that steady runs, checked after each of
 	// PerRuns runs, would look at least this far off at some check.
@@ -106,17 +112,14 @@ const (
 	// raise a false drift in 20 runs checked after each.
 	DefaultDriftFalseAlarm = 0.05
 	DefaultDriftRuns       = 20
-	// DriftK is the CUSUM's reference value, in SDs of the calibration's
-	// log scores: it detects a shift of 2 SDs fastest, and an 8% step at
-	// the bundled runs' noise (sd 0.025: 3.3 SDs) within 5 runs (at
-	// k = 0.75 the step at sd 0.03 was found 91% of the time, at 1, 93%).
-	DriftK = 1.0
-	// DriftClip clips each standardised log score to ±4 SDs, so that one
-	// outlying run (a degraded runner, which the gate judges itself)
-	// moves the CUSUM by at most 3, while three runs far off still reach
-	// the decision interval of a calibration of 9 runs.
+	// DriftK and DriftClip are the audit's CUSUM's reference value and
+	// clip, in SDs of the calibration's log scores (it dates changes of
+	// level, docs/STATS.md 5e; the drift check was this CUSUM until issue
+	// 33): k = 1 detects a shift of 2 SDs fastest; the clip keeps one
+	// outlying run (a degraded runner) from moving it by more than 3.
+	DriftK    = 1.0
 	DriftClip = 4
-	// driftDraws is the number of simulated steady sequences behind the
+	// DriftDraws is the number of simulated steady sequences behind the
 	// score's null (the rate's Monte Carlo SE: 0.15% at 5%).
 	DriftDraws = 20000
 )
@@ -125,7 +128,7 @@ const (
 // benchmarks' nulls: 200 draws at the rate Holm's first step tests each of
 // k benchmarks at, falseAlarm/k, so that the null's tail there is known to
 // 7% (with 40 the family-wise rate over ten independent benchmarks was
-// 6.5% for 5%, with 200, 4.2%: TestDriftClaims); from driftDraws to
+// 6.5% for 5%, with 200, 4.2%: TestDriftClaims); from DriftDraws to
 // 100,000.
 func benchmarkDraws(k int, falseAlarm float64) int {
 	return min(100000, max(DriftDraws, int(math.Ceil(200*float64(k)/falseAlarm))))
@@ -181,8 +184,8 @@ func Drift(cal *model.File, runs []data.Run, dir calibrate.Direction, opt DriftO
 	for _, id := range cal.Matrix.Runs {
 		inCal[id] = true
 	}
-	res := &DriftResult{CalibrationMedian: stats.Median(calScores), CalibrationRuns: len(calScores),
-		FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, K: DriftK, CalibrationMin: cal.Observed.Min, Floor: cal.Floor}
+	res := &DriftResult{RhoConfidence: 1 - stats.ShiftBeta, CalibrationMedian: stats.Median(calScores), CalibrationRuns: len(calScores),
+		FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, Clip: stats.ShiftClip, CalibrationMin: cal.Observed.Min, Floor: cal.Floor}
 	cols := make([][]float64, len(cal.Suite)) // log ratios per benchmark: calibration, then new runs
 	for j := range cal.Suite {
 		for _, row := range cal.Matrix.LogRatio {
@@ -230,9 +233,9 @@ func Drift(cal *model.File, runs []data.Run, dir calibrate.Direction, opt DriftO
 	for i, v := range all {
 		logs[i] = math.Log(v)
 	}
-	nulls := DriftNulls{N: n, Opt: opt, Draws: DriftDraws}
-	c := nulls.check(logs[:n], logs[n:])
-	res.H, res.Rho = stats.UpperCritical(nulls.Get(c.rho), opt.FalseAlarm), c.rho
+	shift := stats.NewShiftCheck(n, opt.PerRuns, MinNewRuns, opt.Seed)
+	c := driftCheckOf(shift.Check(logs[:n], logs[n:], DriftDraws))
+	res.H, res.Lag1, res.Rho = stats.UpperCritical(shift.Null(c.rho, DriftDraws), opt.FalseAlarm), c.r, c.rho
 	if !res.TooFew && c.p <= opt.FalseAlarm {
 		at := n + c.start
 		res.Drift, res.Direction, res.FromRun, res.P = true, c.direction(), res.Runs[c.start], c.p
@@ -253,11 +256,11 @@ func Drift(cal *model.File, runs []data.Run, dir calibrate.Direction, opt DriftO
 	// Each benchmark at the family-wise rate: Holm over the suite, with
 	// draws enough to resolve FalseAlarm/k.
 	k := len(cal.Suite)
-	nulls.Draws = benchmarkDraws(k, opt.FalseAlarm)
+	draws := benchmarkDraws(k, opt.FalseAlarm)
 	checks := make([]driftCheck, k)
 	ps := make([]float64, k)
 	for j := range cal.Suite {
-		checks[j] = nulls.check(cols[j][:n], cols[j][n:])
+		checks[j] = driftCheckOf(shift.Check(cols[j][:n], cols[j][n:], draws))
 		ps[j] = checks[j].p
 	}
 	for j, drifted := range stats.Holm(ps, opt.FalseAlarm) {
@@ -275,17 +278,25 @@ func Drift(cal *model.File, runs []data.Run, dir calibrate.Direction, opt DriftO
 	return res, nil
 }
 
-// driftCheck is the CUSUM check of one series of new log values against
-// its calibration's.
+// driftCheck is the check of one series of new log values against its
+// calibration's: the drift check's (stats.ShiftCheck), or the audit's
+// CUSUM (driftNulls).
 type driftCheck struct {
-	// stat is max(S⁺, S⁻) after the last new value, p its Monte Carlo
-	// p-value; down says S⁻ is the larger side, start the index (among the
-	// new values) of the first value of that side's current excursion.
+	// stat is the statistic after the last new value (the scan, or
+	// max(S⁺, S⁻)), p its Monte Carlo p-value; down says the level fell,
+	// start is the index (among the new values) of the first value of
+	// the shift (the scan's window, or the CUSUM side's current excursion).
 	stat, p float64
 	down    bool
 	start   int
-	// rho is the autocorrelation the null allows for.
-	rho float64
+	// r is the calibration's lag-1 autocorrelation (the drift check's),
+	// rho the autocorrelation the null allows for.
+	r, rho float64
+}
+
+// driftCheckOf is the drift check's result as a driftCheck.
+func driftCheckOf(r stats.ShiftResult) driftCheck {
+	return driftCheck{stat: r.Stat, p: r.P, down: r.Down, start: r.Start, r: r.R, rho: r.Rho}
 }
 
 func (c driftCheck) direction() string {
@@ -295,8 +306,10 @@ func (c driftCheck) direction() string {
 	return "up"
 }
 
-// driftNulls holds the nulls of the checks against one calibration (of n
-// runs), one per autocorrelation allowed for.
+// DriftNulls holds the nulls of the audit's CUSUM checks against one
+// calibration (of N runs), one per autocorrelation allowed for (the audit
+// dates changes of level with the CUSUM, stats.CUSUMChanges; the drift
+// check itself is stats.ShiftCheck).
 type DriftNulls struct {
 	N     int
 	Opt   DriftOptions
@@ -318,41 +331,11 @@ func (d *DriftNulls) Get(rho float64) []float64 {
 	return v
 }
 
-// check standardises the new log values x by the mean and n−1 SD of the
-// calibration's, cal, runs the CUSUM over them, and takes its p-value from
-// the null of steady runs with the autocorrelation allowed for: the
-// calibration's lag-1 autocorrelation as the 95% upper bounds of the
-// floors take it (stats.AR1Upper: 0 unless more than one SE above 0, then
-// bias-corrected plus one SE, since a stated rate must allow for how
-// poorly a few runs estimate it), rounded up to a multiple of 0.05 (so
-// that benchmarks share nulls). Taking the estimate itself
-// (stats.ShrinkRho) instead left 12.5% of steady sequences with a false
-// drift at ρ = 0.5, n = 30; this leaves 5.6% (docs/STATS.md 5, "Drift").
-func (d *DriftNulls) check(cal, x []float64) driftCheck {
-	m, s := stats.Mean(cal), stats.SD(cal)
-	z := make([]float64, len(x))
-	for i, v := range x {
-		switch {
-		case s > 0:
-			z[i] = (v - m) / s
-		case v > m:
-			z[i] = math.Inf(1)
-		case v < m:
-			z[i] = math.Inf(-1)
-		}
-	}
-	rho := AllowedRho(cal)
-	st := stats.CUSUM(z, DriftK, DriftClip)
-	c := driftCheck{stat: st.Up, start: st.UpStart, rho: rho}
-	if st.Down >= st.Up {
-		c.stat, c.start, c.down = st.Down, st.DownStart, true
-	}
-	c.p = stats.UpperP(d.Get(rho), c.stat)
-	return c
-}
-
-// allowedRho is the autocorrelation the drift check's null allows for,
-// from the calibration's log values cal (see driftNulls.check).
+// AllowedRho is the autocorrelation the audit's CUSUM null allows for,
+// from the calibration's log values cal: its lag-1 autocorrelation as the
+// 95% upper bounds of the floors take it (stats.AR1Upper: 0 unless more
+// than one SE above 0, then bias-corrected plus one SE), rounded up to a
+// multiple of 0.05.
 func AllowedRho(cal []float64) float64 {
 	r, se := stats.Lag1Autocorrelation(cal)
 	if up := stats.AR1Upper(len(cal), r, se).Rho; up > 0 {

@@ -45,7 +45,7 @@ func TestDrift(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d.Drift || d.TooFew || d.FalseAlarm != 0.05 || d.PerRuns != 20 || d.K != DriftK || !(d.H > 3 && d.H < 8) || d.CalibrationRuns != 30 {
+	if d.Drift || d.TooFew || d.FalseAlarm != 0.05 || d.PerRuns != 20 || d.Clip != stats.ShiftClip || !(d.H > 2 && d.H < 6) || d.CalibrationRuns != 30 {
 		t.Errorf("steady runs: %+v", d)
 	}
 	for _, tc := range []struct {
@@ -67,14 +67,17 @@ func TestDrift(t *testing.T) {
 			t.Errorf("a step to %v×: the benchmark's drift %+v", tc.step, d.Benchmarks)
 		}
 	}
-	// One run far off (a degraded runner) moves the CUSUM by at most
-	// DriftClip − DriftK = 3, below h: no drift on its own.
-	d, err = Drift(f, newRuns(append(append([]float64(nil), steady...), m-1)), calibrate.Auto, DriftOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d.Drift || !(d.H > DriftClip-DriftK) {
-		t.Errorf("one run 40 SDs low after steady ones: drift %v (h %v)", d.Drift, d.H)
+	// One run far off (a degraded runner) is trimmed from every window
+	// that holds it: no drift on its own, last or followed by one more.
+	for _, after := range [][]float64{nil, {m}} {
+		x := append(append(append([]float64(nil), steady...), m-1), after...)
+		d, err = Drift(f, newRuns(x), calibrate.Auto, DriftOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d.Drift {
+			t.Errorf("one run 40 SDs low after steady ones, then %v: drift %v (p %v, h %v)", after, d.Drift, d.P, d.H)
+		}
 	}
 	d, err = Drift(f, newRuns([]float64{m - 1, m - 1}), calibrate.Auto, DriftOptions{})
 	if err != nil {
@@ -138,9 +141,9 @@ func TestDriftAdvice(t *testing.T) {
 // firstAlarm checks the new log values x against the calibration's cal
 // after every run, as gate --drift-window does, and returns the 1-based
 // run of the first check that finds drift (0: none).
-func firstAlarm(nulls *DriftNulls, cal, x []float64) int {
+func firstAlarm(c *stats.ShiftCheck, cal, x []float64) int {
 	for t := MinNewRuns; t <= len(x); t++ {
-		if c := nulls.check(cal, x[:t]); c.p <= nulls.Opt.FalseAlarm {
+		if r := c.Check(cal, x[:t], DriftDraws); r.P <= DefaultDriftFalseAlarm {
 			return t
 		}
 	}
@@ -173,7 +176,7 @@ func driftSequence(rng *rand.Rand, cal, x []float64, rho, sd float64, step int) 
 // from new run step found within 5 runs of it; with their binomial SEs.
 func driftRates(seed uint64, reps, n int, rho, sd float64, step int) (fa, found, faSE, foundSE float64) {
 	rng := rand.New(rand.NewPCG(seed, uint64(n)))
-	nulls := &DriftNulls{N: n, Opt: DriftOptions{}.WithDefaults(), Draws: DriftDraws}
+	nulls := stats.NewShiftCheck(n, DefaultDriftRuns, MinNewRuns, 1)
 	cal, x := make([]float64, n), make([]float64, DefaultDriftRuns)
 	var nf, nd int
 	for range reps {

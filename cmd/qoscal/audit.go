@@ -38,7 +38,7 @@ are too few to tell, and then how many more healthy runs would tell.
 
 An unmarked run is presumed healthy when it is of the calibrated branch (it
 carries every label the calibration was selected by), judged alone on the
-whole suite, and no change of level is found at it: the drift check's CUSUM
+whole suite, and no change of level is found at it: a two-sided CUSUM
 of the branch's scores in the order they were recorded, with at least 3 runs
 after it (docs/STATS.md 5e). Every figure says how many of its runs are
 marked and how many presumed. Runs gated as a pair, on part of the suite or
@@ -217,20 +217,13 @@ func auditLedger(u *ui, st store.Store, filter map[string]string, cal *model.Fil
 		}
 		byProfile[v.Profile] = append(byProfile[v.Profile], r)
 	}
-	res, err := calaudit.Audit(cal, byProfile[""], calaudit.AuditOptions{})
+	res, byValue, err := calaudit.AuditProfiles(cal, byProfile, calaudit.AuditOptions{})
 	if err != nil {
 		return nil, nil, ledger, err
 	}
 	var profiles []present.ProfileAudit
-	if cal.By != "" {
-		for _, value := range cal.ProfileValues() {
-			p, _ := cal.Profile(value)
-			pres, err := calaudit.Audit(p, byProfile[value], calaudit.AuditOptions{})
-			if err != nil {
-				return nil, nil, ledger, fmt.Errorf("the profile %s=%s: %w", render.OneLine(cal.By), render.OneLine(value), err)
-			}
-			profiles = append(profiles, present.ProfileAudit{Value: value, Cal: p, Res: pres})
-		}
+	for _, p := range byValue {
+		profiles = append(profiles, present.ProfileAudit{Value: p.Value, Cal: p.Cal, Res: p.Res})
 	}
 	return res, profiles, ledger, nil
 }
