@@ -3,8 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math"
 	"maps"
+	"math"
 	"os/signal"
 
 	calgate "github.com/qoscal/qoscal/calibrate/gate"
