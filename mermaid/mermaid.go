@@ -150,11 +150,9 @@ const (
 type plot struct {
 	Series
 	values []float64
-	// mask is a series of bars in the background's colour drawn over
-	// the bars before it, so that each of those shows only from the
-	// mask's value up: a bar that floats, from a benchmark's lowest ratio
-	// to its highest, or from parity to the ratio (Mermaid starts every
-	// bar at the axis' low end). Not in the key.
+	// mask is bars in the background's colour over the bars before it,
+	// which then float from the mask's value up (Mermaid starts every bar
+	// at the axis' low end): lowest to highest, parity to ratio. No key.
 	mask bool
 }
 
@@ -457,9 +455,8 @@ func ScoreSequence(c *chartdata.ScoreSequence) Chart {
 	if floor != nil {
 		gated += ", at or above the floor"
 	}
-	// The runs of an earlier regime, which the calibration left out (a
-	// shaded stretch the floor was not calibrated on, as the PNG shades
-	// it), are a series of their own, whatever their score.
+	// The runs of an earlier regime, which the calibration left out (as
+	// the PNG shades them), are a series of their own, whatever their score.
 	earlier := map[float64]bool{}
 	var left []chartdata.Point
 	if len(c.Regimes) > 1 {
