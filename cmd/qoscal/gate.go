@@ -119,7 +119,7 @@ func (g *gateFlags) flags(fs *flagSet) {
 	fs.DurationVar(&g.rerunTimeout, "rerun-timeout", defaultRerunTimeout, "the longest --rerun-command may run, a `DURATION` (90s, 10m; 0: no limit): then it is killed with its process group and the gate exits 2; once CMD has exited, what it left running (a background job; on Linux also what left its group, setsid()) is killed too")
 	fs.Float64Var(&g.tag, "tag-threshold", 0.03, "tag ratios beyond ±`F` as faster or SLOWER, in [0, 1)")
 	fs.group("CI:")
-	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE` (default $GITHUB_STEP_SUMMARY when set)")
+	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE`, its folders made if missing (default $GITHUB_STEP_SUMMARY when set)")
 	fs.BoolVar(&g.record, "record", false, "also store the run (--db, --run ID, --label; without --run, a CSV file or zip artifact given as the PATH names it)")
 	fs.BoolVar(&g.emitMeta, "emit-meta", false, "write qoscal.json beside the candidate's result file: the Actions run id and attempt, commit, runner OS and name, the time, and the machine (CPU model, logical CPUs, OS, kernel, runner image), read back as the run's labels when the folder (or its artifact) is a PATH")
 	fs.IntVar(&g.driftWindow, "drift-window", 20, fmt.Sprintf("with --db, check the last `N` stored gated runs (those with the --label labels, if given) for drift from the calibration, at a false-alarm rate of %s%% per N runs checked after each: 0 (no check) or in [3, %d]; a note on drift, a warning annotation under Actions", strconv.FormatFloat(100*drift.DefaultDriftFalseAlarm, 'g', -1, 64), maxDriftWindow))
