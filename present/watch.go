@@ -190,14 +190,15 @@ var watchMovedCols = []render.Column[watch.Moved]{
 	{Head: "benchmark", Cell: func(m watch.Moved) string { return m.Name }, Key: "name", JSON: func(m watch.Moved) any { return m.Name }},
 	{Head: "before", Align: render.Right, Cell: func(m watch.Moved) string { return ratio(m.Before) }, Key: "before", JSON: func(m watch.Moved) any { return render.Float(m.Before) }},
 	{Head: "after", Align: render.Right, Cell: func(m watch.Moved) string { return ratio(m.After) }, Key: "after", JSON: func(m watch.Moved) any { return render.Float(m.After) }},
-	{Head: "change", Align: render.Right, Cell: func(m watch.Moved) string { return signedPct(m.Change) }, Key: "change", JSON: func(m watch.Moved) any { return render.Float(m.Change) }},
+	{Head: "change", Align: render.Right, Cell: func(m watch.Moved) string { return watchSignedPct(m.Change) }, Key: "change", JSON: func(m watch.Moved) any { return render.Float(m.Change) }},
 	{Head: "band", Align: render.Right, Cell: func(m watch.Moved) string { return ratio(m.Lower) + "–" + ratio(m.Upper) }, Key: "band", JSON: func(m watch.Moved) any {
 		return map[string]render.Float{"lower": render.Float(m.Lower), "upper": render.Float(m.Upper)}
 	}},
 	{Head: "outside band", Cell: func(m watch.Moved) string { return map[bool]string{true: "yes", false: "no"}[m.Outside] }, Key: "outside_band", JSON: func(m watch.Moved) any { return m.Outside }},
 }
 
-func signedPct(x float64) string {
+// watchSignedPct is a change with its sign and pct's decimals: "+8.7%".
+func watchSignedPct(x float64) string {
 	if x > 0 {
 		return "+" + pct(x)
 	}

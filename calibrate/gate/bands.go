@@ -39,6 +39,7 @@ func (res *GateResult) judgeBands(cal *model.File, opt GateOptions, rr calibrate
 	}
 	for i := range res.Benchmarks {
 		res.Benchmarks[i].Usual, res.Benchmarks[i].VsUsual = math.NaN(), math.NaN()
+		res.Benchmarks[i].BandLower, res.Benchmarks[i].BandUpper = math.NaN(), math.NaN()
 	}
 	if cal == nil {
 		return nil
@@ -58,6 +59,10 @@ func (res *GateResult) judgeBands(cal *model.File, opt GateOptions, rr calibrate
 		}
 		gb.Usual = b.Usual
 		gb.VsUsual = gb.Ratio / b.Usual
+		gb.BandLower, gb.BandUpper = b.Lower, b.Upper
+		if res.BandWidth == nil {
+			res.BandWidth = bandWidth(b, len(bands), alpha)
+		}
 		logs[gb.Name] = math.Log(gb.Ratio)
 	}
 	j := model.JudgeBands(bands, logs, alpha)

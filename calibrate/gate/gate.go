@@ -103,6 +103,43 @@ type GateBenchmark struct {
 	// band (Holm's step-down over the gated benchmarks), "" when not
 	// judged.
 	Band string
+	// BandLower and BandUpper are the band's edges as ratios (Holm's
+	// first step, model.Band); NaN without one.
+	BandLower, BandUpper float64
+}
+
+// BandWidth says why the bands are as wide as they are: each edge lies
+// Multiple SDs of the benchmark's log ratio from its mean, a prediction
+// bound at Level a benchmark (Holm's first step) from the Runs of the
+// calibration, where unlimited runs would put it Limit SDs away; RunsNear
+// is the fewest runs at which Multiple comes within 10% of Limit.
+type BandWidth struct {
+	Runs            int
+	Level           float64
+	Multiple, Limit float64
+	RunsNear        int
+}
+
+// bandWidthNear is how close to the unlimited-runs edge RunsNear brings
+// the bands: within 10%.
+const bandWidthNear = 1.1
+
+// bandWidth computes BandWidth for bands over k benchmarks at the
+// family-wise rate alpha, from a band that varied.
+func bandWidth(b model.Band, k int, alpha float64) *BandWidth {
+	if !(b.SDLog > 0) || b.N < 2 || !(b.Lower > 0) {
+		return nil
+	}
+	p := alpha / float64(k)
+	w := &BandWidth{Runs: b.N, Level: p, Multiple: (b.MeanLog - math.Log(b.Lower)) / b.SDLog,
+		Limit: -stats.TailBound(0, 1, 1<<20, p, b.DF)}
+	for n := b.N; n <= 100000; n = max(n+1, n*11/10) {
+		if -stats.TailBound(0, 1, n, p, b.DF) <= bandWidthNear*w.Limit {
+			w.RunsNear = n
+			break
+		}
+	}
+	return w
 }
 
 // GateResult is the gate's verdict on one run.
@@ -127,6 +164,9 @@ type GateResult struct {
 	// below the calibration runs' mean in SDs of theirs; 0 otherwise.
 	Repetitions     int
 	RepetitionFloor float64
+	// BandWidth says why the bands are as wide as they are, and how many
+	// calibration runs would narrow them; nil without bands.
+	BandWidth *BandWidth
 	// Sequential is the sequential gate's decision, for a run measured
 	// and judged after each repetition (GateSequential); nil otherwise.
 	Sequential *SequentialVerdict
@@ -305,9 +345,10 @@ func (res *GateResult) chooseFloor(cal *model.File, opt GateOptions, subSuite bo
 		if cal.Runs < spread.FewRuns {
 			warn(calibrate.Warning{Kind: calibrate.WarnThinCalibration, Figures: calibrate.FewRunsFigures{Runs: cal.Runs, Enough: spread.FewRuns}})
 		}
-		if res.FloorSource == FloorCalibration && res.Floor < 1 {
-			warn(calibrate.Warning{Kind: calibrate.WarnGateFloorBelowOne, Figures: calibrate.FloorFigures{Floor: res.Floor, Step: cal.Params.Step, Min: cal.Observed.Min}})
-		}
+		// A floor below 1.0 is no warning here (issue 35: it annotated
+		// every healthy run of a calibration whose runs score about 1.0):
+		// recommend said it where the floor was chosen, and the
+		// summary's notes say it (present.Gate).
 	}
 	return nil
 }
@@ -322,7 +363,14 @@ func (res *GateResult) decide(cal *model.File, opt GateOptions, capped []string,
 		// A benchmark far above its band must not carry the verdict
 		// (docs/STATS.md 2.10a): judged at its band's upper edge, the
 		// run must get the same verdict, or it could not be judged.
-		if v := res.verdictAt(res.CappedScore, opt); v != res.Verdict {
+		// Only a pass can be carried: when the score itself is below
+		// the floor, the capped score (never higher) is too, and two
+		// readings that both fail make a failure, not a run that could
+		// not be judged (issue 35: the bundled regressed run-01, 1.154
+		// against a 1.16 floor, in the rerun band and 1.12 capped, was
+		// "could not judge" and its rerun command never ran). The
+		// score's own verdict stands: fail, or rerun inside the band.
+		if v := res.verdictAt(res.CappedScore, opt); v != res.Verdict && res.Verdict == VerdictPass {
 			res.CarriedBy = capped
 			res.Verdict = VerdictInconclusive
 			if opt.ReportOnly {

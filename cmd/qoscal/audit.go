@@ -127,7 +127,7 @@ func (a *auditFlags) flags(fs *flagSet) {
 	fs.StringVar(&a.calPath, "calibration", "", "the calibration `FILE` to audit, required: its verdicts are those recorded against its exact bytes")
 	fs.StringVar(&a.db, "db", "", "the `STORE` of the ledger: a SQLite file or a postgres:// URL (default $QOSCAL_DB, else qoscal.db)")
 	fs.StringArrayVar(&a.labels, "label", nil, "audit only the runs with this `KEY=VALUE` label (a runner, an environment)")
-	fs.StringVar(&a.summary, "summary", "", "append the audit in Markdown to `FILE` (default $GITHUB_STEP_SUMMARY when set)")
+	fs.StringVar(&a.summary, "summary", "", "append the audit in Markdown to `FILE`, its folders made if missing (default $GITHUB_STEP_SUMMARY when set)")
 }
 
 func (a *auditFlags) run(u *ui, args []string) error {

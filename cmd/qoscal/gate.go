@@ -116,11 +116,11 @@ func (g *gateFlags) flags(fs *flagSet) {
 	fs.StringVar(&g.onDegraded, "on-degraded", "warn", "what a degraded runner does, `MODE`: warn, fail (exit 3, \"inconclusive\") or ignore")
 	fs.Float64Var(&g.rerunBand, "rerun-band", 0, "a score below the floor by less than this `FRACTION` of it (floor × (1 − FRACTION) ≤ score) is verdict \"rerun\" (exit 3) instead of FAIL: measure again on a fresh runner, then judge both runs as RUN1 RUN2; a pair has no band: below the floor, it fails (--rerun-command measures again and judges the pair itself); in [0, 0.5) (default 0: off)")
 	fs.StringVar(&g.rerunCommand, "rerun-command", "", "with --rerun-band, when the verdict is rerun: run `CMD` once through the shell (sh -c; cmd /c on Windows), which measures again and rewrites the run's result files, then judge the run and its rerun by their mean (no band: below the floor, the pair fails); a CMD that fails, or leaves a file as it was or with the same bytes (touched or copied back: no new measurement), is an input error (exit 2)")
-	fs.DurationVar(&g.rerunTimeout, "rerun-timeout", defaultRerunTimeout, "the longest --rerun-command may run, a `DURATION` (90s, 10m; 0: no limit): then it is killed with its process group and the gate exits 2; once CMD has exited, what it left running (a background job) is killed too")
+	fs.DurationVar(&g.rerunTimeout, "rerun-timeout", defaultRerunTimeout, "the longest --rerun-command may run, a `DURATION` (90s, 10m; 0: no limit): then it is killed with its process group and the gate exits 2; once CMD has exited, what it left running (a background job; on Linux also what left its group, setsid()) is killed too")
 	fs.Float64Var(&g.tag, "tag-threshold", 0.03, "tag ratios beyond ±`F` as faster or SLOWER, in [0, 1)")
 	fs.group("CI:")
-	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE` (default $GITHUB_STEP_SUMMARY when set)")
-	fs.BoolVar(&g.record, "record", false, "also store the run (--db, --run ID, --label)")
+	fs.StringVar(&g.summary, "summary", "", "append a Markdown summary to `FILE`, its folders made if missing (default $GITHUB_STEP_SUMMARY when set)")
+	fs.BoolVar(&g.record, "record", false, "also store the run (--db, --run ID, --label; without --run, a CSV file or zip artifact given as the PATH names it)")
 	fs.BoolVar(&g.emitMeta, "emit-meta", false, "write qoscal.json beside the candidate's result file: the Actions run id and attempt, commit, runner OS and name, the time, and the machine (CPU model, logical CPUs, OS, kernel, runner image), read back as the run's labels when the folder (or its artifact) is a PATH")
 	fs.IntVar(&g.driftWindow, "drift-window", 20, fmt.Sprintf("with --db, check the last `N` stored gated runs (those with the --label labels, if given) for drift from the calibration, at a false-alarm rate of %s%% per N runs checked after each: 0 (no check) or in [3, %d]; a note on drift, a warning annotation under Actions", strconv.FormatFloat(100*drift.DefaultDriftFalseAlarm, 'g', -1, 64), maxDriftWindow))
 	fs.StringArrayVar(&g.labels, "label", nil, "a `KEY=VALUE` label of the recorded run; with --drift-window, of the stored runs checked")
@@ -201,7 +201,11 @@ func (g *gateFlags) readInputs(u *ui, paths []string) (*gateInput, error) {
 	if err := g.validate(fs.Changed("floor")); err != nil {
 		return nil, err
 	}
-	if g.record && g.runID == "" && len(paths) != 2 {
+	// A file given as the one PATH (a CSV file, a zip artifact) names
+	// its run: --record takes that id as --run would give it (issue 35),
+	// once the run is read.
+	idFromFile := len(paths) == 1 && isFile(paths[0])
+	if g.record && g.runID == "" && len(paths) != 2 && !idFromFile {
 		// Under GitHub Actions the run is named, as --run's help says, by
 		// default after the Actions run and attempt; elsewhere no default
 		// names it well enough to store it by.
@@ -254,6 +258,9 @@ func (g *gateFlags) readInputs(u *ui, paths []string) (*gateInput, error) {
 	run, err := g.readRun(u, paths)
 	if err != nil {
 		return nil, err
+	}
+	if g.record && g.runID == "" && idFromFile {
+		g.runID = run.ID
 	}
 	if g.rerunCommand != "" {
 		if err := checkRerunID(run.ID); err != nil {
@@ -555,4 +562,11 @@ func sameBytes(a, b string) bool {
 			return (ea == io.EOF || ea == io.ErrUnexpectedEOF) && (eb == io.EOF || eb == io.ErrUnexpectedEOF)
 		}
 	}
+}
+
+// isFile says whether path is a file, not a folder (a CSV file or a zip
+// artifact, which name their runs).
+func isFile(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
 }

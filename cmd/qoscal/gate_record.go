@@ -227,7 +227,7 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	}
 	m := load.Meta{Version: load.MetaVersion, RunID: u.getenv("GITHUB_RUN_ID"), Attempt: u.getenv("GITHUB_RUN_ATTEMPT"),
 		Commit: u.getenv("GITHUB_SHA"), RunnerOS: u.getenv("RUNNER_OS"), RunnerName: u.getenv("RUNNER_NAME"),
-		Time: now.Format(time.RFC3339)}
+		Time: now.Format(time.RFC3339), QoscalVersion: version}
 	// The machine the gate runs on is the one that measured (gate runs in
 	// the job that measured), as 'qoscal measure' records it: version 2,
 	// which carries the environment.

@@ -45,7 +45,7 @@ func writeGate(u *ui, v *gateView, outs []output, same string, warnings []calibr
 	if u.github {
 		annotated = v.annotate(u.annotations())
 	}
-	v.verdictLine(u, u.json, annotated)
+	v.verdictLine(u, u.json || u.markdown, annotated)
 	if driftNote != "" {
 		u.warnAbout("drift", "drift: "+driftNote)
 	}
@@ -138,13 +138,16 @@ func gateExitCode(res *calgate.GateResult) int {
 
 // verdictLine prints the verdict sentence: PASS (and "not gating") on
 // stdout, FAIL and inconclusive on stderr, report-only below the floor as a
-// warning. With JSON on stdout the sentence goes to stderr (it is the
-// document's message too); when an annotation already said it, it is not
+// warning. With JSON or Markdown on stdout the sentence goes to stderr:
+// stdout is the document only, whose own headline says the verdict with
+// names escaped (issue 35: piped into qoscal comment, the plain sentence
+// after a Markdown document put a benchmark named <img ...> or @octocat
+// into the comment raw). When an annotation already said it, it is not
 // said again.
-func (v *gateView) verdictLine(u *ui, json, annotated bool) {
+func (v *gateView) verdictLine(u *ui, document, annotated bool) {
 	h := v.Headline()
 	out := func(s string) {
-		if json {
+		if document {
 			u.notef("%s", s)
 		} else {
 			fmt.Fprintln(u.stdout, s)

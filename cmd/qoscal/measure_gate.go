@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"os/signal"
 
 	calgate "github.com/qoscal/qoscal/calibrate/gate"
@@ -18,7 +19,7 @@ import (
 func (m *measureFlags) gateFlags(fs *flagSet) {
 	fs.group("The sequential gate:")
 	fs.StringVar(&m.calibration, "calibration", "", "judge the run after each repetition against the calibration `FILE` ('qoscal recommend --write' on runs measured with repetitions: it needs their variance components; with profiles, the one of this machine's environment or --label), and stop once decided")
-	fs.IntVar(&m.maxRepetitions, "max-repetitions", 0, fmt.Sprintf("with --calibration, the most repetitions `M`, in [0, %d] (default 0: --repetitions); undecided then, the verdict is rerun (exit 3)", calgate.MaxRepetitions))
+	fs.IntVar(&m.maxRepetitions, "max-repetitions", 0, fmt.Sprintf("with --calibration, the most repetitions `M`, in [0, %d]: 0, the default, takes --repetitions when given, else the design's, the fewest whose mean holds 90%% of what unlimited repetitions would tell, 2 to 10; undecided then, the verdict is rerun (exit 3)", calgate.MaxRepetitions))
 	fs.BoolVar(&m.bisect, "bisect", false, "exit as 'git bisect run' reads it: 0 pass (good), 1 fail (bad), 125 skip (undecided, or the commit could not be measured), 128 a usage error such as a mistyped flag (git bisect run stops: the mistake is the same at every commit)")
 	fs.BoolVar(&m.reportOnly, "report-only", false, "report, never fail on a regression (exit 0; with --bisect a regression still exits 1, bad)")
 	fs.StringVar(&m.perBenchmark, "per-benchmark", calgate.PerBenchmarkWarn, "what a benchmark below its calibrated band does, `MODE`: warn, fail (exit 1 even when the sequential gate passes) or off")
@@ -103,11 +104,19 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	if cfg.Baseline != cal.Baseline || cfg.Candidate != cal.Candidate {
 		return usagef("the run compares %s (candidate) with %s (baseline), but %s compares %s with %s: name the variants as the calibration does", cfg.Candidate, cfg.Baseline, m.calibration, cal.Candidate, cal.Baseline)
 	}
-	seq, err := calgate.NewSequential(cal, m.maxRepetitions, cfg.Repetitions)
+	maxReps, limit := m.maxRepetitions, "--max-repetitions"
+	switch {
+	case maxReps == 0 && m.fs != nil && m.fs.Changed("repetitions"):
+		maxReps, limit = cfg.Repetitions, "--repetitions"
+	case maxReps == 0:
+		maxReps, limit = designRepetitions(cal), "the design's most (--max-repetitions sets it)"
+	}
+	seq, err := calgate.NewSequential(cal, maxReps, maxReps)
 	if err != nil {
 		return err
 	}
 	cfg.Repetitions = seq.Last()
+	costNotes(u, &cfg, fmt.Sprintf("%s at most, %s", plural(cfg.Repetitions, "repetition"), limit))
 	cfg.Decide = func(rep int, ms []data.Measurement) (bool, error) {
 		return seq.Look(cfg.RunID, cfg.Baseline, cfg.Candidate, rep, ms)
 	}
@@ -168,4 +177,24 @@ func bisectCode(err error) error {
 		return err // a verdict's code, already mapped
 	}
 	return &exitError{code: bisectSkip, err: err}
+}
+
+// designRepetitions is the most repetitions the sequential gate takes when
+// neither --max-repetitions nor --repetitions says: the fewest at which the
+// mean of a job's repetitions holds 90% of the information that unlimited
+// repetitions would give against the calibration, I_M = 1/(b² + w²/M) ≥
+// 0.9/b², that is M ≥ 9·w²/b² (b the job's effect against the calibration's
+// mean, model.FileVariance.EffectiveBetween; w the within-job SD): repetitions
+// past it buy little, since b never averages out. At least 2, and at most
+// 10, the fixed default it replaces (issue 35: with a job effect as large
+// as CI runners have, 10 repetitions cost five times what 2 or 3 do for
+// almost the same judgement).
+func designRepetitions(cal *model.File) int {
+	v := cal.Variance
+	b := v.EffectiveBetween(cal.Observed.SDLog)
+	if !(b > 0) {
+		return 10
+	}
+	m := math.Ceil(9 * v.Within * v.Within / (b * b))
+	return int(min(10, max(2, m)))
 }

@@ -358,7 +358,7 @@ func (c *Client) nextPage(h http.Header) (*url.URL, error) {
 	}
 	u, err := c.api.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("the next page's link %q: %v", clip(raw), err)
+		return nil, fmt.Errorf("the next page's link %q: %w", clip(raw), err)
 	}
 	if !sameOrigin(u, c.api) || u.User != nil {
 		return nil, fmt.Errorf("the next page's link %s leads away from the API at %s: not followed with the token", clip(u.Redacted()), c.api.Host)
@@ -427,7 +427,7 @@ func (c *Client) do(ctx context.Context, method string, u *url.URL, in, out any)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %v", method, c.path(u), err)
+		return nil, fmt.Errorf("%s %s: %w", method, c.path(u), err)
 	}
 	req.Header.Set("Accept", "application/vnd.github+json")
 	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")

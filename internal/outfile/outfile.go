@@ -47,6 +47,9 @@ func openOut(path string, flag int) (*os.File, error) {
 // "$GITHUB_OUTPUT" earlier in the step), a line break comes first, or
 // b's first line would be read as the end of that one.
 func Append(path string, b []byte) error {
+	if err := makeParents(path); err != nil {
+		return err
+	}
 	if unendedLine(path) {
 		b = append([]byte{'\n'}, b...)
 	}
@@ -72,6 +75,17 @@ func unendedLine(path string) bool {
 	return last[0] != '\n'
 }
 
+// makeParents makes the folders path is in, as mkdir -p would: every
+// file qoscal writes may be named in a folder yet to be made (issue 35:
+// measure --out refused one that plot --out made).
+func makeParents(path string) error {
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err == nil && st.IsDir() {
+		return nil
+	}
+	return os.MkdirAll(dir, 0o755)
+}
+
 // Write makes path hold b: written to a new file in the same folder,
 // then renamed over path, so that path holds either what it held or all
 // of b. A path that exists and is no regular file (a named pipe, a
@@ -92,6 +106,8 @@ func Write(path string, b []byte) error {
 	keep := err == nil
 	if keep {
 		perm = st.Mode().Perm()
+	} else if err := makeParents(path); err != nil {
+		return err
 	}
 	tmp, err := createTemp(path, perm)
 	if err != nil {
