@@ -100,28 +100,6 @@ func (f *ingestFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
-	// The runs are read as they are stored, never all held: read ahead by
-	// a goroutine of their own (up to prefetchRuns), so that parsing and
-	// storing use a core each. The first is read before the store is
-	// opened, so that input that fails at once (a file that does not
-	// parse, a bad CSV) does not make a store.
-	next, stop := store.Prefetch(runs, prefetchRuns)
-	defer stop()
-	first, err, ok := next()
-	if ok && err != nil {
-		stop()
-		warn()
-		return err
-	}
-	now, err := u.now()
-	if err != nil {
-		return err
-	}
-	st, err := source.OpenStore(u.ctx, storePath(u, db), store.ReadWrite)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
 	var progress func(done, total int)
 	shown := false
 	if isTerminal(u.stderr) {
@@ -132,29 +110,14 @@ func (f *ingestFlags) run(u *ui, paths []string) error {
 			}
 		}
 	}
-	var inputErr error
-	all := func(yield func(data.Run, error) bool) {
-		if !ok || !yield(first, nil) {
-			return
-		}
-		for {
-			r, err, more := next()
-			if err != nil {
-				inputErr = err
-			}
-			if !more || !yield(r, err) {
-				return
-			}
-		}
-	}
-	res, err := st.IngestEach(u.ctx, store.Incoming(all), store.IngestOptions{Replace: replace, Progress: progress, Now: now})
-	// The reading stops (and with it the loader's warnings) before they
-	// are said.
-	stop()
+	// The runs are read as they are stored (source.Ingest), the first
+	// before the store is opened; the reading (and with it the loader's
+	// warnings) has stopped when it returns.
+	loc, res, inputFailed, err := source.Ingest(u.ctx, storePath(u, db), runs, store.IngestOptions{Replace: replace, Progress: progress}, u.now)
 	if shown {
 		fmt.Fprint(u.stderr, "\r\033[K")
 	}
-	if err == nil || err == inputErr {
+	if err == nil || inputFailed {
 		warn()
 	}
 	if err != nil {
@@ -169,17 +132,13 @@ func (f *ingestFlags) run(u *ui, paths []string) error {
 		u.notef("runs %s, %s, ... %s already stored (%d runs)", res.AlreadyStored[0], res.AlreadyStored[1], res.AlreadyStored[n-1], n)
 	}
 	fmt.Fprintf(u.stdout, "%s: %s added, %d already stored, %d replaced; %d measurements written\n",
-		st.Location(), present.Plural(res.Added, "run"), res.Unchanged, res.Replaced, res.Measurements)
+		loc, present.Plural(res.Added, "run"), res.Unchanged, res.Replaced, res.Measurements)
 	return nil
 }
 
 // progressMin is the number of runs from which ingest shows progress on a
 // terminal.
 const progressMin = 50
-
-// prefetchRuns is how many runs ingest reads ahead of the store: enough to
-// keep both busy, few enough that memory does not grow with the input.
-const prefetchRuns = 64
 
 // each yields the runs of PATHs as they are read (load.Runs), or, with
 // no PATH, the single run whose files --baseline and --candidate name.

@@ -1,14 +1,9 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"fmt"
-	"os"
 
 	"github.com/qoscal/qoscal/data/source"
-	"github.com/qoscal/qoscal/data/store"
-	"github.com/qoscal/qoscal/data/store/sqlite"
 	"github.com/qoscal/qoscal/present"
 )
 
@@ -93,45 +88,15 @@ func (f *storeCopyFlags) run(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
-	src, err := source.OpenStore(u.ctx, from, store.ReadOnly)
+	c, err := source.Copy(u.ctx, from, to, now)
 	if err != nil {
 		return err
 	}
-	defer src.Close()
-	// The ledger is read first, before a store is made: every entry's run
-	// was stored with or before it, so the runs read next hold them all.
-	ledger, err := src.Ledger(u.ctx, store.LedgerQuery{})
-	if err != nil {
-		return err
-	}
-	// A store file the copy makes is removed if the copy fails: an empty
-	// store left at --to looks like a copy. One that was there keeps what
-	// it held (the copy is one transaction).
-	made := !store.IsPostgresURL(to) && !fileExists(to)
-	dst, err := source.OpenStore(u.ctx, to, store.ReadWrite)
-	if err != nil {
-		if made {
-			removeStore(to)
-		}
-		return err
-	}
-	// The runs stream from one store into the other, a page at a time,
-	// keeping their ingest times; the ledger follows them.
-	res, err := dst.IngestEach(u.ctx, src.EachRun(u.ctx, store.Query{Order: store.IngestOrder}), store.IngestOptions{Now: now, Ledger: &ledger})
-	if err != nil {
-		dst.Close()
-		if made {
-			removeStore(to)
-		}
-		return err
-	}
-	if err := dst.Close(); err != nil {
-		return err
-	}
-	fmt.Fprintf(u.stdout, "%s -> %s: %s copied, %d already stored\n", src.Location(), dst.Location(), present.Plural(res.Added, "run"), res.Unchanged)
-	if !ledger.Empty() {
+	res := c.Result
+	fmt.Fprintf(u.stdout, "%s -> %s: %s copied, %d already stored\n", c.From, c.To, present.Plural(res.Added, "run"), res.Unchanged)
+	if c.HasLedger {
 		l := res.Ledger
-		line := fmt.Sprintf("%s -> %s: ledger: %s and %s copied, %d already stored", src.Location(), dst.Location(),
+		line := fmt.Sprintf("%s -> %s: ledger: %s and %s copied, %d already stored", c.From, c.To,
 			present.Plural(l.VerdictsAdded+l.VerdictsReplaced, "verdict"), present.Plural(l.MarksAdded, "mark"), l.VerdictsUnchanged+l.MarksUnchanged)
 		if l.VerdictsReplaced > 0 {
 			line += fmt.Sprintf(" (%d of the verdicts replaced one the target held)", l.VerdictsReplaced)
@@ -139,20 +104,6 @@ func (f *storeCopyFlags) run(u *ui, args []string) error {
 		fmt.Fprintln(u.stdout, line)
 	}
 	return nil
-}
-
-// fileExists reports whether a file (of any kind) is at path.
-func fileExists(path string) bool {
-	_, err := os.Lstat(path)
-	return err == nil
-}
-
-// removeStore removes a SQLite store file and the files SQLite keeps
-// beside it.
-func removeStore(path string) {
-	for _, s := range []string{"", "-wal", "-shm", "-journal"} {
-		os.Remove(path + s)
-	}
 }
 
 // storeUpgradeFlags are the flags of store upgrade.
@@ -163,9 +114,9 @@ func (f *storeUpgradeFlags) flags(fs *flagSet) {
 	fs.StringVar(&f.db, "db", "", "the `STORE` to upgrade (default $QOSCAL_DB, else qoscal.db)")
 }
 
-// run upgrades a store an older qoscal wrote. It first opens the store
-// read-only, so that a store that is missing, or is not a qoscal store, is
-// an error and is never made, and one up to date is not written.
+// run upgrades a store an older qoscal wrote (source.Upgrade: a store
+// that is missing, or is not a qoscal store, is an error and is never
+// made, and one up to date is not written).
 func (f *storeUpgradeFlags) run(u *ui, args []string) error {
 	db := f.db
 	if len(args) > 0 {
@@ -177,40 +128,18 @@ func (f *storeUpgradeFlags) run(u *ui, args []string) error {
 	if err := fc.check(); err != nil {
 		return err
 	}
-	st, err := source.OpenStore(u.ctx, loc, store.ReadOnly)
-	if err == nil {
-		defer st.Close()
-		// A store up to date is read through before it is said to be: a
-		// garbled page is found here, not by the next command.
-		if c, ok := st.(interface{ Check(context.Context) error }); ok {
-			if err := c.Check(u.ctx); err != nil {
-				return err
-			}
+	up, err := source.Upgrade(u.ctx, loc)
+	if up != nil {
+		if up.From == up.To {
+			fmt.Fprintf(u.stdout, "%s: schema version %d, up to date\n", up.Location, up.To)
+		} else {
+			fmt.Fprintf(u.stdout, "%s: upgraded from schema version %d to %d\n", up.Location, up.From, up.To)
 		}
-		fmt.Fprintf(u.stdout, "%s: schema version %d, up to date\n", st.Location(), sqlite.SchemaVersion)
-		return st.Close()
-	}
-	var older *store.OlderSchemaError
-	if !errors.As(err, &older) {
-		return err
-	}
-	st, err = source.OpenStore(u.ctx, loc, store.ReadWrite)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(u.stdout, "%s: upgraded from schema version %d to %d\n", st.Location(), older.Version, sqlite.SchemaVersion)
-	// A SQLite file keeps the pages the upgrade freed: give them back.
-	if c, ok := st.(interface {
-		Compact(context.Context) (int64, int64, error)
-	}); ok {
-		before, after, err := c.Compact(u.ctx)
-		if err != nil {
-			st.Close()
-			return err
+		if up.Compacted {
+			fmt.Fprintf(u.stdout, "%s: compacted, %s -> %s\n", up.Location, sizeText(up.Before), sizeText(up.After))
 		}
-		fmt.Fprintf(u.stdout, "%s: compacted, %s -> %s\n", st.Location(), sizeText(before), sizeText(after))
 	}
-	return st.Close()
+	return err
 }
 
 // sizeText says a size in bytes in kB (10³ bytes) below a megabyte, else
