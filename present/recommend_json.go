@@ -142,6 +142,9 @@ type fprJSON struct {
 	DistributionFreeUpper95 render.Float `json:"distribution_free_upper95"`
 	Claimed                 render.Float `json:"claimed"`
 	ClaimedUpper95          render.Float `json:"claimed_upper95"`
+	// Rule is the margin rule's own rate (FloorCost.RuleRate), the claim
+	// of a margin floor; omitted for any other method.
+	Rule *render.Float `json:"rule,omitempty"`
 }
 
 // horizonJSON is the chance of a false alarm over the next runs.
@@ -256,6 +259,10 @@ func (v *Recommend) JSON() recommendJSON {
 	j.CalibratedOn = windowJSON{First: w.First, Last: w.Last, N: w.N, Rule: w.Rule}
 	if bs := rec.Bootstrap; bs.B > 0 {
 		j.Bootstrap = &bootstrapJSON{B: bs.B, Seed: bs.Seed, Mean: bs.Mean, Q05: bs.Q05, Q50: bs.Q50, Q95: bs.Q95}
+	}
+	if !math.IsNaN(c.RuleRate) {
+		r := render.Float(c.RuleRate)
+		j.FPR.Rule = &r
 	}
 	return j
 }

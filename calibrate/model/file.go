@@ -33,10 +33,12 @@ import (
 // is refused (ErrVersion1). Version 3 adds variance_components, and is
 // written only for a calibration that has them (a file without them stays
 // version 2, which older builds read); version 4 likewise adds
-// environments, by and profiles (environment.go).
+// environments, by and profiles (environment.go), and version 5
+// false_positive_rate.rule, the margin rule's own rate (margin.go),
+// written only for a margin floor.
 const (
 	FileSchema  = "qoscal-calibration"
-	FileVersion = 4
+	FileVersion = 5
 	// minFileVersion is the oldest version read.
 	MinFileVersion = 2
 	// varianceVersion is the version that adds variance_components.
@@ -199,6 +201,23 @@ type FileFPR struct {
 	Predictive       NullFloat `json:"predictive"`
 	Upper95          NullFloat `json:"upper95"`
 	DistributionFree NullFloat `json:"distribution_free"`
+	// Rule is the margin rule's own rate (MarginRuleRate on the matrix's
+	// scores with params.margin, step and seed; version 5): the rate a
+	// margin floor claims, where the predictive rate is that of the floor
+	// taken as given (docs/STATS.md 2.1). Only in a margin file (and its
+	// profiles, each on its own matrix); omitted otherwise and in older
+	// files, which claim the predictive rate as before.
+	Rule *NullFloat `json:"rule,omitempty"`
+}
+
+// StatedRate is the model's rate the file states for its floor: the
+// margin rule's own rate when the file has it (false_positive_rate.rule),
+// else the predictive rate.
+func (f *File) StatedRate() float64 {
+	if r := f.FPR.Rule; r != nil && !math.IsNaN(float64(*r)) {
+		return float64(*r)
+	}
+	return float64(f.FPR.Predictive)
 }
 
 // FileDetection are the floor's detection figures.
@@ -854,6 +873,29 @@ func (f *File) checkModel() error {
 	}
 	if err := CheckFloorUseful(scores, f.Floor, f.RecommendOptions()); err != nil {
 		return fmt.Errorf("field floor %v: %w", f.Floor, err)
+	}
+	return f.checkRule(scores)
+}
+
+// checkRule checks false_positive_rate.rule: a field of version 5, of a
+// margin file, and the rate MarginRuleRate gives on the matrix's scores
+// with the file's margin, step and seed (bit for bit when written; the
+// tolerance allows only for the last digit).
+func (f *File) checkRule(scores []float64) error {
+	r := f.FPR.Rule
+	if r == nil {
+		return nil
+	}
+	switch {
+	case f.Version < RuleVersion:
+		return fmt.Errorf("field false_positive_rate.rule is a field of version %d, and this file says version %d", RuleVersion, f.Version)
+	case f.Method != MethodMargin:
+		return fmt.Errorf("field false_positive_rate.rule is the margin rule's rate, and this file's method is %s", f.Method)
+	}
+	want := MarginRuleRate(scores, f.Params.Margin, f.Params.Step, f.Params.Seed)
+	got := float64(*r)
+	if math.IsNaN(want) != math.IsNaN(got) || math.Abs(got-want) > 1e-12*math.Abs(want) {
+		return fmt.Errorf("field false_positive_rate.rule %v is not the margin rule's rate on the matrix (%v)", got, want)
 	}
 	return nil
 }
