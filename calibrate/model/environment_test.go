@@ -55,16 +55,14 @@ func TestSetEnvironments(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a file with environments is refused: %v", err)
 	}
-	// Version 5: the fixture is a margin file, which carries the rule's
-	// own rate (false_positive_rate.rule).
-	if back.Version != 5 || fmt.Sprint(back.Environments) != want {
+	if back.Version != 4 || fmt.Sprint(back.Environments) != want {
 		t.Errorf("read back: version %d, environments %v", back.Version, back.Environments)
 	}
 	if got := fmt.Sprint(back.EnvironmentValues("cpu"), back.EnvironmentValues("image")); got != "[A B] [ubuntu24 20261124.1]" {
 		t.Errorf("values %s", got)
 	}
 	none, b := withEnvironments(t, func(int) map[string]string { return map[string]string{"os": "linux"} })
-	if none.Environments != nil || none.Version != 5 || bytes.Contains(b, []byte("environments")) {
+	if none.Environments != nil || none.Version != 2 || bytes.Contains(b, []byte("environments")) {
 		t.Errorf("no cpu or image labels: version %d, environments %v", none.Version, none.Environments)
 	}
 }
@@ -79,9 +77,7 @@ func TestParseFileEnvironmentsRefused(t *testing.T) {
 		change func(m map[string]any)
 		want   string
 	}{
-		{"an older version", func(m map[string]any) { m["version"] = 2; dropRule(m) }, "field environments is a field of version 4, and this file says version 2"},
-		{"the rule's rate in an older version", func(m map[string]any) { m["version"] = 4 }, "field false_positive_rate.rule is a field of version 5, and this file says version 4"},
-		{"the rule's rate edited", func(m map[string]any) { obj(m, "false_positive_rate")["rule"] = 0.0001 }, "field false_positive_rate.rule 0.0001 is not the margin rule's rate on the matrix"},
+		{"an older version", func(m map[string]any) { m["version"] = 2 }, "field environments is a field of version 4, and this file says version 2"},
 		{"an empty entry", func(m map[string]any) { m["environments"].([]any)[0] = map[string]any{"runs": 1} }, "field environments[0] names neither a cpu nor an image"},
 		{"no runs", func(m map[string]any) { m["environments"].([]any)[1].(map[string]any)["runs"] = 0 }, "field environments[1].runs 0: expected 1 to the 5 calibration runs"},
 		{"more runs than the file's", func(m map[string]any) { m["environments"].([]any)[1].(map[string]any)["runs"] = 5 }, "field environments counts 8 runs, more than the calibration's 5"},
@@ -173,7 +169,7 @@ func TestParseFileProfiles(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a file with profiles is refused: %v", err)
 	}
-	if f.Version != 5 || f.By != "cpu" || fmt.Sprint(f.ProfileValues()) != "[A B]" {
+	if f.Version != 4 || f.By != "cpu" || fmt.Sprint(f.ProfileValues()) != "[A B]" {
 		t.Fatalf("version %d, by %q, profiles %v", f.Version, f.By, f.ProfileValues())
 	}
 	a, ok := f.Profile("A")
@@ -228,14 +224,7 @@ func TestParseFileProfilesRefused(t *testing.T) {
 		}, "field profiles[1].value \"A\": expected the profiles sorted by value, each once"},
 		{"by without profiles", func(m map[string]any) { delete(m, "profiles") }, "field by \"cpu\" without profiles"},
 		{"profiles without by", func(m map[string]any) { delete(m, "by") }, "field profiles without field by"},
-		{"an older version", func(m map[string]any) {
-			m["version"] = 3
-			dropRule(m)
-			for i := range m["profiles"].([]any) {
-				dropRule(prof(m, i))
-			}
-		}, "fields by and profiles are fields of version 4, and this file says version 3"},
-		{"a profile's rule rate edited", func(m map[string]any) { obj(prof(m, 1), "false_positive_rate")["rule"] = 0.5 }, "field profiles[1] (cpu B): field false_positive_rate.rule 0.5 is not the margin rule's rate"},
+		{"an older version", func(m map[string]any) { m["version"] = 3 }, "fields by and profiles are fields of version 4, and this file says version 3"},
 	} {
 		_, err := model.ParseFile("c.json", edit(t, good, c.change))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -243,7 +232,3 @@ func TestParseFileProfilesRefused(t *testing.T) {
 		}
 	}
 }
-
-// dropRule removes false_positive_rate.rule from the calibration m, as a
-// file older than version 5 has none.
-func dropRule(m map[string]any) { delete(obj(m, "false_positive_rate"), "rule") }

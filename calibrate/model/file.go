@@ -210,7 +210,8 @@ type FileFPR struct {
 	Rule *NullFloat `json:"rule,omitempty"`
 }
 
-// StatedRate is the model's rate the file states for its floor: the
+// StatedRate is the model's rate the file states for its floor (gate's
+// cost sentence, audit's claim): the
 // margin rule's own rate when the file has it (false_positive_rate.rule),
 // else the predictive rate.
 func (f *File) StatedRate() float64 {

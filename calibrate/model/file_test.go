@@ -227,7 +227,7 @@ func TestParseFileModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Version != 5 || f.FPR.Rule == nil || f.Matrix == nil || len(f.Matrix.Runs) != 5 || len(f.Matrix.Benchmarks) != 10 {
+	if f.Version != 2 || f.Matrix == nil || len(f.Matrix.Runs) != 5 || len(f.Matrix.Benchmarks) != 10 {
 		t.Fatalf("version %d, matrix %+v", f.Version, f.Matrix)
 	}
 	// The matrix's scores are the calibration's, bit for bit.

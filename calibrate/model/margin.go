@@ -19,6 +19,15 @@ const RuleVersion = 5
 // fitted model's.
 const MarginRuleDraws = 2000
 
+// MarginRuleMinRuns is the fewest runs on which a margin floor claims the
+// rule's own rate: it plugs the fitted σ in, and from fewer runs that
+// estimate is too rough (six tight runs gave 1 in 50 million where one
+// healthy run in three failed); a margin floor on fewer runs claims the
+// predictive rate, which averages over σ's uncertainty, as before. The
+// Monte Carlo that checks the rule's rate (docs/STATS.md 2.1) starts at
+// this many runs.
+const MarginRuleMinRuns = 10
+
 // MarginRuleRate is the margin rule's own false-positive rate per healthy
 // run (docs/STATS.md 2.1, "what the margin rule's rate is"): the expected
 // true rate of the floor the rule places, F = RoundDown(min·(1 − margin),
@@ -33,10 +42,10 @@ const MarginRuleDraws = 2000
 // rule's realised rate (true/claimed 0.38 at ρ 0.5). The simulation is
 // seeded with seed, so the same scores give the same rate bit for bit
 // (the calibration file's reader recomputes it from the matrix). NaN for
-// fewer than two scores or scores that never varied.
+// fewer than MarginRuleMinRuns scores or scores that never varied.
 func MarginRuleRate(scores []float64, margin, step float64, seed uint64) float64 {
 	n := len(scores)
-	if n < 2 || !(step > 0) || !(margin >= 0 && margin < 1) {
+	if n < MarginRuleMinRuns || !(step > 0) || !(margin >= 0 && margin < 1) {
 		return math.NaN()
 	}
 	logs, err := stats.Logs(scores)

@@ -16,9 +16,9 @@ import (
 // grid, independently of the simulation (a step of 1e-6 makes rounding
 // negligible). The simulation's 2,000 draws agree within 8% (about 3.5
 // of its standard errors); the same scores give the same rate bit for
-// bit; too few or constant scores give NaN.
+// bit; fewer than MarginRuleMinRuns or constant scores give NaN.
 func TestMarginRuleRateIndependent(t *testing.T) {
-	const n, margin = 10, 0.05
+	const n, margin = 12, 0.05
 	scores := make([]float64, n)
 	for i := range scores {
 		d := 0.03
@@ -52,7 +52,7 @@ func TestMarginRuleRateIndependent(t *testing.T) {
 	if again := model.MarginRuleRate(scores, margin, 1e-6, 1); again != got {
 		t.Errorf("not deterministic: %v then %v", got, again)
 	}
-	for _, bad := range [][]float64{{1.2}, {1.2, 1.2, 1.2}} {
+	for _, bad := range [][]float64{{1.2}, {1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2}, {1.2, 1.3, 1.25, 1.22, 1.28, 1.21, 1.27, 1.24, 1.26}} {
 		if r := model.MarginRuleRate(bad, margin, 0.01, 1); !math.IsNaN(r) {
 			t.Errorf("MarginRuleRate(%v) = %v, want NaN", bad, r)
 		}

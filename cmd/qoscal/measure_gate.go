@@ -189,9 +189,9 @@ func newSeqGate(cal *model.File, maxReps, reps int) (*seqGate, error) {
 	if M == 0 {
 		M = reps
 	}
-	alpha := cal.StatedRate()
+	alpha := float64(cal.FPR.Predictive)
 	if !(alpha > 0 && alpha < 0.5) {
-		return nil, fmt.Errorf("calibration file %s claims no false-alarm rate to spend (false_positive_rate.predictive or .rule %v)", cal.Path, alpha)
+		return nil, fmt.Errorf("calibration file %s claims no false-alarm rate to spend (false_positive_rate.predictive %v)", cal.Path, alpha)
 	}
 	v := cal.Variance
 	if !(v.Within > 0) {
