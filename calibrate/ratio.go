@@ -12,7 +12,7 @@ import (
 	"github.com/qoscal/qoscal/stats"
 )
 
-// runName names a run in a message, with where it was read from when
+// RunName names a run in a message, with where it was read from when
 // that says more than its id: "run 123-1 (base.txt,cand.txt)".
 func RunName(run *data.Run) string {
 	if run.Source == "" || run.Source == run.ID {
@@ -91,12 +91,13 @@ type BenchmarkRatio struct {
 	Name                string
 	Unit                string
 	Direction           Direction
-	Baseline, Candidate float64 // medians of the samples
+	Baseline, Candidate float64 // medians of the samples (of all repetitions)
 	BaselineSamples     int
 	CandidateSamples    int
 	// Ratio is oriented so that > 1 means the candidate is better:
 	// candidate/baseline when higher is better, baseline/candidate when
-	// lower is better.
+	// lower is better; for a run of several repetitions, the geometric
+	// mean of its repetitions' ratios (pairRepetitions).
 	Ratio float64
 }
 
@@ -141,16 +142,112 @@ func metricUnit(metric string) string {
 func Ratios(run *data.Run, baseline, candidate string, dir Direction, metric string) (RunRatios, error) {
 	var sc RatioScratch
 	if list, onlyB, onlyC, ok := sc.ratioList(run, baseline, candidate, dir, metric); ok {
+		pairRepetitions(run.Measurements, baseline, candidate, list)
 		rr := RunRatios{ID: run.ID, Labels: run.Labels, Ratios: make(map[string]BenchmarkRatio, len(list)), OnlyBaseline: onlyB, OnlyCandidate: onlyC}
 		for _, br := range list {
 			rr.Ratios[br.Name] = br
 		}
 		return rr, nil
 	}
-	return ratiosByMaps(run, baseline, candidate, dir, metric)
+	rr, err := ratiosByMaps(run, baseline, candidate, dir, metric)
+	if err != nil {
+		return rr, err
+	}
+	list := make([]BenchmarkRatio, 0, len(rr.Ratios))
+	for _, name := range rr.Names() {
+		list = append(list, rr.Ratios[name])
+	}
+	pairRepetitions(run.Measurements, baseline, candidate, list)
+	for _, br := range list {
+		rr.Ratios[br.Name] = br
+	}
+	return rr, nil
 }
 
-// ratioScratch holds the buffers of ratioList, reused from run to run:
+// pairRepetitions sets, for a run measured in two or more repetitions
+// (data.Measurement.Repetition), each benchmark's ratio to the geometric
+// mean of its repetitions' ratios, each repetition's the ratio of that
+// repetition's medians: a run's score is then the mean of its
+// repetitions' log scores, the one score every command gives a run
+// (docs/inputs-and-outputs.md). The ratio of the medians pooled across
+// repetitions broke the pairing of interleaved invocations: a
+// repetition's baseline and candidate ran side by side, under the same
+// drift, and are compared with each other (issue 35: on real interleaved
+// jobs of 3 repetitions the pooled score's SD across jobs was 0.151, the
+// paired one's 0.115). A repetition lacking either variant's value for a
+// benchmark is left out of its mean; the values shown (Baseline,
+// Candidate) stay the medians of all samples. Runs without repetitions,
+// or with one, keep the ratio of the medians.
+func pairRepetitions(ms []data.Measurement, baseline, candidate string, list []BenchmarkRatio) {
+	first, several := 0, false
+	for i := range ms {
+		r := ms[i].Repetition
+		if r > 0 && first == 0 {
+			first = r
+		}
+		several = several || (r > 0 && r != first)
+	}
+	if !several || len(list) == 0 {
+		return
+	}
+	type key struct {
+		bench string
+		rep   int
+	}
+	unit := make(map[string]string, len(list))
+	for _, br := range list {
+		unit[br.Name] = br.Unit
+	}
+	b, c := map[key][]float64{}, map[key][]float64{}
+	reps := map[string][]int{}
+	for i := range ms {
+		m := &ms[i]
+		u, ok := unit[m.Benchmark]
+		if !ok || m.Repetition <= 0 || m.Unit != u {
+			continue
+		}
+		k := key{m.Benchmark, m.Repetition}
+		switch m.Variant {
+		case baseline:
+			if len(b[k]) == 0 && len(c[k]) == 0 {
+				reps[m.Benchmark] = append(reps[m.Benchmark], m.Repetition)
+			}
+			b[k] = append(b[k], m.Value)
+		case candidate:
+			if len(b[k]) == 0 && len(c[k]) == 0 {
+				reps[m.Benchmark] = append(reps[m.Benchmark], m.Repetition)
+			}
+			c[k] = append(c[k], m.Value)
+		}
+	}
+	for i := range list {
+		br := &list[i]
+		rs := reps[br.Name]
+		sort.Ints(rs) // a fixed order of summing: the same bits every time
+		sum, n := 0.0, 0
+		for _, r := range rs {
+			bs, cs := b[key{br.Name, r}], c[key{br.Name, r}]
+			if len(bs) == 0 || len(cs) == 0 {
+				continue
+			}
+			mb, mc := stats.Median(bs), stats.Median(cs)
+			ratio := mc / mb
+			if br.Direction == LowerIsBetter {
+				ratio = mb / mc
+			}
+			if !(ratio > 0) || math.IsInf(ratio, 0) {
+				continue
+			}
+			sum += math.Log(ratio)
+			n++
+		}
+		if n > 0 {
+			br.Ratio = math.Exp(sum / float64(n))
+		}
+	}
+}
+
+// RatioScratch holds the buffers of ratioList, reused from run to run:
 // the list ratioList returns is valid until its next call.
 type RatioScratch struct {
 	list    []BenchmarkRatio
@@ -481,7 +578,7 @@ func (rr *RunRatios) ScoreOver(suite []string) SuiteScore {
 	return s
 }
 
-// scoreOver is ScoreOver with the run's ratios given by ratio (the ratio
+// ScoreOver is ScoreOver with the run's ratios given by ratio (the ratio
 // of suite[j], if the run has it) and a buffer for the log ratios, which
 // it returns for the next call.
 func ScoreOver(id string, suite []string, ratio func(j int) (float64, bool), logs []float64) (SuiteScore, []float64) {
@@ -502,13 +599,14 @@ func ScoreOver(id string, suite []string, ratio func(j int) (float64, bool), log
 	return s, logs
 }
 
-// ratios returns a run's ratios in name order (see Ratios), valid until
+// Ratios returns a run's ratios in name order (see Ratios), valid until
 // the next call.
 func (sc *RatioScratch) Ratios(run *data.Run, baseline, candidate string, dir Direction, metric string) ([]BenchmarkRatio, error) {
 	if list, _, _, ok := sc.ratioList(run, baseline, candidate, dir, metric); ok {
+		pairRepetitions(run.Measurements, baseline, candidate, list)
 		return list, nil
 	}
-	rr, err := ratiosByMaps(run, baseline, candidate, dir, metric)
+	rr, err := Ratios(run, baseline, candidate, dir, metric)
 	if err != nil {
 		return nil, err
 	}
@@ -536,7 +634,7 @@ func (rr *RunRatios) Score(suite []string) (float64, error) {
 	return s.Score, nil
 }
 
-// suite chooses the suite from how many of n runs measured each benchmark
+// SuiteOf chooses the suite from how many of n runs measured each benchmark
 // with both variants. Strict: the benchmarks in more than half the runs
 // (runs lacking one of them are then left out). Partial: the benchmarks in
 // all runs.

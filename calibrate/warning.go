@@ -74,9 +74,6 @@ const (
 	// Gate: the calibration rests on fewer than FewRuns runs;
 	// FewRunsFigures.
 	WarnThinCalibration WarningKind = "thin-calibration"
-	// Gate: the calibration's floor, in force, is below 1.0 (it accepts a
-	// candidate slower than the baseline); FloorFigures.
-	WarnGateFloorBelowOne WarningKind = "gate-floor-below-one"
 	// Gate: benchmarks, or the whole run, without a usable baseline
 	// history; UncheckedFigures.
 	WarnRunnerUnchecked WarningKind = "runner-unchecked"

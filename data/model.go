@@ -46,8 +46,10 @@ const (
 // say. Samples are numbered across a run's repetitions, so that Sample
 // alone tells a run's samples of a benchmark apart (the store keeps the
 // samples, not the repetitions). A variant's value in a run is the median
-// of all its samples, whatever their repetition; the variance components
-// (calibrate) score each repetition on its own.
+// of all its samples, whatever their repetition; a benchmark's ratio in a
+// run of several repetitions is the geometric mean of its repetitions'
+// ratios (calibrate.Ratios), and the variance components score each
+// repetition on its own.
 type Measurement struct {
 	Benchmark  string
 	Variant    string

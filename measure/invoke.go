@@ -163,7 +163,7 @@ func (m *measurement) execute(ctx context.Context, c call, inv *Invocation) erro
 	}
 	inv.Start = micro(start.Sub(m.t0).Seconds())
 	m.mu.Unlock()
-	err = cmd.Start()
+	err = startGroup(cmd)
 	if err != nil {
 		return &Error{Where: inv.where(), What: fmt.Sprintf("could not start %s: %v", argv[0], startErr(err))}
 	}

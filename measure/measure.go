@@ -80,8 +80,9 @@ type Config struct {
 	Variants            []Variant
 	Baseline, Candidate string
 	// Repetitions is how many times each variant's command runs (per
-	// benchmark); with Decide, the most it runs. Warmup runs come
-	// before, in the same order, and are discarded.
+	// benchmark); with Decide, the most it runs. Warmup rounds come
+	// before and are discarded: in each, every variant's command runs
+	// once, on the benchmark that comes first in the round's order.
 	Repetitions, Warmup int
 	// Order is one of Orders; Seed seeds the random orders.
 	Order string
@@ -279,7 +280,7 @@ func (cfg *Config) prepare() ([]variantCmd, error) {
 		if !cfg.Shell {
 			argv, err := Split(v.Command)
 			if err != nil {
-				return nil, fmt.Errorf("variant %s: %v", v.Name, err)
+				return nil, fmt.Errorf("variant %s: %w", v.Name, err)
 			}
 			vc.argv = argv
 		}
@@ -393,6 +394,36 @@ func (p *plan) round(rep, warm int) [][]call {
 	return steps
 }
 
+// warmSteps keeps of a warm-up round the first call of each variant: a
+// warm-up runs each variant's command once (on the benchmark that comes
+// first in the round's order), not every benchmark again, which made
+// the default job's warm-up a whole extra round (issue 35).
+func warmSteps(steps [][]call) [][]call {
+	warmed := map[int]bool{}
+	var kept [][]call
+	for _, step := range steps {
+		var k []call
+		for _, c := range step {
+			if !warmed[c.variant] {
+				warmed[c.variant] = true
+				k = append(k, c)
+			}
+		}
+		if len(k) > 0 {
+			kept = append(kept, k)
+		}
+	}
+	return kept
+}
+
+// Invocations is the number of invocations a measurement of cfg makes
+// when it runs every repetition: each variant's warm-ups, and each
+// variant's command per benchmark and repetition.
+func (cfg *Config) Invocations() int {
+	nv, nb := len(cfg.Variants), max(1, len(cfg.Benchmarks))
+	return nv*cfg.Warmup + nv*nb*cfg.Repetitions
+}
+
 func identity(n int) []int {
 	s := make([]int, n)
 	for i := range s {
@@ -417,9 +448,13 @@ func Run(ctx context.Context, cfg Config, out string) (*Result, error) {
 		return nil, fmt.Errorf("%s exists: measure writes a new run folder", out)
 	}
 	parent := filepath.Dir(out)
+	// The folders out is in are made as mkdir -p would.
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return nil, fmt.Errorf("making the folder of %s: %v", out, err)
+	}
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".*.tmp")
 	if err != nil {
-		return nil, fmt.Errorf("making the run folder beside %s: %v", out, err)
+		return nil, fmt.Errorf("making the run folder beside %s: %w", out, err)
 	}
 	done := false
 	defer func() {
@@ -448,7 +483,7 @@ func Run(ctx context.Context, cfg Config, out string) (*Result, error) {
 		return nil, err
 	}
 	if err := os.Rename(tmp, out); err != nil {
-		return nil, fmt.Errorf("renaming the finished run folder to %s: %v", out, err)
+		return nil, fmt.Errorf("renaming the finished run folder to %s: %w", out, err)
 	}
 	done = true
 	return res, nil
@@ -567,7 +602,11 @@ func (m *measurement) run(ctx context.Context) (*Result, error) {
 				} else {
 					rep = 0
 				}
-				for _, step := range m.plan.round(rep, warm) {
+				steps := m.plan.round(rep, warm)
+				if warm > 0 {
+					steps = warmSteps(steps)
+				}
+				for _, step := range steps {
 					for _, c := range step {
 						if c.variant != v {
 							continue
@@ -582,7 +621,7 @@ func (m *measurement) run(ctx context.Context) (*Result, error) {
 		res.Repetitions = cfg.Repetitions
 	} else {
 		for w := 1; w <= cfg.Warmup; w++ {
-			for _, step := range m.plan.round(0, w) {
+			for _, step := range warmSteps(m.plan.round(0, w)) {
 				if err := m.runStep(ctx, step); err != nil {
 					return nil, err
 				}

@@ -19,7 +19,9 @@ func shellLine(cmd *exec.Cmd, command string) {}
 // that a timeout or an interrupt ends the command and everything it
 // started (a script's benchmark binary, a server it launched): cmd.Cancel
 // sends SIGKILL to the whole group, kill(-pgid). A process that leaves
-// the group (setsid, a daemon) escapes it.
+// the group (setsid, a daemon) escapes it, but on Linux, where qoscal
+// is the subreaper of what it starts (reaper_linux.go), reapGroup ends it
+// once the commands have ended.
 func groupOf(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return killGroup(cmd) }
@@ -41,7 +43,12 @@ func killGroup(cmd *exec.Cmd) error {
 // reapGroup kills what the command left running in its group once it has
 // exited (a background job of a script), so that it cannot disturb the
 // next invocation's measurement.
-func reapGroup(cmd *exec.Cmd) { _ = killGroup(cmd) }
+func reapGroup(cmd *exec.Cmd) {
+	_ = killGroup(cmd)
+	if cmd.Process != nil {
+		endOrphans(cmd.Process.Pid)
+	}
+}
 
 // signalOf is the signal that ended the command, "" if none.
 func signalOf(state interface{ Sys() any }) string {

@@ -303,6 +303,31 @@ func checkChart(t *testing.T, name string, c mermaid.Chart) parsed {
 	if !(p.hi > p.lo) {
 		t.Errorf("%s: y-axis %v --> %v", name, p.lo, p.hi)
 	}
+	// A mask (bars in the background's white, drawn over the bars before
+	// it so that they float) is in no key; each of its values must lie
+	// within the axis and at or below a bar it masks.
+	if len(p.plots) == len(p.palette) {
+		var plots = p.plots[:0:0]
+		var pal []string
+		for i, pl := range p.plots {
+			if !(pl.bar && p.palette[i] == "#ffffff") {
+				plots, pal = append(plots, pl), append(pal, p.palette[i])
+				continue
+			}
+			for j, v := range pl.values {
+				top := math.Inf(-1)
+				for _, before := range p.plots[:i] {
+					if before.bar && before.values[j] >= p.lo {
+						top = math.Max(top, before.values[j])
+					}
+				}
+				if v < p.lo || v > p.hi || v > top {
+					t.Errorf("%s: the mask %d has %v at category %d, off the axis or above the bar it masks (%v)", name, i, v, j, top)
+				}
+			}
+		}
+		p.plots, p.palette = plots, pal
+	}
 	if len(p.plots) != len(c.Series) || len(p.palette) != len(c.Series) {
 		t.Fatalf("%s: %d statements, %d palette colours, %d series in the key", name, len(p.plots), len(p.palette), len(c.Series))
 	}
@@ -393,5 +418,65 @@ func TestFloorAndBandsNamed(t *testing.T) {
 		if !strings.Contains(st.Key, want) {
 			t.Errorf("the strips' key lacks %q:\n%s", want, st.Key)
 		}
+	}
+}
+
+// TestBarsFloat: issue 35 item 9. The ratio spread showed each
+// benchmark's median as a bar from 0 on a linear axis, so that a ratio
+// of 0.68 (32% slower) looked like any bar; the score chart drew the runs
+// the calibration left out (an earlier regime) as any other run. Now each
+// benchmark's bar spans its lowest to highest ratio (a mask in the
+// background's colour over the bar up to its lowest); a marked run's bars
+// run from parity (1.0) to its ratio; and the score chart draws the runs
+// of an earlier regime as a series of their own, named.
+func TestBarsFloat(t *testing.T) {
+	ss := sets(t)
+	sample, gated := ss[0], ss[1]
+	rs := mermaid.RatioSpread(sample.rs)
+	p := parse(t, "sample/ratio-spread", rs.Diagram)
+	var bars, masks [][]float64
+	for i, pl := range p.plots {
+		switch {
+		case pl.bar && p.palette[i] == "#ffffff":
+			masks = append(masks, pl.values)
+		case pl.bar:
+			bars = append(bars, pl.values)
+		}
+	}
+	if len(bars) != 1 || len(masks) != 1 {
+		t.Fatalf("the ratio spread has %d bar series and %d masks, want 1 and 1:\n%s", len(bars), len(masks), rs.Diagram)
+	}
+	for i, r := range sample.rs.Rows {
+		if math.Abs(bars[0][i]-r.Box.Max) > 1e-4 || math.Abs(masks[0][i]-r.Box.Min) > 1e-4 {
+			t.Errorf("%s: bar to %v over a mask to %v, want from its lowest ratio %v to its highest %v", r.Benchmark, bars[0][i], masks[0][i], r.Box.Min, r.Box.Max)
+		}
+	}
+	if !strings.Contains(rs.KeyLine(), "lowest to highest ratio") {
+		t.Errorf("the key does not say what a bar spans: %s", rs.KeyLine())
+	}
+	// The marked run: from parity to its ratio.
+	mr := mermaid.RatioSpread(gated.rs)
+	mp := parse(t, "gated/ratio-spread", mr.Diagram)
+	for j, r := range gated.rs.Rows {
+		top, mask := math.Inf(-1), math.NaN()
+		for i, pl := range mp.plots {
+			if !pl.bar {
+				continue
+			}
+			if mp.palette[i] == "#ffffff" {
+				mask = pl.values[j]
+			} else if pl.values[j] >= mp.lo {
+				top = math.Max(top, pl.values[j])
+			}
+		}
+		lo, hi := math.Min(r.This, 1), math.Max(r.This, 1)
+		if math.Abs(mask-lo) > 1e-4 || math.Abs(top-hi) > 1e-4 {
+			t.Errorf("%s: run-13's bar spans %v to %v, want parity to its ratio, %v to %v", r.Benchmark, mask, top, lo, hi)
+		}
+	}
+	// The earlier regime: the sample's first three runs.
+	seq := mermaid.ScoreSequence(sample.seq)
+	if !strings.Contains(seq.KeyLine(), "🔘 grey bars: run of an earlier regime, left out of the calibration") {
+		t.Errorf("the score sequence's key names no earlier regime:\n%s", seq.KeyLine())
 	}
 }

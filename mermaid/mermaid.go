@@ -83,6 +83,10 @@ var (
 	Green  = Colour{"#2f9e44", "green", "🟩"}
 	Yellow = Colour{"#e3b505", "yellow", "🟨"}
 	Black  = Colour{"#333333", "black", "⬛"}
+	Grey   = Colour{"#a0a4aa", "grey", "🔘"}
+	// white draws the masks that make a bar float (plot.mask): the
+	// chart's background, which the diagram fixes to it.
+	white = Colour{"#ffffff", "white", "⬜"}
 )
 
 // Entry is the series' entry in a key: "🟥 red bars: below the floor".
@@ -146,6 +150,10 @@ const (
 type plot struct {
 	Series
 	values []float64
+	// mask is bars in the background's colour over the bars before it,
+	// which then float from the mask's value up (Mermaid starts every bar
+	// at the axis' low end): lowest to highest, parity to ratio. No key.
+	mask bool
 }
 
 // diagram is one xychart-beta diagram.
@@ -175,7 +183,7 @@ func (d *diagram) String() string {
 		q[i] = `"` + l + `"`
 	}
 	var w strings.Builder
-	fmt.Fprintf(&w, `%%%%{init: {"xyChart": {"width": %d, "height": %d, "titleFontSize": 16, "xAxis": {"labelFontSize": 14}, "yAxis": {"labelFontSize": 14}}, "themeVariables": {"xyChart": {"plotColorPalette": "%s"}}}}%%%%`+"\n",
+	fmt.Fprintf(&w, `%%%%{init: {"xyChart": {"width": %d, "height": %d, "titleFontSize": 16, "xAxis": {"labelFontSize": 14}, "yAxis": {"labelFontSize": 14}}, "themeVariables": {"xyChart": {"backgroundColor": "#ffffff", "plotColorPalette": "%s"}}}}%%%%`+"\n",
 		width, h, strings.Join(pal, ", "))
 	if d.horizontal {
 		fmt.Fprintln(&w, "xychart-beta horizontal")
@@ -219,12 +227,17 @@ func (d *diagram) masked() bool {
 // chart is the diagram with its key.
 func (d *diagram) chart(notes ...string) Chart {
 	c := Chart{Diagram: d.String()}
+	masked := false
 	for _, p := range d.plots {
+		if p.mask {
+			masked = true
+			continue
+		}
 		c.Series = append(c.Series, p.Series)
 	}
 	if d.axis.cut {
 		notes = append([]string{"The axis is cut at " + d.axis.text(d.axis.lo) + ": bars start there, not at " + d.axis.text(d.axis.origin)}, notes...)
-	} else if d.axis.lo == 1 && len(d.plots) > 0 && d.plots[0].Bars {
+	} else if d.axis.lo == 1 && len(d.plots) > 0 && d.plots[0].Bars && !masked {
 		notes = append([]string{"Bars start at 1, parity: their length is the candidate's advantage"}, notes...)
 	}
 	c.Notes = notes
@@ -442,6 +455,27 @@ func ScoreSequence(c *chartdata.ScoreSequence) Chart {
 	if floor != nil {
 		gated += ", at or above the floor"
 	}
+	// The runs of an earlier regime, which the calibration left out (as
+	// the PNG shades them), are a series of their own, whatever their score.
+	earlier := map[float64]bool{}
+	var left []chartdata.Point
+	if len(c.Regimes) > 1 {
+		for _, p := range pts {
+			for _, r := range c.Regimes {
+				if !r.Calibrated && p.X >= r.From && p.X <= r.To {
+					earlier[p.X] = true
+					left = append(left, p)
+					break
+				}
+			}
+		}
+	}
+	var below []chartdata.Point
+	for _, p := range c.Below.Points {
+		if !earlier[p.X] {
+			below = append(below, p)
+		}
+	}
 	// The other runs are the calibration's, at or above the floor (as
 	// c.Above holds them).
 	others := map[float64]bool{}
@@ -450,7 +484,7 @@ func ScoreSequence(c *chartdata.ScoreSequence) Chart {
 	}
 	var rest []chartdata.Point
 	for _, p := range pts {
-		if !others[p.X] {
+		if !others[p.X] && !earlier[p.X] {
 			rest = append(rest, p)
 		}
 	}
@@ -459,8 +493,9 @@ func ScoreSequence(c *chartdata.ScoreSequence) Chart {
 		colour Colour
 		label  string
 	}{
+		{left, Grey, "run of an earlier regime, left out of the calibration"},
 		{rest, Blue, above},
-		{c.Below.Points, Yellow, c.Below.Label},
+		{below, Yellow, c.Below.Label},
 		{gatedAbove, Purple, gated},
 		{gatedBelow, Red, c.Gated.Label + ", below the floor"},
 	} {
@@ -471,17 +506,17 @@ func ScoreSequence(c *chartdata.ScoreSequence) Chart {
 			}
 		}
 		if v, ok := only(n, d.axis, func(i int) (float64, bool) { v, ok := y[i]; return v, ok }); ok {
-			d.plots = append(d.plots, plot{Series{true, s.colour, s.label}, v})
+			d.plots = append(d.plots, plot{Series: Series{true, s.colour, s.label}, values: v})
 		}
 	}
 	if floor != nil {
-		d.plots = append(d.plots, plot{Series{false, Orange, floor.Label}, flat(floor.At, n)})
+		d.plots = append(d.plots, plot{Series: Series{false, Orange, floor.Label}, values: flat(floor.At, n)})
 	}
 	if lowest != nil {
-		d.plots = append(d.plots, plot{Series{false, Black, lowest.Label}, flat(lowest.At, n)})
+		d.plots = append(d.plots, plot{Series: Series{false, Black, lowest.Label}, values: flat(lowest.At, n)})
 	}
 	if parity != nil && d.axis.lo < parity.At && parity.At < d.axis.hi {
-		d.plots = append(d.plots, plot{Series{false, Green, parity.Label}, flat(parity.At, n)})
+		d.plots = append(d.plots, plot{Series: Series{false, Green, parity.Label}, values: flat(parity.At, n)})
 	}
 	return d.chart(notes...)
 }
@@ -520,9 +555,12 @@ func RatioSpread(c *chartdata.RatioSpread) Chart {
 		}
 		return r.Box.Median
 	}
-	var vals []float64
+	vals := []float64{1}
 	for _, r := range c.Rows {
 		vals = append(vals, bar(r))
+		if !marked {
+			vals = append(vals, r.Box.Min, r.Box.Max)
+		}
 	}
 	var parity, median *chartdata.Ref
 	for i, r := range c.Refs {
@@ -536,9 +574,16 @@ func RatioSpread(c *chartdata.RatioSpread) Chart {
 	}
 	d.axis = newValueAxis(vals, true)
 
+	var notes2 []string
 	if !marked {
-		v, _ := only(n, d.axis, func(i int) (float64, bool) { return c.Rows[i].Box.Median, true })
-		d.plots = append(d.plots, plot{Series{true, Blue, "the benchmark's median ratio over the runs"}, v})
+		// A bar from the benchmark's lowest ratio to its highest: the
+		// spread, which a bar from 0 to the median hid (a ratio of 0.68
+		// looked like any other bar).
+		v, _ := only(n, d.axis, func(i int) (float64, bool) { return c.Rows[i].Box.Max, true })
+		d.plots = append(d.plots, plot{Series: Series{true, Blue, "each benchmark's lowest to highest ratio over the runs"}, values: v})
+		m, _ := only(n, d.axis, func(i int) (float64, bool) { return c.Rows[i].Box.Min, true })
+		d.plots = append(d.plots, plot{Series: Series{true, white, ""}, values: m, mask: true})
+		notes2 = append(notes2, "Each bar spans the benchmark's lowest to highest ratio; the table under the chart has the median and the band")
 	} else {
 		// Where the run's ratio falls: within the benchmark's band (or no
 		// band), below it, above it.
@@ -561,18 +606,23 @@ func RatioSpread(c *chartdata.RatioSpread) Chart {
 			{Red, c.ThisLegend + "'s ratio, below the band"},
 			{Green, c.ThisLegend + "'s ratio, above the band"},
 		} {
-			if v, ok := only(n, d.axis, func(i int) (float64, bool) { return c.Rows[i].This, where(c.Rows[i]) == k }); ok {
-				d.plots = append(d.plots, plot{Series{true, s.colour, s.label}, v})
+			if v, ok := only(n, d.axis, func(i int) (float64, bool) { return math.Max(c.Rows[i].This, 1), where(c.Rows[i]) == k }); ok {
+				d.plots = append(d.plots, plot{Series: Series{true, s.colour, s.label}, values: v})
 			}
 		}
+		// Each bar from parity to the run's ratio: leftwards for a ratio
+		// below 1.
+		m, _ := only(n, d.axis, func(i int) (float64, bool) { return math.Min(c.Rows[i].This, 1), true })
+		d.plots = append(d.plots, plot{Series: Series{true, white, ""}, values: m, mask: true})
+		notes2 = append(notes2, "Bars run from parity (1.0) to the run's ratio: left of it, the candidate is slower")
 	}
 	if parity != nil && d.axis.lo < parity.At && parity.At < d.axis.hi {
-		d.plots = append(d.plots, plot{Series{false, Black, parity.Label}, flat(parity.At, n)})
+		d.plots = append(d.plots, plot{Series: Series{false, Black, parity.Label}, values: flat(parity.At, n)})
 	}
 	if median != nil {
-		d.plots = append(d.plots, plot{Series{false, Orange, median.Label}, flat(median.At, n)})
+		d.plots = append(d.plots, plot{Series: Series{false, Orange, median.Label}, values: flat(median.At, n)})
 	}
-	return d.chart(notes...)
+	return d.chart(append(notes2, notes...)...)
 }
 
 // shortLabels are the labels of names (what they are: "names", "run

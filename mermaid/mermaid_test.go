@@ -44,7 +44,7 @@ func TestMermaidScoreSequence(t *testing.T) {
 			{Kind: chartdata.RefLowest, At: 1.44, Label: "lowest observed 1.44"}, {Kind: chartdata.RefParity, At: 1, Label: "parity 1.0"}},
 	}
 	got := ScoreSequence(c)
-	want := `%%{init: {"xyChart": {"width": 860, "height": 420, "titleFontSize": 16, "xAxis": {"labelFontSize": 14}, "yAxis": {"labelFontSize": 14}}, "themeVariables": {"xyChart": {"plotColorPalette": "#3b76d6, #f08a00, #333333"}}}}%%` + "\n" +
+	want := `%%{init: {"xyChart": {"width": 860, "height": 420, "titleFontSize": 16, "xAxis": {"labelFontSize": 14}, "yAxis": {"labelFontSize": 14}}, "themeVariables": {"xyChart": {"backgroundColor": "#ffffff", "plotColorPalette": "#3b76d6, #f08a00, #333333"}}}}%%` + "\n" +
 		"xychart-beta\n" +
 		"    title \"Score _x_\"\n" +
 		"    x-axis \"run\" [\"r1\", \"r 2\"]\n" +

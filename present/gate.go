@@ -68,6 +68,8 @@ func (g *Gate) columns() []render.Column[gateRow] {
 		{Key: "usual", JSON: func(b gateRow) any { return render.Float(b.Usual) }},
 		{Key: "vs_usual", JSON: func(b gateRow) any { return render.Float(b.VsUsual) }},
 		{Key: "band", JSON: func(b gateRow) any { return optional(b.Band) }},
+		{Key: "band_lower", JSON: func(b gateRow) any { return render.Float(b.BandLower) }},
+		{Key: "band_upper", JSON: func(b gateRow) any { return render.Float(b.BandUpper) }},
 	}
 	if g.hasModel() {
 		cols = append(cols, render.Column[gateRow]{Head: "vs calibration", Cell: vsCalibration})
@@ -94,6 +96,54 @@ var bandWords = map[string]string{
 	gate.BandBelow: "below band", gate.BandAbove: "above band", gate.BandWithin: "within band",
 }
 
+// bandReach says how far the band reaches from the benchmark's usual
+// ratio, on the side a reviewer looks at: down for a benchmark within or
+// below its band ("−47%": a ratio down to 0.53x its usual is within it),
+// up for one above it ("+90%"). "" without a band.
+func bandReach(b gateRow) string {
+	edge := b.BandLower
+	if b.Band == gate.BandAbove {
+		edge = b.BandUpper
+	}
+	if !(edge > 0) || !(b.Usual > 0) {
+		return ""
+	}
+	return signedPct(edge/b.Usual - 1)
+}
+
+// signedPct is a change as a whole percentage with its sign: "+12%",
+// "−47%" (a minus sign, not a hyphen).
+func signedPct(f float64) string {
+	p := math.Round(100 * f)
+	switch {
+	case p < 0:
+		return fmt.Sprintf("\u2212%.0f%%", -p)
+	case p > 0:
+		return fmt.Sprintf("+%.0f%%", p)
+	}
+	return "0%"
+}
+
+// bandSentence says under the table why the bands are as wide as they
+// are at this many calibration runs, and how many runs would narrow them:
+// a reviewer reading "0.52x usual, within band" needs to know that the
+// band reaches that far because it rests on few runs.
+func (g *Gate) bandSentence() string {
+	w := g.Res.BandWidth
+	if w == nil || !g.hasModel() {
+		return ""
+	}
+	s := fmt.Sprintf("Each band is a prediction bound at %s a benchmark (Holm's first step) from the calibration's %d runs: its edge lies %s SDs of the benchmark's log ratio from their mean, where unlimited runs would put it %s SDs away, since a band must also hold the error of a mean and an SD estimated from %d runs.",
+		rate(w.Level), w.Runs, dec(w.Multiple, 1), dec(w.Limit, 1), w.Runs)
+	switch {
+	case w.RunsNear > w.Runs:
+		s += fmt.Sprintf(" About %d runs would bring the edges within 10%% of that (calibrate on more runs, or on runs of more repetitions, whose ratios vary less).", w.RunsNear)
+	case w.RunsNear > 0:
+		s += " More runs would narrow the bands little."
+	}
+	return s
+}
+
 // tag returns "faster", "SLOWER" or "" for a ratio.
 func (g *Gate) tag(r float64) string {
 	switch {
@@ -116,6 +166,9 @@ func (g *Gate) note(b gateRow) string {
 	note := g.tag(b.Ratio)
 	if g.hasModel() && !math.IsNaN(b.VsUsual) {
 		note = bandWords[b.Band]
+		if r := bandReach(b); note != "" && r != "" {
+			note += " (band reaches " + r + ")"
+		}
 	}
 	if b.BaselineSamples > 1 || b.CandidateSamples > 1 {
 		note = strings.TrimSpace(note + fmt.Sprintf("  (median of %d/%d samples)", b.BaselineSamples, b.CandidateSamples))
@@ -201,6 +254,14 @@ func (g *Gate) FloorText() string {
 
 // floorSentence says where the floor came from.
 func (g *Gate) floorSentence() string {
+	s := g.floorSource()
+	if g.Res.FloorSource == gate.FloorCalibration && g.Cal != nil && g.Cal.Floor < 1 {
+		s += fmt.Sprintf(" The calibration's floor %sx is below 1.0: it accepts a candidate slower than the baseline, as calibrated on runs that score about 1.0 or below.", g.Cal.FloorText)
+	}
+	return s
+}
+
+func (g *Gate) floorSource() string {
 	switch g.Res.FloorSource {
 	case gate.FloorCalibration:
 		if q := g.Res.Sequential; q != nil {
@@ -306,6 +367,9 @@ func (g *Gate) Doc() *render.Doc {
 	)
 	if s := g.profileSentence(); s != "" {
 		d.Add(&render.Paragraph{In: md, Text: s}, &render.Lines{In: text, Lines: []string{"", s}})
+	}
+	if s := g.bandSentence(); s != "" {
+		d.Add(&render.Paragraph{In: md, Text: s})
 	}
 	for _, p := range []string{g.rerunSentence(), g.costSentence(), g.healthSentence()} {
 		if p != "" {

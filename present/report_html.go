@@ -4,8 +4,10 @@ import (
 	_ "embed"
 	"html/template"
 	"io"
+	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/qoscal/qoscal/render"
 )
@@ -36,7 +38,30 @@ var reportHTML string
 // reportTemplate is the HTML page: one self-contained file, styles
 // inline, no scripts, nothing fetched; html/template escapes every piece
 // of text.
-var reportTemplate = template.Must(template.New("report").Parse(reportHTML))
+var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{"nb": noBreak}).Parse(reportHTML))
+
+// hyphenated is a word holding a hyphen between letters or digits, in
+// escaped HTML text (an entity ends it).
+var hyphenated = regexp.MustCompile(`[^\s<>&]*[A-Za-z0-9]-[^\s<>&]*`)
+
+// noBreakRunes is the longest hyphenated word kept on one line: a run id
+// or a range of them (run-04..run-12), not a path, which must still wrap
+// on a phone rather than make the page scroll sideways.
+const noBreakRunes = 24
+
+// noBreak escapes s for HTML and keeps each hyphenated word of up to
+// noBreakRunes characters on one line (class nb: white-space nowrap): on
+// a 390 px phone run ids broke at their hyphens ("run-04..run-" / "12",
+// issue 35).
+func noBreak(s string) template.HTML {
+	esc := template.HTMLEscapeString(s)
+	return template.HTML(hyphenated.ReplaceAllStringFunc(esc, func(w string) string {
+		if utf8.RuneCountInString(w) > noBreakRunes {
+			return w
+		}
+		return `<span class="nb">` + w + `</span>`
+	}))
+}
 
 // reportPage is what the HTML template shows.
 type reportPage struct {

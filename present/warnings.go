@@ -84,9 +84,6 @@ func warningText(w calibrate.Warning) string {
 		return fmt.Sprintf("the predictive figures allow for the correlation of consecutive runs (ρ %.2f, bias-corrected): the %d runs count as %.1f for the mean (docs/STATS.md 5b), %s", f.Rho, f.Runs, f.Effective, what)
 	case calibrate.FloorFigures:
 		floor := model.FormatOnStep(f.Floor, f.Step)
-		if w.Kind == calibrate.WarnGateFloorBelowOne {
-			return fmt.Sprintf("the floor %s from the calibration is below 1.0: the gate accepts a candidate slower than the baseline", floor)
-		}
 		if w.Kind == calibrate.WarnFloorAboveMin {
 			return fmt.Sprintf("the floor %s is above the lowest calibration run (%s): that healthy run would have failed", floor, ratio(f.Min))
 		}
@@ -317,7 +314,6 @@ var warningTitles = map[calibrate.WarningKind]string{
 	calibrate.WarnNotCalibrated:     "not calibrated",
 	calibrate.WarnFloorOverride:     "floor override",
 	calibrate.WarnThinCalibration:   "thin calibration",
-	calibrate.WarnGateFloorBelowOne: "floor below 1.0",
 	calibrate.WarnUnseenEnvironment: "runner not in the calibration",
 }
 

@@ -15,7 +15,7 @@ git rev-parse --verify -q "$base^{commit}" >/dev/null || base=HEAD
 scripts/bench-compare.sh -count 2 -benchtime 1x "$base" HEAD "$out/bench-run-1"
 go build -o "$out/qoscal" ./cmd/qoscal
 for f in base head; do
-  for b in BenchmarkGate BenchmarkAnalyze10000Runs BenchmarkReadLargeText; do
+  for b in BenchmarkGate BenchmarkAnalyze10000Runs BenchmarkReadLargeText BenchmarkInvocation; do
     n=$(grep -c "^$b-[0-9]* " "$out/bench-run-1/$f.txt" || true)
     if [ "$n" -ne 2 ]; then
       echo "bench-selftest: $f.txt holds $n samples of $b, want 2" >&2

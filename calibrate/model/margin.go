@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -81,4 +82,27 @@ func MarginRuleRate(scores []float64, margin, step float64, seed uint64) float64
 		sum += stats.NormalCDF((math.Log(float64(k)*step) - mu) / sigma)
 	}
 	return sum / MarginRuleDraws
+}
+
+// checkRule checks false_positive_rate.rule: a field of version 5, of a
+// margin file, and the rate MarginRuleRate gives on the matrix's scores
+// with the file's margin, step and seed (bit for bit when written; the
+// tolerance allows only for the last digit).
+func (f *File) checkRule(scores []float64) error {
+	r := f.FPR.Rule
+	if r == nil {
+		return nil
+	}
+	switch {
+	case f.Version < RuleVersion:
+		return fmt.Errorf("field false_positive_rate.rule is a field of version %d, and this file says version %d", RuleVersion, f.Version)
+	case f.Method != MethodMargin:
+		return fmt.Errorf("field false_positive_rate.rule is the margin rule's rate, and this file's method is %s", f.Method)
+	}
+	want := MarginRuleRate(scores, f.Params.Margin, f.Params.Step, f.Params.Seed)
+	got := float64(*r)
+	if math.IsNaN(want) != math.IsNaN(got) || math.Abs(got-want) > 1e-12*math.Abs(want) {
+		return fmt.Errorf("field false_positive_rate.rule %v is not the margin rule's rate on the matrix (%v)", got, want)
+	}
+	return nil
 }

@@ -25,15 +25,18 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 
@@ -157,6 +160,12 @@ type actionRun struct {
 	// ${{ github.token }} is.
 	github map[string]string
 	token  string
+	// actionRef is github.action_ref, the ref after @ in uses: (empty
+	// unless set); stepTime is each run step's wall time, by its id.
+	actionRef string
+	stepTime  map[string]time.Duration
+	// env is added to every step's environment, after the rest.
+	env []string
 }
 
 // githubDefaults is the environment of a push to main on octo/hoard, as
@@ -199,6 +208,8 @@ func (r *actionRun) eval(s string) string {
 			return v
 		case e == "github.action_path":
 			return r.root
+		case e == "github.action_ref":
+			return r.actionRef
 		case e == "github.token":
 			return r.token
 		case len(parts) == 2 && parts[0] == "runner":
@@ -279,6 +290,9 @@ func (r *actionRun) runAction(shell string) map[string]string {
 	failed := false
 	for i, s := range r.a.Runs.Steps {
 		if strings.HasPrefix(s.Uses, "actions/cache@") {
+			if !r.cond(s.If, failed) {
+				continue
+			}
 			hit := r.cache.restore(t, r.eval(s.With["key"]), r.eval(s.With["path"]))
 			r.steps[s.ID] = map[string]string{"cache-hit": strconv.FormatBool(hit)}
 			if !hit {
@@ -293,6 +307,20 @@ func (r *actionRun) runAction(shell string) map[string]string {
 		}
 		if s.Run == "" || !r.cond(s.If, failed) {
 			continue
+		}
+		var memo string
+		if s.ID == "key" {
+			var b strings.Builder
+			b.WriteString(s.Run)
+			for _, k := range slices.Sorted(maps.Keys(s.Env)) {
+				fmt.Fprintf(&b, "\x00%s=%s", k, r.eval(s.Env[k]))
+			}
+			memo = b.String()
+			if k, ok := r.cache.keySteps[memo]; ok {
+				fmt.Fprintf(&r.logs, "== step %d: %s\n%s", i, s.Name, k.log)
+				r.steps[s.ID] = maps.Clone(k.outputs)
+				continue
+			}
 		}
 		outFile := filepath.Join(t.TempDir(), "output")
 		env := append(os.Environ(),
@@ -317,6 +345,7 @@ func (r *actionRun) runAction(shell string) map[string]string {
 		for k, v := range s.Env {
 			env = append(env, k+"="+r.eval(v))
 		}
+		env = append(env, r.env...)
 		// The runner writes the script to a file and runs "bash --noprofile
 		// --norc -eo pipefail {0}" for shell: bash.
 		script := filepath.Join(t.TempDir(), "step.sh")
@@ -326,10 +355,21 @@ func (r *actionRun) runAction(shell string) map[string]string {
 		cmd := exec.Command(shell, "--noprofile", "--norc", "-eo", "pipefail", script)
 		cmd.Dir = r.dir
 		cmd.Env = env
+		start := time.Now()
 		out, err := cmd.CombinedOutput()
+		if r.stepTime == nil {
+			r.stepTime = map[string]time.Duration{}
+		}
+		r.stepTime[s.ID] = time.Since(start)
 		fmt.Fprintf(&r.logs, "== step %d: %s\n%s", i, s.Name, out)
 		if s.ID != "" {
 			r.steps[s.ID] = readOutputs(t, outFile)
+		}
+		if memo != "" && err == nil {
+			if r.cache.keySteps == nil {
+				r.cache.keySteps = map[string]keyStep{}
+			}
+			r.cache.keySteps[memo] = keyStep{outputs: maps.Clone(r.steps[s.ID]), log: out}
 		}
 		if err != nil {
 			ee, ok := err.(*exec.ExitError)
@@ -355,9 +395,22 @@ func (r *actionRun) runAction(shell string) map[string]string {
 // hits once a job that missed it has succeeded (the path stays where that
 // job built it: the jobs share RUNNER_TEMP). With standIn, every key hits
 // and restores this test binary as qoscal instead.
+//
+// keySteps holds what the action's cache-key step (id: key) gave, by its
+// script and environment: that step reads only its own env and the
+// action's source files, which no job of a test changes, and hashing
+// every source file took most of this test's CPU time (0.4 s a job), so
+// it runs once for each environment (each runner OS) of a test.
 type actionCache struct {
-	saved   map[string]bool
-	standIn bool
+	saved    map[string]bool
+	standIn  bool
+	keySteps map[string]keyStep
+}
+
+// keyStep is what the cache-key step gave: its outputs and its log.
+type keyStep struct {
+	outputs map[string]string
+	log     []byte
 }
 
 // restore reports whether key hits; with standIn it puts this test binary
@@ -548,8 +601,8 @@ func TestActionSteps(t *testing.T) {
 					t.Errorf("the run folder of output run-folder %q: %v", outs["run-folder"], err)
 				}
 			}
-			if c.os == "Windows" && !strings.HasSuffix(r.steps["key"]["bin"], "qoscal.exe") {
-				t.Errorf("on Windows the binary is %q, want qoscal.exe", r.steps["key"]["bin"])
+			if c.os == "Windows" && !strings.HasSuffix(r.steps["where"]["bin"], "qoscal.exe") {
+				t.Errorf("on Windows the binary is %q, want qoscal.exe", r.steps["where"]["bin"])
 			}
 			sum, _ := os.ReadFile(r.summary)
 			for _, l := range c.summary {
@@ -849,7 +902,12 @@ func TestDocWorkflows(t *testing.T) {
 			walk = func(v any) {
 				switch v := v.(type) {
 				case map[string]any:
-					if u, _ := v["uses"].(string); strings.HasPrefix(u, "OWNER/qoscal@") {
+					if u, _ := v["uses"].(string); strings.HasPrefix(u, "qoscal/qoscal@") || strings.HasPrefix(u, "OWNER/") {
+						// The repository's name, at a release's tag, as
+						// copied into a workflow.
+						if u != "qoscal/qoscal@vX.Y.Z" {
+							t.Errorf("%s: yaml block %d uses %q, want qoscal/qoscal@vX.Y.Z", rel, i+1, u)
+						}
 						if rel == "docs/github-actions.md" {
 							actionSteps++
 						}

@@ -29,6 +29,9 @@ type analysisFlags struct {
 	seed uint64
 	// ignore are the benchmarks left out on purpose (--ignore).
 	ignore []string
+	// expected are the skips a calibration file read expects
+	// (expected_skips): quiet, as --ignore's are, but still analysed.
+	expected []string
 	// skipped are, by run id, the benchmark-like lines each run's result
 	// files printed without a figure (load.Options.Skipped), for the
 	// calibration file's expected_skips.
@@ -124,7 +127,7 @@ func (f *analysisFlags) analyze(u *ui, paths []string) (*input, error) {
 	f.skipped = map[string][]string{}
 	lopt.Skipped = func(run string, names []string) { f.skipped[run] = names }
 	// A benchmark ignored on purpose is no skip to note either.
-	lopt.ExpectedSkips = f.ignore
+	lopt.ExpectedSkips = append(append([]string(nil), f.ignore...), f.expected...)
 	ignore := ignoreSet(f.ignore)
 	seenIgnored := map[string]bool{}
 	src := source.Source{Paths: paths, Load: lopt, Store: storePath(u, f.db), Labels: filter}

@@ -15,11 +15,12 @@ import (
 
 	"github.com/qoscal/qoscal/data/formats"
 	"github.com/qoscal/qoscal/data/store"
+	buildversion "github.com/qoscal/qoscal/internal/version"
 )
 
-// version is the qoscal version; release builds set it with
-// -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
+// version is the qoscal version (internal/version: the release's tag,
+// which scripts/release.sh sets, or 0.0.0-dev+COMMIT off a release).
+var version = buildversion.String()
 
 // command is one subcommand: its name and summary in the list of
 // commands, its help, and how it runs.
@@ -72,7 +73,7 @@ func register(c *command) {
 // commandOrder is the order of the commands in the help: the data flow,
 // from ingest to gate. A registered command missing from it is a bug
 // (TestCommandOrder).
-var commandOrder = []string{"ingest", "runs", "store", "spread", "recommend", "plot", "report", "measure", "gate", "comment", "drift", "mark", "audit", "samples"}
+var commandOrder = []string{"ingest", "runs", "store", "spread", "recommend", "plot", "report", "measure", "gate", "comment", "drift", "watch", "mark", "audit", "site", "samples"}
 
 // commandNames returns the registered commands in commandOrder, then any
 // others by name.
@@ -131,7 +132,12 @@ func dispatch(u *ui, args []string) error {
 		fmt.Fprint(u.stdout, mainUsage())
 		return nil
 	case "version", "--version":
-		fmt.Fprintf(u.stdout, "qoscal %s\n", version)
+		in := buildversion.Get()
+		fmt.Fprintf(u.stdout, "qoscal %s\n", in.Version)
+		if in.Commit != "" {
+			fmt.Fprintf(u.stdout, "commit %s\n", in.Commit)
+		}
+		fmt.Fprintf(u.stdout, "built with %s\n", in.Go)
 		return nil
 	}
 	c, ok := commands[args[0]]
@@ -333,6 +339,11 @@ func parseFlags(u *ui, c *command, fs *flagSet, args []string) error {
 				return usagef("--%s %s: expected %s", ive.GetFlag().Name, shownValue(ive.GetValue()), kind)
 			}
 		}
+		if name, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
+			if near := nearestFlag(fs, name); near != "" {
+				return withHint(usagef("%v", err), "did you mean --%s?", near)
+			}
+		}
 		return usagef("%v", err)
 	}
 	var empty error
@@ -342,6 +353,60 @@ func parseFlags(u *ui, c *command, fs *flagSet, args []string) error {
 		}
 	})
 	return empty
+}
+
+// nearestFlag is the registered flag nearest to the unknown name (by
+// edit distance: a letter left out, added, changed or two swapped), or ""
+// when none is near: at most a third of the name's letters away, and at
+// most 3. A flag the name begins or ends with (--repetition for
+// --repetitions) is near too. Hidden flags are not suggested.
+func nearestFlag(fs *flagSet, name string) string {
+	if i := strings.IndexByte(name, '='); i >= 0 {
+		name = name[:i]
+	}
+	best, bestD := "", -1
+	limit := min(3, max(1, len([]rune(name))/3))
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		d := editDistance(name, f.Name)
+		if len(name) >= 4 && (strings.HasPrefix(f.Name, name) || strings.HasPrefix(name, f.Name)) {
+			d = min(d, limit)
+		}
+		if d <= limit && (bestD < 0 || d < bestD) {
+			best, bestD = f.Name, d
+		}
+	})
+	return best
+}
+
+// editDistance is the optimal string alignment distance of a and b: the
+// fewest insertions, deletions, substitutions and swaps of neighbours that
+// turn a into b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	d := make([][]int, len(ra)+1)
+	for i := range d {
+		d[i] = make([]int, len(rb)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(ra)][len(rb)]
 }
 
 // valueKinds says what a flag of each pflag value type takes, for the

@@ -140,6 +140,9 @@ func (d *driftFlags) run(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
+	// What the calibration expects to be skipped is quiet, as in gate
+	// (issue 35: xmalloc-test was a warning on every drift check).
+	lopt.ExpectedSkips = append(lopt.ExpectedSkips, cal.ExpectedSkips...)
 	src := source.Source{Paths: paths, Load: lopt, Store: storePath(u, db), Labels: filter}
 	runs, err := src.Runs(u.ctx)
 	if err != nil {

@@ -22,6 +22,12 @@ import (
 //	fakebench nothing           prints nothing
 //	fakebench echo TEXT...      prints TEXT
 //	fakebench hang              sleeps a minute
+//	fakebench escape FILE [hang] [NAME=NS...]
+//	                            starts "fakebench hangpid FILE" in a
+//	                            session of its own (setsid: out of the
+//	                            process group), waits for its pid in FILE,
+//	                            prints as print does, then exits, or with
+//	                            hang sleeps a minute
 //	fakebench drift NAME=NS...  as print, each time multiplied by
 //	                            exp(slope·k + noise): k counts the calls
 //	                            made with the state file $FAKEBENCH_STATE
@@ -63,6 +69,20 @@ func fakebench(args []string) int {
 			return 9
 		}
 		time.Sleep(time.Minute)
+	case "escape":
+		if err := escape(args[1]); err != nil {
+			fmt.Fprintln(os.Stderr, "fakebench escape:", err)
+			return 9
+		}
+		rest := args[2:]
+		if len(rest) > 0 && rest[0] == "hang" {
+			time.Sleep(time.Minute)
+			return 0
+		}
+		for _, a := range rest {
+			name, ns, _ := strings.Cut(a, "=")
+			fmt.Printf("Benchmark%s \t 1\t %s ns/op\n", name, ns)
+		}
 	case "drift":
 		k := nextCall(os.Getenv("FAKEBENCH_STATE"))
 		slope, _ := strconv.ParseFloat(os.Getenv("FAKEBENCH_SLOPE"), 64)

@@ -70,6 +70,7 @@ func TestScripts(t *testing.T) {
 			"jsondoc":    cmdJSONDoc,
 			"jsonset":    cmdJSONSet,
 			"jsonpath":   cmdJSONPath,
+			"jsonenv":    cmdJSONEnv,
 			"nocommands": cmdNoCommands,
 			"once":       cmdOnce,
 			"mkzip":      cmdMkzip,
@@ -77,6 +78,7 @@ func TestScripts(t *testing.T) {
 			"onlyfiles":  cmdOnlyFiles,
 			"htmltext":   cmdHTMLText,
 			"sqlexec":    cmdSQLExec,
+			"fakegithub": cmdFakeGitHub,
 		},
 		RequireUniqueNames: true,
 		UpdateScripts:      *update,
@@ -351,6 +353,27 @@ func jsonAt(doc map[string]json.RawMessage, path []string) (json.RawMessage, boo
 		}
 	}
 	return at, ok
+}
+
+// cmdJSONEnv sets an environment variable of the script to a field of a
+// JSON document (a string's text, any other value as written):
+//
+//	jsonenv FILE FIELD.PATH VAR
+func cmdJSONEnv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: jsonenv FILE FIELD.PATH VAR")
+	}
+	var doc map[string]json.RawMessage
+	ts.Check(json.Unmarshal([]byte(ts.ReadFile(args[0])), &doc))
+	v, ok := jsonAt(doc, strings.Split(args[1], "."))
+	if !ok {
+		ts.Fatalf("field %s is missing", args[1])
+	}
+	var s string
+	if json.Unmarshal(v, &s) != nil {
+		s = string(v)
+	}
+	ts.Setenv(args[2], s)
 }
 
 // qoscalCommand is what a workflow command that qoscal itself writes

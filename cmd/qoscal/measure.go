@@ -4,12 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/qoscal/qoscal/calibrate"
 	calgate "github.com/qoscal/qoscal/calibrate/gate"
@@ -18,7 +22,6 @@ import (
 	"github.com/qoscal/qoscal/data/load"
 	"github.com/qoscal/qoscal/measure"
 	"github.com/qoscal/qoscal/present"
-	"github.com/qoscal/qoscal/stats"
 )
 
 // stopSignals end a measurement: the command running is killed with its
@@ -46,6 +49,12 @@ next (what a job without interleaving measures, for comparison). With
 --benchmark NAME, each command is run once per benchmark, {benchmark} in it
 replaced by the name: the variants of one benchmark back to back, the
 benchmarks in a random order.
+
+A job costs (W + R × B) × V invocations: V variants, B benchmarks (1 without
+--benchmark), R repetitions and W warm-up rounds, a warm-up running each
+variant once; the defaults with two variants and no --benchmark make 22.
+measure says the count as it starts, and the time the rest will take once
+the first repetition has run.
 
 Each command's output is read as a result file (the format found, or
 --input-format), and the run is written to the folder --out, which must not
@@ -85,8 +94,11 @@ QOSCAL_REPETITION (0 in a warm-up) and QOSCAL_BENCHMARK in its environment.
 
 A command runs in a process group of its own: a timeout or Ctrl-C kills the
 group, and what a command leaves running when it exits is killed before the
-next starts. On Windows, taskkill /T ends the command's process tree. qoscal
-waits for each command without polling.
+next starts. On Linux qoscal is also the subreaper of what it starts
+(PR_SET_CHILD_SUBREAPER): a process that leaves the group (setsid(), a
+daemon) is ended too once the command ends or times out. Elsewhere such a
+process outlives the command. On Windows, taskkill /T ends the command's
+process tree. qoscal waits for each command without polling.
 
 duet shares the machine between the variants: cores, caches and memory
 bandwidth. It suits benchmarks that use a core or two of a larger machine;
@@ -137,6 +149,7 @@ type measureFlags struct {
 	maxRepetitions           int
 	bisect, reportOnly       bool
 	onDegraded, perBenchmark string
+	fs                       *pflag.FlagSet // to tell --seed 0 from no --seed
 }
 
 // maxRepetitions bounds --repetitions and --max-repetitions, and
@@ -157,15 +170,16 @@ func (m *measureFlags) flags(fs *flagSet) {
 	fs.StringVar(&m.inputFormat, "input-format", "auto", "the commands' output `FORMAT`: auto (found for each output), "+strings.Join(formats.FormatNames(), ", "))
 	m.dirFlags.add(fs)
 	fs.group("The repetitions:")
-	fs.IntVar(&m.repetitions, "repetitions", 10, fmt.Sprintf("how many times `N` each command runs (per benchmark), in [1, %d]", maxRepetitions))
-	fs.IntVar(&m.warmup, "warmup", 1, fmt.Sprintf("runs `N` of each command before the repetitions, discarded, in [0, %d]", maxWarmup))
+	fs.IntVar(&m.repetitions, "repetitions", 10, fmt.Sprintf("how many times `N` each command runs (per benchmark), in [1, %d]; with --calibration, the most, when given (else the sequential design's: see --max-repetitions)", maxRepetitions))
+	fs.IntVar(&m.warmup, "warmup", 1, fmt.Sprintf("warm-up rounds `N` before the repetitions, discarded, in [0, %d]: each runs every variant's command once (on one benchmark)", maxWarmup))
 	fs.StringVar(&m.order, "order", measure.Random, "the `ORDER`: random (a fresh random order each repetition), alternate (the order given), duet (the variants at the same time) or blocks (all of one variant, then the next)")
-	fs.Uint64Var(&m.seed, "seed", 1, "the random order's seed `N`, any whole number from 0 to 2^64-1")
+	fs.Uint64Var(&m.seed, "seed", 0, "the random order's seed `N`, any whole number from 0 to 2^64-1 (default: drawn for each job, so that jobs run in different orders; printed and recorded in qoscal.json, where --seed takes it to run a job's order again)")
 	fs.group("The run folder:")
-	fs.StringVar(&m.out, "out", "", "the run `FOLDER` to write; it must not exist")
+	fs.StringVar(&m.out, "out", "", "the run `FOLDER` to write; it must not exist (its parent folders made if missing)")
 	fs.StringVar(&m.runID, "run", "", "the run's `ID` (default: GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT under Actions, else the folder's name)")
 	fs.StringArrayVar(&m.labels, "label", nil, "a `KEY=VALUE` label of the run")
 	m.gateFlags(fs)
+	m.fs = fs.FlagSet
 }
 
 func (m *measureFlags) run(u *ui, args []string) error {
@@ -198,6 +212,7 @@ func (m *measureFlags) run(u *ui, args []string) error {
 	sc := newRepScorer(cfg, m.direction)
 	cfg.Observe = sc.observe
 	cfg.Progress = sc.progress
+	costNotes(u, &cfg, "")
 	ctx, stop := signal.NotifyContext(u.ctx, stopSignals...)
 	defer stop()
 	res, err := measure.Run(ctx, cfg, m.out)
@@ -283,8 +298,8 @@ func (m *measureFlags) config(u *ui) (measure.Config, error) {
 	if _, err := os.Lstat(m.out); err == nil {
 		return cfg, withHint(usagef("--out %s exists: measure writes a new run folder, whole, and replaces none", m.out), "name a new folder, or remove this one")
 	}
-	if st, err := os.Stat(filepath.Dir(m.out)); err != nil || !st.IsDir() {
-		return cfg, usagef("--out %s: its folder %s does not exist", m.out, filepath.Dir(m.out))
+	if err := inFolder("--out", m.out, filepath.Dir(m.out)); err != nil {
+		return cfg, usagef("%v", err)
 	}
 	format, err := formats.LookupFormat(m.inputFormat)
 	if err != nil {
@@ -299,6 +314,12 @@ func (m *measureFlags) config(u *ui) (measure.Config, error) {
 	}
 	cfg.Labels = labels
 	cfg.Benchmarks, cfg.Shell, cfg.Timeout, cfg.Format = m.benchmarks, m.shell, m.timeout, format
+	if m.fs != nil && !m.fs.Changed("seed") {
+		// A seed of its own for each job: with one fixed default, every
+		// job ran the same order, and the order was random within a job
+		// only. Kept to 32 bits, to be typed back as --seed.
+		m.seed = uint64(rand.Uint32())
+	}
 	cfg.Repetitions, cfg.Warmup, cfg.Order, cfg.Seed = m.repetitions, m.warmup, m.order, m.seed
 	cfg.RunID = m.runID
 	if cfg.RunID == "" {
@@ -313,7 +334,7 @@ func (m *measureFlags) config(u *ui) (measure.Config, error) {
 	}
 	cfg.Meta = load.Meta{RunID: u.getenv("GITHUB_RUN_ID"), Attempt: u.getenv("GITHUB_RUN_ATTEMPT"),
 		Commit: u.getenv("GITHUB_SHA"), RunnerOS: u.getenv("RUNNER_OS"), RunnerName: u.getenv("RUNNER_NAME"),
-		Time: now.Format(time.RFC3339)}
+		Time: now.Format(time.RFC3339), QoscalVersion: version}
 	for _, f := range []struct{ name, v string }{{"GITHUB_RUN_ID", cfg.Meta.RunID}, {"GITHUB_RUN_ATTEMPT", cfg.Meta.Attempt},
 		{"GITHUB_SHA", cfg.Meta.Commit}, {"RUNNER_OS", cfg.Meta.RunnerOS}, {"RUNNER_NAME", cfg.Meta.RunnerName}} {
 		if err := data.CheckName("$"+f.name, f.v); err != nil {
@@ -326,6 +347,75 @@ func (m *measureFlags) config(u *ui) (measure.Config, error) {
 		return cfg, usagef("%v", err)
 	}
 	return cfg, nil
+}
+
+// costNotes says on stderr what the job will cost: before it starts, its
+// invocations (at most, with the sequential gate, whose limit is said by
+// seqLimit); and once the first repetition has run, the time the
+// repetitions left will take at its pace (issue 35: a default job ran 110
+// invocations without a word of it).
+func costNotes(u *ui, cfg *measure.Config, seqLimit string) {
+	nv, nb := len(cfg.Variants), len(cfg.Benchmarks)
+	what := plural(nv, "variant")
+	if nb > 0 {
+		what += " × " + plural(nb, "benchmark")
+	}
+	what += " × " + plural(cfg.Repetitions, "repetition")
+	if cfg.Warmup > 0 {
+		what += ", and " + plural(nv*cfg.Warmup, "warm-up")
+	}
+	if seqLimit == "" {
+		u.notef("this job: %s (%s)", plural(cfg.Invocations(), "invocation"), what)
+	} else {
+		u.notef("this job: at most %s (%s): the sequential gate stops once it decides, after %s", plural(cfg.Invocations(), "invocation"), what, seqLimit)
+	}
+	if cfg.Order == measure.Blocks || cfg.Repetitions < 2 {
+		return
+	}
+	last := time.Now()
+	progress, observe := cfg.Progress, cfg.Observe
+	cfg.Progress = func(inv measure.Invocation) {
+		if inv.Repetition == 0 {
+			last = time.Now()
+		}
+		if progress != nil {
+			progress(inv)
+		}
+	}
+	cfg.Observe = func(rep int, ms []data.Measurement) {
+		if observe != nil {
+			observe(rep, ms)
+		}
+		if rep != 1 {
+			return
+		}
+		took := time.Since(last).Seconds()
+		left := cfg.Repetitions - 1
+		upTo := "about"
+		if seqLimit != "" {
+			upTo = "at most"
+		}
+		u.notef("repetition 1 took %s s: %s %s s more for the %s left", secs(took), upTo, secs(took*float64(left)), plural(left, "repetition"))
+	}
+}
+
+// plural is "1 repetition", "3 repetitions".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// secs writes seconds with two significant digits or more.
+func secs(s float64) string {
+	switch {
+	case s >= 10:
+		return strconv.FormatFloat(math.Round(s), 'f', 0, 64)
+	case s >= 1:
+		return strconv.FormatFloat(s, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(s, 'f', 2, 64)
 }
 
 func variantNames(vs []measure.Variant) string {
@@ -465,5 +555,5 @@ func (s *repScorer) score() float64 {
 	if len(s.logs) == 0 || len(s.logs) != len(s.reps) {
 		return math.NaN()
 	}
-	return math.Exp(stats.Mean(s.logs))
+	return calgate.JobScore(s.logs)
 }

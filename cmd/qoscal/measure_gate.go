@@ -1,28 +1,25 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"maps"
 	"math"
 	"os/signal"
 
-	"github.com/qoscal/qoscal/calibrate"
 	calgate "github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/load"
 	"github.com/qoscal/qoscal/measure"
 	"github.com/qoscal/qoscal/present"
-	"github.com/qoscal/qoscal/stats"
 )
 
 // gateFlags adds measure's flags of the sequential gate.
 func (m *measureFlags) gateFlags(fs *flagSet) {
 	fs.group("The sequential gate:")
 	fs.StringVar(&m.calibration, "calibration", "", "judge the run after each repetition against the calibration `FILE` ('qoscal recommend --write' on runs measured with repetitions: it needs their variance components; with profiles, the one of this machine's environment or --label), and stop once decided")
-	fs.IntVar(&m.maxRepetitions, "max-repetitions", 0, fmt.Sprintf("with --calibration, the most repetitions `M`, in [0, %d] (default 0: --repetitions); undecided then, the verdict is rerun (exit 3)", stats.MaxLooks))
+	fs.IntVar(&m.maxRepetitions, "max-repetitions", 0, fmt.Sprintf("with --calibration, the most repetitions `M`, in [0, %d]: 0, the default, takes --repetitions when given, else the design's, the fewest whose mean holds 90%% of what unlimited repetitions would tell, 2 to 10; undecided then, the verdict is rerun (exit 3)", calgate.MaxRepetitions))
 	fs.BoolVar(&m.bisect, "bisect", false, "exit as 'git bisect run' reads it: 0 pass (good), 1 fail (bad), 125 skip (undecided, or the commit could not be measured), 128 a usage error such as a mistyped flag (git bisect run stops: the mistake is the same at every commit)")
 	fs.BoolVar(&m.reportOnly, "report-only", false, "report, never fail on a regression (exit 0; with --bisect a regression still exits 1, bad)")
 	fs.StringVar(&m.perBenchmark, "per-benchmark", calgate.PerBenchmarkWarn, "what a benchmark below its calibrated band does, `MODE`: warn, fail (exit 1 even when the sequential gate passes) or off")
@@ -71,11 +68,11 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	if err := checkJudgeModes(m.onDegraded, m.perBenchmark); err != nil {
 		return err
 	}
-	if m.maxRepetitions < 0 || m.maxRepetitions > stats.MaxLooks {
-		return usagef("--max-repetitions must be in [0, %d] (0: --repetitions), got %d", stats.MaxLooks, m.maxRepetitions)
+	if m.maxRepetitions < 0 || m.maxRepetitions > calgate.MaxRepetitions {
+		return usagef("--max-repetitions must be in [0, %d] (0: --repetitions), got %d", calgate.MaxRepetitions, m.maxRepetitions)
 	}
-	if m.maxRepetitions == 0 && cfg.Repetitions > stats.MaxLooks {
-		return usagef("--repetitions %d with --calibration: the sequential gate decides within %d repetitions at most; give --max-repetitions %d or fewer", cfg.Repetitions, stats.MaxLooks, stats.MaxLooks)
+	if m.maxRepetitions == 0 && cfg.Repetitions > calgate.MaxRepetitions {
+		return usagef("--repetitions %d with --calibration: the sequential gate decides within %d repetitions at most; give --max-repetitions %d or fewer", cfg.Repetitions, calgate.MaxRepetitions, calgate.MaxRepetitions)
 	}
 	if cfg.Order == measure.Blocks {
 		return usagef("--calibration decides after each repetition: give --order random, alternate or duet, not blocks")
@@ -98,11 +95,8 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	if cfg.Labels[data.LabelCPU] != "" {
 		envFrom = "labels"
 	}
-	envWarnings := cal.EnvironmentWarnings(envLabels)
-	profile, full := "", cal
-	if p, ok := cal.Profile(envLabels[cal.By]); ok {
-		cal, profile = p, envLabels[cal.By]
-	}
+	judging := calgate.ChooseProfile(cal, envLabels)
+	cal = judging.Cal
 	if cal.Variance == nil {
 		return withHint(fmt.Errorf("calibration file %s has no variance components: the sequential gate judges the mean of a job's repetitions with them", m.calibration),
 			"calibrate on runs measured with repetitions: qoscal measure --repetitions N on unchanged code, then qoscal recommend --write FILE on those run folders")
@@ -110,19 +104,28 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	if cfg.Baseline != cal.Baseline || cfg.Candidate != cal.Candidate {
 		return usagef("the run compares %s (candidate) with %s (baseline), but %s compares %s with %s: name the variants as the calibration does", cfg.Candidate, cfg.Baseline, m.calibration, cal.Candidate, cal.Baseline)
 	}
-	seq, err := newSeqGate(cal, m.maxRepetitions, cfg.Repetitions)
+	maxReps, limit := m.maxRepetitions, "--max-repetitions"
+	switch {
+	case maxReps == 0 && m.fs != nil && m.fs.Changed("repetitions"):
+		maxReps, limit = cfg.Repetitions, "--repetitions"
+	case maxReps == 0:
+		maxReps, limit = designRepetitions(cal), "the design's most (--max-repetitions sets it)"
+	}
+	seq, err := calgate.NewSequential(cal, maxReps, maxReps)
 	if err != nil {
 		return err
 	}
-	cfg.Repetitions = seq.design.Last
-	cfg.Decide = seq.decide(cfg)
+	cfg.Repetitions = seq.Last()
+	costNotes(u, &cfg, fmt.Sprintf("%s at most, %s", plural(cfg.Repetitions, "repetition"), limit))
+	cfg.Decide = func(rep int, ms []data.Measurement) (bool, error) {
+		return seq.Look(cfg.RunID, cfg.Baseline, cfg.Candidate, rep, ms)
+	}
 	ctx, stop := signal.NotifyContext(u.ctx, stopSignals...)
 	defer stop()
-	res, err := measure.Run(ctx, cfg, m.out)
-	if err != nil {
+	if _, err := measure.Run(ctx, cfg, m.out); err != nil {
 		return measureErr(err)
 	}
-	verdict := seq.verdict(res)
+	verdict := seq.Verdict()
 	runs, err := load.All([]string{m.out}, load.Options{})
 	if err != nil {
 		return err
@@ -134,109 +137,15 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	if err != nil {
 		return err
 	}
-	gres.Warnings = append(gres.Warnings, envWarnings...)
+	gres.Warnings = append(gres.Warnings, judging.Warnings...)
 	code := gateExitCode(gres)
 	if m.bisect {
 		code = bisectExit(gres)
 	}
 	v := &gateView{&present.Gate{Res: gres, Run: run, Cal: cal, CalPath: m.calibration, Tag: 0.03,
 		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(gres.Warnings),
-		Environment: present.NewGateEnvironment(envLabels, envFrom), Profile: profile, Full: full}}
-	if summary := u.summary; summary != "" {
-		var md bytes.Buffer
-		v.Doc().WriteMarkdown(&md)
-		if err := appendFile(summary, md.Bytes()); err != nil {
-			u.summary = ""
-			return fmt.Errorf("step summary %s: %v", summary, err)
-		}
-	}
-	if err := u.setOutputs(append(v.outputs(), output{"repetitions", fmt.Sprint(verdict.Repetitions)}, output{"stopped", verdict.Stopped})); err != nil {
-		return err
-	}
-	u.warnAll(gres.Warnings)
-	if err := show(u, v); err != nil {
-		return err
-	}
-	annotated := false
-	if u.github {
-		annotated = v.annotate(u.annotations())
-	}
-	v.verdictLine(u, u.json, annotated)
-	if code != exitOK {
-		return &exitError{code: code}
-	}
-	return nil
-}
-
-// seqGate is the sequential design of a calibration, and the state of a
-// job judged by it: the running sum of its repetitions' log scores.
-type seqGate struct {
-	cal    *model.File
-	design *stats.Sequential
-	mu     float64 // the model's healthy mean log score
-	sum    float64
-	k      int
-	last   string // the last look's decision
-}
-
-// newSeqGate designs the sequential gate of a calibration for at most
-// maxReps repetitions (or reps when maxReps is 0): the calibration's
-// claimed false-alarm rate spent over them, and the slide that a job of
-// that many repetitions judged once at that rate catches nine times in ten
-// passed at most one time in ten (docs/STATS.md 2.16).
-func newSeqGate(cal *model.File, maxReps, reps int) (*seqGate, error) {
-	M := maxReps
-	if M == 0 {
-		M = reps
-	}
-	alpha := float64(cal.FPR.Predictive)
-	if !(alpha > 0 && alpha < 0.5) {
-		return nil, fmt.Errorf("calibration file %s claims no false-alarm rate to spend (false_positive_rate.predictive %v)", cal.Path, alpha)
-	}
-	v := cal.Variance
-	if !(v.Within > 0) {
-		return nil, fmt.Errorf("calibration file %s: its repetitions never varied (variance_components.within 0): a sequential gate has nothing to decide by", cal.Path)
-	}
-	// The job effect the design allows for includes the error of the
-	// calibration's mean, which every job is compared with
-	// (model.FileVariance.MeanVar).
-	slide := (stats.NormalQuantile(1-alpha) + stats.NormalQuantile(0.9)) * v.SDOfMeanVsCalibration(M, cal.Observed.SDLog)
-	d, err := stats.NewSequential(v.EffectiveBetween(cal.Observed.SDLog), v.Within, slide, alpha, 0.1, M)
-	if err != nil {
-		return nil, err
-	}
-	return &seqGate{cal: cal, design: d, mu: v.MeanLog}, nil
-}
-
-// decide is measure's Decide: after each repetition, its log score over
-// the calibration's suite joins the running mean, and the design decides.
-func (s *seqGate) decide(cfg measure.Config) func(int, []data.Measurement) (bool, error) {
-	return func(rep int, ms []data.Measurement) (bool, error) {
-		run := data.Run{ID: fmt.Sprintf("%s repetition %d", cfg.RunID, rep), Measurements: ms}
-		rr, err := calibrate.Ratios(&run, cfg.Baseline, cfg.Candidate, calibrate.Auto, "")
-		if err != nil {
-			return false, err
-		}
-		sc := rr.ScoreOver(s.cal.Suite)
-		if len(sc.Missing) > 0 {
-			return false, fmt.Errorf("repetition %d lacks %s of the suite of %s: the sequential gate judges the calibrated suite", rep, sc.Missing[0], s.cal.Path)
-		}
-		s.k, s.sum = rep, s.sum+sc.LogScore
-		s.last = s.design.Decide(rep, s.sum/float64(rep)-s.mu)
-		return s.last != stats.SeqContinue, nil
-	}
-}
-
-// verdict is the design's decision where the measurement stopped.
-func (s *seqGate) verdict(res *measure.Result) calgate.SequentialVerdict {
-	d, k := s.design, s.k
-	v := calgate.SequentialVerdict{Repetitions: k, MaxRepetitions: d.Looks, Decision: s.last, Stopped: "decided",
-		FailFloor: math.Exp(s.mu - d.Fail[k-1]), PassFloor: math.Exp(s.mu - d.Slide + d.Pass[k-1]),
-		Alpha: d.SpentAlpha, Slide: -math.Expm1(-d.Slide)}
-	if s.last == stats.SeqOpen {
-		v.Stopped = "limit"
-	}
-	return v
+		Environment: present.NewGateEnvironment(envLabels, envFrom), Profile: judging.Profile, Full: judging.Full}}
+	return writeGate(u, v, append(v.outputs(), output{"repetitions", fmt.Sprint(verdict.Repetitions)}, output{"stopped", verdict.Stopped}), "", gres.Warnings, "", code)
 }
 
 // bisectExit is the exit code git bisect run reads: 0 good (pass), 1 bad
@@ -268,4 +177,24 @@ func bisectCode(err error) error {
 		return err // a verdict's code, already mapped
 	}
 	return &exitError{code: bisectSkip, err: err}
+}
+
+// designRepetitions is the most repetitions the sequential gate takes when
+// neither --max-repetitions nor --repetitions says: the fewest at which the
+// mean of a job's repetitions holds 90% of the information that unlimited
+// repetitions would give against the calibration, I_M = 1/(b² + w²/M) ≥
+// 0.9/b², that is M ≥ 9·w²/b² (b the job's effect against the calibration's
+// mean, model.FileVariance.EffectiveBetween; w the within-job SD): repetitions
+// past it buy little, since b never averages out. At least 2, and at most
+// 10, the fixed default it replaces (issue 35: with a job effect as large
+// as CI runners have, 10 repetitions cost five times what 2 or 3 do for
+// almost the same judgement).
+func designRepetitions(cal *model.File) int {
+	v := cal.Variance
+	b := v.EffectiveBetween(cal.Observed.SDLog)
+	if !(b > 0) {
+		return 10
+	}
+	m := math.Ceil(9 * v.Within * v.Within / (b * b))
+	return int(min(10, max(2, m)))
 }

@@ -58,7 +58,7 @@ func TestMeasureStopSignals(t *testing.T) {
 			if left, _ := os.ReadDir(filepath.Join(dir, "out")); len(left) > 0 {
 				t.Errorf("after %v the output folder holds %v, want nothing", sig, left)
 			}
-			if alive(pid, 5*time.Second) {
+			if alive(pid, 30*time.Second) {
 				t.Errorf("after %v the variant's process %d still runs", sig, pid)
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -334,4 +335,114 @@ func stripCodeSpans(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// gateRow is a row of the gate's table: a benchmark's ratio and its ratio
+// to its calibrated usual.
+var gateRow = regexp.MustCompile(`(?m)^(\S+)\s+[\d,.]+\s+[\d,.]+\s+(\d+\.\d+)x\s+(\d+\.\d+)x usual`)
+
+// fallVerb marks a sentence that says benchmarks fell.
+var fallVerb = regexp.MustCompile(`\b(fell|dropped|slid|slowed)\b`)
+
+// TestNotebookFallenBenchmarks extends TestNotebookProse from figures to
+// the sentences about a gate's table (issue 35: the prose said cfrac
+// "fell below parity", where it is always below parity and at 1.11x its
+// usual, and skipped cache-scratch at 0.52x usual). A sentence that says
+// benchmarks fell, after an output with the gate's table, names only
+// benchmarks below their usual, and every benchmark at least as far below
+// as the least fallen it names; and a figure in parentheses after a
+// benchmark's name ("cache-thrash (0.58x)") is in that benchmark's row.
+func TestNotebookFallenBenchmarks(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(root, "notebooks.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type row struct {
+		ratio, usual string
+		u            float64
+	}
+	var rows map[string]row
+	var fence strings.Builder
+	inFence := false
+	var para []string
+	paraLine, checked := 0, 0
+	checkPara := func() {
+		defer func() { para = nil }()
+		if len(rows) == 0 || len(para) == 0 {
+			return
+		}
+		text := stripCodeSpans(strings.Join(para, " "))
+		for _, s := range regexp.MustCompile(`[.;]\s+`).Split(text, -1) {
+			named := map[string]bool{}
+			for name, r := range rows {
+				re := regexp.MustCompile(`(^|[^\w-])` + regexp.QuoteMeta(name) + `($|[^\w-])(?:\((\d+\.\d+x)\))?`)
+				m := re.FindStringSubmatch(s)
+				if m == nil {
+					continue
+				}
+				named[name] = true
+				if fig := m[3]; fig != "" {
+					checked++
+					if fig != r.ratio+"x" && fig != r.usual+"x" {
+						t.Errorf("notebooks.md paragraph at line %d: %s (%s), but its row shows %sx, %sx usual", paraLine, name, fig, r.ratio, r.usual)
+					}
+				}
+			}
+			if !fallVerb.MatchString(s) || len(named) == 0 {
+				continue
+			}
+			checked++
+			most := 0.0
+			for name := range named {
+				r := rows[name]
+				if r.u >= 1 {
+					t.Errorf("notebooks.md paragraph at line %d: says %s fell, but it is at %sx its usual: %q", paraLine, name, r.usual, s)
+				}
+				most = max(most, r.u)
+			}
+			for name, r := range rows {
+				if r.u <= most && !named[name] {
+					t.Errorf("notebooks.md paragraph at line %d: names benchmarks that fell down to %.2fx their usual but not %s at %sx: %q", paraLine, most, name, r.usual, s)
+				}
+			}
+		}
+	}
+	for i, line := range strings.Split(string(src), "\n") {
+		switch {
+		case strings.HasPrefix(line, "```"):
+			if inFence {
+				if ms := gateRow.FindAllStringSubmatch(fence.String(), -1); len(ms) > 0 {
+					rows = map[string]row{}
+					for _, m := range ms {
+						u, _ := strconv.ParseFloat(m[3], 64)
+						rows[m[1]] = row{ratio: m[2], usual: m[3], u: u}
+					}
+				}
+				fence.Reset()
+			} else {
+				checkPara()
+			}
+			inFence = !inFence
+		case inFence:
+			fence.WriteString(line + "\n")
+		case strings.HasPrefix(line, "## "):
+			checkPara()
+			rows = nil
+		case strings.TrimSpace(line) == "":
+			checkPara()
+		default:
+			if len(para) == 0 {
+				paraLine = i + 1
+			}
+			para = append(para, line)
+		}
+	}
+	checkPara()
+	if checked < 2 {
+		t.Errorf("only %d sentences about a gate's table checked: the rule sees too little of the prose", checked)
+	}
 }

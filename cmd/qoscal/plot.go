@@ -55,15 +55,16 @@ func init() {
 
 // plotFlags are the plot command's flags.
 type plotFlags struct {
-	cf         chartFlags
-	out, image string
+	cf                 chartFlags
+	out, format, image string
 }
 
 func (p *plotFlags) flags(fs *flagSet) {
 	p.cf.add(fs)
 	fs.group("Output:")
-	fs.StringVar(&p.out, "out", "", "the folder `DIR` to write the charts into (made if missing)")
-	fs.StringVar(&p.image, "image", "svg", "the charts' image `FORMAT`: svg, or png (at 2x, for HiDPI screens)")
+	fs.StringVar(&p.out, "out", "", "the folder `DIR` to write the charts into (folders made if missing)")
+	fs.StringVar(&p.format, "format", "", "the charts' image `FORMAT`: svg (default), or png (at 2x, for HiDPI screens)")
+	fs.StringVar(&p.image, "image", "", "the image `FORMAT`, the same as --format (its older name)")
 }
 
 // floorFlags choose the floor a chart or report shows.
@@ -98,12 +99,14 @@ func (f *floorFlags) resolve(rec *calfloor.Recommendation) (chartdata.Floor, err
 	case f.fs.Changed("floor"):
 		return chartdata.Floor{Value: f.floor, Label: "--floor"}, nil
 	case f.calibration != "":
-		cal, err := model.ReadFile(f.calibration)
-		if err != nil {
-			return chartdata.Floor{}, err
+		if f.cal == nil {
+			cal, err := model.ReadFile(f.calibration)
+			if err != nil {
+				return chartdata.Floor{}, err
+			}
+			f.cal = cal
 		}
-		f.cal = cal
-		return chartdata.Floor{Value: cal.Floor, Label: "calibration"}, nil
+		return chartdata.Floor{Value: f.cal.Floor, Label: "calibration"}, nil
 	}
 	return chartdata.Floor{Value: rec.Floor, Label: "recommended"}, nil
 }
@@ -198,6 +201,16 @@ func (c *chartFlags) read(u *ui, paths []string) (*input, *calfloor.Recommendati
 	if err := c.ff.check(); err != nil {
 		return nil, nil, chartdata.Floor{}, err
 	}
+	if c.ff.calibration != "" {
+		// Read before the runs: the skips it expects are quiet, as in
+		// gate (issue 35).
+		cal, err := model.ReadFile(c.ff.calibration)
+		if err != nil {
+			return nil, nil, chartdata.Floor{}, err
+		}
+		c.ff.cal = cal
+		c.af.expected = cal.ExpectedSkips
+	}
 	in, rec, err := recommendFor(u, &c.af, &c.rf, paths)
 	if err != nil {
 		return nil, nil, chartdata.Floor{}, err
@@ -284,12 +297,21 @@ func writeCharts(dir, prefix string, ds []drawn, format plots.Format) ([]string,
 }
 
 func (p *plotFlags) run(u *ui, paths []string) error {
-	cf, out, image := &p.cf, p.out, p.image
+	cf, out, image := &p.cf, p.out, p.format
+	flag := "--format"
+	switch {
+	case p.format != "" && p.image != "":
+		return usagef("--format and --image name the same thing (the charts' image format): give one")
+	case p.image != "":
+		image, flag = p.image, "--image"
+	case image == "":
+		image = "svg"
+	}
 	if out == "" {
 		return usagef("--out DIR is required: the folder to write the charts into")
 	}
 	if image != "svg" && image != "png" {
-		return usagef("--image must be svg or png, got %q", image)
+		return usagef("%s must be svg or png, got %q", flag, image)
 	}
 	fc := cf.files(u, paths)
 	fc.dir("--out", out)

@@ -20,7 +20,6 @@ import (
 	"github.com/qoscal/qoscal/data/source"
 	"github.com/qoscal/qoscal/measure"
 	"github.com/qoscal/qoscal/present"
-	"github.com/qoscal/qoscal/stats"
 )
 
 var recommendCmd = &command{
@@ -76,7 +75,7 @@ func (r *recommendFlags) flags(fs *flagSet) {
 	fs.Float64Var(&r.repSeconds, "repetition-seconds", 0, "the time of one repetition, `S` seconds, in [0, 1e6] (default 0: from the runs' qoscal.json)")
 	fs.Float64Var(&r.jobSeconds, "job-seconds", 60, "a job's fixed cost in `S` seconds (checkout, build, runner start), in [0, 1e6]")
 	fs.group("Output:")
-	fs.StringVar(&r.write, "write", "", "write the calibration `FILE` for 'qoscal gate'")
+	fs.StringVar(&r.write, "write", "", "write the calibration `FILE` for 'qoscal gate' (its folders made if missing)")
 	fs.StringVar(&r.by, "by", "", "also calibrate one profile per value of the run label `KEY` (cpu, image, or any label), each on that value's runs alone by the same method, listed with its floor and written with --write into the same file; gate judges a run on the profile of its own value of KEY (a value without one: on the calibration of all runs, with a warning)")
 }
 
@@ -235,7 +234,7 @@ func measuredRepetitionSeconds(paths []string) (float64, bool) {
 	if len(times) == 0 {
 		return 0, false
 	}
-	return stats.Median(times), true
+	return calgate.TypicalSeconds(times), true
 }
 
 // recFlags are the flags of a floor recommendation, shared by recommend,

@@ -79,9 +79,9 @@ func (r *reportFlags) flags(fs *flagSet) {
 	r.fs = fs.FlagSet
 	r.cf.add(fs)
 	fs.group("Output:")
-	fs.StringVar(&r.out, "out", "", "write the HTML report to `FILE.html`")
-	fs.StringVar(&r.md, "markdown", "", "write the Markdown report to `FILE.md`, its charts as SVG files beside it")
-	fs.StringVar(&r.summary, "summary", "", "append the report with Mermaid charts to $GITHUB_STEP_SUMMARY, or to `FILE.md` (a FILE not ending in .md: --summary=FILE)")
+	fs.StringVar(&r.out, "out", "", "write the HTML report to `FILE.html` (its folders made if missing)")
+	fs.StringVar(&r.md, "markdown", "", "write the Markdown report to `FILE.md`, its charts as SVG files beside it (its folders made if missing)")
+	fs.StringVar(&r.summary, "summary", "", "append the report with Mermaid charts to $GITHUB_STEP_SUMMARY, or to `FILE.md` (a FILE not ending in .md: --summary=FILE; its folders made if missing)")
 	fs.Lookup("summary").NoOptDefVal = stepSummary
 }
 

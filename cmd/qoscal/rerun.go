@@ -183,7 +183,10 @@ func (g *gateFlags) rerun(u *ui, paths []string, first *data.Run) (*data.Run, er
 	cmd.Stderr = io.MultiWriter(out, tail)
 	measure.Group(cmd)
 	cmd.WaitDelay = rerunWaitDelay
-	runErr := cmd.Run()
+	runErr := measure.StartGroup(cmd)
+	if runErr == nil {
+		runErr = cmd.Wait()
+	}
 	measure.ReapGroup(cmd)
 	out.flush()
 	if errors.Is(runErr, exec.ErrWaitDelay) && cmd.ProcessState != nil && cmd.ProcessState.Success() {

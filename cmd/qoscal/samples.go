@@ -35,7 +35,7 @@ func init() {
 type samplesFlags struct{ out string }
 
 func (s *samplesFlags) flags(fs *flagSet) {
-	fs.StringVar(&s.out, "out", "", "write the samples into `DIR`, which must not already hold them")
+	fs.StringVar(&s.out, "out", "", "write the samples into `DIR` (made if missing), which must not already hold them")
 }
 
 func (s *samplesFlags) run(u *ui, args []string) error {

@@ -107,7 +107,7 @@ func unzip(p string) (dir string, err error) {
 		if errors.Is(err, os.ErrNotExist) || errors.Is(err, os.ErrPermission) {
 			return "", pathError(p, err)
 		}
-		return "", fmt.Errorf("%s: not a readable zip archive (%v)", p, err)
+		return "", fmt.Errorf("%s: not a readable zip archive (%w)", p, err)
 	}
 	defer zr.Close()
 	lim, nested := limitsOf(p)
@@ -135,7 +135,7 @@ func unzip(p string) (dir string, err error) {
 	for _, f := range zr.File {
 		name, err := zipEntryName(f.Name)
 		if err != nil {
-			return "", fmt.Errorf("%s: entry %q %v: refused", p, f.Name, err)
+			return "", fmt.Errorf("%s: entry %q %w: refused", p, f.Name, err)
 		}
 		mode := f.Mode()
 		// A folder that cannot be made is one an earlier entry holds as a
@@ -166,7 +166,7 @@ func unzip(p string) (dir string, err error) {
 		}
 		n, err := unzipFile(f, dst, lim.bytes)
 		if err != nil {
-			return "", fmt.Errorf("%s: entry %q: %v", p, f.Name, err)
+			return "", fmt.Errorf("%s: entry %q: %w", p, f.Name, err)
 		}
 		lim.bytes -= n
 	}
@@ -215,7 +215,7 @@ func driveLetter(name string) bool {
 func unzipFile(f *zip.File, dst string, budget int64) (int64, error) {
 	rc, err := f.Open()
 	if err != nil {
-		return 0, fmt.Errorf("cannot be read (%v)", err)
+		return 0, fmt.Errorf("cannot be read (%w)", err)
 	}
 	defer rc.Close()
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
@@ -230,7 +230,7 @@ func unzipFile(f *zip.File, dst string, budget int64) (int64, error) {
 		err = cerr
 	}
 	if err != nil {
-		return n, fmt.Errorf("cannot be read (%v): the archive is damaged", err)
+		return n, fmt.Errorf("cannot be read (%w): the archive is damaged", err)
 	}
 	if n > budget {
 		return n, fmt.Errorf("unpacks to more than the %d bytes a result artifact may hold: refused (a zip bomb?)", ZipMaxBytes)
@@ -420,6 +420,10 @@ type Meta struct {
 	RunnerName string `json:"runner_name,omitempty"`
 	// Time is when the job wrote the file, RFC 3339.
 	Time string `json:"time,omitempty"`
+	// QoscalVersion is the qoscal that wrote the file (internal/version:
+	// v1.2.3, or 0.0.0-dev+COMMIT off a release); optional, within
+	// version 2.
+	QoscalVersion string `json:"qoscal_version,omitempty"`
 
 	// Labels are the run's labels (measure --label), applied as the
 	// labels the other fields give (version 2).
@@ -495,7 +499,7 @@ func ParseMeta(file string, b []byte) (*Meta, error) {
 	}
 	for _, f := range []struct{ name, v string }{
 		{"run_id", m.RunID}, {"attempt", m.Attempt}, {"commit", m.Commit},
-		{"runner_os", m.RunnerOS}, {"runner_name", m.RunnerName},
+		{"runner_os", m.RunnerOS}, {"runner_name", m.RunnerName}, {"qoscal_version", m.QoscalVersion},
 	} {
 		if err := data.CheckName(f.name, f.v); err != nil {
 			return nil, bad("%v", err)
@@ -581,7 +585,7 @@ func (e *Environment) check() error {
 }
 
 // metaFields are the keys of qoscal.json, as Meta's JSON tags spell them.
-var metaFields = []string{"version", "run_id", "attempt", "commit", "runner_os", "runner_name", "time", "labels", "environment", "measure"}
+var metaFields = []string{"version", "run_id", "attempt", "commit", "runner_os", "runner_name", "time", "qoscal_version", "labels", "environment", "measure"}
 
 // metaKeys checks the keys of qoscal.json's object as they are written:
 // each one of metaFields, exactly, and once. Go's decoder alone would take

@@ -1,7 +1,10 @@
 // Package github is the little of GitHub's REST API that qoscal uses: the
 // comments of an issue or a pull request (a pull request is an issue to
 // this API), listed, created and edited, so that a gate keeps one comment
-// per pull request up to date (Upsert). Standard library only.
+// per pull request up to date (Upsert); and issues, listed by label,
+// opened and edited (closed), so that the watch on main keeps one issue
+// per fall of the score (FindIssues, CreateIssue, EditIssue). Standard
+// library only.
 //
 // The token is sent in the Authorization header and nowhere else, and is
 // never part of an error: a server's message is cut to MaxMessage
@@ -12,7 +15,8 @@
 // sent over plain http only to the local machine (a test server, a proxy
 // on loopback).
 //
-// Reference: https://docs.github.com/en/rest/issues/comments (API version
+// Reference: https://docs.github.com/en/rest/issues/comments,
+// https://docs.github.com/en/rest/issues/issues (API version
 // 2022-11-28) and https://docs.github.com/en/rest/using-the-rest-api/using-pagination-in-the-rest-api.
 package github
 
@@ -354,7 +358,7 @@ func (c *Client) nextPage(h http.Header) (*url.URL, error) {
 	}
 	u, err := c.api.Parse(raw)
 	if err != nil {
-		return nil, fmt.Errorf("the next page's link %q: %v", clip(raw), err)
+		return nil, fmt.Errorf("the next page's link %q: %w", clip(raw), err)
 	}
 	if !sameOrigin(u, c.api) || u.User != nil {
 		return nil, fmt.Errorf("the next page's link %s leads away from the API at %s: not followed with the token", clip(u.Redacted()), c.api.Host)
@@ -423,7 +427,7 @@ func (c *Client) do(ctx context.Context, method string, u *url.URL, in, out any)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
 	if err != nil {
-		return nil, fmt.Errorf("%s %s: %v", method, c.path(u), err)
+		return nil, fmt.Errorf("%s %s: %w", method, c.path(u), err)
 	}
 	req.Header.Set("Accept", "application/vnd.github+json")
 	req.Header.Set("X-GitHub-Api-Version", "2022-11-28")

@@ -337,7 +337,7 @@ func (s *Store) IngestEach(ctx context.Context, runs iter.Seq2[store.StoredRun, 
 		return store.IngestResult{}, fmt.Errorf("store %s is open read-only", s.location)
 	}
 	if err := opt.Ledger.Check(); err != nil {
-		return store.IngestResult{}, fmt.Errorf("store %s: %v", s.location, err)
+		return store.IngestResult{}, fmt.Errorf("store %s: %w", s.location, err)
 	}
 	tx, err := s.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
 	if err != nil {

@@ -305,3 +305,38 @@ func RunDamagedLedger(t *testing.T, open Opener, set Setter) {
 		})
 	}
 }
+
+// testLedgerMany: a ledger of more runs than the write looks up at once
+// (150 runs, backend's lookups take 64 ids) is stored whole, in order,
+// each entry on its own run; written again it is unchanged, and with one
+// verdict changed in the last lookup that verdict alone is replaced, in
+// its place.
+func testLedgerMany(t *testing.T, s store.Store) {
+	const n = 150
+	var runs []data.Run
+	var want store.Ledger
+	for i := range n {
+		id := fmt.Sprintf("m%03d", i)
+		runs = append(runs, NewRun(id, 1, nil))
+		want.Verdicts = append(want.Verdicts, NewVerdict(id, "cccc", i))
+		want.Marks = append(want.Marks, store.Mark{Run: id, Truth: store.TruthHealthy, Marked: now.Add(time.Duration(i) * time.Second)})
+	}
+	res := ingest(t, s, store.IngestOptions{Ledger: &want}, runs...)
+	if diff := cmp.Diff(store.LedgerResult{VerdictsAdded: n, MarksAdded: n}, res.Ledger); diff != "" {
+		t.Errorf("ledger counts (-want +got):\n%s", diff)
+	}
+	res = ingest(t, s, store.IngestOptions{Ledger: &want})
+	if diff := cmp.Diff(store.LedgerResult{VerdictsUnchanged: n, MarksUnchanged: n}, res.Ledger); diff != "" {
+		t.Errorf("ledger counts written again (-want +got):\n%s", diff)
+	}
+	changed := want.Verdicts[n-2]
+	changed.Verdict, changed.Score = "fail", 1.01
+	res = ingest(t, s, store.IngestOptions{Ledger: &store.Ledger{Verdicts: []store.Verdict{changed}}})
+	if diff := cmp.Diff(store.LedgerResult{VerdictsReplaced: 1}, res.Ledger); diff != "" {
+		t.Errorf("ledger counts with one verdict changed (-want +got):\n%s", diff)
+	}
+	want.Verdicts[n-2] = changed
+	if diff := cmp.Diff(want, ledgerOf(t, s, store.LedgerQuery{}), sameLedger); diff != "" {
+		t.Errorf("the ledger read back (-stored +read):\n%s", diff)
+	}
+}

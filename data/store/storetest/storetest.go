@@ -53,6 +53,7 @@ func Run(t *testing.T, open Opener) {
 		{"LedgerProfile", testLedgerProfile},
 		{"LedgerAgain", testLedgerAgain},
 		{"LedgerMissingRun", testLedgerMissingRun},
+		{"LedgerMany", testLedgerMany},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			s := open(t)
