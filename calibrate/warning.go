@@ -32,11 +32,11 @@ type Warning struct {
 	Benchmarks []string
 	// Figures are the figures it states: nil, or the value of the type
 	// its kind's constant names.
-	Figures Figures
+	Figures warningFigures
 }
 
-// Figures are a warning's figures: one of the *Figures types below.
-type Figures interface{ figures() }
+// warningFigures are a warning's figures: one of the *Figures types below.
+type warningFigures interface{ figures() }
 
 // WarningKind says what a warning is about.
 type WarningKind string
@@ -212,17 +212,17 @@ type PartialFigures struct {
 // UncheckedFigures: why the runner's health was not checked (Why), or,
 // for UncheckedFlat, which benchmarks were left out of the check.
 type UncheckedFigures struct {
-	Why UncheckedWhy
+	Why uncheckedWhy
 	// CalibrationRuns is the calibration's runs, for UncheckedFewRuns.
 	CalibrationRuns int
 }
 
-// UncheckedWhy says why the runner's health was not checked.
-type UncheckedWhy int
+// uncheckedWhy says why the runner's health was not checked.
+type uncheckedWhy int
 
 // The reasons the runner's health went unchecked.
 const (
-	UncheckedNoSpread  UncheckedWhy = iota // no benchmark's baseline history has any spread
+	UncheckedNoSpread  uncheckedWhy = iota // no benchmark's baseline history has any spread
 	UncheckedNoHistory                     // the calibration has no baseline history
 	UncheckedFewRuns                       // too few calibration runs for a cut-off
 	UncheckedFlat                          // checked, but Benchmarks left out: their baseline never varied
