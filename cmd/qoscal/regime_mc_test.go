@@ -56,10 +56,10 @@ func recommendDoc(t *testing.T, runs string, extra ...string) regimeDoc {
 // on the series where that held) and now (the latest regime only when
 // its change survives spread.RegimeScanP). Every calibration on fewer
 // runs must carry the fewer-runs warning with the floor on all runs.
-// Figures with their SE in docs/STATS.md 5; about 1.5 CPU-minutes at full
-// size (250 series a case).
+// Figures with their SE in docs/STATS.md 5; about 1 CPU-minute at full
+// size (150 series a case).
 func TestChanceRegimesThroughCommand(t *testing.T) {
-	reps := testenv.Size(250, 6)
+	reps := testenv.Size(150, 6)
 	const sigma, n = 0.02, 20
 	for _, rho := range []float64{0.5, 0.8} {
 		t.Run(fmt.Sprintf("rho%.1f", rho), func(t *testing.T) {
