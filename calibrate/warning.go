@@ -32,11 +32,11 @@ type Warning struct {
 	Benchmarks []string
 	// Figures are the figures it states: nil, or the value of the type
 	// its kind's constant names.
-	Figures Figures
+	Figures warningFigures
 }
 
-// Figures are a warning's figures: one of the *Figures types below.
-type Figures interface{ figures() }
+// warningFigures are a warning's figures: one of the *Figures types below.
+type warningFigures interface{ figures() }
 
 // WarningKind says what a warning is about.
 type WarningKind string
@@ -62,6 +62,8 @@ const (
 	WarnOutliers       WarningKind = "outliers"        // Recommend: the distribution has outlier runs; Runs
 	WarnFloorAboveMin  WarningKind = "floor-above-min" // Recommend: a calibration run would have failed; FloorFigures
 	WarnEarlierBelow   WarningKind = "earlier-below"   // Recommend: runs before the window score below its floor; Runs, EarlierFigures
+	WarnFewerRuns      WarningKind = "fewer-runs"      // Recommend: calibrated on fewer runs than given; FewerFigures
+	WarnChanceRegime   WarningKind = "chance-regime"   // Recommend: the latest regime left out as chance; ChanceFigures
 	WarnOneVariantOnly WarningKind = "one-variant"     // Gate: benchmarks only one variant measured; OneVariantFigures
 	WarnPartialGate    WarningKind = "partial-gate"    // Gate: gating on part of the calibrated suite; PartialFigures, Benchmarks missing
 	WarnNotCalibrated  WarningKind = "not-calibrated"  // Gate: benchmarks the calibration lacks
@@ -171,6 +173,30 @@ type EarlierFigures struct {
 	From        string
 }
 
+// FewerFigures: the floor was calibrated on Used of the Given runs (the
+// latest regime, from From); on all of them the same method gives the
+// floor AllFloor (on the grid of Step) and claims AllClaimed per healthy
+// run (NaN when it gives none). ScanP is the latest regime's change
+// against autocorrelated noise with the search priced in
+// (spread.RegimeScanP; NaN when not tested).
+type FewerFigures struct {
+	Used, Given          int
+	From                 string
+	AllFloor, AllClaimed float64
+	Step                 float64
+	ScanP                float64
+}
+
+// ChanceFigures: the auto window found a latest regime of Runs runs from
+// From, whose change autocorrelated noise (ρ Rho allowed for) gives with
+// probability P, the search's choice of the cut priced in, above
+// spread.RegimeAlpha: it calibrated on all Given runs instead.
+type ChanceFigures struct {
+	From        string
+	Runs, Given int
+	P, Rho      float64
+}
+
 // OneVariantFigures: the benchmarks were measured by Variant only; ""
 // for a pair, in one of its runs only.
 type OneVariantFigures struct{ Variant string }
@@ -186,17 +212,17 @@ type PartialFigures struct {
 // UncheckedFigures: why the runner's health was not checked (Why), or,
 // for UncheckedFlat, which benchmarks were left out of the check.
 type UncheckedFigures struct {
-	Why UncheckedWhy
+	Why uncheckedWhy
 	// CalibrationRuns is the calibration's runs, for UncheckedFewRuns.
 	CalibrationRuns int
 }
 
-// UncheckedWhy says why the runner's health was not checked.
-type UncheckedWhy int
+// uncheckedWhy says why the runner's health was not checked.
+type uncheckedWhy int
 
 // The reasons the runner's health went unchecked.
 const (
-	UncheckedNoSpread  UncheckedWhy = iota // no benchmark's baseline history has any spread
+	UncheckedNoSpread  uncheckedWhy = iota // no benchmark's baseline history has any spread
 	UncheckedNoHistory                     // the calibration has no baseline history
 	UncheckedFewRuns                       // too few calibration runs for a cut-off
 	UncheckedFlat                          // checked, but Benchmarks left out: their baseline never varied
@@ -253,6 +279,10 @@ func (EffectiveFigures) figures() {}
 func (FloorFigures) figures() {}
 
 func (EarlierFigures) figures() {}
+
+func (FewerFigures) figures() {}
+
+func (ChanceFigures) figures() {}
 
 func (OneVariantFigures) figures() {}
 

@@ -288,6 +288,15 @@ func (g *Gate) floorSource() string {
 // claims: how often a healthy run trips it, and how often the bands flag
 // a healthy run; "" without a calibration. A reviewer weighs a FAIL, or a
 // benchmark below its band, by it.
+// statedWord names the rate File.StatedRate gives: the margin rule's own
+// rate in a file that has it, else the predictive rate.
+func statedWord(c *model.File) string {
+	if r := c.FPR.Rule; r != nil && !math.IsNaN(float64(*r)) {
+		return "the margin rule's rate"
+	}
+	return "predictive"
+}
+
 func (g *Gate) costSentence() string {
 	c := g.Cal
 	if c == nil {
@@ -296,14 +305,14 @@ func (g *Gate) costSentence() string {
 	var s string
 	switch {
 	case g.Res.FloorSource == gate.FloorGiven:
-		s = fmt.Sprintf("What the floor costs: not known for a floor given with %s; the calibration's own floor %sx trips a healthy run %s (predictive; at most %s with no model).",
-			g.GivenFloor, c.FloorText, howOften(float64(c.FPR.Predictive)), perRun(float64(c.FPR.DistributionFree)))
+		s = fmt.Sprintf("What the floor costs: not known for a floor given with %s; the calibration's own floor %sx trips a healthy run %s (%s; at most %s with no model).",
+			g.GivenFloor, c.FloorText, howOften(c.StatedRate()), statedWord(c), perRun(float64(c.FPR.DistributionFree)))
 	case g.Res.SubSuiteFloor > 0:
-		s = fmt.Sprintf("What the floor costs: the calibration's floor %sx for the whole suite trips a healthy run %s (predictive; at most %s with no model), as %s claims; the sub-suite's floor is set by the same method.",
-			c.FloorText, howOften(float64(c.FPR.Predictive)), perRun(float64(c.FPR.DistributionFree)), g.CalPath)
+		s = fmt.Sprintf("What the floor costs: the calibration's floor %sx for the whole suite trips a healthy run %s (%s; at most %s with no model), as %s claims; the sub-suite's floor is set by the same method.",
+			c.FloorText, howOften(c.StatedRate()), statedWord(c), perRun(float64(c.FPR.DistributionFree)), g.CalPath)
 	default:
-		s = fmt.Sprintf("What the floor costs: a healthy run trips it %s (predictive; at most %s with no model), as %s claims.",
-			howOften(float64(c.FPR.Predictive)), perRun(float64(c.FPR.DistributionFree)), g.CalPath)
+		s = fmt.Sprintf("What the floor costs: a healthy run trips it %s (%s; at most %s with no model), as %s claims.",
+			howOften(c.StatedRate()), statedWord(c), perRun(float64(c.FPR.DistributionFree)), g.CalPath)
 	}
 	if g.Res.PerBenchmark != gate.PerBenchmarkOff {
 		s += fmt.Sprintf(" The bands flag a healthy run at most %s (family-wise).", perRun(c.RecommendOptions().FamilyAlpha))

@@ -98,11 +98,22 @@ func (v *Recommend) decision() [3]string {
 // the log scores are not normal, the no-model bound first.
 func (v *Recommend) costLine() string {
 	a, c := v.A, v.Rec.Cost
+	r, word := statedRate(c)
 	if a.Score.ShapiroP < calspread.NormalityAlpha {
 		return fmt.Sprintf("a healthy run trips it at most %s with no model (the log scores are not normal, so the model's %s may be too low)",
-			perRun(c.DistributionFree), howOften(c.Predictive))
+			perRun(c.DistributionFree), howOften(r))
 	}
-	return fmt.Sprintf("a healthy run trips it %s (predictive; at most 1 in %d with no model)", howOften(c.Predictive), a.Score.N+1)
+	return fmt.Sprintf("a healthy run trips it %s (%s; at most 1 in %d with no model)", howOften(r), word, a.Score.N+1)
+}
+
+// statedRate is the model's rate a floor states, with its name: the
+// margin rule's own rate for the floor that rule placed (FloorCost
+// .RuleRate, docs/STATS.md 2.1), else the predictive rate of the floor.
+func statedRate(c calfloor.FloorCost) (float64, string) {
+	if !math.IsNaN(c.RuleRate) {
+		return c.RuleRate, "the margin rule's rate"
+	}
+	return c.Predictive, "predictive"
 }
 
 // summary is the plain-language reading of the recommendation.
@@ -115,8 +126,9 @@ func (v *Recommend) summary() string {
 		// A floor given, not recommended, may be above the lowest run.
 		where = fmt.Sprintf("%.0f%% above", -c.BelowMinPct)
 	}
-	fmt.Fprintf(&b, "Floor is %sx: %s the lowest observed (%s), so a healthy run trips it %s (predictive; at most 1 in %d with no model), while %s slide toward parity trips it half the time%s.",
-		rec.FormatFloor(rec.Floor), where, ratio(a.Score.Min), howOften(c.Predictive),
+	stated, word := statedRate(c)
+	fmt.Fprintf(&b, "Floor is %sx: %s the lowest observed (%s), so a healthy run trips it %s (%s; at most 1 in %d with no model), while %s slide toward parity trips it half the time%s.",
+		rec.FormatFloor(rec.Floor), where, ratio(a.Score.Min), howOften(stated), word,
 		a.Score.N+1, withArticle(slidePct(c.R50, 0)), ninetyWords(c.R90, " and %s slide nine times in ten", func(r float64) string { return withArticle(slidePct(r, 0)) }))
 	if len(a.Suite) > 1 {
 		if loss := (1 - c.SingleQ50) * 100; loss > 99.5 {
@@ -242,7 +254,10 @@ func (v *Recommend) figures() *render.Table {
 	t.AddRow("the true rate: 95% upper confidence bound, allowing for the heavier tails and correlation the runs do not rule out", rate(c.Upper95)+trueRateNote(c))
 	t.AddRow("bound with no model, (j+1)/(n+1)", rate(c.DistributionFree))
 	t.AddRow("the true rate with no model: 95% upper confidence bound", rate(c.DistributionFreeUpper95))
-	if c.Claimed != c.Predictive {
+	if !math.IsNaN(c.RuleRate) {
+		t.AddRow("the margin rule's own rate per healthy run (the rule on the AR(1) fitted to the runs; claimed)", rate(c.RuleRate)+" ("+oneIn(c.RuleRate)+")")
+	}
+	if stated, _ := statedRate(c); c.Claimed != stated {
 		t.AddRow("claimed false-positive rate (no lower than the model-free bound: the model is in doubt)", rate(c.Claimed)+" ("+oneIn(c.Claimed)+")")
 	}
 	for _, row := range modelCheckRows(a.Score) {
@@ -301,6 +316,11 @@ func (v *Recommend) textLines() []string {
 		"",
 		"false-positive rate per healthy run:",
 		fmt.Sprintf("    predictive %s (%s); plug-in %s", rate(c.Predictive), perRun(c.Predictive), rate(c.Plugin)),
+	)
+	if !math.IsNaN(c.RuleRate) {
+		l = append(l, fmt.Sprintf("    the margin rule's own rate %s (%s), claimed: the rule's floor moves with the lowest run, and this is its rate on the AR(1) fitted to the runs", rate(c.RuleRate), perRun(c.RuleRate)))
+	}
+	l = append(l,
 		fmt.Sprintf("    the true rate is below %s with 95%% confidence, allowing for the heavier tails and correlation the runs do not rule out%s", rate(c.Upper95), trueRateNote(c)),
 		fmt.Sprintf("    with no model: at most %s, (j+1)/(n+1) = %d/%d with j = %d calibration runs below; the true rate is below %s with 95%% confidence", rate(c.DistributionFree), c.CalibrationBelow+1, s.N+1, c.CalibrationBelow, rate(c.DistributionFreeUpper95)),
 		fmt.Sprintf("    over the next %d healthy runs: %s chance of a false alarm (predictive); no model: %s chance one falls below the lowest so far", c.HorizonRuns, rate(c.Horizon), rate(c.HorizonFree)),

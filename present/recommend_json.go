@@ -104,6 +104,22 @@ type windowJSON struct {
 	Last  string `json:"last"`
 	N     int    `json:"n"`
 	Rule  string `json:"rule"`
+	// Given is how many runs the calibration was given; AllRuns the
+	// floor and claimed rate on all of them when N is fewer (issue 33
+	// item 4); RegimeP the latest regime's change against autocorrelated
+	// noise with the search priced in (spread.RegimeScanP), and Chance
+	// whether the auto rule left that regime out for it.
+	Given   int          `json:"given"`
+	AllRuns *allRunsJSON `json:"all_runs,omitempty"`
+	RegimeP render.Float `json:"regime_p"`
+	Rho     render.Float `json:"regime_rho"`
+	Chance  bool         `json:"chance_regime"`
+}
+
+// allRunsJSON is the floor and its claimed rate on every run given.
+type allRunsJSON struct {
+	Floor   render.Float `json:"floor"`
+	Claimed render.Float `json:"claimed"`
 }
 
 // regimesJSON lists regimes for JSON.
@@ -142,6 +158,9 @@ type fprJSON struct {
 	DistributionFreeUpper95 render.Float `json:"distribution_free_upper95"`
 	Claimed                 render.Float `json:"claimed"`
 	ClaimedUpper95          render.Float `json:"claimed_upper95"`
+	// Rule is the margin rule's own rate (FloorCost.RuleRate), the claim
+	// of a margin floor; omitted for any other method.
+	Rule *render.Float `json:"rule,omitempty"`
 }
 
 // horizonJSON is the chance of a false alarm over the next runs.
@@ -253,9 +272,21 @@ func (v *Recommend) JSON() recommendJSON {
 		j.Backtest.CatchAll = &catchAllJSON{Floor: c.Floor, FPR: render.Float(c.Predictive)}
 	}
 	w := v.window()
-	j.CalibratedOn = windowJSON{First: w.First, Last: w.Last, N: w.N, Rule: w.Rule}
+	j.CalibratedOn = windowJSON{First: w.First, Last: w.Last, N: w.N, Rule: w.Rule, Given: w.Given,
+		RegimeP: render.Float(w.ScanP), Rho: render.Float(w.Rho), Chance: w.Chance}
+	if j.CalibratedOn.Given == 0 {
+		j.CalibratedOn.Given = len(a.Runs)
+		j.CalibratedOn.RegimeP, j.CalibratedOn.Rho = render.Float(math.NaN()), render.Float(math.NaN())
+	}
+	if w.N < j.CalibratedOn.Given {
+		j.CalibratedOn.AllRuns = &allRunsJSON{Floor: render.Float(w.AllFloor), Claimed: render.Float(w.AllClaimed)}
+	}
 	if bs := rec.Bootstrap; bs.B > 0 {
 		j.Bootstrap = &bootstrapJSON{B: bs.B, Seed: bs.Seed, Mean: bs.Mean, Q05: bs.Q05, Q50: bs.Q50, Q95: bs.Q95}
+	}
+	if !math.IsNaN(c.RuleRate) {
+		r := render.Float(c.RuleRate)
+		j.FPR.Rule = &r
 	}
 	return j
 }

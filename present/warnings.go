@@ -91,6 +91,18 @@ func warningText(w calibrate.Warning) string {
 	case calibrate.EarlierFigures:
 		return fmt.Sprintf("the floor %s, calibrated on the latest regime, is above %d of the %d runs before it (%s): right if the scores rose for good at %s, too snug if the change was chance",
 			model.FormatOnStep(f.Floor, f.Step), len(w.Runs), f.Before, listSome(w.Runs, maxListed), f.From)
+	case calibrate.FewerFigures:
+		all := "no floor"
+		if !math.IsNaN(f.AllFloor) {
+			all = fmt.Sprintf("the floor %s, claiming %s (%s)", model.FormatOnStep(f.AllFloor, f.Step), rate(f.AllClaimed), oneIn(f.AllClaimed))
+		}
+		scan := ""
+		if !math.IsNaN(f.ScanP) {
+			scan = fmt.Sprintf("; its change against autocorrelated noise, the search's choice of where to cut counted: p %.3f", f.ScanP)
+		}
+		return fmt.Sprintf("calibrated on %d of the %d runs given (the latest regime, from %s); on all %d runs the same method gives %s%s", f.Used, f.Given, f.From, f.Given, all, scan)
+	case calibrate.ChanceFigures:
+		return fmt.Sprintf("the latest regime (%d runs from %s) is not beyond what autocorrelated noise gives (p %.2f, the search's choice of where to cut counted, lag-1 autocorrelation %.2f allowed for): calibrated on all %d runs; --regime latest calibrates on it anyway", f.Runs, f.From, f.P, f.Rho, f.Given)
 	case calibrate.OneVariantFigures:
 		if f.Variant == "" {
 			return "measured in one run of the pair only, left out: " + list

@@ -194,15 +194,20 @@ type RateAudit struct {
 }
 
 // ClaimedRate is the false-alarm rate per healthy run a calibration file
-// claims, as recommend states it (FloorCost.Claimed): the predictive rate
-// while the log scores of its runs pass the normality checks (docs/STATS.md
+// claims, as recommend states it (FloorCost.Claimed): the model's rate
+// (File.StatedRate: the margin rule's own rate in a margin file that has
+// it, version 5, else the predictive rate) while the log scores of its runs pass the normality checks (docs/STATS.md
 // 5c, 5d), else the larger of the predictive and the distribution-free
-// rate; from says which figure it is ("predictive" or
+// rate; from says which figure it is ("predictive", "rule" or
 // "distribution_free"). The file keeps both figures; whether the model
 // is in doubt follows from its matrix, checked as the floor's method
 // checks it.
 func ClaimedRate(f *model.File) (rate float64, from string) {
-	p, df := float64(f.FPR.Predictive), float64(f.FPR.DistributionFree)
+	p, df := f.StatedRate(), float64(f.FPR.DistributionFree)
+	model := "predictive"
+	if r := f.FPR.Rule; r != nil && !math.IsNaN(float64(*r)) {
+		model = "rule"
+	}
 	doubt := math.IsNaN(p)
 	if f.Matrix != nil && !doubt {
 		if scores, err := f.Matrix.Scores(f.Suite); err == nil {
@@ -222,7 +227,7 @@ func ClaimedRate(f *model.File) (rate float64, from string) {
 	if doubt && (math.IsNaN(p) || df > p) {
 		return df, "distribution_free"
 	}
-	return p, "predictive"
+	return p, model
 }
 
 // Audit audits the verdicts runs (in the order the ledger recorded them)

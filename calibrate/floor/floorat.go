@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/stats"
 )
@@ -27,6 +28,10 @@ func (r *Recommendation) At(a *spread.Analysis, floor float64, dec int) *Recomme
 	out.Floor, out.Raw, out.ToleranceK, out.WithoutOutliers = floor, math.NaN(), 0, 0
 	out.Decimals = max(r.Decimals, dec)
 	out.Cost = Cost(a, floor, r.Options.Horizon)
+	if r.Options.Method == model.MethodMargin && floor == r.Floor {
+		// The margin rule's floor keeps the rule's own rate as its claim.
+		out.Cost.setRule(a, r.Options)
+	}
 	out.CombinedFPR = math.Min(1, out.Cost.Predictive+r.Options.FamilyAlpha)
 	out.TwoStageFPR, out.TwoStageRerun, out.TwoStagePower = math.NaN(), math.NaN(), math.NaN()
 	out.Repetitions = nil

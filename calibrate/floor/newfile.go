@@ -1,6 +1,7 @@
 package floor
 
 import (
+	"math"
 	"sort"
 	"time"
 
@@ -31,6 +32,11 @@ func NewFile(a *spread.Analysis, r *Recommendation, labels map[string]string, cr
 	if v := a.Variance; v != nil {
 		f.Version = model.VarianceVersion
 		f.Variance = &model.FileVariance{Between: v.Between, Within: v.Within, MeanLog: v.Mean, Runs: v.Groups, Repetitions: v.N}
+	}
+	if r.Options.Method == model.MethodMargin && !math.IsNaN(r.Cost.RuleRate) {
+		rule := model.NullFloat(r.Cost.RuleRate)
+		f.FPR.Rule = &rule
+		f.Version = max(f.Version, model.RuleVersion)
 	}
 	switch r.Options.Method {
 	case model.MethodTargetFPR:

@@ -36,6 +36,14 @@ type FloorCost struct {
 	// a log-normal fit understates the lower tail of a mixture (a runner
 	// that is sometimes degraded), which is what real CI noise is.
 	Claimed, ClaimedUpper95 float64
+	// RuleRate is the margin rule's own rate (model.MarginRuleRate:
+	// docs/STATS.md 2.1) for the floor the margin rule placed on these
+	// runs, NaN for any other floor. The predictive rate treats the floor
+	// as given; the margin rule's floor moves with the lowest run, and
+	// RuleRate is what the rule delivers, so it is the claim (Claimed)
+	// of a margin floor, with the model-free figure when the model is in
+	// doubt, as for the predictive rate.
+	RuleRate float64
 	// Horizon is the predictive chance of at least one false alarm over
 	// the next HorizonRuns healthy runs: 1 − (1 − rate)^m averaged over the
 	// posterior of the rate, as Predictive averages the rate (STATS.md
@@ -151,6 +159,9 @@ func Recommend(a *spread.Analysis, opt model.RecommendOptions) (*Recommendation,
 			HeavyTail: !s.Tail.Normal(), TailDF: s.Tail.DF, Uncapped: uncapped, Floor: rec.Floor, Step: opt.Step}})
 	}
 	rec.Cost = Cost(a, rec.Floor, opt.Horizon)
+	if opt.Method == model.MethodMargin {
+		rec.Cost.setRule(a, opt)
+	}
 	rec.PredictionBound = stats.PredictionBoundEff(s.MeanLog, s.SDLog, s.Effective, opt.Alpha)
 	rec.Candidates = candidates(a, rec.Cost, opt)
 	rec.Bands = model.MatrixOf(a).Bands(opt.FamilyAlpha)
@@ -261,6 +272,7 @@ func Cost(a *spread.Analysis, floor float64, horizon int) FloorCost {
 		// say (its figures are NaN) and the model-free ones are the claim.
 		c.Claimed, c.ClaimedUpper95 = maxKnown(c.Predictive, c.DistributionFree), maxKnown(c.Upper95, c.DistributionFreeUpper95)
 	}
+	c.RuleRate = math.NaN()
 	c.Horizon = math.NaN()
 	if s.SDLog > 0 {
 		c.Horizon = stats.FalseAlarmHorizonEff(s.MeanLog, s.SDLog, s.Effective, floor, horizon)
@@ -278,6 +290,22 @@ func Cost(a *spread.Analysis, floor float64, horizon int) FloorCost {
 		}
 	}
 	return c
+}
+
+// setRule makes c, the cost of the floor the margin rule (opt.Margin,
+// opt.Step) placed on a's runs, claim the rule's own rate
+// (model.MarginRuleRate) instead of the predictive rate of the floor taken
+// as given; when the model is in doubt, no less than the model-free
+// figure, as Cost does for the predictive rate.
+func (c *FloorCost) setRule(a *spread.Analysis, opt model.RecommendOptions) {
+	c.RuleRate = model.MarginRuleRate(a.Scores(), opt.Margin, opt.Step, opt.Seed)
+	if math.IsNaN(c.RuleRate) {
+		return
+	}
+	c.Claimed = c.RuleRate
+	if a.Score.InDoubt() {
+		c.Claimed = maxKnown(c.RuleRate, c.DistributionFree)
+	}
 }
 
 // upper95 is the 95% upper bound of a floor's true rate (docs/STATS.md
@@ -331,6 +359,9 @@ func candidates(a *spread.Analysis, fc FloorCost, opt model.RecommendOptions) []
 		cost := func() FloorCost {
 			c := Cost(a, f, opt.Horizon)
 			c.Rule = rule
+			if rule == model.MethodMargin {
+				c.setRule(a, other)
+			}
 			return c
 		}
 		placed := false
@@ -338,6 +369,9 @@ func candidates(a *spread.Analysis, fc FloorCost, opt model.RecommendOptions) []
 			if out[i].Floor == f {
 				if out[i].Rule == "" {
 					out[i].Rule = rule
+					if rule == model.MethodMargin {
+						out[i].setRule(a, other)
+					}
 				}
 				placed = true
 				break

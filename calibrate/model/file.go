@@ -25,10 +25,12 @@ import (
 // is refused (ErrVersion1). Version 3 adds variance_components, and is
 // written only for a calibration that has them (a file without them stays
 // version 2, which older builds read); version 4 likewise adds
-// environments, by and profiles (environment.go).
+// environments, by and profiles (environment.go), and version 5
+// false_positive_rate.rule, the margin rule's own rate (margin.go),
+// written only for a margin floor.
 const (
 	FileSchema  = "qoscal-calibration"
-	FileVersion = 4
+	FileVersion = 5
 	// MinFileVersion is the oldest version read.
 	MinFileVersion = 2
 	// VarianceVersion is the version that adds variance_components.
@@ -191,6 +193,24 @@ type FileFPR struct {
 	Predictive       NullFloat `json:"predictive"`
 	Upper95          NullFloat `json:"upper95"`
 	DistributionFree NullFloat `json:"distribution_free"`
+	// Rule is the margin rule's own rate (MarginRuleRate on the matrix's
+	// scores with params.margin, step and seed; version 5): the rate a
+	// margin floor claims, where the predictive rate is that of the floor
+	// taken as given (docs/STATS.md 2.1). Only in a margin file (and its
+	// profiles, each on its own matrix); omitted otherwise and in older
+	// files, which claim the predictive rate as before.
+	Rule *NullFloat `json:"rule,omitempty"`
+}
+
+// StatedRate is the model's rate the file states for its floor (gate's
+// cost sentence, audit's claim): the
+// margin rule's own rate when the file has it (false_positive_rate.rule),
+// else the predictive rate.
+func (f *File) StatedRate() float64 {
+	if r := f.FPR.Rule; r != nil && !math.IsNaN(float64(*r)) {
+		return float64(*r)
+	}
+	return float64(f.FPR.Predictive)
 }
 
 // FileDetection are the floor's detection figures.

@@ -325,7 +325,7 @@ func (f *File) checkModel() error {
 	if err := CheckFloorUseful(scores, f.Floor, f.RecommendOptions()); err != nil {
 		return fmt.Errorf("field floor %v: %w", f.Floor, err)
 	}
-	return nil
+	return f.checkRule(scores)
 }
 
 // checkFloor checks that the floor is a positive number on its step's

@@ -111,18 +111,48 @@ type Window struct {
 	// runs of it would do.
 	Short    bool
 	NeedMore int
+	// Given is how many runs the calibration was given (every run of the
+	// analysis Choose was called on).
+	Given int
+	// ScanP is RegimeScanP of the latest regime's cut, with Rho the
+	// autocorrelation it allowed for (NaN without regimes, or a side too
+	// short to test); Chance is set when the auto rule left the latest
+	// regime out for it (ScanP above RegimeAlpha) and calibrated on every
+	// run.
+	ScanP, Rho float64
+	Chance     bool
+	// AllFloor and AllClaimed are the floor and its claimed rate the same
+	// method gives on every run given, set by the caller when the window
+	// holds fewer (for the warning that says so); NaN otherwise.
+	AllFloor, AllClaimed float64
 }
 
 // Choose picks the calibration window: rule is WindowAuto, WindowAll or
 // WindowLatest; minRuns the auto rule's minimum.
+//
+// The auto rule takes the latest regime only when its change survives
+// RegimeScanP at RegimeAlpha: a change the permutation test found but
+// autocorrelated noise, with the cut chosen by the search, gives often
+// enough is chance, and every run is calibrated on (Chance set). An
+// explicit latest is taken as asked, with ScanP set for the warning.
 func (a *Analysis) Choose(rule string, minRuns int) (Window, error) {
-	all := Window{Rule: WindowAll, First: a.Runs[0].ID, Last: a.Runs[len(a.Runs)-1].ID, N: len(a.Runs)}
+	nan := math.NaN()
+	all := Window{Rule: WindowAll, First: a.Runs[0].ID, Last: a.Runs[len(a.Runs)-1].ID, N: len(a.Runs), Given: len(a.Runs),
+		ScanP: nan, Rho: nan, AllFloor: nan, AllClaimed: nan}
 	if len(a.Regimes) < 2 {
 		return all, nil
 	}
 	latest := a.Regimes[len(a.Regimes)-1]
 	w := Window{Rule: WindowLatest, First: latest.First, Last: latest.Last, N: latest.N, Start: latest.Start,
-		Earlier: append([]calibrate.Regime(nil), a.Regimes[:len(a.Regimes)-1]...)}
+		Earlier: append([]calibrate.Regime(nil), a.Regimes[:len(a.Regimes)-1]...), Given: len(a.Runs), AllFloor: nan, AllClaimed: nan}
+	if rule == WindowAuto || rule == "" || rule == WindowLatest {
+		logs := make([]float64, len(a.Runs))
+		for i, r := range a.Runs {
+			logs[i] = r.LogScore
+		}
+		w.ScanP, w.Rho = RegimeScanP(logs, latest.Start, 1)
+		all.ScanP, all.Rho = w.ScanP, w.Rho
+	}
 	switch rule {
 	case WindowAll:
 		return all, nil
@@ -132,8 +162,12 @@ func (a *Analysis) Choose(rule string, minRuns int) (Window, error) {
 		}
 		return w, nil
 	case WindowAuto, "":
-		if latest.N >= minRuns {
+		if latest.N >= minRuns && !(w.ScanP > RegimeAlpha) {
 			return w, nil
+		}
+		if latest.N >= minRuns {
+			all.Chance = true
+			return all, nil
 		}
 		all.Short, all.NeedMore = true, minRuns-latest.N
 		return all, nil
