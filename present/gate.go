@@ -68,6 +68,7 @@ func (g *Gate) columns() []render.Column[gateRow] {
 		{Key: "usual", JSON: func(b gateRow) any { return render.Float(b.Usual) }},
 		{Key: "vs_usual", JSON: func(b gateRow) any { return render.Float(b.VsUsual) }},
 		{Key: "band", JSON: func(b gateRow) any { return optional(b.Band) }},
+		{Key: "advisory", JSON: func(b gateRow) any { return b.Advisory }},
 	}
 	if g.hasModel() {
 		cols = append(cols, render.Column[gateRow]{Head: "vs calibration", Cell: vsCalibration})
@@ -116,6 +117,9 @@ func (g *Gate) note(b gateRow) string {
 	note := g.tag(b.Ratio)
 	if g.hasModel() && !math.IsNaN(b.VsUsual) {
 		note = bandWords[b.Band]
+		if b.Advisory {
+			note = fmt.Sprintf("within band, advisory (below at %s)", pct(model.AdvisoryFamilyAlpha))
+		}
 	}
 	if b.BaselineSamples > 1 || b.CandidateSamples > 1 {
 		note = strings.TrimSpace(note + fmt.Sprintf("  (median of %d/%d samples)", b.BaselineSamples, b.CandidateSamples))

@@ -149,6 +149,10 @@ type GateBenchmark struct {
 	// band (Holm's step-down over the gated benchmarks), "" when not
 	// judged.
 	Band string
+	// Advisory is true for a benchmark within its band at the failing
+	// rate but below it at the advisory rate (model.AdvisoryFamilyAlpha,
+	// Holm's step-down over the gated benchmarks): named, never failed.
+	Advisory bool
 }
 
 // GateResult is the gate's verdict on one run.
@@ -185,6 +189,9 @@ type GateResult struct {
 	// name the benchmarks outside their bands.
 	PerBenchmark string
 	Below, Above []string
+	// Advisory names the benchmarks at the advisory level
+	// (GateBenchmark.Advisory).
+	Advisory []string
 	// CappedScore is the score with every benchmark far above its band
 	// (Holm's step-down on the upper side, judged whatever the mode) put
 	// at its band's upper edge; NaN when no benchmark is above its edge.
@@ -705,6 +712,10 @@ func (res *GateResult) judgeBands(cal *model.File, opt GateOptions, rr calibrate
 			// ratio (the lower side of a point band is not judged).
 		default:
 			gb.Band = BandWithin
+			if j.Advisory[gb.Name] {
+				gb.Advisory = true
+				res.Advisory = append(res.Advisory, gb.Name)
+			}
 		}
 	}
 	if len(res.Below) > 0 {
