@@ -12,7 +12,7 @@ import (
 	"github.com/qoscal/qoscal/stats"
 )
 
-// runName names a run in a message, with where it was read from when
+// RunName names a run in a message, with where it was read from when
 // that says more than its id: "run 123-1 (base.txt,cand.txt)".
 func RunName(run *data.Run) string {
 	if run.Source == "" || run.Source == run.ID {
@@ -150,7 +150,7 @@ func Ratios(run *data.Run, baseline, candidate string, dir Direction, metric str
 	return ratiosByMaps(run, baseline, candidate, dir, metric)
 }
 
-// ratioScratch holds the buffers of ratioList, reused from run to run:
+// RatioScratch holds the buffers of ratioList, reused from run to run:
 // the list ratioList returns is valid until its next call.
 type RatioScratch struct {
 	list    []BenchmarkRatio
@@ -481,7 +481,7 @@ func (rr *RunRatios) ScoreOver(suite []string) SuiteScore {
 	return s
 }
 
-// scoreOver is ScoreOver with the run's ratios given by ratio (the ratio
+// ScoreOver is ScoreOver with the run's ratios given by ratio (the ratio
 // of suite[j], if the run has it) and a buffer for the log ratios, which
 // it returns for the next call.
 func ScoreOver(id string, suite []string, ratio func(j int) (float64, bool), logs []float64) (SuiteScore, []float64) {
@@ -502,7 +502,7 @@ func ScoreOver(id string, suite []string, ratio func(j int) (float64, bool), log
 	return s, logs
 }
 
-// ratios returns a run's ratios in name order (see Ratios), valid until
+// Ratios returns a run's ratios in name order (see Ratios), valid until
 // the next call.
 func (sc *RatioScratch) Ratios(run *data.Run, baseline, candidate string, dir Direction, metric string) ([]BenchmarkRatio, error) {
 	if list, _, _, ok := sc.ratioList(run, baseline, candidate, dir, metric); ok {
@@ -536,7 +536,7 @@ func (rr *RunRatios) Score(suite []string) (float64, error) {
 	return s.Score, nil
 }
 
-// suite chooses the suite from how many of n runs measured each benchmark
+// SuiteOf chooses the suite from how many of n runs measured each benchmark
 // with both variants. Strict: the benchmarks in more than half the runs
 // (runs lacking one of them are then left out). Partial: the benchmarks in
 // all runs.

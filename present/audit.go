@@ -8,6 +8,7 @@ import (
 
 	calaudit "github.com/qoscal/qoscal/calibrate/audit"
 	"github.com/qoscal/qoscal/calibrate/model"
+	"github.com/qoscal/qoscal/calibrate/watch"
 	"github.com/qoscal/qoscal/render"
 )
 
@@ -28,6 +29,9 @@ type Audit struct {
 	// top level (runs whose value had no profile). None without
 	// profiles.
 	Profiles []ProfileAudit
+	// Watch is the audit of the watch's issues (qoscal watch) on the
+	// runs judged against the calibration; nil when there are none.
+	Watch *watch.EpisodeAudit
 }
 
 // ProfileAudit is the audit of one profile of a calibration: its value
@@ -215,7 +219,23 @@ func (v *Audit) Doc() *render.Doc {
 			doc.Add(blank, &render.Paragraph{Text: n, Width: 79})
 		}
 	}
+	if s := WatchAuditSentence(v.Watch); s != "" {
+		doc.Add(blank, &render.Paragraph{Text: s, Width: 79})
+	}
 	return doc
+}
+
+// WatchAuditSentence says what the watch's issues came to: "The watch
+// (qoscal watch) opened 2 issues over 120 pushes: 1 marked healthy (a
+// false issue), 1 unmarked; 0.83 false issues per 100 pushes (exact 95%
+// interval 0.02–4.56) against 0.15 stated: consistent with the stated
+// rate." "" without an audit of the watch.
+func WatchAuditSentence(a *watch.EpisodeAudit) string {
+	if a == nil {
+		return ""
+	}
+	return fmt.Sprintf("The watch (qoscal watch, replayed on the runs judged against the calibration) opened %s over %s: %d marked healthy (false issues), %d unmarked; %s false issues per 100 pushes (exact 95%% interval %s–%s) against %s stated: %s.",
+		Plural(len(a.Episodes), "issue"), pushCount(a.Pushes), a.False, a.Unknown, dec(a.Realised, 2), dec(a.Lo, 2), dec(a.Hi, 2), dec(a.Stated, 3), a.Verdict)
 }
 
 // counts are the audit's first lines: the calibration audited and the
@@ -345,6 +365,7 @@ func (v *Audit) JSON() render.Object {
 		{Key: "labels", Value: labels},
 	}
 	o = append(o, v.resultJSON(v.Res)...)
+	o = append(o, render.Field{Key: "watch", Value: watchAuditJSON(v.Watch)})
 	if v.profiled() {
 		profiles := []render.Object{}
 		for _, p := range v.Profiles {
@@ -439,5 +460,32 @@ func presumptionJSON(p calaudit.Presumption) render.Object {
 		{Key: "false_alarm_rate", Value: p.FalseAlarm}, {Key: "per_runs", Value: p.PerRuns}, {Key: "follow", Value: p.Follow},
 		{Key: "branch_runs", Value: p.Branch}, {Key: "changed", Value: list(p.Changed)}, {Key: "recent", Value: list(p.Recent)},
 		{Key: "none", Value: optional(p.None)},
+	}
+}
+
+// watchAuditJSON is the audit of the watch's issues, null without one.
+func watchAuditJSON(a *watch.EpisodeAudit) any {
+	if a == nil {
+		return nil
+	}
+	eps := []render.Object{}
+	for _, e := range a.Episodes {
+		var truth any
+		if e.Truth != "" {
+			truth = e.Truth
+		}
+		eps = append(eps, render.Object{{Key: "opened_at", Value: e.Opened}, {Key: "mark", Value: truth}})
+	}
+	return render.Object{
+		{Key: "pushes", Value: a.Pushes},
+		{Key: "episodes", Value: eps},
+		{Key: "false_issues", Value: a.False},
+		{Key: "unmarked", Value: a.Unknown},
+		{Key: "false_issues_per_100", Value: render.Float(a.Realised)},
+		{Key: "interval", Value: []render.Float{render.Float(a.Lo), render.Float(a.Hi)}},
+		{Key: "stated_per_100", Value: render.Float(a.Stated)},
+		{Key: "stated_se", Value: render.Float(a.SE)},
+		{Key: "verdict", Value: a.Verdict},
+		{Key: "message", Value: WatchAuditSentence(a)},
 	}
 }

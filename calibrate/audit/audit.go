@@ -485,3 +485,35 @@ func presume(cal *model.File, runs []AuditRun, opt AuditOptions) ([]bool, Presum
 	}
 	return presumed, p, nil
 }
+
+// ProfileResult is the audit of one profile of a calibration: the runs
+// its profile judged, against that profile's claims.
+type ProfileResult struct {
+	Value string
+	Cal   *model.File
+	Res   *AuditResult
+}
+
+// AuditProfiles audits the verdicts a calibration gave, grouped by the
+// profile that judged them (runs[""]: the file itself): the file's claims
+// on its own runs, and each profile's claims on its runs, in the order of
+// the file's profiles.
+func AuditProfiles(cal *model.File, runs map[string][]AuditRun, opt AuditOptions) (*AuditResult, []ProfileResult, error) {
+	res, err := Audit(cal, runs[""], opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	var profiles []ProfileResult
+	if cal.By == "" {
+		return res, nil, nil
+	}
+	for _, value := range cal.ProfileValues() {
+		p, _ := cal.Profile(value)
+		pres, err := Audit(p, runs[value], opt)
+		if err != nil {
+			return nil, nil, fmt.Errorf("the profile %s=%s: %w", cal.By, value, err)
+		}
+		profiles = append(profiles, ProfileResult{Value: value, Cal: p, Res: pres})
+	}
+	return res, profiles, nil
+}

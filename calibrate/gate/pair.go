@@ -60,32 +60,9 @@ func GatePair(a, b *data.Run, opt GateOptions) (*GateResult, error) {
 			return nil, err
 		}
 	}
-	pair := &data.Run{ID: PairID(a, b), Labels: a.Labels, Source: a.Source + "," + b.Source,
-		Baseline: opt.Baseline, Candidate: opt.Candidate, Time: a.Time}
-	names := ra.Names()
-	sort.Strings(names)
-	var onlyOne []string
-	for _, name := range names {
-		x, okA := ra.Ratios[name]
-		y, okB := rb.Ratios[name]
-		if !okA || !okB {
-			onlyOne = append(onlyOne, name)
-			continue
-		}
-		if x.Unit != y.Unit {
-			return nil, inputErrorf("benchmark %s is in %q in run %s but %q in run %s", name, x.Unit, a.ID, y.Unit, b.ID)
-		}
-		pair.Measurements = append(pair.Measurements,
-			data.Measurement{Benchmark: name, Variant: opt.Baseline, Value: math.Sqrt(x.Baseline * y.Baseline), Unit: x.Unit},
-			data.Measurement{Benchmark: name, Variant: opt.Candidate, Value: math.Sqrt(x.Candidate * y.Candidate), Unit: x.Unit})
-	}
-	for _, name := range rb.Names() {
-		if _, ok := ra.Ratios[name]; !ok {
-			onlyOne = append(onlyOne, name)
-		}
-	}
-	if len(pair.Measurements) == 0 {
-		return nil, inputErrorf("runs %s and %s have no benchmark in common", a.ID, b.ID)
+	pair, onlyOne, err := pairRun(a, b, ra, rb, opt)
+	if err != nil {
+		return nil, err
 	}
 	// The pair is what a rerun verdict asked for: it is judged against the
 	// floor by its mean, with no band (STATS.md 2.14), never sent back for
@@ -187,4 +164,37 @@ func sortedKeys(m map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// pairRun is the pair's common part, the run GatePair judges: each
+// benchmark both runs measured, each variant's value the geometric mean
+// of its two; onlyOne are the benchmarks one run lacks.
+func pairRun(a, b *data.Run, ra, rb calibrate.RunRatios, opt GateOptions) (pair *data.Run, onlyOne []string, err error) {
+	pair = &data.Run{ID: PairID(a, b), Labels: a.Labels, Source: a.Source + "," + b.Source,
+		Baseline: opt.Baseline, Candidate: opt.Candidate, Time: a.Time}
+	names := ra.Names()
+	sort.Strings(names)
+	for _, name := range names {
+		x, okA := ra.Ratios[name]
+		y, okB := rb.Ratios[name]
+		if !okA || !okB {
+			onlyOne = append(onlyOne, name)
+			continue
+		}
+		if x.Unit != y.Unit {
+			return nil, nil, inputErrorf("benchmark %s is in %q in run %s but %q in run %s", name, x.Unit, a.ID, y.Unit, b.ID)
+		}
+		pair.Measurements = append(pair.Measurements,
+			data.Measurement{Benchmark: name, Variant: opt.Baseline, Value: math.Sqrt(x.Baseline * y.Baseline), Unit: x.Unit},
+			data.Measurement{Benchmark: name, Variant: opt.Candidate, Value: math.Sqrt(x.Candidate * y.Candidate), Unit: x.Unit})
+	}
+	for _, name := range rb.Names() {
+		if _, ok := ra.Ratios[name]; !ok {
+			onlyOne = append(onlyOne, name)
+		}
+	}
+	if len(pair.Measurements) == 0 {
+		return nil, nil, inputErrorf("runs %s and %s have no benchmark in common", a.ID, b.ID)
+	}
+	return pair, onlyOne, nil
 }

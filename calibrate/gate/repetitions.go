@@ -155,3 +155,11 @@ func GateSequential(run *data.Run, opt GateOptions, seq SequentialVerdict) (*Gat
 	}
 	return res, nil
 }
+
+// JobScore is the score of a job measured in repetitions: the geometric
+// mean of its repetitions' scores, from their logs.
+func JobScore(logs []float64) float64 { return math.Exp(stats.Mean(logs)) }
+
+// TypicalSeconds is the time of a repetition that Detect plans with: the
+// median of the times measured.
+func TypicalSeconds(times []float64) float64 { return stats.Median(times) }

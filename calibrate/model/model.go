@@ -125,7 +125,7 @@ func CheckFloorUseful(scores []float64, floor float64, opt RecommendOptions) err
 	return &FloorTooLowError{Method: opt.Method, Floor: floor, Step: opt.Step, Lowest: lo, Runs: len(scores)}
 }
 
-// floorOf is FloorOf, and says whether the cap lowered the floor.
+// FloorWithCap is FloorOf, and says whether the cap lowered the floor.
 func FloorWithCap(scores []float64, opt RecommendOptions) (raw, floor, k float64, capped bool, err error) {
 	if len(scores) < 2 {
 		return 0, 0, 0, false, fmt.Errorf("a floor needs at least 2 calibration scores, got %d", len(scores))
@@ -158,7 +158,7 @@ func FloorWithCap(scores []float64, opt RecommendOptions) (raw, floor, k float64
 	return raw, floor, k, capped, nil
 }
 
-// floorFrom is FloorOf on the summary of the scores: the lowest, the mean
+// FloorFrom is FloorOf on the summary of the scores: the lowest, the mean
 // and n−1 SD of their logs, and the effective model of the runs (their
 // number, or fewer when they are autocorrelated: docs/STATS.md 5b).
 func FloorFrom(lo, meanLog, sdLog float64, e stats.Effective, opt RecommendOptions) (raw, floor, k float64, err error) {

@@ -40,7 +40,7 @@ func Repetitions(run *data.Run, baseline, candidate string) ([]int, error) {
 	return reps, nil
 }
 
-// repetitionRuns splits a run into one run per repetition (in the order
+// RepetitionRuns splits a run into one run per repetition (in the order
 // of reps), each holding that repetition's measurements.
 func RepetitionRuns(run *data.Run, reps []int) []data.Run {
 	at := make(map[int]int, len(reps))

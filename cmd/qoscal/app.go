@@ -72,7 +72,7 @@ func register(c *command) {
 // commandOrder is the order of the commands in the help: the data flow,
 // from ingest to gate. A registered command missing from it is a bug
 // (TestCommandOrder).
-var commandOrder = []string{"ingest", "runs", "store", "spread", "recommend", "plot", "report", "measure", "gate", "comment", "drift", "mark", "audit", "samples"}
+var commandOrder = []string{"ingest", "runs", "store", "spread", "recommend", "plot", "report", "measure", "gate", "comment", "drift", "watch", "mark", "audit", "site", "samples"}
 
 // commandNames returns the registered commands in commandOrder, then any
 // others by name.

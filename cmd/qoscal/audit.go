@@ -6,9 +6,11 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/qoscal/qoscal/calibrate"
 	calaudit "github.com/qoscal/qoscal/calibrate/audit"
 	calgate "github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/calibrate/model"
+	"github.com/qoscal/qoscal/calibrate/watch"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/source"
 	"github.com/qoscal/qoscal/data/store"
@@ -59,6 +61,12 @@ of the bands under "bands" (docs/json.md, "audit"):
      "truth": {"marked", "presumed"}, "verdict", "more_runs", ...}
 With profiles, those are the top level's, and "by" and "profiles": [{"value",
 "floor", "runs", the same fields}] follow.
+
+The watch's issues ('qoscal watch') are counted too, under "watch": its
+decision replayed on the runs judged against the calibration opens the issues
+it opened; an issue whose opening run is marked healthy is a false issue, and
+the false issues per 100 pushes, with their exact interval, are set against
+the rate the watch states for the calibration (docs/STATS.md 5f).
 `,
 	example: `Example: the run recorded as job-17 and marked regressed (see 'qoscal help
 mark'), one more run marked healthy, and the audit of the worked example's
@@ -160,6 +168,23 @@ func (a *auditFlags) run(u *ui, args []string) error {
 		a.noVerdicts(u, st, filter, cal)
 	}
 	v := &present.Audit{Res: res, Cal: cal, CalPath: a.calPath, Store: st.Location(), Labels: filter, Profiles: profiles}
+	if len(ledger.Verdicts) > 0 && cal.Matrix != nil {
+		// The watch's issues: its decision replayed on the runs judged
+		// against the calibration, the episodes against the marks.
+		runs, err := judgedRuns(u, loc, cal, filter)
+		if err != nil {
+			return err
+		}
+		marks := map[string]string{}
+		for id, m := range ledger.LatestMarks() {
+			marks[id] = m.Truth
+		}
+		if len(runs) > 0 {
+			if v.Watch, err = watch.AuditEpisodes(cal, runs, calibrate.Auto, marks, watch.Options{}); err != nil {
+				return err
+			}
+		}
+	}
 	if summary := u.summary; summary != "" {
 		var md bytes.Buffer
 		v.Doc().WriteMarkdown(&md)
@@ -217,20 +242,13 @@ func auditLedger(u *ui, st store.Store, filter map[string]string, cal *model.Fil
 		}
 		byProfile[v.Profile] = append(byProfile[v.Profile], r)
 	}
-	res, err := calaudit.Audit(cal, byProfile[""], calaudit.AuditOptions{})
+	res, byValue, err := calaudit.AuditProfiles(cal, byProfile, calaudit.AuditOptions{})
 	if err != nil {
 		return nil, nil, ledger, err
 	}
 	var profiles []present.ProfileAudit
-	if cal.By != "" {
-		for _, value := range cal.ProfileValues() {
-			p, _ := cal.Profile(value)
-			pres, err := calaudit.Audit(p, byProfile[value], calaudit.AuditOptions{})
-			if err != nil {
-				return nil, nil, ledger, fmt.Errorf("the profile %s=%s: %w", render.OneLine(cal.By), render.OneLine(value), err)
-			}
-			profiles = append(profiles, present.ProfileAudit{Value: value, Cal: p, Res: pres})
-		}
+	for _, p := range byValue {
+		profiles = append(profiles, present.ProfileAudit{Value: p.Value, Cal: p.Cal, Res: p.Res})
 	}
 	return res, profiles, ledger, nil
 }

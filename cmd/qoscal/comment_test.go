@@ -41,7 +41,9 @@ type fakeGitHub struct {
 	nextID   int64
 	// requests are the requests served, "METHOD /path?query".
 	requests []string
-	srv      *httptest.Server
+	// issues are the repository's issues, oldest first (watch_test.go).
+	issues []fakeIssue
+	srv    *httptest.Server
 }
 
 func newFakeGitHub(t *testing.T) *fakeGitHub {
@@ -101,9 +103,7 @@ func (g *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 		g.reply(w, http.StatusForbidden, map[string]string{"message": "Request forbidden by administrative rules. Please make sure your request has a User-Agent header"})
 		return
 	}
-	var body struct {
-		Body string `json:"body"`
-	}
+	var body fakeRequest
 	if r.Method != http.MethodGet {
 		if err := json.NewDecoder(r.Body).Decode(&body); err != nil {
 			g.reply(w, http.StatusBadRequest, map[string]string{"message": "Problems parsing JSON"})
@@ -171,6 +171,9 @@ func (g *fakeGitHub) serve(w http.ResponseWriter, r *http.Request) {
 				}
 			}
 		}
+	}
+	if g.serveIssues(w, r, body) {
+		return
 	}
 	g.reply(w, http.StatusNotFound, map[string]string{"message": "Not Found"})
 }

@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,19 +12,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/spf13/pflag"
-
-	"github.com/qoscal/qoscal/calibrate"
 	"github.com/qoscal/qoscal/calibrate/drift"
 	calgate "github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/load"
 	"github.com/qoscal/qoscal/data/source"
-	"github.com/qoscal/qoscal/data/store"
-	"github.com/qoscal/qoscal/measure"
 	"github.com/qoscal/qoscal/present"
-	"github.com/qoscal/qoscal/render"
+	"github.com/spf13/pflag"
 )
 
 var gateCmd = &command{
@@ -134,16 +127,86 @@ func (g *gateFlags) flags(fs *flagSet) {
 }
 
 func (g *gateFlags) run(u *ui, paths []string) error {
+	in, err := g.readInputs(u, paths)
+	if err != nil {
+		return err
+	}
+	run, second, cal, paths, pair := in.run, in.second, in.cal, in.paths, in.pair
+	fs := g.fs
+	envLabels, envFrom := g.runEnvironment(u, run, paths)
+	judging := calgate.ChooseProfile(cal, envLabels)
+	cal = judging.Cal
+	dir, err := g.direction()
+	if err != nil {
+		return err
+	}
+	opt := calgate.GateOptions{
+		Baseline: run.Baseline, Candidate: run.Candidate, Floor: g.floor, Calibration: cal, Direction: dir,
+		AllowPartial: g.allowPartial, ReportOnly: g.reportOnly, OnDegraded: g.onDegraded, Metric: g.metric,
+		PerBenchmark: g.perBenchmark, MinSuite: g.minSuite, RerunBand: g.rerunBand, Ignore: g.ignore,
+	}
+	var rerun calgate.Rerun
+	if g.rerunCommand != "" {
+		rerun = func(first *calgate.GateResult) (*data.Run, error) {
+			v := &gateView{&present.Gate{Res: first, Run: run, Cal: cal, CalPath: g.calibration, GivenFloor: "--floor"}}
+			u.notef("%s", v.Headline())
+			return g.rerun(u, paths, run)
+		}
+	}
+	d, err := calgate.Decide(run, second, opt, rerun)
+	if err != nil {
+		return err
+	}
+	// judged are the runs the verdict is about, which --record stores:
+	// the run, the two of a pair, or the run and its rerun.
+	res, judged, run := d.GateResult, d.Judged, d.Run
+	rerunCommand := ""
+	if d.Reran {
+		rerunCommand = g.rerunCommand
+	}
+	res.Warnings = append(res.Warnings, judging.Warnings...)
+	// The command's own warning, about the files it was given, comes
+	// before the gate's.
+	same := g.sameFiles(pair)
+	if g.record {
+		if err := g.recordRun(u, judged, res, cal, judging.Profile, rerunCommand != ""); err != nil {
+			return err
+		}
+	}
+	g.checkIgnored(u, res)
+	driftNote := g.driftNote(u, fs.Changed("db"), cal, dir)
+	code := gateExitCode(res)
+	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
+		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings), RerunCommand: rerunCommand,
+		Environment: present.NewGateEnvironment(envLabels, envFrom), Profile: judging.Profile, Full: judging.Full}}
+	if same != "" {
+		v.Warnings = append([]string{same}, v.Warnings...)
+	}
+	return writeGate(u, v, v.outputs(), same, v.warnings(u), driftNote, code)
+}
+
+// gateInput is what the gate reads before it judges: the run (or the
+// first of a pair) and the pair's second, the calibration file, and the
+// paths the run was read from (pair: the pair's two).
+type gateInput struct {
+	run, second *data.Run
+	cal         *model.File
+	paths, pair []string
+}
+
+// readInputs checks the flags and the files, and reads the calibration
+// and the run or pair (and writes qoscal.json with --emit-meta).
+func (g *gateFlags) readInputs(u *ui, paths []string) (*gateInput, error) {
 	fs := g.fs
 	if err := g.validate(fs.Changed("floor")); err != nil {
-		return err
+		return nil, err
 	}
 	if g.record && g.runID == "" && len(paths) != 2 {
 		// Under GitHub Actions the run is named, as --run's help says, by
 		// default after the Actions run and attempt; elsewhere no default
 		// names it well enough to store it by.
 		if u.getenv("GITHUB_RUN_ID") == "" {
-			return usagef("--record needs --run ID: the id of the run in the store (under GitHub Actions it defaults to GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT)")
+			return nil, usagef("--record needs --run ID: the id of the run in the store (under GitHub Actions it defaults to GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT)")
 		}
 		g.runID = g.defaultRunID(u)
 	}
@@ -152,16 +215,16 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	}
 	g.dbNamed = fs.Changed("db") || u.getenv("QOSCAL_DB") != ""
 	if err := g.checkFiles(u, paths, fs.Changed("db")); err != nil {
-		return err
+		return nil, err
 	}
 	var cal *model.File
 	if g.calibration != "" {
 		f, err := model.ReadFile(g.calibration)
 		if errors.Is(err, model.ErrVersion1) {
-			return withHint(err, "to gate on a floor you chose, give it with --floor instead of --calibration")
+			return nil, withHint(err, "to gate on a floor you chose, give it with --floor instead of --calibration")
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		cal = f
 		g.skips = append(g.skips, f.ExpectedSkips...)
@@ -172,13 +235,13 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	if len(paths) == 2 {
 		// A pair: the two run folders of one job, judged by their mean.
 		if g.runID != "" {
-			return usagef("--run names one run: a pair of run folders is named after its folders")
+			return nil, usagef("--run names one run: a pair of run folders is named after its folders")
 		}
 		if g.rerunCommand != "" {
-			return usagef("--rerun-command reruns one run: a pair is judged by its mean with no band, never rerun")
+			return nil, usagef("--rerun-command reruns one run: a pair is judged by its mean with no band, never rerun")
 		}
 		if second, err = g.readRun(u, paths[1:]); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	pair := paths
@@ -186,130 +249,28 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 		paths = paths[:1]
 	}
 	if g.rerunCommand != "" && g.fromStore(paths) {
-		return usagef("--rerun-command measures again into the run's result files: give them with --baseline and --candidate, not a stored run")
+		return nil, usagef("--rerun-command measures again into the run's result files: give them with --baseline and --candidate, not a stored run")
 	}
 	run, err := g.readRun(u, paths)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if g.rerunCommand != "" {
 		if err := checkRerunID(run.ID); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if second != nil && run.ID == second.ID {
 		if err := namePair(run, second, pair[0], pair[1]); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	if g.emitMeta {
 		if err := g.writeMeta(u, paths); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	envLabels, envFrom := g.runEnvironment(u, run, paths)
-	var envWarnings []calibrate.Warning
-	// profile is the value whose profile of the calibration judges the
-	// run, which cal then is; full the calibration file as read.
-	profile, full := "", cal
-	if cal != nil {
-		envWarnings = cal.EnvironmentWarnings(envLabels)
-		if p, ok := cal.Profile(envLabels[cal.By]); ok && cal.By != "" {
-			cal, profile = p, envLabels[cal.By]
-		}
-	}
-	dir, err := g.direction()
-	if err != nil {
-		return err
-	}
-	opt := calgate.GateOptions{
-		Baseline: run.Baseline, Candidate: run.Candidate, Floor: g.floor, Calibration: cal, Direction: dir,
-		AllowPartial: g.allowPartial, ReportOnly: g.reportOnly, OnDegraded: g.onDegraded, Metric: g.metric,
-		PerBenchmark: g.perBenchmark, MinSuite: g.minSuite, RerunBand: g.rerunBand, Ignore: g.ignore,
-	}
-	var res *calgate.GateResult
-	// judged are the runs the verdict is about, which --record stores:
-	// the run, the two of a pair, or the run and its rerun.
-	judged := []*data.Run{run}
-	rerunCommand := ""
-	if second != nil {
-		judged = append(judged, second)
-		res, err = calgate.GatePair(run, second, opt)
-		if err == nil {
-			run = &data.Run{ID: calgate.PairID(run, second), Baseline: run.Baseline, Candidate: run.Candidate}
-		}
-	} else {
-		res, err = calgate.Gate(run, opt)
-		if err == nil && res.Verdict == calgate.VerdictRerun && g.rerunCommand != "" {
-			first := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, GivenFloor: "--floor"}}
-			u.notef("%s", first.Headline())
-			var again *data.Run
-			if again, err = g.rerun(u, paths, run); err != nil {
-				return err
-			}
-			if res, err = calgate.GatePair(run, again, opt); err != nil {
-				return fmt.Errorf("the run and its rerun: %w", err)
-			}
-			judged = append(judged, again)
-			rerunCommand = g.rerunCommand
-			run = &data.Run{ID: run.ID, Baseline: run.Baseline, Candidate: run.Candidate}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	res.Warnings = append(res.Warnings, envWarnings...)
-	// The command's own warning, about the files it was given, comes
-	// before the gate's.
-	same := g.sameFiles(pair)
-	if g.record {
-		if err := g.recordRun(u, judged, res, cal, profile, rerunCommand != ""); err != nil {
-			return err
-		}
-	}
-	g.checkIgnored(u, res)
-	driftNote := g.driftNote(u, fs.Changed("db"), cal, dir)
-	code := gateExitCode(res)
-	v := &gateView{&present.Gate{Res: res, Run: run, Cal: cal, CalPath: g.calibration, Tag: g.tag,
-		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(res.Warnings), RerunCommand: rerunCommand,
-		Environment: present.NewGateEnvironment(envLabels, envFrom), Profile: profile, Full: full}}
-	if same != "" {
-		v.Warnings = append([]string{same}, v.Warnings...)
-	}
-	// The summary is written before the verdict is printed: a summary that
-	// cannot be written exits 2, and stdout must then hold nothing or, with
-	// --format json, the error document alone.
-	if summary := u.summary; summary != "" {
-		var md bytes.Buffer
-		v.Doc().WriteMarkdown(&md)
-		if err := appendFile(summary, md.Bytes()); err != nil {
-			// The error's own summary entry would fail the same way.
-			u.summary = ""
-			return fmt.Errorf("step summary %s: %v", summary, err)
-		}
-	}
-	if err := u.setOutputs(v.outputs()); err != nil {
-		return err
-	}
-	if same != "" {
-		u.warnAbout("same file", same)
-	}
-	u.warnAll(v.warnings(u))
-	if err := show(u, v); err != nil {
-		return err
-	}
-	annotated := false
-	if u.github {
-		annotated = v.annotate(u.annotations())
-	}
-	v.verdictLine(u, u.json, annotated)
-	if driftNote != "" {
-		u.warnAbout("drift", "drift: "+driftNote)
-	}
-	if code != exitOK {
-		return &exitError{code: code}
-	}
-	return nil
+	return &gateInput{run: run, second: second, cal: cal, paths: paths, pair: pair}, nil
 }
 
 // checkJudgeModes checks --on-degraded and --per-benchmark, the modes
@@ -594,380 +555,4 @@ func sameBytes(a, b string) bool {
 			return (ea == io.EOF || ea == io.ErrUnexpectedEOF) && (eb == io.EOF || eb == io.ErrUnexpectedEOF)
 		}
 	}
-}
-
-// driftNote checks, when --db names a store of gated runs and the
-// calibration has its model, whether the last --drift-window stored runs
-// (those not in the calibration) have moved away from it, and returns a
-// one-line note when they have ("" otherwise), with the advice drift
-// gives: a fall is to investigate (it may be a regression the gate
-// passed), never to recalibrate; a rise is to recalibrate. The check (drift.Drift)
-// runs at a false-alarm rate of 5% per --drift-window runs: steady runs,
-// checked after each as the gate does, raise a false note in at most 5%
-// of sequences of that many runs. A store that cannot be read gives a
-// warning, not an error: the verdict does not depend on it.
-func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *model.File, dir calibrate.Direction) string {
-	if !dbGiven || g.driftWindow <= 0 || cal == nil || cal.Matrix == nil {
-		return ""
-	}
-	filter, err := data.ParseLabels(g.labels)
-	if err != nil {
-		return ""
-	}
-	src := source.Source{Store: storePath(u, g.db), Labels: filter}
-	runs, err := src.Runs(u.ctx)
-	if err != nil {
-		u.warnf("no drift check: %v", err)
-		return ""
-	}
-	inCal := map[string]bool{}
-	for _, id := range cal.Matrix.Runs {
-		inCal[id] = true
-	}
-	var recent []data.Run
-	for _, r := range runs {
-		if !inCal[r.ID] {
-			recent = append(recent, r)
-		}
-	}
-	if len(recent) > g.driftWindow {
-		recent = recent[len(recent)-g.driftWindow:]
-	}
-	if len(recent) < 3 {
-		return ""
-	}
-	d, err := drift.Drift(cal, recent, dir, drift.DriftOptions{PerRuns: g.driftWindow})
-	if err != nil {
-		u.warnf("no drift check: %v", present.Error(err))
-		return ""
-	}
-	return present.GateDriftNote(d, store.RedactLocation(src.Store))
-}
-
-// defaultRunID names a run given by its files and no --run: the Actions
-// run (GITHUB_RUN_ID, and GITHUB_RUN_ATTEMPT after a dash) under GitHub
-// Actions, else the folder that holds the candidate's file. (A run folder
-// given as a PATH is named after the folder.)
-func (g *gateFlags) defaultRunID(u *ui) string {
-	if id := u.getenv("GITHUB_RUN_ID"); id != "" {
-		if a := u.getenv("GITHUB_RUN_ATTEMPT"); a != "" {
-			return id + "-" + a
-		}
-		return id
-	}
-	spec, err := load.ParseVariantSpec(g.candidate)
-	if err == nil {
-		if abs, err := filepath.Abs(spec.File); err == nil {
-			if dir := filepath.Base(filepath.Dir(abs)); dir != "" && dir != "." && dir != string(filepath.Separator) {
-				return dir
-			}
-		}
-	}
-	return "run"
-}
-
-// recordRun stores the runs judged (one, the two of a pair, named by
-// their folders, or the run and its automatic rerun, as ID and ID-rerun)
-// with the --label labels, and the verdict in the ledger with them, in one
-// transaction (store.IngestOptions.Ledger): a verdict is kept with its
-// run, against the calibration named by the SHA-256 of its bytes, so that
-// 'qoscal audit' can check the calibration's claims, and with the value
-// of the profile that judged it ("" for the file's top level), whose
-// claims audit checks it against.
-func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calgate.GateResult, cal *model.File, profile string, rerun bool) error {
-	labels, err := data.ParseLabels(g.labels)
-	if err != nil {
-		return usagef("--label: %v", err)
-	}
-	runs := make([]data.Run, len(judged))
-	for i, r := range judged {
-		runs[i] = *r
-		if len(labels) > 0 {
-			runs[i].Labels = map[string]string{}
-			for k, v := range r.Labels {
-				runs[i].Labels[k] = v
-			}
-			for k, v := range labels {
-				runs[i].Labels[k] = v
-			}
-		}
-	}
-	if len(runs) == 1 || rerun {
-		runs[0].ID = g.runID
-	}
-	now, err := u.now()
-	if err != nil {
-		return err
-	}
-	v := g.ledgerVerdict(u, runs, res, cal, profile, now)
-	st, err := source.OpenStore(u.ctx, storePath(u, g.db), store.ReadWrite)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	ir, err := st.Ingest(u.ctx, runs, store.IngestOptions{Now: now, Ledger: &store.Ledger{Verdicts: []store.Verdict{v}}})
-	if err != nil {
-		return err
-	}
-	name := "run " + runs[0].ID
-	switch {
-	case rerun:
-		name = fmt.Sprintf("runs %s and %s (a run and its rerun)", runs[0].ID, runs[1].ID)
-	case len(runs) == 2:
-		name = fmt.Sprintf("runs %s and %s (a pair)", runs[0].ID, runs[1].ID)
-	}
-	switch l := ir.Ledger; {
-	case ir.Added+ir.Replaced > 0:
-		u.notef("recorded %s in %s", name, st.Location())
-	case l.VerdictsAdded > 0:
-		u.notef("%s already stored in %s; recorded its verdict", name, st.Location())
-	case l.VerdictsReplaced > 0:
-		u.notef("%s already stored in %s; its earlier verdict against the same calibration replaced", name, st.Location())
-	default:
-		u.notef("%s already stored in %s", name, st.Location())
-	}
-	return nil
-}
-
-// ledgerVerdict is the verdict as the ledger keeps it (store.Verdict):
-// of the last run judged (of a pair, the second, naming the first), a
-// rerun when it re-ran a CI job (its attempt label, from qoscal.json, or
-// $GITHUB_RUN_ATTEMPT, above 1), judged by the calibration's profile
-// of that value ("" for its top level).
-func (g *gateFlags) ledgerVerdict(u *ui, runs []data.Run, res *calgate.GateResult, cal *model.File, profile string, now time.Time) store.Verdict {
-	last := &runs[len(runs)-1]
-	v := store.Verdict{Run: last.ID, Verdict: res.Verdict, Detail: res.VerdictDetail, Score: res.Score, Floor: res.Floor,
-		FloorSource: res.FloorSource, Partial: res.Partial, Kind: store.KindRun, RunnerHealth: res.RunnerHealth,
-		RunnerZ: res.MedianZ, Recorded: now}
-	if cal != nil {
-		v.Calibration = store.CalibrationRef{SHA256: cal.SHA256, Name: render.OneLine(g.calibration)}
-		v.Profile = profile
-	}
-	attempt := last.Labels["attempt"]
-	if attempt == "" {
-		attempt = u.getenv("GITHUB_RUN_ATTEMPT")
-	}
-	if n, err := strconv.Atoi(attempt); err == nil && n > 1 {
-		v.Kind = store.KindRerun
-	}
-	if len(runs) == 2 {
-		// A pair, or a run and its automatic rerun (--rerun-command),
-		// judged together by the mean of the two.
-		v.Kind, v.Other = store.KindPair, runs[0].ID
-	}
-	for _, b := range res.Benchmarks {
-		if b.Band != "" {
-			v.Bands = append(v.Bands, store.BandOutcome{Benchmark: b.Name, Band: b.Band})
-		}
-	}
-	slices.SortFunc(v.Bands, func(a, b store.BandOutcome) int { return strings.Compare(a.Benchmark, b.Benchmark) })
-	return v
-}
-
-// runEnvironment returns the labels that say the run's environment
-// (data.LabelCPU and the others) and where they came from: the run's own
-// labels ("labels": its folder's qoscal.json, or the store's); for a run
-// read from files whose labels name no CPU model, those of the machine
-// the gate runs on ("machine"), which is the one that measured when gate
-// runs in the job that measured, as CI runs it.
-func (g *gateFlags) runEnvironment(u *ui, run *data.Run, paths []string) (map[string]string, string) {
-	labels := maps.Clone(run.Labels)
-	if labels == nil {
-		labels = map[string]string{}
-	}
-	if labels[data.LabelCPU] != "" || g.fromStore(paths) {
-		return labels, "labels"
-	}
-	for k, v := range measure.Fingerprint(u.getenv).Labels() {
-		if _, given := labels[k]; !given {
-			labels[k] = v
-		}
-	}
-	return labels, "machine"
-}
-
-// writeMeta writes qoscal.json beside the candidate's result file (in the
-// run folder, when one is given), from the Actions environment, so that an
-// uploaded artifact carries its run's labels (load.Meta).
-func (g *gateFlags) writeMeta(u *ui, paths []string) error {
-	p, err := g.metaPath(paths)
-	if err != nil {
-		return err
-	}
-	now, err := u.now()
-	if err != nil {
-		return err
-	}
-	m := load.Meta{Version: load.MetaVersion, RunID: u.getenv("GITHUB_RUN_ID"), Attempt: u.getenv("GITHUB_RUN_ATTEMPT"),
-		Commit: u.getenv("GITHUB_SHA"), RunnerOS: u.getenv("RUNNER_OS"), RunnerName: u.getenv("RUNNER_NAME"),
-		Time: now.Format(time.RFC3339)}
-	// The machine the gate runs on is the one that measured (gate runs in
-	// the job that measured), as 'qoscal measure' records it: version 2,
-	// which carries the environment.
-	if env := measure.Fingerprint(u.getenv); env != nil {
-		m.Version, m.Environment = load.MeasuredMetaVersion, env
-	}
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	// What is written must read back: a value the environment gave with a
-	// line break is refused here, not by whoever reads the artifact.
-	if _, err := load.ParseMeta(p, b); err != nil {
-		return fmt.Errorf("--emit-meta: %v", err)
-	}
-	if err := writeFile(p, append(b, '\n')); err != nil {
-		return fmt.Errorf("--emit-meta: %v", err)
-	}
-	u.notef("wrote %s", p)
-	return nil
-}
-
-// metaPath is where --emit-meta writes qoscal.json: beside the
-// candidate's result file (in the run folder, when one is given).
-func (g *gateFlags) metaPath(paths []string) (string, error) {
-	if g.candidate == "" {
-		return "", usagef("--emit-meta writes beside the candidate's result file: give it with --candidate (not a stored run)")
-	}
-	spec, err := load.ParseVariantSpec(g.candidate)
-	if err != nil {
-		return "", usagef("--candidate: %v", err)
-	}
-	dir := filepath.Dir(spec.File)
-	if len(paths) >= 1 {
-		dir = filepath.Join(paths[0], dir)
-	}
-	return filepath.Join(dir, load.MetaFile), nil
-}
-
-// gateView is the gate's verdict as the command shows it: the view of
-// package present, and the output rules (where the verdict sentence and
-// the annotations go).
-type gateView struct {
-	*present.Gate
-}
-
-// calibrationFacts are the kinds of the gate's warnings about the
-// calibration file itself rather than the run: the same on every gate
-// that rests on it, and said by recommend when it was written.
-var calibrationFacts = map[calibrate.WarningKind]bool{
-	calibrate.WarnThinCalibration: true,
-	calibrate.WarnRunnerUnchecked: true,
-}
-
-// warnings are the gate's warnings to print as warnings (annotations
-// under Actions). On a plain PASS the facts about the calibration itself
-// (calibrationFacts: a thin calibration, a runner-health history it
-// lacks) are said as plain notes instead, and in the summary's list: a
-// healthy run of a known calibration leaves no annotation. On any other
-// verdict, where a reviewer weighs them, they are warnings.
-func (v *gateView) warnings(u *ui) []calibrate.Warning {
-	if v.Word() != "PASS" {
-		return v.Res.Warnings
-	}
-	var out []calibrate.Warning
-	for _, w := range v.Res.Warnings {
-		if !calibrationFacts[w.Kind] {
-			out = append(out, w)
-		}
-	}
-	var facts []calibrate.Warning
-	for _, w := range v.Res.Warnings {
-		if calibrationFacts[w.Kind] {
-			facts = append(facts, w)
-		}
-	}
-	for _, l := range present.WarningLines(facts) {
-		u.notef("%s", l.Text)
-	}
-	return out
-}
-
-// outputs are the gate's step outputs under Actions ($GITHUB_OUTPUT):
-// verdict (the JSON verdict: pass, fail, warn, inconclusive, rerun,
-// ungated), verdict-detail (the JSON verdict_detail: what qualifies it,
-// such as the benchmark an inconclusive verdict rests on), score, floor
-// ("" with none), floor-source, run and exit-code.
-func (v *gateView) outputs() []output {
-	floor, src := "", ""
-	if v.Res.Floor > 0 {
-		floor, src = v.FloorText(), floorSourceName(v.Res.FloorSource)
-		if v.Res.FloorSource == calgate.FloorCalibration {
-			src = oneLine(v.CalPath)
-		}
-	}
-	return []output{
-		{"verdict", v.Res.Verdict},
-		{"verdict-detail", oneLine(v.Res.VerdictDetail)},
-		{"score", strconv.FormatFloat(v.Res.Score, 'f', 4, 64)},
-		{"floor", floor},
-		{"floor-source", src},
-		{"run", oneLine(v.Run.ID)},
-		{"exit-code", strconv.Itoa(v.ExitCode)},
-	}
-}
-
-// oneLine puts outside text on one line, as a step output must be
-// (render.OneLine).
-func oneLine(s string) string { return render.OneLine(s) }
-
-func gateExitCode(res *calgate.GateResult) int {
-	switch res.Verdict {
-	case calgate.VerdictFail:
-		return exitRegression
-	case calgate.VerdictInconclusive, calgate.VerdictRerun:
-		return exitInconclusive
-	}
-	return exitOK
-}
-
-// verdictLine prints the verdict sentence: PASS (and "not gating") on
-// stdout, FAIL and inconclusive on stderr, report-only below the floor as a
-// warning. With JSON on stdout the sentence goes to stderr (it is the
-// document's message too); when an annotation already said it, it is not
-// said again.
-func (v *gateView) verdictLine(u *ui, json, annotated bool) {
-	h := v.Headline()
-	out := func(s string) {
-		if json {
-			u.notef("%s", s)
-		} else {
-			fmt.Fprintln(u.stdout, s)
-		}
-	}
-	switch v.Res.Verdict {
-	case calgate.VerdictPass:
-		out(h)
-	case calgate.VerdictFail, calgate.VerdictInconclusive, calgate.VerdictRerun:
-		if !annotated {
-			u.notef("%s", h)
-		}
-	case calgate.VerdictWarn:
-		if !annotated {
-			u.warnf("%s", h)
-		}
-		out("report-only: not gating.")
-	case calgate.VerdictUngated:
-		out(h)
-		out("no floor set: not gating.")
-	}
-}
-
-// annotate writes the GitHub Actions annotation that states a verdict
-// which needs one (FAIL, inconclusive, rerun, report-only below the
-// floor), and reports whether it wrote one. The gate's warnings (runner
-// degraded, below bands, partial suite) are annotations of their own
-// (warnAll).
-func (v *gateView) annotate(w io.Writer) (verdict bool) {
-	kind := map[string]string{
-		calgate.VerdictFail:         "error",
-		calgate.VerdictWarn:         "warning",
-		calgate.VerdictInconclusive: "error",
-		calgate.VerdictRerun:        "warning",
-	}[v.Res.Verdict]
-	if kind == "" {
-		return false
-	}
-	ghCommand(w, kind, "qoscal gate: "+v.Word(), v.Headline())
-	return true
 }

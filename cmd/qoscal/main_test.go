@@ -77,6 +77,7 @@ func TestScripts(t *testing.T) {
 			"onlyfiles":  cmdOnlyFiles,
 			"htmltext":   cmdHTMLText,
 			"sqlexec":    cmdSQLExec,
+			"fakegithub": cmdFakeGitHub,
 		},
 		RequireUniqueNames: true,
 		UpdateScripts:      *update,

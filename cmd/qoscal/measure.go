@@ -18,7 +18,6 @@ import (
 	"github.com/qoscal/qoscal/data/load"
 	"github.com/qoscal/qoscal/measure"
 	"github.com/qoscal/qoscal/present"
-	"github.com/qoscal/qoscal/stats"
 )
 
 // stopSignals end a measurement: the command running is killed with its
@@ -465,5 +464,5 @@ func (s *repScorer) score() float64 {
 	if len(s.logs) == 0 || len(s.logs) != len(s.reps) {
 		return math.NaN()
 	}
-	return math.Exp(stats.Mean(s.logs))
+	return calgate.JobScore(s.logs)
 }

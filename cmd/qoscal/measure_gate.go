@@ -1,28 +1,24 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"os/signal"
 
-	"github.com/qoscal/qoscal/calibrate"
 	calgate "github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/load"
 	"github.com/qoscal/qoscal/measure"
 	"github.com/qoscal/qoscal/present"
-	"github.com/qoscal/qoscal/stats"
 )
 
 // gateFlags adds measure's flags of the sequential gate.
 func (m *measureFlags) gateFlags(fs *flagSet) {
 	fs.group("The sequential gate:")
 	fs.StringVar(&m.calibration, "calibration", "", "judge the run after each repetition against the calibration `FILE` ('qoscal recommend --write' on runs measured with repetitions: it needs their variance components; with profiles, the one of this machine's environment or --label), and stop once decided")
-	fs.IntVar(&m.maxRepetitions, "max-repetitions", 0, fmt.Sprintf("with --calibration, the most repetitions `M`, in [0, %d] (default 0: --repetitions); undecided then, the verdict is rerun (exit 3)", stats.MaxLooks))
+	fs.IntVar(&m.maxRepetitions, "max-repetitions", 0, fmt.Sprintf("with --calibration, the most repetitions `M`, in [0, %d] (default 0: --repetitions); undecided then, the verdict is rerun (exit 3)", calgate.MaxRepetitions))
 	fs.BoolVar(&m.bisect, "bisect", false, "exit as 'git bisect run' reads it: 0 pass (good), 1 fail (bad), 125 skip (undecided, or the commit could not be measured), 128 a usage error such as a mistyped flag (git bisect run stops: the mistake is the same at every commit)")
 	fs.BoolVar(&m.reportOnly, "report-only", false, "report, never fail on a regression (exit 0; with --bisect a regression still exits 1, bad)")
 	fs.StringVar(&m.perBenchmark, "per-benchmark", calgate.PerBenchmarkWarn, "what a benchmark below its calibrated band does, `MODE`: warn, fail (exit 1 even when the sequential gate passes) or off")
@@ -71,11 +67,11 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	if err := checkJudgeModes(m.onDegraded, m.perBenchmark); err != nil {
 		return err
 	}
-	if m.maxRepetitions < 0 || m.maxRepetitions > stats.MaxLooks {
-		return usagef("--max-repetitions must be in [0, %d] (0: --repetitions), got %d", stats.MaxLooks, m.maxRepetitions)
+	if m.maxRepetitions < 0 || m.maxRepetitions > calgate.MaxRepetitions {
+		return usagef("--max-repetitions must be in [0, %d] (0: --repetitions), got %d", calgate.MaxRepetitions, m.maxRepetitions)
 	}
-	if m.maxRepetitions == 0 && cfg.Repetitions > stats.MaxLooks {
-		return usagef("--repetitions %d with --calibration: the sequential gate decides within %d repetitions at most; give --max-repetitions %d or fewer", cfg.Repetitions, stats.MaxLooks, stats.MaxLooks)
+	if m.maxRepetitions == 0 && cfg.Repetitions > calgate.MaxRepetitions {
+		return usagef("--repetitions %d with --calibration: the sequential gate decides within %d repetitions at most; give --max-repetitions %d or fewer", cfg.Repetitions, calgate.MaxRepetitions, calgate.MaxRepetitions)
 	}
 	if cfg.Order == measure.Blocks {
 		return usagef("--calibration decides after each repetition: give --order random, alternate or duet, not blocks")
@@ -98,11 +94,8 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	if cfg.Labels[data.LabelCPU] != "" {
 		envFrom = "labels"
 	}
-	envWarnings := cal.EnvironmentWarnings(envLabels)
-	profile, full := "", cal
-	if p, ok := cal.Profile(envLabels[cal.By]); ok {
-		cal, profile = p, envLabels[cal.By]
-	}
+	judging := calgate.ChooseProfile(cal, envLabels)
+	cal = judging.Cal
 	if cal.Variance == nil {
 		return withHint(fmt.Errorf("calibration file %s has no variance components: the sequential gate judges the mean of a job's repetitions with them", m.calibration),
 			"calibrate on runs measured with repetitions: qoscal measure --repetitions N on unchanged code, then qoscal recommend --write FILE on those run folders")
@@ -110,19 +103,20 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	if cfg.Baseline != cal.Baseline || cfg.Candidate != cal.Candidate {
 		return usagef("the run compares %s (candidate) with %s (baseline), but %s compares %s with %s: name the variants as the calibration does", cfg.Candidate, cfg.Baseline, m.calibration, cal.Candidate, cal.Baseline)
 	}
-	seq, err := newSeqGate(cal, m.maxRepetitions, cfg.Repetitions)
+	seq, err := calgate.NewSequential(cal, m.maxRepetitions, cfg.Repetitions)
 	if err != nil {
 		return err
 	}
-	cfg.Repetitions = seq.design.Last
-	cfg.Decide = seq.decide(cfg)
+	cfg.Repetitions = seq.Last()
+	cfg.Decide = func(rep int, ms []data.Measurement) (bool, error) {
+		return seq.Look(cfg.RunID, cfg.Baseline, cfg.Candidate, rep, ms)
+	}
 	ctx, stop := signal.NotifyContext(u.ctx, stopSignals...)
 	defer stop()
-	res, err := measure.Run(ctx, cfg, m.out)
-	if err != nil {
+	if _, err := measure.Run(ctx, cfg, m.out); err != nil {
 		return measureErr(err)
 	}
-	verdict := seq.verdict(res)
+	verdict := seq.Verdict()
 	runs, err := load.All([]string{m.out}, load.Options{})
 	if err != nil {
 		return err
@@ -134,109 +128,15 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	if err != nil {
 		return err
 	}
-	gres.Warnings = append(gres.Warnings, envWarnings...)
+	gres.Warnings = append(gres.Warnings, judging.Warnings...)
 	code := gateExitCode(gres)
 	if m.bisect {
 		code = bisectExit(gres)
 	}
 	v := &gateView{&present.Gate{Res: gres, Run: run, Cal: cal, CalPath: m.calibration, Tag: 0.03,
 		GivenFloor: "--floor", ExitCode: code, Warnings: warningTexts(gres.Warnings),
-		Environment: present.NewGateEnvironment(envLabels, envFrom), Profile: profile, Full: full}}
-	if summary := u.summary; summary != "" {
-		var md bytes.Buffer
-		v.Doc().WriteMarkdown(&md)
-		if err := appendFile(summary, md.Bytes()); err != nil {
-			u.summary = ""
-			return fmt.Errorf("step summary %s: %v", summary, err)
-		}
-	}
-	if err := u.setOutputs(append(v.outputs(), output{"repetitions", fmt.Sprint(verdict.Repetitions)}, output{"stopped", verdict.Stopped})); err != nil {
-		return err
-	}
-	u.warnAll(gres.Warnings)
-	if err := show(u, v); err != nil {
-		return err
-	}
-	annotated := false
-	if u.github {
-		annotated = v.annotate(u.annotations())
-	}
-	v.verdictLine(u, u.json, annotated)
-	if code != exitOK {
-		return &exitError{code: code}
-	}
-	return nil
-}
-
-// seqGate is the sequential design of a calibration, and the state of a
-// job judged by it: the running sum of its repetitions' log scores.
-type seqGate struct {
-	cal    *model.File
-	design *stats.Sequential
-	mu     float64 // the model's healthy mean log score
-	sum    float64
-	k      int
-	last   string // the last look's decision
-}
-
-// newSeqGate designs the sequential gate of a calibration for at most
-// maxReps repetitions (or reps when maxReps is 0): the calibration's
-// claimed false-alarm rate spent over them, and the slide that a job of
-// that many repetitions judged once at that rate catches nine times in ten
-// passed at most one time in ten (docs/STATS.md 2.16).
-func newSeqGate(cal *model.File, maxReps, reps int) (*seqGate, error) {
-	M := maxReps
-	if M == 0 {
-		M = reps
-	}
-	alpha := float64(cal.FPR.Predictive)
-	if !(alpha > 0 && alpha < 0.5) {
-		return nil, fmt.Errorf("calibration file %s claims no false-alarm rate to spend (false_positive_rate.predictive %v)", cal.Path, alpha)
-	}
-	v := cal.Variance
-	if !(v.Within > 0) {
-		return nil, fmt.Errorf("calibration file %s: its repetitions never varied (variance_components.within 0): a sequential gate has nothing to decide by", cal.Path)
-	}
-	// The job effect the design allows for includes the error of the
-	// calibration's mean, which every job is compared with
-	// (model.FileVariance.MeanVar).
-	slide := (stats.NormalQuantile(1-alpha) + stats.NormalQuantile(0.9)) * v.SDOfMeanVsCalibration(M, cal.Observed.SDLog)
-	d, err := stats.NewSequential(v.EffectiveBetween(cal.Observed.SDLog), v.Within, slide, alpha, 0.1, M)
-	if err != nil {
-		return nil, err
-	}
-	return &seqGate{cal: cal, design: d, mu: v.MeanLog}, nil
-}
-
-// decide is measure's Decide: after each repetition, its log score over
-// the calibration's suite joins the running mean, and the design decides.
-func (s *seqGate) decide(cfg measure.Config) func(int, []data.Measurement) (bool, error) {
-	return func(rep int, ms []data.Measurement) (bool, error) {
-		run := data.Run{ID: fmt.Sprintf("%s repetition %d", cfg.RunID, rep), Measurements: ms}
-		rr, err := calibrate.Ratios(&run, cfg.Baseline, cfg.Candidate, calibrate.Auto, "")
-		if err != nil {
-			return false, err
-		}
-		sc := rr.ScoreOver(s.cal.Suite)
-		if len(sc.Missing) > 0 {
-			return false, fmt.Errorf("repetition %d lacks %s of the suite of %s: the sequential gate judges the calibrated suite", rep, sc.Missing[0], s.cal.Path)
-		}
-		s.k, s.sum = rep, s.sum+sc.LogScore
-		s.last = s.design.Decide(rep, s.sum/float64(rep)-s.mu)
-		return s.last != stats.SeqContinue, nil
-	}
-}
-
-// verdict is the design's decision where the measurement stopped.
-func (s *seqGate) verdict(res *measure.Result) calgate.SequentialVerdict {
-	d, k := s.design, s.k
-	v := calgate.SequentialVerdict{Repetitions: k, MaxRepetitions: d.Looks, Decision: s.last, Stopped: "decided",
-		FailFloor: math.Exp(s.mu - d.Fail[k-1]), PassFloor: math.Exp(s.mu - d.Slide + d.Pass[k-1]),
-		Alpha: d.SpentAlpha, Slide: -math.Expm1(-d.Slide)}
-	if s.last == stats.SeqOpen {
-		v.Stopped = "limit"
-	}
-	return v
+		Environment: present.NewGateEnvironment(envLabels, envFrom), Profile: judging.Profile, Full: judging.Full}}
+	return writeGate(u, v, append(v.outputs(), output{"repetitions", fmt.Sprint(verdict.Repetitions)}, output{"stopped", verdict.Stopped}), "", gres.Warnings, "", code)
 }
 
 // bisectExit is the exit code git bisect run reads: 0 good (pass), 1 bad

@@ -19,7 +19,6 @@ import (
 	"github.com/qoscal/qoscal/data/source"
 	"github.com/qoscal/qoscal/measure"
 	"github.com/qoscal/qoscal/present"
-	"github.com/qoscal/qoscal/stats"
 )
 
 var recommendCmd = &command{
@@ -234,7 +233,7 @@ func measuredRepetitionSeconds(paths []string) (float64, bool) {
 	if len(times) == 0 {
 		return 0, false
 	}
-	return stats.Median(times), true
+	return calgate.TypicalSeconds(times), true
 }
 
 // recFlags are the flags of a floor recommendation, shared by recommend,

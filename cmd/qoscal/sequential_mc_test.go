@@ -103,17 +103,17 @@ func TestSequentialClaimsThroughCommand(t *testing.T) {
 	t.Setenv("FAKEBENCH_REP_SD", strconv.FormatFloat(v.Within, 'g', -1, 64))
 	mcRatio = math.Exp(-v.MeanLog)
 	defer func() { mcRatio = 0.8 }()
-	seq, err := newSeqGate(cal, M, M)
+	seq, err := calgate.NewSequential(cal, M, M)
 	if err != nil {
 		t.Fatal(err)
 	}
-	alpha := seq.design.SpentAlpha
+	alpha := seq.Design().SpentAlpha
 	d := (cal.Observed.MeanLog - math.Log(cal.Floor)) / cal.Observed.SDLog
 	sdM := v.SDOfMean(M)
 	r90 := -math.Expm1(-(d + stats.NormalQuantile(0.9)) * sdM)
 	r50 := -math.Expm1(-d * sdM)
 	t.Logf("calibration: floor %s, claimed rate %.4f, σb %.4f σw %.4f; design: slide %.4f, %d looks; a fixed run of %d repetitions: r50 %.4f, r90 %.4f",
-		cal.FloorText, float64(cal.FPR.Predictive), v.Between, v.Within, -math.Expm1(-seq.design.Slide), seq.design.Last, M, r50, r90)
+		cal.FloorText, float64(cal.FPR.Predictive), v.Between, v.Within, -math.Expm1(-seq.Design().Slide), seq.Design().Last, M, r50, r90)
 
 	fails, reruns, reps := 0, 0, 0
 	for j := range healthy {

@@ -1,7 +1,10 @@
 // Package github is the little of GitHub's REST API that qoscal uses: the
 // comments of an issue or a pull request (a pull request is an issue to
 // this API), listed, created and edited, so that a gate keeps one comment
-// per pull request up to date (Upsert). Standard library only.
+// per pull request up to date (Upsert); and issues, listed by label,
+// opened and edited (closed), so that the watch on main keeps one issue
+// per fall of the score (FindIssues, CreateIssue, EditIssue). Standard
+// library only.
 //
 // The token is sent in the Authorization header and nowhere else, and is
 // never part of an error: a server's message is cut to MaxMessage
@@ -12,7 +15,8 @@
 // sent over plain http only to the local machine (a test server, a proxy
 // on loopback).
 //
-// Reference: https://docs.github.com/en/rest/issues/comments (API version
+// Reference: https://docs.github.com/en/rest/issues/comments,
+// https://docs.github.com/en/rest/issues/issues (API version
 // 2022-11-28) and https://docs.github.com/en/rest/using-the-rest-api/using-pagination-in-the-rest-api.
 package github
 

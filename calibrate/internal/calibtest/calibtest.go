@@ -15,7 +15,7 @@ import (
 	"github.com/qoscal/qoscal/data"
 )
 
-// mixtureCalibration analyses n one-benchmark runs whose log score is
+// MixtureCalibration analyses n one-benchmark runs whose log score is
 // N(0, σ²), except that each run, with probability eps, comes from a
 // degraded runner and scores shift× lower.
 func MixtureCalibration(t testing.TB, rng *rand.Rand, n int, eps, shift, sigma float64) *spread.Analysis {
@@ -37,7 +37,7 @@ func MixtureCalibration(t testing.TB, rng *rand.Rand, n int, eps, shift, sigma f
 	return a
 }
 
-// driftFile is a calibration file made as recommend --write makes it, from
+// DriftFile is a calibration file made as recommend --write makes it, from
 // one-benchmark runs whose log scores are logs.
 func DriftFile(t *testing.T, logs []float64) *model.File {
 	t.Helper()
@@ -52,7 +52,7 @@ func DriftFile(t *testing.T, logs []float64) *model.File {
 	return floor.NewFile(a, rec, nil, time.Unix(0, 0).UTC(), "test")
 }
 
-// workedRecommendation is the worked example's analysis and its
+// WorkedRecommendation is the worked example's analysis and its
 // recommendation: five runs, margin 13%, step 0.05 (floor 1.25, STATS.md
 // 2.1).
 func WorkedRecommendation(t testing.TB) (*spread.Analysis, *floor.Recommendation) {
@@ -68,14 +68,14 @@ func WorkedRecommendation(t testing.TB) (*spread.Analysis, *floor.Recommendation
 	return a, r
 }
 
-// workedOptions are the worked example's options: margin 13%, step 0.05.
+// WorkedOptions are the worked example's options: margin 13%, step 0.05.
 func WorkedOptions() model.RecommendOptions {
 	opt := model.DefaultRecommendOptions
 	opt.Method, opt.Margin, opt.Step = model.MethodMargin, 0.13, 0.05
 	return opt
 }
 
-// oneBenchmarkRuns are runs of one benchmark whose log scores are logs.
+// OneBenchmarkRuns are runs of one benchmark whose log scores are logs.
 func OneBenchmarkRuns(logs []float64) []data.Run {
 	runs := make([]data.Run, len(logs))
 	for i, l := range logs {
@@ -87,7 +87,7 @@ func OneBenchmarkRuns(logs []float64) []data.Run {
 	return runs
 }
 
-// noiseRuns returns n runs of unchanged code, 10 benchmarks × 2 variants,
+// NoiseRuns returns n runs of unchanged code, 10 benchmarks × 2 variants,
 // with seeded log-normal noise (the shape of scripts/benchgen's data).
 func NoiseRuns(n int) []data.Run {
 	rng := rand.New(rand.NewPCG(1, 19))
@@ -145,7 +145,7 @@ type ExampleRun struct {
 	} `json:"expected"`
 }
 
-// makeRun builds a run of ops/sec results from per-benchmark values.
+// MakeRun builds a run of ops/sec results from per-benchmark values.
 func MakeRun(id string, names []string, base, cand []float64) data.Run {
 	r := data.Run{ID: id, Baseline: "system", Candidate: "hoard"}
 	for i, n := range names {
@@ -156,7 +156,7 @@ func MakeRun(id string, names []string, base, cand []float64) data.Run {
 	return r
 }
 
-// fiveRuns builds the worked example's five calibration runs: the example
+// FiveRuns builds the worked example's five calibration runs: the example
 // run's ratios, scaled so that the scores are exactly 1.55, 1.54, 1.65,
 // 1.59 and 1.44.
 func FiveRuns(t testing.TB) []data.Run {

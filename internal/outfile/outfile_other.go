@@ -1,6 +1,6 @@
 //go:build !unix
 
-package main
+package outfile
 
 // openNonblock is 0 where opening a file for writing does not wait on a
 // reader the way a Unix named pipe does.

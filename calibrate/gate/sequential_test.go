@@ -1,4 +1,4 @@
-package main
+package gate
 
 import (
 	"math"
@@ -23,7 +23,7 @@ func TestSequentialAllowsCalibrationError(t *testing.T) {
 	cal.FPR.Predictive = 0.00083
 	cal.Observed.SDLog = 0.0062768
 	cal.Variance = &model.FileVariance{Between: 0, Within: 0.0078574, MeanLog: 0.2642480, Runs: 12, Repetitions: 36}
-	s, err := newSeqGate(cal, 150, 3)
+	s, err := NewSequential(cal, 150, 3)
 	if err != nil {
 		t.Fatal(err)
 	}

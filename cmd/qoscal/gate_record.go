@@ -1,0 +1,268 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/drift"
+	calgate "github.com/qoscal/qoscal/calibrate/gate"
+	"github.com/qoscal/qoscal/calibrate/model"
+	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/load"
+	"github.com/qoscal/qoscal/data/source"
+	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/measure"
+	"github.com/qoscal/qoscal/present"
+	"github.com/qoscal/qoscal/render"
+)
+
+// driftNote checks, when --db names a store of gated runs and the
+// calibration has its model, whether the last --drift-window stored runs
+// (those not in the calibration) have moved away from it, and returns a
+// one-line note when they have ("" otherwise), with the advice drift
+// gives: a fall is to investigate (it may be a regression the gate
+// passed), never to recalibrate; a rise is to recalibrate. The check (drift.Drift)
+// runs at a false-alarm rate of 5% per --drift-window runs: steady runs,
+// checked after each as the gate does, raise a false note in at most 5%
+// of sequences of that many runs. A store that cannot be read gives a
+// warning, not an error: the verdict does not depend on it.
+func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *model.File, dir calibrate.Direction) string {
+	if !dbGiven || g.driftWindow <= 0 || cal == nil || cal.Matrix == nil {
+		return ""
+	}
+	filter, err := data.ParseLabels(g.labels)
+	if err != nil {
+		return ""
+	}
+	src := source.Source{Store: storePath(u, g.db), Labels: filter}
+	runs, err := src.Runs(u.ctx)
+	if err != nil {
+		u.warnf("no drift check: %v", err)
+		return ""
+	}
+	inCal := map[string]bool{}
+	for _, id := range cal.Matrix.Runs {
+		inCal[id] = true
+	}
+	var recent []data.Run
+	for _, r := range runs {
+		if !inCal[r.ID] {
+			recent = append(recent, r)
+		}
+	}
+	if len(recent) > g.driftWindow {
+		recent = recent[len(recent)-g.driftWindow:]
+	}
+	if len(recent) < 3 {
+		return ""
+	}
+	d, err := drift.Drift(cal, recent, dir, drift.DriftOptions{PerRuns: g.driftWindow})
+	if err != nil {
+		u.warnf("no drift check: %v", present.Error(err))
+		return ""
+	}
+	return present.GateDriftNote(d, store.RedactLocation(src.Store))
+}
+
+// defaultRunID names a run given by its files and no --run: the Actions
+// run (GITHUB_RUN_ID, and GITHUB_RUN_ATTEMPT after a dash) under GitHub
+// Actions, else the folder that holds the candidate's file. (A run folder
+// given as a PATH is named after the folder.)
+func (g *gateFlags) defaultRunID(u *ui) string {
+	if id := u.getenv("GITHUB_RUN_ID"); id != "" {
+		if a := u.getenv("GITHUB_RUN_ATTEMPT"); a != "" {
+			return id + "-" + a
+		}
+		return id
+	}
+	spec, err := load.ParseVariantSpec(g.candidate)
+	if err == nil {
+		if abs, err := filepath.Abs(spec.File); err == nil {
+			if dir := filepath.Base(filepath.Dir(abs)); dir != "" && dir != "." && dir != string(filepath.Separator) {
+				return dir
+			}
+		}
+	}
+	return "run"
+}
+
+// recordRun stores the runs judged (one, the two of a pair, named by
+// their folders, or the run and its automatic rerun, as ID and ID-rerun)
+// with the --label labels, and the verdict in the ledger with them, in one
+// transaction (store.IngestOptions.Ledger): a verdict is kept with its
+// run, against the calibration named by the SHA-256 of its bytes, so that
+// 'qoscal audit' can check the calibration's claims, and with the value
+// of the profile that judged it ("" for the file's top level), whose
+// claims audit checks it against.
+func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calgate.GateResult, cal *model.File, profile string, rerun bool) error {
+	labels, err := data.ParseLabels(g.labels)
+	if err != nil {
+		return usagef("--label: %v", err)
+	}
+	runs := make([]data.Run, len(judged))
+	for i, r := range judged {
+		runs[i] = *r
+		if len(labels) > 0 {
+			runs[i].Labels = map[string]string{}
+			for k, v := range r.Labels {
+				runs[i].Labels[k] = v
+			}
+			for k, v := range labels {
+				runs[i].Labels[k] = v
+			}
+		}
+	}
+	if len(runs) == 1 || rerun {
+		runs[0].ID = g.runID
+	}
+	now, err := u.now()
+	if err != nil {
+		return err
+	}
+	v := g.ledgerVerdict(u, runs, res, cal, profile, now)
+	st, err := source.OpenStore(u.ctx, storePath(u, g.db), store.ReadWrite)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ir, err := st.Ingest(u.ctx, runs, store.IngestOptions{Now: now, Ledger: &store.Ledger{Verdicts: []store.Verdict{v}}})
+	if err != nil {
+		return err
+	}
+	name := "run " + runs[0].ID
+	switch {
+	case rerun:
+		name = fmt.Sprintf("runs %s and %s (a run and its rerun)", runs[0].ID, runs[1].ID)
+	case len(runs) == 2:
+		name = fmt.Sprintf("runs %s and %s (a pair)", runs[0].ID, runs[1].ID)
+	}
+	switch l := ir.Ledger; {
+	case ir.Added+ir.Replaced > 0:
+		u.notef("recorded %s in %s", name, st.Location())
+	case l.VerdictsAdded > 0:
+		u.notef("%s already stored in %s; recorded its verdict", name, st.Location())
+	case l.VerdictsReplaced > 0:
+		u.notef("%s already stored in %s; its earlier verdict against the same calibration replaced", name, st.Location())
+	default:
+		u.notef("%s already stored in %s", name, st.Location())
+	}
+	return nil
+}
+
+// ledgerVerdict is the verdict as the ledger keeps it (store.Verdict):
+// of the last run judged (of a pair, the second, naming the first), a
+// rerun when it re-ran a CI job (its attempt label, from qoscal.json, or
+// $GITHUB_RUN_ATTEMPT, above 1), judged by the calibration's profile
+// of that value ("" for its top level).
+func (g *gateFlags) ledgerVerdict(u *ui, runs []data.Run, res *calgate.GateResult, cal *model.File, profile string, now time.Time) store.Verdict {
+	last := &runs[len(runs)-1]
+	v := store.Verdict{Run: last.ID, Verdict: res.Verdict, Detail: res.VerdictDetail, Score: res.Score, Floor: res.Floor,
+		FloorSource: res.FloorSource, Partial: res.Partial, Kind: store.KindRun, RunnerHealth: res.RunnerHealth,
+		RunnerZ: res.MedianZ, Recorded: now}
+	if cal != nil {
+		v.Calibration = store.CalibrationRef{SHA256: cal.SHA256, Name: render.OneLine(g.calibration)}
+		v.Profile = profile
+	}
+	attempt := last.Labels["attempt"]
+	if attempt == "" {
+		attempt = u.getenv("GITHUB_RUN_ATTEMPT")
+	}
+	if n, err := strconv.Atoi(attempt); err == nil && n > 1 {
+		v.Kind = store.KindRerun
+	}
+	if len(runs) == 2 {
+		// A pair, or a run and its automatic rerun (--rerun-command),
+		// judged together by the mean of the two.
+		v.Kind, v.Other = store.KindPair, runs[0].ID
+	}
+	for _, b := range res.Benchmarks {
+		if b.Band != "" {
+			v.Bands = append(v.Bands, store.BandOutcome{Benchmark: b.Name, Band: b.Band})
+		}
+	}
+	slices.SortFunc(v.Bands, func(a, b store.BandOutcome) int { return strings.Compare(a.Benchmark, b.Benchmark) })
+	return v
+}
+
+// runEnvironment returns the labels that say the run's environment
+// (data.LabelCPU and the others) and where they came from: the run's own
+// labels ("labels": its folder's qoscal.json, or the store's); for a run
+// read from files whose labels name no CPU model, those of the machine
+// the gate runs on ("machine"), which is the one that measured when gate
+// runs in the job that measured, as CI runs it.
+func (g *gateFlags) runEnvironment(u *ui, run *data.Run, paths []string) (map[string]string, string) {
+	labels := maps.Clone(run.Labels)
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	if labels[data.LabelCPU] != "" || g.fromStore(paths) {
+		return labels, "labels"
+	}
+	for k, v := range measure.Fingerprint(u.getenv).Labels() {
+		if _, given := labels[k]; !given {
+			labels[k] = v
+		}
+	}
+	return labels, "machine"
+}
+
+// writeMeta writes qoscal.json beside the candidate's result file (in the
+// run folder, when one is given), from the Actions environment, so that an
+// uploaded artifact carries its run's labels (load.Meta).
+func (g *gateFlags) writeMeta(u *ui, paths []string) error {
+	p, err := g.metaPath(paths)
+	if err != nil {
+		return err
+	}
+	now, err := u.now()
+	if err != nil {
+		return err
+	}
+	m := load.Meta{Version: load.MetaVersion, RunID: u.getenv("GITHUB_RUN_ID"), Attempt: u.getenv("GITHUB_RUN_ATTEMPT"),
+		Commit: u.getenv("GITHUB_SHA"), RunnerOS: u.getenv("RUNNER_OS"), RunnerName: u.getenv("RUNNER_NAME"),
+		Time: now.Format(time.RFC3339)}
+	// The machine the gate runs on is the one that measured (gate runs in
+	// the job that measured), as 'qoscal measure' records it: version 2,
+	// which carries the environment.
+	if env := measure.Fingerprint(u.getenv); env != nil {
+		m.Version, m.Environment = load.MeasuredMetaVersion, env
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	// What is written must read back: a value the environment gave with a
+	// line break is refused here, not by whoever reads the artifact.
+	if _, err := load.ParseMeta(p, b); err != nil {
+		return fmt.Errorf("--emit-meta: %v", err)
+	}
+	if err := writeFile(p, append(b, '\n')); err != nil {
+		return fmt.Errorf("--emit-meta: %v", err)
+	}
+	u.notef("wrote %s", p)
+	return nil
+}
+
+// metaPath is where --emit-meta writes qoscal.json: beside the
+// candidate's result file (in the run folder, when one is given).
+func (g *gateFlags) metaPath(paths []string) (string, error) {
+	if g.candidate == "" {
+		return "", usagef("--emit-meta writes beside the candidate's result file: give it with --candidate (not a stored run)")
+	}
+	spec, err := load.ParseVariantSpec(g.candidate)
+	if err != nil {
+		return "", usagef("--candidate: %v", err)
+	}
+	dir := filepath.Dir(spec.File)
+	if len(paths) >= 1 {
+		dir = filepath.Join(paths[0], dir)
+	}
+	return filepath.Join(dir, load.MetaFile), nil
+}
