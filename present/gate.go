@@ -70,6 +70,7 @@ func (g *Gate) columns() []render.Column[gateRow] {
 		{Key: "band", JSON: func(b gateRow) any { return optional(b.Band) }},
 		{Key: "band_lower", JSON: func(b gateRow) any { return render.Float(b.BandLower) }},
 		{Key: "band_upper", JSON: func(b gateRow) any { return render.Float(b.BandUpper) }},
+		{Key: "advisory", JSON: func(b gateRow) any { return b.Advisory }},
 	}
 	if g.hasModel() {
 		cols = append(cols, render.Column[gateRow]{Head: "vs calibration", Cell: vsCalibration})
@@ -166,7 +167,13 @@ func (g *Gate) note(b gateRow) string {
 	note := g.tag(b.Ratio)
 	if g.hasModel() && !math.IsNaN(b.VsUsual) {
 		note = bandWords[b.Band]
-		if r := bandReach(b); note != "" && r != "" {
+		r := bandReach(b)
+		switch {
+		case b.Advisory && r != "":
+			note = fmt.Sprintf("within band, advisory (below at %s; band reaches %s)", pct(model.AdvisoryFamilyAlpha), r)
+		case b.Advisory:
+			note = fmt.Sprintf("within band, advisory (below at %s)", pct(model.AdvisoryFamilyAlpha))
+		case note != "" && r != "":
 			note += " (band reaches " + r + ")"
 		}
 	}

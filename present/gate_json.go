@@ -77,6 +77,9 @@ type perBenchmarkJSON struct {
 	Mode  string   `json:"mode"`
 	Below []string `json:"below"`
 	Above []string `json:"above"`
+	// Advisory are the benchmarks at the bands' advisory level (within
+	// the band at the failing rate, below it at model.AdvisoryFamilyAlpha).
+	Advisory []string `json:"advisory"`
 }
 
 // gateCalibration is the calibration file a gate used, in its JSON.
@@ -102,7 +105,7 @@ func (g *Gate) JSON() gateJSON {
 		RunnerCutoffZ: render.Float(r.RunnerCutoffZ), RunnerChecked: r.RunnerChecked, RunnerFlat: append([]string{}, r.RunnerFlat...),
 		Warnings: append([]string{}, g.Warnings...), Message: g.Headline(),
 		VerdictDetail: r.VerdictDetail,
-		PerBenchmark:  perBenchmarkJSON{Mode: r.PerBenchmark, Below: append([]string{}, r.Below...), Above: append([]string{}, r.Above...)},
+		PerBenchmark:  perBenchmarkJSON{Mode: r.PerBenchmark, Below: append([]string{}, r.Below...), Above: append([]string{}, r.Above...), Advisory: append([]string{}, r.Advisory...)},
 		CappedScore:   render.Float(r.CappedScore),
 		CarriedBy:     append([]string{}, r.CarriedBy...),
 	}

@@ -359,6 +359,10 @@ func bandColumns(single float64) []render.Column[band] {
 		}},
 		{Key: "lower", JSON: func(b band) any { return render.Float(b.Lower) }},
 		{Key: "upper", JSON: func(b band) any { return render.Float(b.Upper) }},
+		{Key: "advisory", JSON: func(b band) any { return render.Float(b.Advisory) }},
+		{Key: "sd_log", JSON: func(b band) any { return render.Float(b.SDLog) }},
+		{Key: "sd_moderated", JSON: func(b band) any { return render.Float(b.SDPost) }},
+		{Key: "df", JSON: func(b band) any { return render.Float(b.DFPost) }},
 		{Head: "trips its band", Align: right, Cell: func(b band) string { return fallPct(b.R50) }, Key: "r50", JSON: func(b band) any { return render.Float(b.R50) }},
 		{Head: "trips the floor", Align: right, Cell: func(band) string { return fallPct(single) }},
 	}

@@ -95,6 +95,10 @@ func (res *GateResult) judgeBands(cal *model.File, opt GateOptions, rr calibrate
 			// ratio (the lower side of a point band is not judged).
 		default:
 			gb.Band = BandWithin
+			if j.Advisory[gb.Name] {
+				gb.Advisory = true
+				res.Advisory = append(res.Advisory, gb.Name)
+			}
 		}
 	}
 	if len(res.Below) > 0 {

@@ -106,6 +106,10 @@ type GateBenchmark struct {
 	// BandLower and BandUpper are the band's edges as ratios (Holm's
 	// first step, model.Band); NaN without one.
 	BandLower, BandUpper float64
+	// Advisory is true for a benchmark within its band at the failing
+	// rate but below it at the advisory rate (model.AdvisoryFamilyAlpha,
+	// Holm's step-down over the gated benchmarks): named, never failed.
+	Advisory bool
 }
 
 // BandWidth says why the bands are as wide as they are: each edge lies
@@ -131,7 +135,13 @@ func bandWidth(b model.Band, k int, alpha float64) *BandWidth {
 		return nil
 	}
 	p := alpha / float64(k)
-	w := &BandWidth{Runs: b.N, Level: p, Multiple: (b.MeanLog - math.Log(b.Lower)) / b.SDLog,
+	// The band's edge stands on the moderated SD (model.Band.SDPost,
+	// the benchmark's own shrunk toward the suite's) when it has one.
+	sd := b.SDLog
+	if b.SDPost > 0 {
+		sd = b.SDPost
+	}
+	w := &BandWidth{Runs: b.N, Level: p, Multiple: (b.MeanLog - math.Log(b.Lower)) / sd,
 		Limit: -stats.TailBound(0, 1, 1<<20, p, b.DF)}
 	for n := b.N; n <= 100000; n = max(n+1, n*11/10) {
 		if -stats.TailBound(0, 1, n, p, b.DF) <= bandWidthNear*w.Limit {
@@ -179,6 +189,9 @@ type GateResult struct {
 	// name the benchmarks outside their bands.
 	PerBenchmark string
 	Below, Above []string
+	// Advisory names the benchmarks at the advisory level
+	// (GateBenchmark.Advisory).
+	Advisory []string
 	// CappedScore is the score with every benchmark far above its band
 	// (Holm's step-down on the upper side, judged whatever the mode) put
 	// at its band's upper edge; NaN when no benchmark is above its edge.
