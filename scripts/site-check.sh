@@ -22,7 +22,7 @@ fi
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 status=0
-go test -count=1 -v -run 'TestSiteBrowser|TestSiteScale' ./cmd/qoscal >"$log" 2>&1 || status=$?
+QOSCAL_SLOW_TESTS=1 go test -count=1 -v -run 'TestSiteBrowser|TestSiteScale' ./cmd/qoscal >"$log" 2>&1 || status=$?
 grep -E '^(--- |ok|FAIL|PASS)|site_(browser_)?test.go|skip' "$log" || cat "$log"
 if [ -n "${QOSCAL_REQUIRE_BROWSER:-}" ] && grep -q -- '--- SKIP: TestSiteBrowser' "$log"; then
   echo "site-check: TestSiteBrowser skipped, and QOSCAL_REQUIRE_BROWSER is set" >&2

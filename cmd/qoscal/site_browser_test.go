@@ -94,8 +94,11 @@ func tail(s string, n int) string {
 // (first-contentful-paint, from the page's own performance entries).
 // With QOSCAL_SITE_SHOTS=DIR it also writes screenshots of the top of the
 // page (the status line and the score chart) at both widths there
-// (docs/site-desktop.png, docs/site-phone.png).
+// (docs/site-desktop.png, docs/site-phone.png). It costs about 90
+// CPU-seconds (Chromium, two widths): a long check, which .ci/run and
+// scripts/site-check.sh run.
 func TestSiteBrowser(t *testing.T) {
+	testenv.SkipUnlessSlow(t)
 	if testenv.Race {
 		t.Skip("the page is checked without the race detector (it checks the page, not Go's concurrency)")
 	}
