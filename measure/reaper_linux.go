@@ -58,7 +58,7 @@ func endOrphans(pid int) {
 			liveMu.Lock()
 			ours := live[c]
 			liveMu.Unlock()
-			if ours {
+			if ours || !leftSession(c) {
 				continue
 			}
 			if unix.Kill(c, unix.SIGKILL) == nil || isZombie(c) {
@@ -133,6 +133,27 @@ func parentOf(pid int) (int, bool) {
 	}
 	p, err := strconv.Atoi(f[1])
 	return p, err == nil
+}
+
+// leftSession reports whether pid is in a session other than qoscal's:
+// what called setsid() to leave its command's process group, the case
+// the group's kill misses. qoscal's own children (its commands, started
+// with Setpgid in qoscal's session, and any other program it runs) stay
+// in its session and are never taken for orphans: between a command's
+// start and trackStarted, or in a test binary whose other tests run
+// programs of their own, killing and reaping them stole their exit
+// status from exec.Cmd.Wait ("waitid: no child processes").
+func leftSession(pid int) bool {
+	own, err := unix.Getsid(0)
+	if err != nil {
+		return false
+	}
+	f := stat(pid)
+	if len(f) < 4 {
+		return false
+	}
+	sid, err := strconv.Atoi(f[3])
+	return err == nil && sid != own
 }
 
 func isZombie(pid int) bool {
