@@ -80,11 +80,7 @@ func (d *driftFlags) flags(fs *flagSet) {
 	fs.group("Input:")
 	fs.StringVar(&d.calPath, "calibration", "", "the calibration `FILE` ('qoscal recommend --write'), required")
 	fs.arg("PATH...", "run folders, folders of run folders, CSV files")
-	d.addLoadFlags(fs, loadHelp{
-		baseline:  "in run folders, the baseline's result `[NAME=]FILE` (NAME defaults to the calibration's)",
-		candidate: "the candidate's `[NAME=]FILE`, likewise",
-		variant:   "a further variant's result `[NAME=]FILE` in each run folder, read with the others, not compared",
-	}, "input-format")
+	d.addLoadFlags(fs, calibratedLoadHelp, "input-format")
 	fs.StringVar(&d.db, "db", "", "without PATHs, the `STORE`: a SQLite file or a postgres:// URL (default $QOSCAL_DB, else qoscal.db), runs in the order stored")
 	fs.StringArrayVar(&d.labels, "label", nil, "with the store, only runs with this `KEY=VALUE` label")
 	d.dirFlags.add(fs)

@@ -32,6 +32,14 @@ type loadHelp struct {
 	baseline, candidate, variant, run string
 }
 
+// calibratedLoadHelp is the help of the commands that read runs against a
+// calibration (drift, watch): a variant's name defaults to the file's.
+var calibratedLoadHelp = loadHelp{
+	baseline:  "in run folders, the baseline's result `[NAME=]FILE` (NAME defaults to the calibration's)",
+	candidate: "the candidate's `[NAME=]FILE`, likewise",
+	variant:   "a further variant's result `[NAME=]FILE` in each run folder, read with the others, not compared",
+}
+
 // addLoadFlags adds the flags naming variants and their files, and how to
 // read them; formatFlag is the name of the result-file format flag:
 // --input-format in every command (ingest keeps --format as a deprecated

@@ -136,11 +136,7 @@ func (w *watchFlags) flags(fs *flagSet) {
 	fs.group("Input:")
 	fs.StringVar(&w.calPath, "calibration", "", "the calibration `FILE` ('qoscal recommend --write'), required")
 	fs.arg("PATH...", "run folders, folders of run folders, CSV files, in push order (instead of a store)")
-	w.addLoadFlags(fs, loadHelp{
-		baseline:  "in run folders, the baseline's result `[NAME=]FILE` (NAME defaults to the calibration's)",
-		candidate: "the candidate's `[NAME=]FILE`, likewise",
-		variant:   "a further variant's result `[NAME=]FILE` in each run folder, read with the others, not compared",
-	}, "input-format")
+	w.addLoadFlags(fs, calibratedLoadHelp, "input-format")
 	fs.StringVar(&w.db, "db", "", "without PATHs, the `STORE`: a SQLite file or a postgres:// URL (default $QOSCAL_DB, else qoscal.db)")
 	fs.StringArrayVar(&w.labels, "label", nil, "with the store, the runs with this `KEY=VALUE` label (branch=main) instead of those the ledger judged against the calibration")
 	w.dirFlags.add(fs)
