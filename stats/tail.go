@@ -356,23 +356,5 @@ func TailP(m, s float64, n int, x, nu float64) float64 {
 // method, bracketed from the tail's own quantile (the parameters' spread
 // only moves the bound further out): about ten evaluations of tailExpect.
 func TailBound(m, s float64, n int, p, nu float64) float64 {
-	if math.IsInf(nu, 1) {
-		nf := float64(n)
-		return m - TQuantile(1-p, nf-1)*s*math.Sqrt(1+1/nf)
-	}
-	e := Independent(n).Tail(nu)
-	lp := math.Log(p)
-	g := func(u float64) float64 { return math.Log(tailExpect(u, e, nu)) - lp }
-	hi := TQuantile(p, nu) / tailScale(nu) // where the rate is p without the parameters' spread
-	ghi := g(hi)
-	lo, glo := hi, ghi
-	for glo > 0 && lo > -1e6 {
-		hi, ghi = lo, glo
-		lo *= 2
-		glo = g(lo)
-	}
-	if ghi < 0 {
-		return m + hi*s
-	}
-	return m + brent(g, lo, hi, glo, ghi)*s
+	return TailBoundEff(m, s, Independent(n).Tail(nu), p, nu)
 }
