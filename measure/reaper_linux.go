@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -45,6 +46,9 @@ func trackStarted(pid int) {
 // killed and reaped, and the killing repeated for what they in turn leave
 // orphaned, until none is left.
 func endOrphans(pid int) {
+	if subreaper {
+		drainGroup(pid)
+	}
 	liveMu.Lock()
 	delete(live, pid)
 	busy := len(live) > 0
@@ -78,6 +82,38 @@ func endOrphans(pid int) {
 		}
 	}
 }
+
+// drainGroup waits, up to drainLimit, until no process of the group
+// pgid (killed just before) is left, reaping those qoscal has adopted
+// (wait4(-pgid): any child in that group). A process that called
+// setsid() is handed to qoscal only when its parent in the group dies,
+// an instant after the group's SIGKILL: looking for orphans before then
+// missed it, and it outlived a timed-out --rerun-command on a busy CI
+// machine. The command itself (the group's leader) has been reaped by
+// exec.Cmd.Wait before this is called.
+func drainGroup(pgid int) {
+	deadline := time.Now().Add(drainLimit)
+	for {
+		for {
+			var ws unix.WaitStatus
+			p, err := unix.Wait4(-pgid, &ws, unix.WNOHANG, nil)
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil || p <= 0 {
+				break
+			}
+		}
+		if unix.Kill(-pgid, 0) != nil || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// drainLimit bounds drainGroup: a process stuck in the kernel
+// (uninterruptible sleep) does not hold qoscal for longer.
+const drainLimit = 5 * time.Second
 
 // children lists qoscal's children: from /proc/self/task/*/children, an
 // adopted process being the child of one of qoscal's threads, else (a
