@@ -293,6 +293,10 @@ type StoredRun struct {
 // Digest is a content hash of a run: its id, labels, roles, time and
 // measurements, in canonical order. Its source (the path it was read from)
 // is left out, so the same run read from another checkout is the same run.
+// A measurement's repetition (schema version 5) is hashed only when it is
+// not 0: a run without repetitions has the digest that stores written
+// before repetitions were kept hold for it, and a run with them differs
+// from the same samples stored without them.
 //
 // Each line hashed is its parts, each written as its length in decimal,
 // a colon and its bytes, then a newline. Stored runs carry their digest,
@@ -353,6 +357,11 @@ func Digest(r *data.Run) string {
 		partBytes(strconv.AppendInt(num[:0], int64(m.Sample), 10))
 		partBytes(strconv.AppendUint(num[:0], math.Float64bits(m.Value), 16))
 		part(m.Unit)
+		if m.Repetition != 0 {
+			// One more part on the line: a line of six parts never
+			// reads as one of seven, as every part is length-prefixed.
+			partBytes(strconv.AppendInt(num[:0], int64(m.Repetition), 10))
+		}
 		line()
 	}
 	h.Write(buf)

@@ -115,6 +115,9 @@ var pgMigrations = []string{
 	);`,
 	// Version 4: the profile that judged a verdict, as in SQLite.
 	`ALTER TABLE verdicts ADD COLUMN profile text NOT NULL DEFAULT '';`,
+	// Version 5: each measurement's repetition (0: not said), as in
+	// SQLite; PostgreSQL 11 and later add it without rewriting a row.
+	`ALTER TABLE measurements ADD COLUMN repetition integer NOT NULL DEFAULT 0;`,
 }
 
 // pgTables are the tables of the schema, which a database must not hold
@@ -388,7 +391,7 @@ func (s *Store) stage(ctx context.Context, tx pgx.Tx, runs iter.Seq2[store.Store
 			baseline text, candidate text, digest text, ingested_at text) ON COMMIT DROP;
 		CREATE TEMPORARY TABLE qoscal_incoming_labels (ord bigint, key text, value text) ON COMMIT DROP;
 		CREATE TEMPORARY TABLE qoscal_incoming_measurements (ord bigint, variant text COLLATE "C", benchmark text COLLATE "C",
-			sample integer, value double precision, unit text COLLATE "C") ON COMMIT DROP`); err != nil {
+			sample integer, value double precision, unit text COLLATE "C", repetition integer) ON COMMIT DROP`); err != nil {
 		return 0, s.wrap(err)
 	}
 	var batch []store.StoredRun
@@ -420,7 +423,7 @@ func (s *Store) stage(ctx context.Context, tx pgx.Tx, runs iter.Seq2[store.Store
 		}
 		src := &measurementRows{runs: batch, first: first, progress: opt.Progress}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"qoscal_incoming_measurements"},
-			[]string{"ord", "variant", "benchmark", "sample", "value", "unit"}, src); err != nil {
+			[]string{"ord", "variant", "benchmark", "sample", "value", "unit", "repetition"}, src); err != nil {
 			return s.wrap(err)
 		}
 		first += len(batch)
@@ -546,8 +549,8 @@ func (s *Store) store(ctx context.Context, tx pgx.Tx, opt store.IngestOptions) (
 		ON CONFLICT DO NOTHING`); err != nil {
 		return store.IngestResult{}, s.wrap(err)
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO measurements (run_seq, series, sample, value)
-		SELECT w.seq, s.id, m.sample, m.value
+	tag, err := tx.Exec(ctx, `INSERT INTO measurements (run_seq, series, sample, value, repetition)
+		SELECT w.seq, s.id, m.sample, m.value, m.repetition
 		FROM qoscal_written w JOIN qoscal_incoming_measurements m ON m.ord = w.last
 		JOIN series s ON s.variant = m.variant AND s.benchmark = m.benchmark AND s.unit = m.unit`)
 	if err != nil {
@@ -570,13 +573,16 @@ func pgNullable(s string) any {
 }
 
 // measurementRows streams the measurements of a batch of runs to COPY,
-// without building the rows first, and reports progress run by run.
+// without building the rows first, and reports progress run by run. A
+// sample or repetition number beyond the integer column's range is an
+// error, never cut to fit.
 type measurementRows struct {
 	runs     []store.StoredRun
 	first    int // the ord of runs[0]
 	progress func(done, total int)
 	run, m   int // the next measurement: runs[run].Measurements[m]
-	row      [6]any
+	row      [7]any
+	err      error
 }
 
 func (c *measurementRows) Next() bool {
@@ -584,7 +590,10 @@ func (c *measurementRows) Next() bool {
 		r := &c.runs[c.run]
 		if c.m < len(r.Measurements) {
 			m := &r.Measurements[c.m]
-			c.row = [6]any{int64(c.first + c.run), m.Variant, m.Benchmark, int32(m.Sample), m.Value, m.Unit}
+			c.row = [7]any{int64(c.first + c.run), m.Variant, m.Benchmark, int32(m.Sample), m.Value, m.Unit, int32(m.Repetition)}
+			if int(int32(m.Sample)) != m.Sample || int(int32(m.Repetition)) != m.Repetition {
+				c.err = fmt.Errorf("run %s: %s %s sample %d, repetition %d: beyond the store's 32-bit numbers", r.ID, m.Variant, m.Benchmark, m.Sample, m.Repetition)
+			}
 			c.m++
 			return true
 		}
@@ -597,8 +606,8 @@ func (c *measurementRows) Next() bool {
 	return false
 }
 
-func (c *measurementRows) Values() ([]any, error) { return c.row[:], nil }
-func (c *measurementRows) Err() error             { return nil }
+func (c *measurementRows) Values() ([]any, error) { return c.row[:], c.err }
+func (c *measurementRows) Err() error             { return c.err }
 
 // Runs implements Store. The label selection is done by the database
 // (labels are indexed by key and value), so that a team's store is not
@@ -713,19 +722,19 @@ func (s *Store) queryTx(ctx context.Context, tx pgx.Tx, where string, args []any
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err = tx.Query(ctx, `SELECT m.run_seq, s.variant, s.benchmark, m.sample, m.value, s.unit FROM measurements m JOIN series s ON s.id = m.series WHERE m.run_seq IN (`+sub+`) ORDER BY m.run_seq, s.variant, s.benchmark, s.unit, m.sample`, args...)
+	rows, err = tx.Query(ctx, `SELECT m.run_seq, s.variant, s.benchmark, m.sample, m.value, s.unit, m.repetition FROM measurements m JOIN series s ON s.id = m.series WHERE m.run_seq IN (`+sub+`) ORDER BY m.run_seq, s.variant, s.benchmark, s.unit, m.sample`, args...)
 	if err != nil {
 		return nil, nil, s.wrap(err)
 	}
 	defer rows.Close()
 	var seq int64
-	var sample int32
+	var sample, repetition int32
 	var m data.Measurement
 	for rows.Next() {
-		if err := rows.Scan(&seq, &m.Variant, &m.Benchmark, &sample, &m.Value, &m.Unit); err != nil {
+		if err := rows.Scan(&seq, &m.Variant, &m.Benchmark, &sample, &m.Value, &m.Unit, &repetition); err != nil {
 			return nil, nil, s.wrap(err)
 		}
-		m.Sample = int(sample)
+		m.Sample, m.Repetition = int(sample), int(repetition)
 		r, err := rr.Find(seq)
 		if err != nil {
 			return nil, nil, err

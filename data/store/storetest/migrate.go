@@ -59,13 +59,25 @@ func V1Statements(runs []data.Run) []string {
 // that backend's Open opens it. The store is upgraded the first time it
 // is opened for writing: it then reads back the same runs, each with its
 // measurements in name order; ingesting the same runs again finds them
-// unchanged (their digests agree); a run with a series new to the store,
-// whose name sorts before every other, is stored and read back in order
-// too; and the ledger (schema version 3) takes verdicts and marks of the
+// unchanged (their digests agree; every measurement's repetition reads
+// as 0, not said); a run with a series new to the store, whose name sorts
+// before every other, measured in repetitions, is stored and read back in
+// order with its repetitions (schema version 5); and the ledger (schema version 3) takes verdicts and marks of the
 // old runs. A read-only open of a version 1 store says to ingest once.
 func CheckUpgradeFromV1(t *testing.T, runs []data.Run, open func(mode store.Mode) (store.Store, error)) {
 	t.Helper()
 	checkUpgrade(t, 1, runs, open)
+}
+
+// CheckUpgradeFromV4 checks a store of schema version 4 (V1Statements
+// of runs, then versions 2 to 4's migrations, as an older qoscal left
+// it, before measurements kept their repetitions) as CheckUpgradeFromV1
+// checks a store of version 1: upgraded in place, its runs as they were
+// (each measurement's repetition 0) and their digests unchanged, and a
+// run with repetitions then kept with them.
+func CheckUpgradeFromV4(t *testing.T, runs []data.Run, open func(mode store.Mode) (store.Store, error)) {
+	t.Helper()
+	checkUpgrade(t, 4, runs, open)
 }
 
 // CheckUpgradeFromV2 checks a store of schema version 2 (V1Statements
@@ -89,7 +101,7 @@ func checkUpgrade(t *testing.T, version int, runs []data.Run, open func(mode sto
 	}
 	s, err := open(store.ReadWrite)
 	if err != nil {
-		t.Fatalf("opening a version 1 store for writing: %v", err)
+		t.Fatalf("opening a version %d store for writing: %v", version, err)
 	}
 	defer s.Close()
 	want := append([]data.Run{}, runs...)
@@ -118,16 +130,16 @@ func checkUpgrade(t *testing.T, version int, runs []data.Run, open func(mode sto
 	}
 	extra := data.Run{ID: "run-c", Source: "jobs/run-c", Labels: map[string]string{"os": "linux"}, Baseline: "system", Candidate: "hoard",
 		Measurements: []data.Measurement{
-			{Benchmark: "zeta", Variant: "system", Value: 7, Unit: "ops/sec"},
-			{Benchmark: "aaa", Variant: "hoard", Value: 3, Unit: "ops/sec"},
-			{Benchmark: "aaa", Variant: "hoard", Sample: 1, Value: 2.5, Unit: "ops/sec"},
-			{Benchmark: "aaa", Variant: "system", Value: 4, Unit: "ops/sec"},
-			{Benchmark: "zeta", Variant: "hoard", Value: 9, Unit: "ops/sec"},
+			{Benchmark: "zeta", Variant: "system", Value: 7, Unit: "ops/sec", Repetition: 1},
+			{Benchmark: "aaa", Variant: "hoard", Value: 3, Unit: "ops/sec", Repetition: 1},
+			{Benchmark: "aaa", Variant: "hoard", Sample: 1, Value: 2.5, Unit: "ops/sec", Repetition: 2},
+			{Benchmark: "aaa", Variant: "system", Value: 4, Unit: "ops/sec", Repetition: 1},
+			{Benchmark: "zeta", Variant: "hoard", Value: 9, Unit: "ops/sec", Repetition: 1},
 		}}
 	if res, err := s.Ingest(ctx, []data.Run{extra}, store.IngestOptions{}); err != nil || res.Added != 1 || res.Measurements != 5 {
 		t.Fatalf("ingesting a run with a new series: %+v, %v", res, err)
 	}
-	check("after a run with a new series", append(want, extra))
+	check("after a run with a new series and repetitions", append(want, extra))
 	if l, err := s.Ledger(ctx, store.LedgerQuery{}); err != nil || !l.Empty() {
 		t.Errorf("the ledger of an upgraded store: %+v, %v; want it empty", l, err)
 	}
