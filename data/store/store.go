@@ -265,9 +265,14 @@ const DefaultStore = "qoscal.db"
 
 // IngestResult counts what an Ingest did.
 type IngestResult struct {
-	Added        int // runs new to the store
-	Replaced     int // runs whose stored content was replaced (replace mode)
-	Unchanged    int // runs already stored with the same content
+	Added     int // runs new to the store
+	Replaced  int // runs whose stored content was replaced (replace mode)
+	Unchanged int // runs already stored with the same content
+	// Completed counts runs stored without their repetitions (by a qoscal
+	// before schema version 5, which did not keep them) that the ingest
+	// gave them: the same samples, each now with its repetition, whatever
+	// the replace mode. The run is then scored as from its folder.
+	Completed    int
 	Measurements int // measurements written
 	// AlreadyStored lists the ids of the unchanged runs.
 	AlreadyStored []string

@@ -388,7 +388,7 @@ func (s *Store) IngestEach(ctx context.Context, runs iter.Seq2[store.StoredRun, 
 func (s *Store) stage(ctx context.Context, tx pgx.Tx, runs iter.Seq2[store.StoredRun, error], opt store.IngestOptions) (int, error) {
 	if _, err := tx.Exec(ctx, `
 		CREATE TEMPORARY TABLE qoscal_incoming (ord bigint, id text COLLATE "C", source text, measured_at text,
-			baseline text, candidate text, digest text, ingested_at text) ON COMMIT DROP;
+			baseline text, candidate text, digest text, ingested_at text, bare_digest text) ON COMMIT DROP;
 		CREATE TEMPORARY TABLE qoscal_incoming_labels (ord bigint, key text, value text) ON COMMIT DROP;
 		CREATE TEMPORARY TABLE qoscal_incoming_measurements (ord bigint, variant text COLLATE "C", benchmark text COLLATE "C",
 			sample integer, value double precision, unit text COLLATE "C", repetition integer) ON COMMIT DROP`); err != nil {
@@ -406,13 +406,13 @@ func (s *Store) stage(ctx context.Context, tx pgx.Tx, runs iter.Seq2[store.Store
 			r := &batch[i]
 			ord := int64(first + i)
 			rows[i] = []any{ord, r.ID, r.Source, pgNullable(store.TimeText(r.Time)), pgNullable(r.Baseline),
-				pgNullable(r.Candidate), store.Digest(&r.Run), backend.IngestText(opt.IngestTime(r))}
+				pgNullable(r.Candidate), store.Digest(&r.Run), backend.IngestText(opt.IngestTime(r)), pgNullable(backend.BareDigest(&r.Run))}
 			for _, k := range store.SortedKeys(r.Labels) {
 				labels = append(labels, []any{ord, k, r.Labels[k]})
 			}
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"qoscal_incoming"},
-			[]string{"ord", "id", "source", "measured_at", "baseline", "candidate", "digest", "ingested_at"},
+			[]string{"ord", "id", "source", "measured_at", "baseline", "candidate", "digest", "ingested_at", "bare_digest"},
 			pgx.CopyFromRows(rows)); err != nil {
 			return s.wrap(err)
 		}
@@ -475,30 +475,33 @@ func (s *Store) store(ctx context.Context, tx pgx.Tx, opt store.IngestOptions) (
 	// stored: the ids that were already stored (by an earlier ingest, or
 	// by a concurrent one that committed while this one waited on its
 	// key), under their seq. cur is the digest each run meets: the
-	// previous run of its id in this call, else the stored one.
+	// previous run of its id in this call, else the stored one; completes
+	// says cur is the run without its repetitions (BareDigest), which an
+	// older qoscal stored: it is given them, whatever the replace mode.
 	if _, err := tx.Exec(ctx, `CREATE TEMPORARY TABLE qoscal_class ON COMMIT DROP AS
-		SELECT n.ord, n.id, n.source, n.digest,
+		SELECT *, coalesce(cur = bare_digest, false) AS completes FROM (SELECT n.ord, n.id, n.source, n.digest, n.bare_digest,
 			coalesce(lag(n.digest) OVER (PARTITION BY n.id ORDER BY n.ord), r.digest) AS cur,
 			r.seq AS stored
 		FROM qoscal_incoming n JOIN qoscal_ids i ON i.id = n.id
-		LEFT JOIN runs r ON r.id = n.id AND r.seq <> i.seq`); err != nil {
+		LEFT JOIN runs r ON r.id = n.id AND r.seq <> i.seq) c`); err != nil {
 		return res, s.wrap(err)
 	}
-	if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE cur IS NULL), count(*) FILTER (WHERE cur <> digest) FROM qoscal_class`).Scan(&res.Added, &res.Replaced); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE cur IS NULL), count(*) FILTER (WHERE cur <> digest AND NOT completes),
+		count(*) FILTER (WHERE completes) FROM qoscal_class`).Scan(&res.Added, &res.Replaced, &res.Completed); err != nil {
 		return res, s.wrap(err)
 	}
-	rows, err := tx.Query(ctx, `SELECT id, source, cur = digest FROM qoscal_class WHERE cur IS NOT NULL ORDER BY ord`)
+	rows, err := tx.Query(ctx, `SELECT id, source, cur = digest, completes FROM qoscal_class WHERE cur IS NOT NULL ORDER BY ord`)
 	if err != nil {
 		return res, s.wrap(err)
 	}
 	for rows.Next() {
 		var id, source string
-		var same bool
-		if err := rows.Scan(&id, &source, &same); err != nil {
+		var same, completes bool
+		if err := rows.Scan(&id, &source, &same, &completes); err != nil {
 			rows.Close()
 			return store.IngestResult{}, s.wrap(err)
 		}
-		if !same && !opt.Replace {
+		if !same && !completes && !opt.Replace {
 			rows.Close()
 			return store.IngestResult{}, &store.ConflictError{Store: s.location, ID: id, Source: source}
 		}
@@ -519,7 +522,7 @@ func (s *Store) store(ctx context.Context, tx pgx.Tx, opt store.IngestOptions) (
 		WHERE EXISTS (SELECT 1 FROM qoscal_class d WHERE d.id = i.id AND d.cur IS DISTINCT FROM d.digest)`); err != nil {
 		return store.IngestResult{}, s.wrap(err)
 	}
-	if res.Replaced > 0 {
+	if res.Replaced+res.Completed > 0 {
 		// Keep each replaced run's place (seq) in ingest order; replace
 		// the rest.
 		for _, q := range []string{

@@ -87,10 +87,17 @@ func (s *Store) IngestEach(ctx context.Context, runs iter.Seq2[store.StoredRun, 
 				}
 				continue
 			}
-			if !replace {
+			// A run an older qoscal stored without its repetitions is the
+			// same run: it is given them, as if replaced.
+			completed := old == backend.BareDigest(r)
+			if !replace && !completed {
 				return store.IngestResult{}, &store.ConflictError{Store: s.path, ID: r.ID, Source: r.Source}
 			}
-			res.Replaced++
+			if completed {
+				res.Completed++
+			} else {
+				res.Replaced++
+			}
 			// Keep the run's place (seq) in ingest order; replace the rest.
 			for _, del := range []string{`DELETE FROM labels WHERE run_seq = ?`, `DELETE FROM measurements WHERE run_seq = ?`} {
 				if err := w.exec(del, seq); err != nil {

@@ -60,7 +60,9 @@ func V1Statements(runs []data.Run) []string {
 // is opened for writing: it then reads back the same runs, each with its
 // measurements in name order; ingesting the same runs again finds them
 // unchanged (their digests agree; every measurement's repetition reads
-// as 0, not said); a run with a series new to the store, whose name sorts
+// as 0, not said); the first run again, measured in repetitions (as a
+// folder 'qoscal measure' wrote, which an older qoscal stored without
+// them), is given its repetitions, not refused as other content; a run with a series new to the store, whose name sorts
 // before every other, measured in repetitions, is stored and read back in
 // order with its repetitions (schema version 5); and the ledger (schema version 3) takes verdicts and marks of the
 // old runs. A read-only open of a version 1 store says to ingest once.
@@ -128,6 +130,17 @@ func checkUpgrade(t *testing.T, version int, runs []data.Run, open func(mode sto
 	if err != nil || res.Unchanged != len(runs) || res.Added != 0 {
 		t.Errorf("ingesting the stored runs again: %+v, %v; want all unchanged", res, err)
 	}
+	measured := runs[0]
+	measured.Measurements = append([]data.Measurement(nil), measured.Measurements...)
+	for i := range measured.Measurements {
+		measured.Measurements[i].Repetition = measured.Measurements[i].Sample + 1
+	}
+	res, err = s.Ingest(ctx, []data.Run{measured}, store.IngestOptions{})
+	if err != nil || res.Completed != 1 || res.Replaced != 0 || res.Measurements != len(measured.Measurements) {
+		t.Errorf("ingesting a stored run with its repetitions: %+v, %v; want it completed", res, err)
+	}
+	want[0] = measured
+	check("after a stored run was given its repetitions", want)
 	extra := data.Run{ID: "run-c", Source: "jobs/run-c", Labels: map[string]string{"os": "linux"}, Baseline: "system", Candidate: "hoard",
 		Measurements: []data.Measurement{
 			{Benchmark: "zeta", Variant: "system", Value: 7, Unit: "ops/sec", Repetition: 1},

@@ -45,8 +45,12 @@ func withoutRepetitions(r data.Run) data.Run {
 // measurement's repetition, by every read (Runs, EachRun, RunByID), and
 // beside a run without them (repetition 0); ingesting it again finds it
 // unchanged; the same samples without their repetitions are other
-// content (a conflict, and with Replace they replace it); and a run
-// whose repetition numbers alone differ is other content too.
+// content (a conflict, and with Replace they replace it); a run whose
+// repetition numbers alone differ is other content too. And a run stored
+// without its repetitions (as a qoscal before schema version 5 stored
+// every run) is given them by an ingest of the run with them, without
+// Replace (IngestResult.Completed): the same samples, each with its
+// repetition, not a conflict.
 func testRepetitions(t *testing.T, s store.Store) {
 	reps, plain := NewRepetitionRun("reps", 1.2), NewRun("plain", 1, nil)
 	res := ingest(t, s, store.IngestOptions{}, reps, plain)
@@ -112,5 +116,19 @@ func testRepetitions(t *testing.T, s store.Store) {
 	}
 	if diff := cmp.Diff(canonical(bare), got.Run); diff != "" {
 		t.Errorf("the replaced run (-stored +read):\n%s", diff)
+	}
+
+	res = ingest(t, s, store.IngestOptions{}, plain, reps)
+	if want := (store.IngestResult{Unchanged: 1, Completed: 1, AlreadyStored: []string{"plain"}, Measurements: len(reps.Measurements)}); !cmp.Equal(res, want) {
+		t.Errorf("the run with repetitions over the same run stored without them: %+v, want %+v", res, want)
+	}
+	if got, err = s.RunByID(ctx, "reps"); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(canonical(reps), got.Run); diff != "" {
+		t.Errorf("the run given its repetitions (-stored +read):\n%s", diff)
+	}
+	if res := ingest(t, s, store.IngestOptions{}, reps); res.Unchanged != 1 || res.Completed != 0 {
+		t.Errorf("the run given its repetitions, again: %+v, want unchanged", res)
 	}
 }
