@@ -134,7 +134,7 @@ func (f *ingestFlags) run(u *ui, paths []string) error {
 		u.notef("runs %s, %s, ... %s already stored (%d runs)", res.AlreadyStored[0], res.AlreadyStored[1], res.AlreadyStored[n-1], n)
 	}
 	if res.Completed > 0 {
-		u.notef("%s stored without repetitions by an older qoscal: given them now", present.Plural(res.Completed, "run"))
+		u.notef("%s stored without repetitions (by an older qoscal, or from input without them) given them now", present.Plural(res.Completed, "run"))
 	}
 	fmt.Fprintf(u.stdout, "%s: %s added, %d already stored, %d replaced; %d measurements written\n",
 		loc, present.Plural(res.Added, "run"), res.Unchanged, res.Replaced, res.Measurements)
