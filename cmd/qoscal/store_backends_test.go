@@ -301,7 +301,7 @@ func readLedger(t *testing.T, location string) store.Ledger {
 // file's repetition column, as 'qoscal measure' writes one) are scored
 // the same from the file as from a SQLite and a PostgreSQL store they
 // were ingested into: spread's and recommend's documents are the same,
-// byte for byte (issue 35 item 3; testdata/store_repetitions_one_score.txt
+// byte for byte, and runs counts each run's 3 repetitions (issue 35 item 3; testdata/store_repetitions_one_score.txt
 // checks measure's folders on SQLite). Skipped without a PostgreSQL
 // server, as the backends' other checks are.
 func TestStoreRepetitionsBackends(t *testing.T) {
@@ -353,6 +353,18 @@ func TestStoreRepetitionsBackends(t *testing.T) {
 		}
 		if got := qoscal("recommend", "--format", "json", "--db", db); got != recommend {
 			t.Errorf("recommend --db %s differs from recommend of the file:\n%s\n---\n%s", store.RedactLocation(db), got, recommend)
+		}
+		var listed []struct {
+			ID          string `json:"id"`
+			Repetitions int    `json:"repetitions"`
+		}
+		if err := json.Unmarshal([]byte(qoscal("runs", "--format", "json", "--db", db)), &listed); err != nil || len(listed) != 6 {
+			t.Fatalf("runs --db %s: %v, %d runs", store.RedactLocation(db), err, len(listed))
+		}
+		for _, r := range listed {
+			if r.Repetitions != 3 {
+				t.Errorf("runs --db %s: run %s has %d repetitions, want 3", store.RedactLocation(db), r.ID, r.Repetitions)
+			}
 		}
 	}
 }
