@@ -269,9 +269,10 @@ type IngestResult struct {
 	Replaced  int // runs whose stored content was replaced (replace mode)
 	Unchanged int // runs already stored with the same content
 	// Completed counts runs stored without their repetitions (by a qoscal
-	// before schema version 5, which did not keep them) that the ingest
-	// gave them: the same samples, each now with its repetition, whatever
-	// the replace mode. The run is then scored as from its folder.
+	// before schema version 5, which did not keep them, or from input that
+	// did not say) that the ingest gave them: the same samples, each now
+	// with its repetition, whatever the replace mode. The run is then
+	// scored as from its folder.
 	Completed    int
 	Measurements int // measurements written
 	// AlreadyStored lists the ids of the unchanged runs.

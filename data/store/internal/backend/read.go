@@ -156,8 +156,10 @@ const AppID = 0x716f7363
 
 // BareDigest is the digest (store.Digest) of r with every measurement's
 // repetition 0: the digest a qoscal before schema version 5 stored for r,
-// as it kept no repetitions. It is "" when r has no repetitions (its
-// digest is that one).
+// as it kept no repetitions, or that r's samples stored from input that
+// did not say have. It is "" when r has no repetitions (its digest is
+// that one). A backend's ingest gives a run stored under it its
+// repetitions (store.IngestResult.Completed).
 func BareDigest(r *data.Run) string {
 	bare := *r
 	bare.Measurements = nil
