@@ -301,7 +301,8 @@ func readLedger(t *testing.T, location string) store.Ledger {
 // file's repetition column, as 'qoscal measure' writes one) are scored
 // the same from the file as from a SQLite and a PostgreSQL store they
 // were ingested into: spread's and recommend's documents are the same,
-// byte for byte, and runs counts each run's 3 repetitions (issue 35 item 3; testdata/store_repetitions_one_score.txt
+// byte for byte, and runs counts each run's 3 repetitions; and likewise
+// from a PostgreSQL store the SQLite one was copied into (issue 35 item 3; testdata/store_repetitions_one_score.txt
 // checks measure's folders on SQLite). Skipped without a PostgreSQL
 // server, as the backends' other checks are.
 func TestStoreRepetitionsBackends(t *testing.T) {
@@ -346,8 +347,13 @@ func TestStoreRepetitionsBackends(t *testing.T) {
 	if err := json.Unmarshal([]byte(spread), &doc); err != nil || len(doc.Scores) != 6 {
 		t.Fatalf("spread of the CSV file: %v, %d scores:\n%s", err, len(doc.Scores), spread)
 	}
-	for _, db := range []string{filepath.Join(dir, "q.db"), pg} {
-		qoscal("ingest", "--db", db, csv)
+	sqliteDB, copied := filepath.Join(dir, "q.db"), storetest.PostgresURL(t)
+	for _, db := range []string{sqliteDB, pg, copied} {
+		if db == copied {
+			qoscal("store", "copy", "--from", sqliteDB, "--to", copied)
+		} else {
+			qoscal("ingest", "--db", db, csv)
+		}
 		if got := qoscal("spread", "--format", "json", "--db", db); got != spread {
 			t.Errorf("spread --db %s differs from spread of the file:\n%s\n---\n%s", store.RedactLocation(db), got, spread)
 		}
