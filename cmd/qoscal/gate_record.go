@@ -144,7 +144,7 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calgate.GateResult
 		name = fmt.Sprintf("runs %s and %s (a pair)", runs[0].ID, runs[1].ID)
 	}
 	switch l := ir.Ledger; {
-	case ir.Added+ir.Replaced > 0:
+	case ir.Added+ir.Replaced+ir.Completed > 0:
 		u.notef("recorded %s in %s", name, st.Location())
 	case l.VerdictsAdded > 0:
 		u.notef("%s already stored in %s; recorded its verdict", name, st.Location())
