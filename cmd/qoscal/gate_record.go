@@ -63,7 +63,7 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *model.File, dir calibrat
 	if len(recent) < 3 {
 		return ""
 	}
-	d, err := drift.Drift(cal, recent, dir, drift.DriftOptions{PerRuns: g.driftWindow})
+	d, err := drift.Drift(cal, recent, dir, drift.DriftOptions{PerRuns: g.driftWindow, ScoreOnly: true})
 	if err != nil {
 		u.warnf("no drift check: %v", present.Error(err))
 		return ""
