@@ -136,8 +136,16 @@ func (r *reportFlags) run(u *ui, paths []string) error {
 	if err := r.audit(u, rep, ledger); err != nil {
 		return err
 	}
-	for _, d := range ds {
-		rep.Charts = append(rep.Charts, present.ReportChart{Name: d.name, Caption: d.caption, SVG: d.image, LeftOut: d.leftOut})
+	// The HTML page shows each chart drawn for a phone on a narrow screen.
+	for i, d := range ds {
+		c, phone := present.ReportChart{Name: d.name, Caption: d.caption, SVG: d.image, LeftOut: d.leftOut}, new(bytes.Buffer)
+		if out != "" && d.leftOut == "" {
+			if err := plots.DrawPhone(phone, cd[i], plots.SVG); err != nil {
+				return fmt.Errorf("chart %s: %v", d.name, err)
+			}
+			c.Phone = phone.Bytes()
+		}
+		rep.Charts = append(rep.Charts, c)
 	}
 	for _, run := range in.runs {
 		rep.Sources[run.ID] = run.Source
