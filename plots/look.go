@@ -677,3 +677,56 @@ func logTicks(lo, hi float64, cands []float64, parts float64, format func(float6
 	}
 	return ticks
 }
+
+// floorTicks marks every candidate floor on the floor axis, and labels
+// those at least a tenth of the axis apart (1/parts of it, when parts is
+// set), the marked one (the recommended floor) first.
+type floorTicks struct {
+	floors []float64
+	marked float64
+	parts  float64
+}
+
+func (t floorTicks) Ticks(lo, hi float64) []plot.Tick {
+	parts := t.parts
+	if parts == 0 {
+		parts = 10
+	}
+	gap := (hi - lo) / parts
+	vals := append([]float64{t.marked}, t.floors...)
+	var ticks []plot.Tick
+	var labelled []float64
+	seen := map[float64]bool{}
+	for _, v := range vals {
+		if v < lo || v > hi || seen[v] {
+			continue
+		}
+		seen[v] = true
+		tk := plot.Tick{Value: v}
+		free := true
+		for _, l := range labelled {
+			if math.Abs(l-v) < gap {
+				free = false
+			}
+		}
+		if free {
+			tk.Label = chartdata.Num(v)
+			labelled = append(labelled, v)
+		}
+		ticks = append(ticks, tk)
+	}
+	sort.Slice(ticks, func(i, j int) bool { return ticks[i].Value < ticks[j].Value })
+	return ticks
+}
+
+// unlabelled is a ticker's ticks without their labels (the upper panel of
+// two that share an X axis).
+type unlabelled struct{ plot.Ticker }
+
+func (u unlabelled) Ticks(lo, hi float64) []plot.Tick {
+	ts := u.Ticker.Ticks(lo, hi)
+	for i := range ts {
+		ts[i].Label = ""
+	}
+	return ts
+}
