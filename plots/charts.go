@@ -192,7 +192,7 @@ func ratioSpread(c *chartdata.RatioSpread, s size) (*figure, error) {
 	if thisT != nil {
 		fig.add(c.ThisLegend, thisT)
 	}
-	p.NominalY(names...)
+	p.NominalY(fitNames(names, s)...)
 	p.Y.Min, p.Y.Max = -0.6, float64(k)-0.4
 	return fig, nil
 }
@@ -566,7 +566,7 @@ func noise(c *chartdata.Noise, s size) (*figure, error) {
 	}
 	fig.add(c.CV.Label, b1)
 	fig.add(c.Share.Label, b2)
-	p.NominalY(names...)
+	p.NominalY(fitNames(names, s)...)
 	p.Y.Min, p.Y.Max = -0.6, float64(k)-0.4
 	p.X.Min, p.X.Max = c.X.Min, c.X.Max
 	p.X.Tick.Marker = niceTicks{n: s.ticks(8, 4)}
@@ -688,7 +688,7 @@ func history(c *chartdata.History, s size) (*figure, error) {
 	for _, pn := range c.Panels {
 		x := c.X.Label
 		p := newPlot(s, "", x, "")
-		p.Title.Text = pn.Benchmark
+		p.Title.Text = fit(pn.Benchmark, sans(sizeLabel), (s.width-2*vg.Points(margin))/vg.Length(cols)-vg.Points(24))
 		p.Title.TextStyle.Font = sans(sizeLabel)
 		p.Title.Padding = vg.Points(3)
 		p.X.Label.Text = ""

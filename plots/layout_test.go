@@ -26,14 +26,19 @@ import (
 )
 
 // synthetic analyses n seeded runs of seven benchmarks, with a step down
-// of the score after 60% of them, and recommends the default floor.
-func synthetic(t testing.TB, n int) (*spread.Analysis, *calfloor.Recommendation) {
+// of the score after 60% of them, and recommends the default floor. With
+// long, two of the benchmarks have long names, one hostile.
+func synthetic(t testing.TB, n int, long bool) (*spread.Analysis, *calfloor.Recommendation) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(7, uint64(n)))
 	benches := []struct {
 		name     string
 		mean, cv float64
 	}{{"alloc-test", 1.67, 0.03}, {"cache-scratch", 2.2, 0.05}, {"cache-thrash", 1.8, 0.08}, {"larson", 0.88, 0.015}, {"sh8bench", 0.97, 0.02}, {"threadtest", 1.4, 0.04}, {"mstress", 1.2, 0.03}}
+	if long {
+		benches[1].name = "BenchmarkCacheScratch/threads=64/size=4096/objects=1000000-8"
+		benches[4].name = "<b>sh8bench</b> :: a name of forty-five characters"
+	}
 	runs := make([]data.Run, n)
 	for i := range runs {
 		r := data.Run{ID: fmt.Sprintf("run-%04d", i+1), Baseline: "system", Candidate: "hoard"}
@@ -196,19 +201,21 @@ func labelled(a plot.Axis) int {
 func TestLayout(t *testing.T) {
 	for _, n := range []int{10, 2000} {
 		for _, s := range []size{desktop, phone} {
-			layout(t, n, s)
+			for _, long := range []bool{false, true} {
+				layout(t, n, s, long)
+			}
 		}
 	}
 }
 
-func layout(t *testing.T, n int, s size) {
-	a, rec := synthetic(t, n)
+func layout(t *testing.T, n int, s size, long bool) {
+	a, rec := synthetic(t, n, long)
 	floor := chartdata.Floor{Value: rec.Floor, Label: "recommended"}
 	cs := chartdata.All(a, nil, rec, floor)
 	most := s.ticks(10, 6)
 	for _, c := range cs {
 		{
-			name := fmt.Sprintf("%d runs/%s at %v pt", n, c.Header().Name, s.width)
+			name := fmt.Sprintf("%d runs/%s at %v pt (long names %v)", n, c.Header().Name, s.width, long)
 			fig, err := build(c, s)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)

@@ -191,6 +191,36 @@ func (h spaced) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
 	}
 }
 
+// fit shortens text to at most w wide in font f, when it is wider, by
+// putting an ellipsis in its middle: its start and its end are kept (a
+// benchmark's name and its parameters; the report's tables give it
+// whole).
+func fit(text string, f font.Font, w vg.Length) string {
+	face := font.DefaultCache.Lookup(f, f.Size)
+	if face.Width(text) <= w {
+		return text
+	}
+	r := []rune(text)
+	for keep := len(r) - 1; keep > 0; keep-- {
+		head, tail := (keep+1)/2, keep/2
+		s := string(r[:head]) + "…" + string(r[len(r)-tail:])
+		if face.Width(s) <= w {
+			return s
+		}
+	}
+	return "…"
+}
+
+// fitNames fits a chart's row names (the benchmarks) into two fifths of
+// its width, so that a long name does not take the data's room.
+func fitNames(names []string, s size) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = fit(n, sans(sizeTick), s.width*2/5)
+	}
+	return out
+}
+
 // newPlot is a plot in the one look: sans-serif text, padded axes, and
 // no legend of its own (the figure draws the legend below the plot, where
 // it never covers the data). The title and the X axis's label are
@@ -413,10 +443,18 @@ func (f *figure) drawLegend(dc draw.Canvas, ls []plot.Legend, lh, x0 vg.Length) 
 	}
 	// The legend starts under the data area's left edge; a second column
 	// starts halfway across it.
+	// On a phone, or when a column would not fit from there (a long
+	// benchmark name widens the axis), from the figure's left edge.
+	colW := (dc.Max.X - x0) / vg.Length(len(ls))
+	for i := range ls {
+		if ls[i].Rectangle(dc).Size().X > colW {
+			x0 = dc.Min.X + vg.Points(margin)
+		}
+	}
 	if f.phone {
 		x0 = dc.Min.X + vg.Points(margin)
 	}
-	colW := (dc.Max.X - x0) / vg.Length(len(ls))
+	colW = (dc.Max.X - x0) / vg.Length(len(ls))
 	for i := range ls {
 		c := dc
 		c.Min.X = x0 + vg.Length(i)*colW
