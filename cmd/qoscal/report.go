@@ -38,8 +38,8 @@ selects (the counts, the realised false-alarm rate with its exact interval
 against the claimed one, the verdict, the marked misses); and the list of
 runs says which were gated.
 
---out writes one self-contained HTML file: charts inline as SVG, styles
-inline, no scripts, nothing fetched; readable on a phone and printable.
+--out writes one self-contained HTML file: charts inline as SVG (each drawn
+for a desktop and for a phone), styles inline, no scripts, nothing fetched.
 --markdown writes the same content as GitHub-flavoured Markdown, with the
 charts as SVG files next to it (FILE-ratio-spread.svg, ...).
 --summary appends the Markdown report to $GITHUB_STEP_SUMMARY (or to
