@@ -79,23 +79,46 @@ func undrawable(h *chartdata.Head) error {
 	return nil
 }
 
-// Draw draws any of the six charts.
+// Draw draws any of the six charts, at a desktop's width (8 inches, 768
+// CSS pixels).
 func Draw(w io.Writer, c chartdata.Chart, f Format) error {
+	fig, err := build(c, desktop)
+	if err != nil {
+		return err
+	}
+	return fig.save(w, f)
+}
+
+// DrawPhone draws any of the six charts at a phone's width (3.75 inches,
+// 360 CSS pixels), laid out to be read there without zooming: fewer
+// labels on the axes, the title and the legend wrapped to the width, the
+// history's panels in two columns. The HTML report shows it in place of
+// Draw's on a narrow screen.
+func DrawPhone(w io.Writer, c chartdata.Chart, f Format) error {
+	fig, err := build(c, phone)
+	if err != nil {
+		return err
+	}
+	return fig.save(w, f)
+}
+
+// build lays out any chart for the size s.
+func build(c chartdata.Chart, s size) (*figure, error) {
 	switch c := c.(type) {
 	case *chartdata.RatioSpread:
-		return RatioSpread(w, c, f)
+		return ratioSpread(c, s)
 	case *chartdata.ScoreSequence:
-		return ScoreSequence(w, c, f)
+		return scoreSequence(c, s)
 	case *chartdata.ScoreDistribution:
-		return ScoreDistribution(w, c, f)
+		return scoreDistribution(c, s)
 	case *chartdata.Noise:
-		return Noise(w, c, f)
+		return noise(c, s)
 	case *chartdata.FloorTradeoff:
-		return FloorTradeoff(w, c, f)
+		return floorTradeoff(c, s)
 	case *chartdata.History:
-		return History(w, c, f)
+		return history(c, s)
 	}
-	return fmt.Errorf("plots: no drawing for a chart of type %T", c)
+	return nil, fmt.Errorf("plots: no drawing for a chart of type %T", c)
 }
 
 // refLine draws a reference line across the chart, horizontal at r.At
