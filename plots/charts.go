@@ -123,7 +123,7 @@ func ratioSpread(c *chartdata.RatioSpread, s size) (*figure, error) {
 		if row.Band != nil {
 			bp, err := plotter.NewPolygon(plotter.XYs{{X: row.Band.Lo, Y: y - 0.45}, {X: row.Band.Hi, Y: y - 0.45}, {X: row.Band.Hi, Y: y + 0.45}, {X: row.Band.Lo, Y: y + 0.45}})
 			if err != nil {
-				return nil, fmt.Errorf("plots: benchmark %s: band: %v", row.Benchmark, err)
+				return nil, fmt.Errorf("plots: benchmark %s: band: %w", row.Benchmark, err)
 			}
 			bp.Color, bp.LineStyle.Width = colBand, 0
 			p.Add(bp)
@@ -135,7 +135,7 @@ func ratioSpread(c *chartdata.RatioSpread, s size) (*figure, error) {
 		}
 		sc, err := plotter.NewScatter(pts)
 		if err != nil {
-			return nil, fmt.Errorf("plots: benchmark %s: ratios: %v", row.Benchmark, err)
+			return nil, fmt.Errorf("plots: benchmark %s: ratios: %w", row.Benchmark, err)
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: colPoint, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
 		if len(row.Ratios) > thinAbove {
@@ -144,19 +144,19 @@ func ratioSpread(c *chartdata.RatioSpread, s size) (*figure, error) {
 		b := row.Box
 		box, err := plotter.NewPolygon(plotter.XYs{{X: b.Q1, Y: y - 0.3}, {X: b.Q3, Y: y - 0.3}, {X: b.Q3, Y: y + 0.3}, {X: b.Q1, Y: y + 0.3}})
 		if err != nil {
-			return nil, fmt.Errorf("plots: benchmark %s: quartile box: %v", row.Benchmark, err)
+			return nil, fmt.Errorf("plots: benchmark %s: quartile box: %w", row.Benchmark, err)
 		}
 		box.Color = colBox
 		box.LineStyle.Color = colLine
 		box.LineStyle.Width = vg.Points(1)
 		whisker, err := hline(y, b.Min, b.Max, colLine, nil)
 		if err != nil {
-			return nil, fmt.Errorf("plots: benchmark %s: range: %v", row.Benchmark, err)
+			return nil, fmt.Errorf("plots: benchmark %s: range: %w", row.Benchmark, err)
 		}
 		whisker.Width = vg.Points(1)
 		median, err := vline(b.Median, y-0.36, y+0.36, colMedian, nil)
 		if err != nil {
-			return nil, fmt.Errorf("plots: benchmark %s: median: %v", row.Benchmark, err)
+			return nil, fmt.Errorf("plots: benchmark %s: median: %w", row.Benchmark, err)
 		}
 		median.Width = vg.Points(2.5)
 		// The points under the box, so that the box reads however many
@@ -166,7 +166,7 @@ func ratioSpread(c *chartdata.RatioSpread, s size) (*figure, error) {
 		if row.This > 0 {
 			m, err := plotter.NewScatter(plotter.XYs{{X: row.This, Y: y}})
 			if err != nil {
-				return nil, fmt.Errorf("plots: benchmark %s: the marked run: %v", row.Benchmark, err)
+				return nil, fmt.Errorf("plots: benchmark %s: the marked run: %w", row.Benchmark, err)
 			}
 			m.GlyphStyle = draw.GlyphStyle{Color: colMark, Radius: vg.Points(5), Shape: draw.PyramidGlyph{}}
 			p.Add(m)
@@ -243,7 +243,7 @@ func scoreSequence(c *chartdata.ScoreSequence, s size) (*figure, error) {
 		}
 		poly, err := plotter.NewPolygon(plotter.XYs{{X: r.From, Y: c.Y.Min}, {X: r.To, Y: c.Y.Min}, {X: r.To, Y: top}, {X: r.From, Y: top}})
 		if err != nil {
-			return nil, fmt.Errorf("plots: regime %s: %v", r.Label, err)
+			return nil, fmt.Errorf("plots: regime %s: %w", r.Label, err)
 		}
 		poly.Color, poly.LineStyle.Width = col, 0
 		p.Add(poly)
@@ -265,7 +265,7 @@ func scoreSequence(c *chartdata.ScoreSequence, s size) (*figure, error) {
 	}
 	line, err := plotter.NewLine(envelope(xys(c.Scores)))
 	if err != nil {
-		return nil, fmt.Errorf("plots: run scores: %v", err)
+		return nil, fmt.Errorf("plots: run scores: %w", err)
 	}
 	line.Color = colLine
 	line.Width = vg.Points(0.8)
@@ -303,7 +303,7 @@ func scoreSequence(c *chartdata.ScoreSequence, s size) (*figure, error) {
 		}
 		sc, err := plotter.NewScatter(xys(m.series))
 		if err != nil {
-			return nil, fmt.Errorf("plots: run scores: %v", err)
+			return nil, fmt.Errorf("plots: run scores: %w", err)
 		}
 		sc.GlyphStyle = m.glyph
 		p.Add(sc)
@@ -600,7 +600,7 @@ func floorTradeoff(c *chartdata.FloorTradeoff, s size) (*figure, error) {
 	top.X.Tick.Marker = unlabelled{xt}
 	fig := newFigure(s, c.Title, s.length(5*vg.Inch, 4.4*vg.Inch), top)
 	if err := series(fig, top, c.Costs, colLine, draw.CircleGlyph{}, nil); err != nil {
-		return nil, fmt.Errorf("plots: false-positive rates: %v", err)
+		return nil, fmt.Errorf("plots: false-positive rates: %w", err)
 	}
 	if c.Target.At > 0 {
 		if _, err := addRefs(fig, top, []chartdata.Ref{c.Target}, false, c.X.Min, c.X.Max); err != nil {
@@ -618,7 +618,7 @@ func floorTradeoff(c *chartdata.FloorTradeoff, s size) (*figure, error) {
 	if len(c.R50.Points) > 0 {
 		bottom := newPlot(s, "", c.X.Label, c.R50Axis.Label)
 		if err := series(fig, bottom, c.R50, colR50, draw.SquareGlyph{}, dashed); err != nil {
-			return nil, fmt.Errorf("plots: r50: %v", err)
+			return nil, fmt.Errorf("plots: r50: %w", err)
 		}
 		fl2, err := refLine(c.Floor, true, c.R50Axis.Min, c.R50Axis.Max)
 		if err != nil {
@@ -695,7 +695,7 @@ func history(c *chartdata.History, s size) (*figure, error) {
 		if pn.Band != nil {
 			bp, err := plotter.NewPolygon(plotter.XYs{{X: c.X.Min, Y: pn.Band.Lo}, {X: c.X.Max, Y: pn.Band.Lo}, {X: c.X.Max, Y: pn.Band.Hi}, {X: c.X.Min, Y: pn.Band.Hi}})
 			if err != nil {
-				return nil, fmt.Errorf("plots: benchmark %s: band: %v", pn.Benchmark, err)
+				return nil, fmt.Errorf("plots: benchmark %s: band: %w", pn.Benchmark, err)
 			}
 			bp.Color, bp.LineStyle.Width = colBand, 0
 			p.Add(bp)
@@ -703,14 +703,14 @@ func history(c *chartdata.History, s size) (*figure, error) {
 		}
 		med, err := hline(pn.Median, c.X.Min, c.X.Max, colMedian, dashed)
 		if err != nil {
-			return nil, fmt.Errorf("plots: benchmark %s: median: %v", pn.Benchmark, err)
+			return nil, fmt.Errorf("plots: benchmark %s: median: %w", pn.Benchmark, err)
 		}
 		med.Width = vg.Points(1)
 		p.Add(med)
 		medianT = med
 		line, err := plotter.NewLine(envelope(xys(pn.Ratios)))
 		if err != nil {
-			return nil, fmt.Errorf("plots: benchmark %s: ratios: %v", pn.Benchmark, err)
+			return nil, fmt.Errorf("plots: benchmark %s: ratios: %w", pn.Benchmark, err)
 		}
 		line.Color, line.Width = colLine, vg.Points(0.9)
 		p.Add(line)
@@ -718,7 +718,7 @@ func history(c *chartdata.History, s size) (*figure, error) {
 		if len(pn.Ratios.Points) <= thinAbove {
 			sc, err := plotter.NewScatter(xys(pn.Ratios))
 			if err != nil {
-				return nil, fmt.Errorf("plots: benchmark %s: ratios: %v", pn.Benchmark, err)
+				return nil, fmt.Errorf("plots: benchmark %s: ratios: %w", pn.Benchmark, err)
 			}
 			sc.GlyphStyle = draw.GlyphStyle{Color: colPoint, Radius: vg.Points(1.8), Shape: draw.CircleGlyph{}}
 			p.Add(sc)

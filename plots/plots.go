@@ -49,7 +49,7 @@ func (e *UndrawableError) Error() string {
 func hline(y, x0, x1 float64, c color.Color, dashes []vg.Length) (*plotter.Line, error) {
 	l, err := plotter.NewLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}})
 	if err != nil {
-		return nil, fmt.Errorf("plots: a horizontal line at %v from %v to %v: %v", y, x0, x1, err)
+		return nil, fmt.Errorf("plots: a horizontal line at %v from %v to %v: %w", y, x0, x1, err)
 	}
 	l.Color = c
 	l.Width = vg.Points(1.2)
@@ -62,7 +62,7 @@ func hline(y, x0, x1 float64, c color.Color, dashes []vg.Length) (*plotter.Line,
 func vline(x, y0, y1 float64, c color.Color, dashes []vg.Length) (*plotter.Line, error) {
 	l, err := plotter.NewLine(plotter.XYs{{X: x, Y: y0}, {X: x, Y: y1}})
 	if err != nil {
-		return nil, fmt.Errorf("plots: a vertical line at %v from %v to %v: %v", x, y0, y1, err)
+		return nil, fmt.Errorf("plots: a vertical line at %v from %v to %v: %w", x, y0, y1, err)
 	}
 	l.Color = c
 	l.Width = vg.Points(1.2)
@@ -141,15 +141,15 @@ func refLine(r chartdata.Ref, vertical bool, lo, hi float64) (*plotter.Line, err
 	}
 	switch r.Kind {
 	case chartdata.RefFloor:
-		return nil, fmt.Errorf("plots: floor: %v", err)
+		return nil, fmt.Errorf("plots: floor: %w", err)
 	case chartdata.RefLowest:
-		return nil, fmt.Errorf("plots: lowest score: %v", err)
+		return nil, fmt.Errorf("plots: lowest score: %w", err)
 	case chartdata.RefPrediction:
-		return nil, fmt.Errorf("plots: prediction bound: %v", err)
+		return nil, fmt.Errorf("plots: prediction bound: %w", err)
 	case chartdata.RefMedian:
-		return nil, fmt.Errorf("plots: median score: %v", err)
+		return nil, fmt.Errorf("plots: median score: %w", err)
 	case chartdata.RefTarget:
-		return nil, fmt.Errorf("plots: target rate: %v", err)
+		return nil, fmt.Errorf("plots: target rate: %w", err)
 	}
 	return nil, err
 }

@@ -241,10 +241,10 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	// What is written must read back: a value the environment gave with a
 	// line break is refused here, not by whoever reads the artifact.
 	if _, err := load.ParseMeta(p, b); err != nil {
-		return fmt.Errorf("--emit-meta: %v", err)
+		return fmt.Errorf("--emit-meta: %w", err)
 	}
 	if err := writeFile(p, append(b, '\n')); err != nil {
-		return fmt.Errorf("--emit-meta: %v", err)
+		return fmt.Errorf("--emit-meta: %w", err)
 	}
 	u.notef("wrote %s", p)
 	return nil

@@ -141,7 +141,7 @@ func (r *reportFlags) run(u *ui, paths []string) error {
 		c, phone := present.ReportChart{Name: d.name, Caption: d.caption, SVG: d.image, LeftOut: d.leftOut}, new(bytes.Buffer)
 		if out != "" && d.leftOut == "" {
 			if err := plots.DrawPhone(phone, cd[i], plots.SVG); err != nil {
-				return fmt.Errorf("chart %s: %v", d.name, err)
+				return fmt.Errorf("chart %s: %w", d.name, err)
 			}
 			c.Phone = phone.Bytes()
 		}
@@ -193,7 +193,7 @@ func (r *reportFlags) run(u *ui, paths []string) error {
 		// A blank line first, so that the report starts a block of its own
 		// after whatever the summary holds.
 		if err := appendFile(summary, append([]byte("\n"), buf.Bytes()...)); err != nil {
-			return fmt.Errorf("step summary %s: %v", summary, err)
+			return fmt.Errorf("step summary %s: %w", summary, err)
 		}
 		fmt.Fprintln(u.stdout, render.OneLine(summary))
 	}
