@@ -3,6 +3,7 @@ package stats
 import (
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"testing"
@@ -211,4 +212,67 @@ func TestShiftScanNull(t *testing.T) {
 			t.Errorf("ρ = %v: h %v, more than 15%% from ρ = 0's %v", rho, h, h0)
 		}
 	}
+}
+
+// shiftScanNullRef is ShiftScanNull as first written: scanEnd's whole
+// scan after every new value.
+func shiftScanNullRef(n, runs, first int, rho, clip float64, minLen, b int, seed uint64) []float64 {
+	rng := rand.New(rand.NewPCG(seed, 0x5CA))
+	cal, x, zc := make([]float64, n), make([]float64, runs), make([]float64, runs)
+	sd := scanSDs(rho, AR1MeanVar(rho, n), runs)
+	out := make([]float64, b)
+	for i := range out {
+		drawUnitAR1(rng, cal, rho)
+		drawUnitAR1(rng, x, rho)
+		m, s := Mean(cal), AR1SD(cal, rho)
+		var most float64
+		for t, v := range x {
+			zc[t] = clipValue((v-m)/s, clip)
+			if t+1 >= first {
+				most = max(most, scanEnd(zc[:t+1], sd, minLen).Stat)
+			}
+		}
+		out[i] = most
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestShiftScanNullExact: the null that passes over windows clearly
+// below the running maximum equals, bit for bit, the one that scans
+// every window (the figures every drift check and its tests print rest
+// on it), over calibrations of 5 to 40 runs, 1 to 50 new runs, ρ from
+// −0.3 to 0.9, minLen 2 and 3, and a clip that bites (1.5).
+func TestShiftScanNullExact(t *testing.T) {
+	for _, c := range []struct {
+		n, runs, first, minLen int
+		rho, clip              float64
+	}{
+		{10, 20, 3, 2, 0, 6}, {30, 20, 3, 2, 0.5, 6}, {5, 1, 1, 2, 0.9, 6}, {40, 50, 5, 3, -0.3, 6},
+		{10, 20, 3, 2, 0.8, 1.5}, {12, 7, 7, 2, 0.2, 6},
+	} {
+		got := ShiftScanNull(c.n, c.runs, c.first, c.rho, c.clip, c.minLen, 3000, 9)
+		want := shiftScanNullRef(c.n, c.runs, c.first, c.rho, c.clip, c.minLen, 3000, 9)
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+				t.Fatalf("%+v: null[%d] = %v, want %v (the full scan's)", c, i, got[i], want[i])
+			}
+		}
+	}
+}
+
+// BenchmarkShiftScanNull: one simulated null as the drift check draws it
+// for a benchmark of a 10-benchmark suite (40,000 sequences of 20 runs
+// against 10), and the full scan's beside it.
+func BenchmarkShiftScanNull(b *testing.B) {
+	b.Run("skip", func(b *testing.B) {
+		for b.Loop() {
+			ShiftScanNull(10, 20, 3, 0.5, 6, 2, 40000, 1)
+		}
+	})
+	b.Run("full", func(b *testing.B) {
+		for b.Loop() {
+			shiftScanNullRef(10, 20, 3, 0.5, 6, 2, 40000, 1)
+		}
+	})
 }
