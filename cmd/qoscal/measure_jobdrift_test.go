@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	calgate "github.com/qoscal/qoscal/calibrate/gate"
+	"github.com/qoscal/qoscal/calibrate/model"
+	"github.com/qoscal/qoscal/internal/testenv"
+)
+
+// jobDrift is the model of TestJobDriftSequential: a job effect of SD
+// Between, and repetitions whose noise (SD Within) is AR(1) with lag-1
+// correlation Rho inside the job, as a machine that drifts during a job
+// makes it (fakebench's model with $FAKEBENCH_REP_RHO).
+type jobDrift struct {
+	Between, Within, Rho float64
+	// CalJobs of CalReps repetitions make each calibration.
+	CalJobs, CalReps int
+}
+
+// trueSDOfMean is the SD of the mean log score of m repetitions of one
+// job under the model: √(σ_b² + σ_w²·g(m)/m), g(m) = 1 + 2Σ_h (1 − h/m)ρ^h.
+func (d jobDrift) trueSDOfMean(m int) float64 {
+	g := 1.0
+	for h := 1; h < m; h++ {
+		g += 2 * (1 - float64(h)/float64(m)) * math.Pow(d.Rho, float64(h))
+	}
+	return math.Sqrt(d.Between*d.Between + d.Within*d.Within*g/float64(m))
+}
+
+// jobDriftFigures are what the Monte Carlo measured over its calibrations.
+type jobDriftFigures struct {
+	// Between and Within are the calibrations' mean estimates.
+	Between, Within float64
+	// Claimed is the mean rate the designs spend, Looks their mean cap.
+	Claimed, Looks float64
+	// Healthy and Slid are the jobs judged; Fails and Caught how many
+	// healthy jobs failed and slid jobs were caught (failed or rerun);
+	// HealthyReps and SlidReps the repetitions they took in all.
+	Healthy, Slid, Fails, Caught, HealthyReps, SlidReps int
+}
+
+// runJobDrift measures cals calibrations of the model through the command
+// (measure, then recommend --target-fpr 0.05 --write), and judges healthy
+// and slid (by slide) jobs of the same model with each by measure
+// --calibration at the design's default cap.
+func runJobDrift(t *testing.T, d jobDrift, cals, healthy, slid int, slide float64) jobDriftFigures {
+	t.Helper()
+	t.Setenv("QOSCAL_FAKEBENCH", "1")
+	t.Setenv("FAKEBENCH_NOISY", "hoard")
+	t.Setenv("FAKEBENCH_JOB_SD", strconv.FormatFloat(d.Between, 'g', -1, 64))
+	t.Setenv("FAKEBENCH_REP_SD", strconv.FormatFloat(d.Within, 'g', -1, 64))
+	t.Setenv("FAKEBENCH_REP_RHO", strconv.FormatFloat(d.Rho, 'g', -1, 64))
+	var f jobDriftFigures
+	for c := range cals {
+		work := t.TempDir()
+		if err := os.Mkdir(filepath.Join(work, "cal"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for j := range d.CalJobs {
+			mcJob(t, filepath.Join(work, "cal"), 1_000_000*(c+1)+j, 0, "--repetitions", strconv.Itoa(d.CalReps))
+		}
+		calPath := filepath.Join(work, "cal.json")
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"recommend", "--target-fpr", "0.05", "--write", calPath, filepath.Join(work, "cal")}, nil, &stdout, &stderr); code != 0 {
+			t.Fatalf("recommend: exit %d\n%s", code, stderr.String())
+		}
+		cal, err := model.ReadFile(calPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		M := designRepetitions(cal)
+		seq, err := calgate.NewSequential(cal, M, M)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := cal.Variance
+		f.Between += v.Between / float64(cals)
+		f.Within += v.Within / float64(cals)
+		f.Claimed += seq.Design().SpentAlpha / float64(cals)
+		f.Looks += float64(M) / float64(cals)
+		for j := range healthy {
+			verdict, n := mcJob(t, work, 1_000_000*(c+1)+500_000+j, 0, "--calibration", calPath)
+			f.Healthy++
+			f.HealthyReps += n
+			if verdict == calgate.VerdictFail {
+				f.Fails++
+			}
+		}
+		for j := range slid {
+			verdict, n := mcJob(t, work, 1_000_000*(c+1)+700_000+j, slide, "--calibration", calPath)
+			f.Slid++
+			f.SlidReps += n
+			if verdict != calgate.VerdictPass {
+				f.Caught++
+			}
+		}
+	}
+	return f
+}
+
+// TestJobDriftSequential is the Monte Carlo of measure's sequential gate
+// on jobs that drift inside themselves (issue 33, item 6; docs/STATS.md
+// 2.17): fakebench's model with a job effect of SD 0.01 and repetitions
+// of SD 0.02 that follow an AR(1) of ρ 0.7 inside the job. Each
+// calibration is 12 jobs of 10 repetitions (measure's default) through
+// measure and recommend --target-fpr 0.05; healthy jobs and jobs 5%
+// slower, drawn from the same model, are judged by measure --calibration
+// at the design's own cap. It prints the variance components against the
+// truth, the repetitions used, the share of slid jobs caught and the
+// healthy jobs' false-fail rate beside the rate the design states.
+//
+// Behind QOSCAL_SLOW_TESTS at full size; a quick version runs one
+// calibration and a few jobs.
+func TestJobDriftSequential(t *testing.T) {
+	d := jobDrift{Between: 0.01, Within: 0.02, Rho: 0.7, CalJobs: 12, CalReps: 10}
+	cals := testenv.Size(4, 1)
+	healthy, slid := testenv.Size(60, 3), testenv.Size(40, 4)
+	f := runJobDrift(t, d, cals, healthy, slid, 0.05)
+	pf := float64(f.Fails) / float64(f.Healthy)
+	pc := float64(f.Caught) / float64(f.Slid)
+	t.Logf("truth: σ_b %.4f, SD of a job's mean of 1, %d, 10 repetitions %.4f, %.4f, %.4f", d.Between, d.CalReps, d.trueSDOfMean(1), d.trueSDOfMean(d.CalReps), d.trueSDOfMean(10))
+	t.Logf("%d calibrations: mean σ̂_b %.4f, σ̂_w %.4f; cap %.1f repetitions; stated rate %.4f", cals, f.Between, f.Within, f.Looks, f.Claimed)
+	t.Logf("healthy jobs: %d of %d failed (%.4f ± %.4f, stated %.4f), %.2f repetitions on average",
+		f.Fails, f.Healthy, pf, math.Sqrt(max(pf, 1/float64(f.Healthy))*(1-pf)/float64(f.Healthy)), f.Claimed, float64(f.HealthyReps)/float64(f.Healthy))
+	t.Logf("jobs 5%% slower: %d of %d caught (%.3f ± %.3f), %.2f repetitions on average",
+		f.Caught, f.Slid, pc, math.Sqrt(pc*(1-pc)/float64(f.Slid)), float64(f.SlidReps)/float64(f.Slid))
+	_ = fmt.Sprint
+}
