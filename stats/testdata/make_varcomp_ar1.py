@@ -15,7 +15,9 @@ with A the within-job projector I - H (SSW), the differencing form D'D
 (SSD) and H - J/N (SSB); the von Neumann variance under independence is
 2 tr((A_D)^2)-based, computed as Var(SSD) - from traces - rather than
 from the closed form the Go code uses; rho solves the ratio equation by
-numpy's own bisection (200 halvings).  Data are drawn with numpy's PCG64
+numpy's own bisection (200 halvings); when the job means vary less than
+the drift alone makes them, sigma_b is 0 and rho is lowered, by bisection,
+to where the drift accounts for their spread exactly.  Data are drawn with numpy's PCG64
 at fixed seeds and written out, so the Go test reads the same values.
 """
 import json
@@ -90,14 +92,34 @@ def estimate(groups):
             else:
                 hi = mid
         rho = lo
-    R = blocks(sizes, lambda n: corr(n, rho))
-    vw = ssw / np.trace(W @ R)
-    # E[SSB] = (a-1) n0 sigma_b^2 + sigma_w^2 tr(B R)
-    vb = (msb - vw * np.trace(B @ R) / (a - 1)) / n0
+    def vw_at(r):
+        return ssw / np.trace(W @ blocks(sizes, lambda n: corr(n, r)))
+
+    def part(r):
+        # E[SSB] = (a-1) n0 sigma_b^2 + sigma_w^2 tr(B R): the within part of E[MSB]
+        return vw_at(r) * np.trace(B @ blocks(sizes, lambda n: corr(n, r))) / (a - 1)
+
+    truncated = part(rho) > msb
+    if truncated:
+        # sigma_b = 0: rho lowered until the drift accounts for the job
+        # means' spread exactly (0 when even independent repetitions vary more)
+        lo, hi = 0.0, rho
+        if part(0.0) >= msb:
+            hi = 0.0
+        for _ in range(200):
+            if hi - lo <= 1e-13:
+                break
+            mid = (lo + hi) / 2
+            if part(mid) < msb:
+                lo = mid
+            else:
+                hi = mid
+        rho = lo
+    vb = 0.0 if truncated else (msb - part(rho)) / n0
     return {
         "groups": [list(map(float, g)) for g in groups],
-        "between": float(np.sqrt(max(vb, 0.0))), "within": float(np.sqrt(vw)),
-        "rho": float(rho), "rho_z": float(z), "truncated": bool(vb < 0),
+        "between": float(np.sqrt(vb)), "within": float(np.sqrt(vw_at(rho))),
+        "rho": float(rho), "rho_z": float(z), "truncated": bool(truncated),
     }
 
 
@@ -121,6 +143,8 @@ V["ar1"].append(dict(estimate(draw(14, [10] * 12, 0.01, 0.02, 0.0)), reason="ind
 V["ar1"].append(dict(estimate(draw(15, [3] * 30, 0.01, 0.02, 0.8)), reason="30 jobs of 3 repetitions, rho 0.8"))
 V["ar1"].append(dict(estimate([[0.0, 0.1, 0.2, 0.3, 0.4], [1.0, 1.1, 1.2, 1.3, 1.4], [0.5, 0.45, 0.6, 0.5]]),
                      reason="hand-made trends: rho at its cap"))
+V["ar1"].append(dict(estimate([[0.0, 0.1, 0.2, 0.3, 0.4], [0.4, 0.3, 0.2, 0.1, 0.0], [0.1, 0.2, 0.3, 0.2, 0.2]]),
+                     reason="hand-made trends, equal job means: sigma_b 0 and rho lowered to 0, the ANOVA's within"))
 
 V["_generator"] = "make_varcomp_ar1.py, numpy " + np.__version__
 with open(OUT, "w") as f:
