@@ -40,7 +40,10 @@ func varianceLine(a *calspread.Analysis) string {
 		return ""
 	}
 	trunc := ""
-	if v.Truncated {
+	switch {
+	case v.Truncated && v.Rho != 0:
+		trunc = " (the jobs differ no more than the drift inside them makes them: estimated as 0)"
+	case v.Truncated:
 		trunc = " (the jobs differ less than their repetitions do: estimated as 0)"
 	}
 	drift := ""
