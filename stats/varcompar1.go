@@ -22,8 +22,12 @@ const RhoMax = 0.95
 // (issue 33), and the sequential gate, told that more repetitions buy
 // nothing, stopped after one.
 //
-// Estimators (method of moments). Over the jobs of 3 repetitions or
-// more, SSD = Σ_i Σ_j (y_i,j+1 − y_ij)² is the sum of squared successive
+// Estimators (method of moments). A pattern that every job repeats (the
+// same warm-up curve) makes neighbouring repetitions alike too, but it is
+// no drift: when all jobs have the same number of repetitions (3 or more)
+// each value is first taken from its position's mean over the jobs, which
+// scales every within-job expectation below by (a − 1)/a and leaves the
+// ratio Q's. Over the jobs of 3 repetitions or more, SSD = Σ_i Σ_j (y_i,j+1 − y_ij)² is the sum of squared successive
 // differences (von Neumann, "Distribution of the ratio of the mean square
 // successive difference to the variance", Ann. Math. Stat. 12, 1941),
 // with E[SSD] = 2σ_w²(1 − ρ)·Σ(n_i − 1), which a slow drift hardly
@@ -60,9 +64,35 @@ func VarianceComponentsAR1(groups [][]float64) (VarComp, error) {
 	if err != nil {
 		return v, err
 	}
-	var ssd, ssw3, ssw float64
-	var d, extra float64 // Σ(n_i − 1) and Σ(n_i − 2) over jobs of 3 or more
+	// A pattern every job repeats (the same warm-up curve) is no drift:
+	// when the jobs are balanced, each repetition is first taken from
+	// the mean of its position over the jobs (work), which scales every
+	// within-job expectation by f = (a − 1)/a.
+	work, f := groups, 1.0
+	a, n0 := len(groups), len(groups[0])
+	balanced := n0 >= 3
 	for _, g := range groups {
+		balanced = balanced && len(g) == n0
+	}
+	if balanced {
+		pos := make([]float64, n0)
+		for _, g := range groups {
+			for j, y := range g {
+				pos[j] += y / float64(a)
+			}
+		}
+		work = make([][]float64, a)
+		for i, g := range groups {
+			work[i] = make([]float64, n0)
+			for j, y := range g {
+				work[i][j] = y - pos[j]
+			}
+		}
+		f = float64(a-1) / float64(a)
+	}
+	var ssd, ssw3, ssw float64
+	var d, extra float64 // Σ(n_i − 1) and Σ(n_i − 2) over jobs of 3 or more, times f
+	for _, g := range work {
 		m := Mean(g)
 		var s float64
 		for _, y := range g {
@@ -76,10 +106,12 @@ func VarianceComponentsAR1(groups [][]float64) (VarComp, error) {
 		for j := 1; j < len(g); j++ {
 			ssd += (g[j] - g[j-1]) * (g[j] - g[j-1])
 		}
-		d += float64(len(g) - 1)
-		extra += float64(len(g) - 2)
+		d += f * float64(len(g)-1)
+		extra += f * float64(len(g)-2)
 	}
-	if d == 0 || !(ssw3 > 0) {
+	if d == 0 || !(ssw3 > 1e-12*v.MSW*float64(v.N-v.Groups)) {
+		// No jobs to tell drift by, or deviations that are rounding
+		// errors once a pattern all jobs share is taken out.
 		return v, nil
 	}
 	q := ssd / ssw3
@@ -92,7 +124,7 @@ func VarianceComponentsAR1(groups [][]float64) (VarComp, error) {
 		var s float64
 		for _, g := range groups {
 			if use(len(g)) {
-				s += float64(len(g)) * (1 - AR1MeanVar(rho, len(g)))
+				s += f * float64(len(g)) * (1 - AR1MeanVar(rho, len(g)))
 			}
 		}
 		return s

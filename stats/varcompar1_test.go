@@ -10,7 +10,8 @@ import (
 // against numpy's (testdata/varcomp_ar1_vectors.json, made by
 // testdata/make_varcomp_ar1.py with numpy 1.24.2: every expectation a trace
 // of a quadratic form's matrix times the AR(1) correlation matrix, the von
-// Neumann variance from traces, not the closed forms the Go code uses).
+// Neumann variance from traces, balanced jobs' positions taken out by
+// Kronecker products, not the closed forms the Go code uses).
 func TestVarianceComponentsAR1(t *testing.T) {
 	b, err := os.ReadFile("testdata/varcomp_ar1_vectors.json")
 	if err != nil {
@@ -44,7 +45,7 @@ func TestVarianceComponentsAR1(t *testing.T) {
 		if got.Truncated != c.Truncated {
 			t.Errorf("%s: truncated %v, want %v", c.Reason, got.Truncated, c.Truncated)
 		}
-		if c.Rho == 0 {
+		if c.RhoZ <= 1.645 {
 			// No drift seen: the ANOVA's figures exactly.
 			a, _ := VarianceComponents(c.Groups)
 			if a.RhoZ = got.RhoZ; a != got {
