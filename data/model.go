@@ -44,12 +44,12 @@ const (
 // that the sample came from, when the run was measured so ('qoscal
 // measure', or a CSV file's repetition column); 0 when the input does not
 // say. Samples are numbered across a run's repetitions, so that Sample
-// alone tells a run's samples of a benchmark apart (the store keeps the
-// samples, not the repetitions). A variant's value in a run is the median
-// of all its samples, whatever their repetition; a benchmark's ratio in a
-// run of several repetitions is the geometric mean of its repetitions'
-// ratios (calibrate.Ratios), and the variance components score each
-// repetition on its own.
+// alone tells a run's samples of a benchmark apart; the store keeps each
+// sample's repetition with it (schema version 5). A variant's value in a
+// run is the median of all its samples, whatever their repetition; a
+// benchmark's ratio in a run of several repetitions is the geometric mean
+// of its repetitions' ratios (calibrate.Ratios), and the variance
+// components score each repetition on its own.
 type Measurement struct {
 	Benchmark  string
 	Variant    string

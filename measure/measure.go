@@ -450,7 +450,7 @@ func Run(ctx context.Context, cfg Config, out string) (*Result, error) {
 	parent := filepath.Dir(out)
 	// The folders out is in are made as mkdir -p would.
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return nil, fmt.Errorf("making the folder of %s: %v", out, err)
+		return nil, fmt.Errorf("making the folder of %s: %w", out, err)
 	}
 	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(out)+".*.tmp")
 	if err != nil {

@@ -16,8 +16,6 @@ import (
 	"github.com/qoscal/qoscal/chartdata"
 )
 
-const width = 8 * vg.Inch
-
 // rowsHeight is the height of a chart with a row per benchmark.
 func rowsHeight(k int) vg.Length { return vg.Length(k)*0.36*vg.Inch + 1.3*vg.Inch }
 
@@ -98,22 +96,22 @@ func envelope(pts plotter.XYs) plotter.XYs {
 // axis, with the chart's vertical reference lines (parity, the median
 // score).
 func RatioSpread(w io.Writer, c *chartdata.RatioSpread, f Format) error {
-	fig, err := ratioSpread(c)
+	fig, err := ratioSpread(c, desktop)
 	if err != nil {
 		return err
 	}
 	return fig.save(w, f)
 }
 
-func ratioSpread(c *chartdata.RatioSpread) (*figure, error) {
+func ratioSpread(c *chartdata.RatioSpread, s size) (*figure, error) {
 	if err := undrawable(&c.Head); err != nil {
 		return nil, err
 	}
 	k := len(c.Rows)
-	p := newPlot(c.Title, c.X.Label, c.Y.Label)
-	fig := &figure{panels: []*plot.Plot{p}, width: width, height: rowsHeight(k)}
+	p := newPlot(s, c.Title, c.X.Label, c.Y.Label)
+	fig := newFigure(s, "", rowsHeight(k), p)
 	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = ratioTicks{}
+	p.X.Tick.Marker = ratioTicks{parts: float64(s.ticks(8, 4))}
 	names := make([]string, k)
 	var band, boxT, pointsT, medianT, thisT plot.Thumbnailer
 	n := 0
@@ -125,7 +123,7 @@ func ratioSpread(c *chartdata.RatioSpread) (*figure, error) {
 		if row.Band != nil {
 			bp, err := plotter.NewPolygon(plotter.XYs{{X: row.Band.Lo, Y: y - 0.45}, {X: row.Band.Hi, Y: y - 0.45}, {X: row.Band.Hi, Y: y + 0.45}, {X: row.Band.Lo, Y: y + 0.45}})
 			if err != nil {
-				return nil, fmt.Errorf("plots: benchmark %s: band: %v", row.Benchmark, err)
+				return nil, fmt.Errorf("plots: benchmark %s: band: %w", row.Benchmark, err)
 			}
 			bp.Color, bp.LineStyle.Width = colBand, 0
 			p.Add(bp)
@@ -137,7 +135,7 @@ func ratioSpread(c *chartdata.RatioSpread) (*figure, error) {
 		}
 		sc, err := plotter.NewScatter(pts)
 		if err != nil {
-			return nil, fmt.Errorf("plots: benchmark %s: ratios: %v", row.Benchmark, err)
+			return nil, fmt.Errorf("plots: benchmark %s: ratios: %w", row.Benchmark, err)
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: colPoint, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
 		if len(row.Ratios) > thinAbove {
@@ -146,19 +144,19 @@ func ratioSpread(c *chartdata.RatioSpread) (*figure, error) {
 		b := row.Box
 		box, err := plotter.NewPolygon(plotter.XYs{{X: b.Q1, Y: y - 0.3}, {X: b.Q3, Y: y - 0.3}, {X: b.Q3, Y: y + 0.3}, {X: b.Q1, Y: y + 0.3}})
 		if err != nil {
-			return nil, fmt.Errorf("plots: benchmark %s: quartile box: %v", row.Benchmark, err)
+			return nil, fmt.Errorf("plots: benchmark %s: quartile box: %w", row.Benchmark, err)
 		}
 		box.Color = colBox
 		box.LineStyle.Color = colLine
 		box.LineStyle.Width = vg.Points(1)
 		whisker, err := hline(y, b.Min, b.Max, colLine, nil)
 		if err != nil {
-			return nil, fmt.Errorf("plots: benchmark %s: range: %v", row.Benchmark, err)
+			return nil, fmt.Errorf("plots: benchmark %s: range: %w", row.Benchmark, err)
 		}
 		whisker.Width = vg.Points(1)
 		median, err := vline(b.Median, y-0.36, y+0.36, colMedian, nil)
 		if err != nil {
-			return nil, fmt.Errorf("plots: benchmark %s: median: %v", row.Benchmark, err)
+			return nil, fmt.Errorf("plots: benchmark %s: median: %w", row.Benchmark, err)
 		}
 		median.Width = vg.Points(2.5)
 		// The points under the box, so that the box reads however many
@@ -168,7 +166,7 @@ func ratioSpread(c *chartdata.RatioSpread) (*figure, error) {
 		if row.This > 0 {
 			m, err := plotter.NewScatter(plotter.XYs{{X: row.This, Y: y}})
 			if err != nil {
-				return nil, fmt.Errorf("plots: benchmark %s: the marked run: %v", row.Benchmark, err)
+				return nil, fmt.Errorf("plots: benchmark %s: the marked run: %w", row.Benchmark, err)
 			}
 			m.GlyphStyle = draw.GlyphStyle{Color: colMark, Radius: vg.Points(5), Shape: draw.PyramidGlyph{}}
 			p.Add(m)
@@ -194,7 +192,7 @@ func ratioSpread(c *chartdata.RatioSpread) (*figure, error) {
 	if thisT != nil {
 		fig.add(c.ThisLegend, thisT)
 	}
-	p.NominalY(names...)
+	p.NominalY(fitNames(names, s)...)
 	p.Y.Min, p.Y.Max = -0.6, float64(k)-0.4
 	return fig, nil
 }
@@ -205,30 +203,26 @@ func ratioSpread(c *chartdata.RatioSpread) (*figure, error) {
 // and labelled, runs below the floor as crosses and runs gated after the
 // calibration as triangles.
 func ScoreSequence(w io.Writer, c *chartdata.ScoreSequence, f Format) error {
-	fig, err := scoreSequence(c)
+	fig, err := scoreSequence(c, desktop)
 	if err != nil {
 		return err
 	}
 	return fig.save(w, f)
 }
 
-// dataWidth is about the width of a chart's data area, to decide what
-// text fits in it.
-const dataWidth = width - 80
-
 func textWidth(s string) vg.Length {
 	f := font.DefaultCache.Lookup(sans(sizeNote), sizeNote)
 	return f.Width(s)
 }
 
-func scoreSequence(c *chartdata.ScoreSequence) (*figure, error) {
+func scoreSequence(c *chartdata.ScoreSequence, s size) (*figure, error) {
 	if err := undrawable(&c.Head); err != nil {
 		return nil, err
 	}
 	n := len(c.Scores.Points)
-	p := newPlot(c.Title, c.X.Label, c.Y.Label)
-	height := 4.2 * vg.Inch
-	fig := &figure{panels: []*plot.Plot{p}, width: width, height: height}
+	p := newPlot(s, c.Title, c.X.Label, c.Y.Label)
+	height := s.length(4.2*vg.Inch, 3.6*vg.Inch)
+	fig := newFigure(s, "", height, p)
 	// Room above the data for the regime labels.
 	top := c.Y.Max
 	if len(c.Regimes) > 0 {
@@ -236,33 +230,34 @@ func scoreSequence(c *chartdata.ScoreSequence) (*figure, error) {
 	}
 	var calShade, otherShade plot.Thumbnailer
 	var regimeLabels plotter.XYLabels
-	perRun := dataWidth / vg.Length(c.X.Max-c.X.Min)
-	for i, s := range c.Regimes {
+	gutter := refGutter(c.Refs)
+	perRun := (s.dataWidth() - gutter) / vg.Length(c.X.Max-c.X.Min)
+	for i, r := range c.Regimes {
 		// Shade the regimes, lightly and alternately, under everything.
 		col := colShadeA
 		if i%2 == 1 {
 			col = colShadeB
 		}
-		if s.Calibrated {
+		if r.Calibrated {
 			col = colShadeCal
 		}
-		poly, err := plotter.NewPolygon(plotter.XYs{{X: s.From, Y: c.Y.Min}, {X: s.To, Y: c.Y.Min}, {X: s.To, Y: top}, {X: s.From, Y: top}})
+		poly, err := plotter.NewPolygon(plotter.XYs{{X: r.From, Y: c.Y.Min}, {X: r.To, Y: c.Y.Min}, {X: r.To, Y: top}, {X: r.From, Y: top}})
 		if err != nil {
-			return nil, fmt.Errorf("plots: regime %s: %v", s.Label, err)
+			return nil, fmt.Errorf("plots: regime %s: %w", r.Label, err)
 		}
 		poly.Color, poly.LineStyle.Width = col, 0
 		p.Add(poly)
-		if s.Calibrated {
+		if r.Calibrated {
 			calShade = poly
 		} else if otherShade == nil {
 			otherShade = poly
 		}
 		// The regime's label on it, as long as it fits its width: its
 		// number and median, or its number alone.
-		room := vg.Length(s.To-s.From)*perRun - 4
-		for _, l := range []string{fmt.Sprintf("%d: %s", i+1, s.Label), fmt.Sprint(i + 1)} {
+		room := vg.Length(r.To-r.From)*perRun - 4
+		for _, l := range []string{fmt.Sprintf("%d: %s", i+1, r.Label), fmt.Sprint(i + 1)} {
 			if textWidth(l) <= room {
-				regimeLabels.XYs = append(regimeLabels.XYs, plotter.XY{X: s.From, Y: top})
+				regimeLabels.XYs = append(regimeLabels.XYs, plotter.XY{X: r.From, Y: top})
 				regimeLabels.Labels = append(regimeLabels.Labels, l)
 				break
 			}
@@ -270,7 +265,7 @@ func scoreSequence(c *chartdata.ScoreSequence) (*figure, error) {
 	}
 	line, err := plotter.NewLine(envelope(xys(c.Scores)))
 	if err != nil {
-		return nil, fmt.Errorf("plots: run scores: %v", err)
+		return nil, fmt.Errorf("plots: run scores: %w", err)
 	}
 	line.Color = colLine
 	line.Width = vg.Points(0.8)
@@ -278,11 +273,10 @@ func scoreSequence(c *chartdata.ScoreSequence) (*figure, error) {
 		line.Width = vg.Points(0.5)
 	}
 	p.Add(line)
-	lines, err := addRefs(fig, p, c.Refs, false, c.X.Min, c.X.Max)
-	if err != nil {
+	if _, err := addRefs(fig, p, c.Refs, false, c.X.Min, c.X.Max); err != nil {
 		return nil, err
 	}
-	xmax, err := labelRefs(p, c.Refs, lines, c.X.Min, c.X.Max, c.Y.Min, top, height)
+	xmax, err := labelRefs(p, c.Refs, c.X.Min, c.X.Max, c.Y.Min, top, height, s)
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +284,7 @@ func scoreSequence(c *chartdata.ScoreSequence) (*figure, error) {
 	if n > 50 {
 		radius = vg.Points(1.8)
 	}
-	for _, s := range []struct {
+	for _, m := range []struct {
 		series chartdata.Series
 		glyph  draw.GlyphStyle
 	}{
@@ -298,22 +292,22 @@ func scoreSequence(c *chartdata.ScoreSequence) (*figure, error) {
 		{c.Below, draw.GlyphStyle{Color: colBad, Radius: vg.Points(4), Shape: draw.CrossGlyph{}}},
 		{c.Gated, draw.GlyphStyle{Color: colGated, Radius: vg.Points(3.5), Shape: draw.TriangleGlyph{}}},
 	} {
-		if len(s.series.Points) == 0 {
+		if len(m.series.Points) == 0 {
 			continue
 		}
-		if s.series.Label == c.Above.Label && len(s.series.Points) > thinAbove {
+		if m.series.Label == c.Above.Label && len(m.series.Points) > thinAbove {
 			// Beyond thinAbove runs the line alone shows the scores of
 			// the runs above the floor.
-			fig.add(s.series.Label, line)
+			fig.add(m.series.Label, line)
 			continue
 		}
-		sc, err := plotter.NewScatter(xys(s.series))
+		sc, err := plotter.NewScatter(xys(m.series))
 		if err != nil {
-			return nil, fmt.Errorf("plots: run scores: %v", err)
+			return nil, fmt.Errorf("plots: run scores: %w", err)
 		}
-		sc.GlyphStyle = s.glyph
+		sc.GlyphStyle = m.glyph
 		p.Add(sc)
-		fig.add(s.series.Label, sc)
+		fig.add(m.series.Label, sc)
 	}
 	if calShade != nil {
 		fig.add("regime calibrated on (numbered, with its median)", calShade)
@@ -335,8 +329,8 @@ func scoreSequence(c *chartdata.ScoreSequence) (*figure, error) {
 	}
 	p.X.Min, p.X.Max = c.X.Min, xmax
 	p.Y.Min, p.Y.Max = c.Y.Min, top
-	p.X.Tick.Marker = runTicks{runs: c.Scores.Points}
-	p.Y.Tick.Marker = niceTicks{n: 6}
+	p.X.Tick.Marker = runTicks{runs: c.Scores.Points, most: s.ticks(10, 5), room: s.length(0, s.dataWidth()-gutter)}
+	p.Y.Tick.Marker = niceTicks{n: s.ticks(6, 4)}
 	return fig, nil
 }
 
@@ -344,7 +338,7 @@ func scoreSequence(c *chartdata.ScoreSequence) (*figure, error) {
 // right of the data (widening the X axis by its width), level with its
 // line, and pushes labels apart where lines are too close for both.
 // It returns the X axis maximum that leaves room for the labels.
-func labelRefs(p *plot.Plot, refs []chartdata.Ref, lines []*plotter.Line, xmin, xmax, ymin, ymax float64, height vg.Length) (float64, error) {
+func labelRefs(p *plot.Plot, refs []chartdata.Ref, xmin, xmax, ymin, ymax float64, height vg.Length, s size) (float64, error) {
 	type lab struct {
 		y     vg.Length // in points from ymin
 		label string
@@ -352,14 +346,10 @@ func labelRefs(p *plot.Plot, refs []chartdata.Ref, lines []*plotter.Line, xmin, 
 	}
 	perY := (height - 110) / vg.Length(ymax-ymin)
 	var labs []lab
-	var gutter vg.Length
-	for i, r := range refs {
-		if r.Label == "" {
-			continue
+	for _, r := range refs {
+		if r.Label != "" {
+			labs = append(labs, lab{vg.Length(r.At-ymin) * perY, shortLabel(r), refStyles[r.Kind].color})
 		}
-		short := shortLabel(r)
-		labs = append(labs, lab{vg.Length(r.At-ymin) * perY, short, lines[i].Color})
-		gutter = max(gutter, textWidth(short))
 	}
 	if len(labs) == 0 {
 		return xmax, nil
@@ -372,8 +362,8 @@ func labelRefs(p *plot.Plot, refs []chartdata.Ref, lines []*plotter.Line, xmin, 
 			labs[i].y = labs[i-1].y + lineH
 		}
 	}
-	gutter += vg.Points(8)
-	newMax := xmax + (xmax-xmin)*float64(gutter/(dataWidth-gutter))
+	gutter := refGutter(refs)
+	newMax := xmax + (xmax-xmin)*float64(gutter/(s.dataWidth()-gutter))
 	var l plotter.XYLabels
 	var styles []draw.TextStyle
 	for _, b := range labs {
@@ -391,6 +381,18 @@ func labelRefs(p *plot.Plot, refs []chartdata.Ref, lines []*plotter.Line, xmin, 
 	lb.Offset = vg.Point{X: vg.Points(4)}
 	p.Add(lb)
 	return newMax, nil
+}
+
+// refGutter is the width of the gutter right of the data that labelRefs
+// writes the reference lines' labels in; 0 when none is labelled.
+func refGutter(refs []chartdata.Ref) vg.Length {
+	var gutter vg.Length
+	for _, r := range refs {
+		if r.Label != "" {
+			gutter = max(gutter, textWidth(shortLabel(r))+vg.Points(8))
+		}
+	}
+	return gutter
 }
 
 // shortLabel is a reference line's label written on the chart (its
@@ -416,8 +418,12 @@ func shortLabel(r chartdata.Ref) string {
 type runTicks struct {
 	runs []chartdata.Point
 	// most is the most labels wanted; 0 means 10. Fewer than 10 labels
-	// (a small panel) are run numbers, never run ids.
+	// (a small panel) are run numbers, never run ids, unless room is set.
 	most int
+	// room, when set, is the width of the axis: the run ids label it
+	// when there are at most most runs and their ids fit in it, each
+	// with room around it.
+	room vg.Length
 }
 
 func (t runTicks) Ticks(min, max float64) []plot.Tick {
@@ -426,7 +432,14 @@ func (t runTicks) Ticks(min, max float64) []plot.Tick {
 	if most == 0 {
 		most = 10
 	}
-	ids := n <= 10 && most == 10
+	ids := n <= 10 && most == 10 && t.room == 0
+	if t.room > 0 && n <= most {
+		var w vg.Length
+		for _, r := range t.runs {
+			w += textWidth(r.Label) + vg.Points(12)
+		}
+		ids = w <= t.room
+	}
 	for _, r := range t.runs {
 		if len(r.Label) > 8 {
 			ids = false
@@ -464,7 +477,7 @@ func (t runTicks) Ticks(min, max float64) []plot.Tick {
 // (the floor, the lowest observed score, the prediction bound) from the
 // bottom of the plot to its top.
 func ScoreDistribution(w io.Writer, c *chartdata.ScoreDistribution, f Format) error {
-	fig, err := scoreDistribution(c)
+	fig, err := scoreDistribution(c, desktop)
 	if err != nil {
 		return err
 	}
@@ -474,12 +487,12 @@ func ScoreDistribution(w io.Writer, c *chartdata.ScoreDistribution, f Format) er
 // fitDashes draw the fitted density: a line style no reference line has.
 var fitDashes = []vg.Length{vg.Points(9), vg.Points(2), vg.Points(2), vg.Points(2), vg.Points(2), vg.Points(2)}
 
-func scoreDistribution(c *chartdata.ScoreDistribution) (*figure, error) {
+func scoreDistribution(c *chartdata.ScoreDistribution, s size) (*figure, error) {
 	if err := undrawable(&c.Head); err != nil {
 		return nil, err
 	}
-	p := newPlot(c.Title, c.X.Label, c.Y.Label)
-	fig := &figure{panels: []*plot.Plot{p}, width: width, height: 4 * vg.Inch}
+	p := newPlot(s, c.Title, c.X.Label, c.Y.Label)
+	fig := newFigure(s, "", s.length(4*vg.Inch, 3.4*vg.Inch), p)
 	h := &plotter.Histogram{FillColor: colBox, LineStyle: plotter.DefaultLineStyle}
 	for _, b := range c.Bins {
 		h.Bins = append(h.Bins, plotter.HistogramBin{Min: b.Min, Max: b.Max, Weight: float64(b.Count)})
@@ -501,7 +514,7 @@ func scoreDistribution(c *chartdata.ScoreDistribution) (*figure, error) {
 	}
 	p.X.Min, p.X.Max = c.X.Min, c.X.Max
 	p.Y.Min, p.Y.Max = c.Y.Min, c.Y.Max
-	p.X.Tick.Marker = niceTicks{n: 8}
+	p.X.Tick.Marker = niceTicks{n: s.ticks(8, 4)}
 	p.Y.Tick.Marker = niceTicks{n: 5, integer: true}
 	return fig, nil
 }
@@ -509,20 +522,20 @@ func scoreDistribution(c *chartdata.ScoreDistribution) (*figure, error) {
 // Noise draws, for each benchmark (the first at the top), its two bars
 // (CV in log space, share of the score's variance) and a line at zero.
 func Noise(w io.Writer, c *chartdata.Noise, f Format) error {
-	fig, err := noise(c)
+	fig, err := noise(c, desktop)
 	if err != nil {
 		return err
 	}
 	return fig.save(w, f)
 }
 
-func noise(c *chartdata.Noise) (*figure, error) {
+func noise(c *chartdata.Noise, s size) (*figure, error) {
 	if err := undrawable(&c.Head); err != nil {
 		return nil, err
 	}
 	k := len(c.Benchmarks)
-	p := newPlot(c.Title, c.X.Label, c.Y.Label)
-	fig := &figure{panels: []*plot.Plot{p}, width: width, height: rowsHeight(k)}
+	p := newPlot(s, c.Title, c.X.Label, c.Y.Label)
+	fig := newFigure(s, "", rowsHeight(k), p)
 	// Row k-1-i holds benchmark i, so the first is at the top.
 	cv := make(plotter.Values, k)
 	share := make(plotter.Values, k)
@@ -553,10 +566,10 @@ func noise(c *chartdata.Noise) (*figure, error) {
 	}
 	fig.add(c.CV.Label, b1)
 	fig.add(c.Share.Label, b2)
-	p.NominalY(names...)
+	p.NominalY(fitNames(names, s)...)
 	p.Y.Min, p.Y.Max = -0.6, float64(k)-0.4
 	p.X.Min, p.X.Max = c.X.Min, c.X.Max
-	p.X.Tick.Marker = niceTicks{n: 8}
+	p.X.Tick.Marker = niceTicks{n: s.ticks(8, 4)}
 	return fig, nil
 }
 
@@ -565,14 +578,14 @@ func noise(c *chartdata.Noise) (*figure, error) {
 // the target rate; below, their r50; the recommended floor marked across
 // both.
 func FloorTradeoff(w io.Writer, c *chartdata.FloorTradeoff, f Format) error {
-	fig, err := floorTradeoff(c)
+	fig, err := floorTradeoff(c, desktop)
 	if err != nil {
 		return err
 	}
 	return fig.save(w, f)
 }
 
-func floorTradeoff(c *chartdata.FloorTradeoff) (*figure, error) {
+func floorTradeoff(c *chartdata.FloorTradeoff, s size) (*figure, error) {
 	if err := undrawable(&c.Head); err != nil {
 		return nil, err
 	}
@@ -580,14 +593,14 @@ func floorTradeoff(c *chartdata.FloorTradeoff) (*figure, error) {
 	for _, pt := range c.Costs.Points {
 		floors = append(floors, pt.X)
 	}
-	xt := floorTicks{floors: floors, marked: c.Floor.At}
-	top := newPlot("", "", c.Y.Label)
+	xt := floorTicks{floors: floors, marked: c.Floor.At, parts: float64(s.ticks(10, 5))}
+	top := newPlot(s, "", "", c.Y.Label)
 	top.Y.Scale = plot.LogScale{}
 	top.Y.Tick.Marker = percentTicks{}
 	top.X.Tick.Marker = unlabelled{xt}
-	fig := &figure{title: c.Title, panels: []*plot.Plot{top}, width: width, height: 5 * vg.Inch}
+	fig := newFigure(s, c.Title, s.length(5*vg.Inch, 4.4*vg.Inch), top)
 	if err := series(fig, top, c.Costs, colLine, draw.CircleGlyph{}, nil); err != nil {
-		return nil, fmt.Errorf("plots: false-positive rates: %v", err)
+		return nil, fmt.Errorf("plots: false-positive rates: %w", err)
 	}
 	if c.Target.At > 0 {
 		if _, err := addRefs(fig, top, []chartdata.Ref{c.Target}, false, c.X.Min, c.X.Max); err != nil {
@@ -603,9 +616,9 @@ func floorTradeoff(c *chartdata.FloorTradeoff) (*figure, error) {
 	top.X.Min, top.X.Max = c.X.Min, c.X.Max
 	top.Y.Min, top.Y.Max = c.Y.Min, c.Y.Max
 	if len(c.R50.Points) > 0 {
-		bottom := newPlot("", c.X.Label, c.R50Axis.Label)
+		bottom := newPlot(s, "", c.X.Label, c.R50Axis.Label)
 		if err := series(fig, bottom, c.R50, colR50, draw.SquareGlyph{}, dashed); err != nil {
-			return nil, fmt.Errorf("plots: r50: %v", err)
+			return nil, fmt.Errorf("plots: r50: %w", err)
 		}
 		fl2, err := refLine(c.Floor, true, c.R50Axis.Min, c.R50Axis.Max)
 		if err != nil {
@@ -638,60 +651,12 @@ func series(fig *figure, p *plot.Plot, s chartdata.Series, col color.Color, shap
 	return nil
 }
 
-// floorTicks marks every candidate floor on the floor axis, and labels
-// those at least a tenth of the axis apart, the marked one (the
-// recommended floor) first.
-type floorTicks struct {
-	floors []float64
-	marked float64
-}
-
-func (t floorTicks) Ticks(lo, hi float64) []plot.Tick {
-	gap := (hi - lo) / 10
-	vals := append([]float64{t.marked}, t.floors...)
-	var ticks []plot.Tick
-	var labelled []float64
-	seen := map[float64]bool{}
-	for _, v := range vals {
-		if v < lo || v > hi || seen[v] {
-			continue
-		}
-		seen[v] = true
-		tk := plot.Tick{Value: v}
-		free := true
-		for _, l := range labelled {
-			if math.Abs(l-v) < gap {
-				free = false
-			}
-		}
-		if free {
-			tk.Label = chartdata.Num(v)
-			labelled = append(labelled, v)
-		}
-		ticks = append(ticks, tk)
-	}
-	sort.Slice(ticks, func(i, j int) bool { return ticks[i].Value < ticks[j].Value })
-	return ticks
-}
-
-// unlabelled is a ticker's ticks without their labels (the upper panel of
-// two that share an X axis).
-type unlabelled struct{ plot.Ticker }
-
-func (u unlabelled) Ticks(lo, hi float64) []plot.Tick {
-	ts := u.Ticker.Ticks(lo, hi)
-	for i := range ts {
-		ts[i].Label = ""
-	}
-	return ts
-}
-
 // History draws a small panel per benchmark (noisiest first, row by row):
 // its ratio in each run joined by a line (with a dot per run up to
 // thinAbove runs), its band shaded and its median as a dashed line, each
 // panel on its own ratio range so that small moves show.
 func History(w io.Writer, c *chartdata.History, f Format) error {
-	fig, err := history(c)
+	fig, err := history(c, desktop)
 	if err != nil {
 		return err
 	}
@@ -699,9 +664,9 @@ func History(w io.Writer, c *chartdata.History, f Format) error {
 }
 
 // historyCols is the number of columns of panels: two, three from nine
-// benchmarks on.
-func historyCols(k int) int {
-	if k >= 9 {
+// benchmarks on (two at most on a phone).
+func historyCols(k int, s size) int {
+	if k >= 9 && !s.phone {
 		return 3
 	}
 	if k == 1 {
@@ -710,26 +675,27 @@ func historyCols(k int) int {
 	return 2
 }
 
-func history(c *chartdata.History) (*figure, error) {
+func history(c *chartdata.History, s size) (*figure, error) {
 	if err := undrawable(&c.Head); err != nil {
 		return nil, err
 	}
 	k := len(c.Panels)
-	cols := historyCols(k)
+	cols := historyCols(k, s)
 	rows := (k + cols - 1) / cols
-	fig := &figure{title: c.Title, cols: cols, width: width, height: vg.Length(rows)*1.75*vg.Inch + 0.4*vg.Inch}
+	fig := newFigure(s, c.Title, vg.Length(rows)*s.length(1.75*vg.Inch, 1.5*vg.Inch)+0.4*vg.Inch)
+	fig.cols = cols
 	var lineT, bandT, medianT plot.Thumbnailer
 	for _, pn := range c.Panels {
 		x := c.X.Label
-		p := newPlot("", x, "")
-		p.Title.Text = pn.Benchmark
+		p := newPlot(s, "", x, "")
+		p.Title.Text = fit(pn.Benchmark, sans(sizeLabel), (s.width-2*vg.Points(margin))/vg.Length(cols)-vg.Points(24))
 		p.Title.TextStyle.Font = sans(sizeLabel)
 		p.Title.Padding = vg.Points(3)
 		p.X.Label.Text = ""
 		if pn.Band != nil {
 			bp, err := plotter.NewPolygon(plotter.XYs{{X: c.X.Min, Y: pn.Band.Lo}, {X: c.X.Max, Y: pn.Band.Lo}, {X: c.X.Max, Y: pn.Band.Hi}, {X: c.X.Min, Y: pn.Band.Hi}})
 			if err != nil {
-				return nil, fmt.Errorf("plots: benchmark %s: band: %v", pn.Benchmark, err)
+				return nil, fmt.Errorf("plots: benchmark %s: band: %w", pn.Benchmark, err)
 			}
 			bp.Color, bp.LineStyle.Width = colBand, 0
 			p.Add(bp)
@@ -737,14 +703,14 @@ func history(c *chartdata.History) (*figure, error) {
 		}
 		med, err := hline(pn.Median, c.X.Min, c.X.Max, colMedian, dashed)
 		if err != nil {
-			return nil, fmt.Errorf("plots: benchmark %s: median: %v", pn.Benchmark, err)
+			return nil, fmt.Errorf("plots: benchmark %s: median: %w", pn.Benchmark, err)
 		}
 		med.Width = vg.Points(1)
 		p.Add(med)
 		medianT = med
 		line, err := plotter.NewLine(envelope(xys(pn.Ratios)))
 		if err != nil {
-			return nil, fmt.Errorf("plots: benchmark %s: ratios: %v", pn.Benchmark, err)
+			return nil, fmt.Errorf("plots: benchmark %s: ratios: %w", pn.Benchmark, err)
 		}
 		line.Color, line.Width = colLine, vg.Points(0.9)
 		p.Add(line)
@@ -752,14 +718,14 @@ func history(c *chartdata.History) (*figure, error) {
 		if len(pn.Ratios.Points) <= thinAbove {
 			sc, err := plotter.NewScatter(xys(pn.Ratios))
 			if err != nil {
-				return nil, fmt.Errorf("plots: benchmark %s: ratios: %v", pn.Benchmark, err)
+				return nil, fmt.Errorf("plots: benchmark %s: ratios: %w", pn.Benchmark, err)
 			}
 			sc.GlyphStyle = draw.GlyphStyle{Color: colPoint, Radius: vg.Points(1.8), Shape: draw.CircleGlyph{}}
 			p.Add(sc)
 		}
 		p.X.Min, p.X.Max = c.X.Min, c.X.Max
 		p.Y.Min, p.Y.Max = pn.Y.Min, pn.Y.Max
-		p.X.Tick.Marker = runTicks{runs: pn.Ratios.Points, most: 4}
+		p.X.Tick.Marker = runTicks{runs: pn.Ratios.Points, most: s.ticks(4, 2)}
 		p.Y.Tick.Marker = niceTicks{n: 3}
 		fig.panels = append(fig.panels, p)
 	}

@@ -97,6 +97,16 @@ func ExampleHistory() {
 	// Output:
 }
 
+// DrawPhone draws a chart for a phone's width: the score sequence, as
+// the HTML report shows it on a narrow screen.
+func ExampleDrawPhone() {
+	a, rec := sample()
+	write("score-sequence-phone.svg", func(f *os.File) error {
+		return plots.DrawPhone(f, chartdata.NewScoreSequence(a, floorOf(rec)), plots.SVG)
+	})
+	// Output:
+}
+
 // The charts are their examples' golden files (as gonum/plot tests its own charts): -regen
 // rewrites testdata/*_golden.svg.
 func TestRatioSpread(t *testing.T)   { cmpimg.CheckPlot(ExampleRatioSpread, t, "ratio-spread.svg") }
@@ -107,3 +117,4 @@ func TestScoreDistribution(t *testing.T) {
 func TestNoise(t *testing.T)         { cmpimg.CheckPlot(ExampleNoise, t, "noise.svg") }
 func TestFloorTradeoff(t *testing.T) { cmpimg.CheckPlot(ExampleFloorTradeoff, t, "floor-tradeoff.svg") }
 func TestHistory(t *testing.T)       { cmpimg.CheckPlot(ExampleHistory, t, "history.svg") }
+func TestDrawPhone(t *testing.T)     { cmpimg.CheckPlot(ExampleDrawPhone, t, "score-sequence-phone.svg") }

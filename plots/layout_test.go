@@ -26,14 +26,19 @@ import (
 )
 
 // synthetic analyses n seeded runs of seven benchmarks, with a step down
-// of the score after 60% of them, and recommends the default floor.
-func synthetic(t testing.TB, n int) (*spread.Analysis, *calfloor.Recommendation) {
+// of the score after 60% of them, and recommends the default floor. With
+// long, two of the benchmarks have long names, one hostile.
+func synthetic(t testing.TB, n int, long bool) (*spread.Analysis, *calfloor.Recommendation) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(7, uint64(n)))
 	benches := []struct {
 		name     string
 		mean, cv float64
 	}{{"alloc-test", 1.67, 0.03}, {"cache-scratch", 2.2, 0.05}, {"cache-thrash", 1.8, 0.08}, {"larson", 0.88, 0.015}, {"sh8bench", 0.97, 0.02}, {"threadtest", 1.4, 0.04}, {"mstress", 1.2, 0.03}}
+	if long {
+		benches[1].name = "BenchmarkCacheScratch/threads=64/size=4096/objects=1000000-8"
+		benches[4].name = "<b>sh8bench</b> :: a name of forty-five characters"
+	}
 	runs := make([]data.Run, n)
 	for i := range runs {
 		r := data.Run{ID: fmt.Sprintf("run-%04d", i+1), Baseline: "system", Candidate: "hoard"}
@@ -149,6 +154,19 @@ func textBoxes(t *testing.T, svg []byte) []box {
 	return out
 }
 
+// svgSize is the width and height of a gonum SVG's picture, in points
+// (its viewBox).
+func svgSize(t *testing.T, svg []byte) (w, h float64) {
+	t.Helper()
+	m := regexp.MustCompile(`viewBox="0 0 ([0-9.]+) ([0-9.]+)"`).FindSubmatch(svg)
+	if m == nil {
+		t.Fatal("the SVG has no viewBox")
+	}
+	w, _ = strconv.ParseFloat(string(m[1]), 64)
+	h, _ = strconv.ParseFloat(string(m[2]), 64)
+	return w, h
+}
+
 // turn rotates a box by deg degrees about the origin and returns the box
 // around it.
 func turn(b box, deg float64) box {
@@ -173,18 +191,32 @@ func labelled(a plot.Axis) int {
 	return n
 }
 
-// TestLayout draws every chart of 10 and of 2,000 synthetic runs and
-// checks that no two texts touch, that each numeric axis has between 2
-// and 10 labelled ticks (integer ones on the count axis), and that the
-// floor is marked where the chart shows it.
+// TestLayout draws every chart of 10 and of 2,000 synthetic runs, at a
+// desktop's width and a phone's, and checks that no two texts touch, that
+// every text is inside the picture (on a 390 px phone the desktop's
+// chart was scaled to text of 6 px, or scrolled sideways: issue 35), that
+// each numeric axis has between 2 and 10 labelled ticks (integer ones on
+// the count axis; at most 6 on a phone), and that the floor is marked
+// where the chart shows it.
 func TestLayout(t *testing.T) {
 	for _, n := range []int{10, 2000} {
-		a, rec := synthetic(t, n)
-		floor := chartdata.Floor{Value: rec.Floor, Label: "recommended"}
-		cs := chartdata.All(a, nil, rec, floor)
-		for _, c := range cs {
-			name := fmt.Sprintf("%d runs/%s", n, c.Header().Name)
-			fig, err := build(c)
+		for _, s := range []size{desktop, phone} {
+			for _, long := range []bool{false, true} {
+				layout(t, n, s, long)
+			}
+		}
+	}
+}
+
+func layout(t *testing.T, n int, s size, long bool) {
+	a, rec := synthetic(t, n, long)
+	floor := chartdata.Floor{Value: rec.Floor, Label: "recommended"}
+	cs := chartdata.All(a, nil, rec, floor)
+	most := s.ticks(10, 6)
+	for _, c := range cs {
+		{
+			name := fmt.Sprintf("%d runs/%s at %v pt (long names %v)", n, c.Header().Name, s.width, long)
+			fig, err := build(c, s)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -197,8 +229,8 @@ func TestLayout(t *testing.T) {
 					if _, hidden := ax.Tick.Marker.(unlabelled); hidden {
 						continue
 					}
-					if k := labelled(ax); k < 2 || k > 10 {
-						t.Errorf("%s panel %d: %s axis has %d labelled ticks, want 2 to 10", name, i, an, k)
+					if k := labelled(ax); k < 2 || k > most {
+						t.Errorf("%s panel %d: %s axis has %d labelled ticks, want 2 to %d", name, i, an, k, most)
 					}
 				}
 			}
@@ -209,6 +241,15 @@ func TestLayout(t *testing.T) {
 			bs := textBoxes(t, buf.Bytes())
 			if len(bs) < 5 {
 				t.Fatalf("%s: only %d texts in the SVG", name, len(bs))
+			}
+			w, h := svgSize(t, buf.Bytes())
+			if math.Abs(w-float64(s.width)) > 0.01 {
+				t.Errorf("%s: the picture is %.1f pt wide, want %v", name, w, s.width)
+			}
+			for _, b := range bs {
+				if b.x0 < -0.5 || b.x1 > w+0.5 || b.y0 < -0.5 || b.y1 > h+0.5 {
+					t.Errorf("%s: text %q %v is outside the picture (%.0f by %.0f pt)", name, b.text, b, w, h)
+				}
 			}
 			for i := range bs {
 				for j := i + 1; j < len(bs); j++ {
@@ -239,25 +280,6 @@ func TestLayout(t *testing.T) {
 			}
 		}
 	}
-}
-
-// build lays out any chart, as Draw draws it.
-func build(c chartdata.Chart) (*figure, error) {
-	switch c := c.(type) {
-	case *chartdata.RatioSpread:
-		return ratioSpread(c)
-	case *chartdata.ScoreSequence:
-		return scoreSequence(c)
-	case *chartdata.ScoreDistribution:
-		return scoreDistribution(c)
-	case *chartdata.Noise:
-		return noise(c)
-	case *chartdata.FloorTradeoff:
-		return floorTradeoff(c)
-	case *chartdata.History:
-		return history(c)
-	}
-	return nil, fmt.Errorf("no chart of type %T", c)
 }
 
 // TestThin: at most thinAbove runs are all drawn; beyond, one mark per

@@ -8,9 +8,11 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -102,12 +104,133 @@ var refStyles = map[chartdata.RefKind]lineStyle{
 	chartdata.RefTarget:     {oiPurple, dashDot, vg.Points(1.5)},
 }
 
+// size is what a chart is laid out for: a page on a desktop's screen,
+// 8 inches wide (768 CSS pixels), or a phone's, 3.75 inches (360 CSS
+// pixels: shown at 340 to 430 pixels wide on common phones, the chart's
+// 10 pt text is 12.6 px or more there, where the desktop's chart, scaled
+// to fit, had text of 6 px). A phone's chart has fewer labels on its
+// axes, its titles and legend wrapped to its width, its legend from its
+// left edge, and the history's panels in two columns.
+type size struct {
+	width vg.Length
+	phone bool
+}
+
+var (
+	desktop = size{width: 8 * vg.Inch}
+	phone   = size{width: 3.75 * vg.Inch, phone: true}
+)
+
+// dataWidth is about the width of a chart's data area, to decide what
+// text fits in it.
+func (s size) dataWidth() vg.Length { return s.width - 80 }
+
+// ticks is the number of labels wanted on an axis: desk on a desktop,
+// ph on a phone.
+func (s size) ticks(desk, ph int) int {
+	if s.phone {
+		return ph
+	}
+	return desk
+}
+
+// length is desk on a desktop, ph on a phone.
+func (s size) length(desk, ph vg.Length) vg.Length {
+	if s.phone {
+		return ph
+	}
+	return desk
+}
+
+// wrap breaks text at spaces into lines no wider than w in font f (a
+// word wider than w keeps a line of its own).
+func wrap(text string, f font.Font, w vg.Length) []string {
+	face := font.DefaultCache.Lookup(f, f.Size)
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case face.Width(line+" "+word) <= w:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	if line != "" || len(lines) == 0 {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// spaced draws text as gonum's plain handler does, but the lines of a
+// text of several a line height apart, as its box is measured
+// (text.Plain sets them one font size apart, where an ascender touches
+// the descender above it).
+type spaced struct{ text.Plain }
+
+var spacedText = spaced{text.Plain{Fonts: font.DefaultCache}}
+
+func (h spaced) Draw(c vg.Canvas, txt string, sty text.Style, pt vg.Point) {
+	lines := h.Lines(strings.TrimRight(txt, "\n"))
+	if len(lines) < 2 {
+		h.Plain.Draw(c, txt, sty, pt)
+		return
+	}
+	// Line i is drawn alone, moved along the text's up direction from
+	// pt by where the whole text's alignment puts it, the last line
+	// where text.Plain puts it.
+	lh := h.Extents(sty.Font).Height
+	rest := sty.Height(txt) - sty.Height(lines[0])
+	sin, cos := math.Sincos(sty.Rotation)
+	for i, line := range lines {
+		d := rest*vg.Length(sty.YAlign) + vg.Length(len(lines)-1-i)*lh
+		h.Plain.Draw(c, line, sty, vg.Point{X: pt.X - d*vg.Length(sin), Y: pt.Y + d*vg.Length(cos)})
+	}
+}
+
+// fit shortens text to at most w wide in font f, when it is wider, by
+// putting an ellipsis in its middle: its start and its end are kept (a
+// benchmark's name and its parameters; the report's tables give it
+// whole).
+func fit(text string, f font.Font, w vg.Length) string {
+	face := font.DefaultCache.Lookup(f, f.Size)
+	if face.Width(text) <= w {
+		return text
+	}
+	r := []rune(text)
+	for keep := len(r) - 1; keep > 0; keep-- {
+		head, tail := (keep+1)/2, keep/2
+		s := string(r[:head]) + "…" + string(r[len(r)-tail:])
+		if face.Width(s) <= w {
+			return s
+		}
+	}
+	return "…"
+}
+
+// fitNames fits a chart's row names (the benchmarks) into two fifths of
+// its width, so that a long name does not take the data's room.
+func fitNames(names []string, s size) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = fit(n, sans(sizeTick), s.width*2/5)
+	}
+	return out
+}
+
 // newPlot is a plot in the one look: sans-serif text, padded axes, and
 // no legend of its own (the figure draws the legend below the plot, where
-// it never covers the data).
-func newPlot(title, x, y string) *plot.Plot {
+// it never covers the data). The title and the X axis's label are
+// wrapped to the chart's width.
+func newPlot(s size, title, x, y string) *plot.Plot {
 	p := plot.New()
-	p.Title.Text = title
+	p.Title.Text = strings.Join(wrap(title, sans(sizeTitle), s.width-2*vg.Points(margin)), "\n")
+	p.Title.TextStyle.Handler = spacedText
+	p.X.Label.TextStyle.Handler = spacedText
+	x = strings.Join(wrap(x, sans(sizeLabel), s.width-vg.Points(60)), "\n")
 	p.Title.Padding = vg.Points(8)
 	p.Title.TextStyle.Font = sans(sizeTitle)
 	p.X.Label.Text = x
@@ -140,7 +263,19 @@ type figure struct {
 	cols int
 	// height is the height of the panels together, without the legend.
 	width, height vg.Length
-	legend        []legendEntry
+	// phone starts the legend at the figure's left edge, not under the
+	// data area, to give its text the width.
+	phone  bool
+	legend []legendEntry
+}
+
+// newFigure is a figure of the size s, panels height high.
+func newFigure(s size, title string, height vg.Length, panels ...*plot.Plot) *figure {
+	t := ""
+	if title != "" {
+		t = strings.Join(wrap(title, sans(sizeTitle), s.width-2*vg.Points(margin)), "\n")
+	}
+	return &figure{title: t, panels: panels, width: s.width, height: height, phone: s.phone}
 }
 
 type legendEntry struct {
@@ -155,19 +290,31 @@ func (f *figure) add(label string, thumbs ...plot.Thumbnailer) {
 // legendPad is the space between legend entries, and above the legend.
 const legendPad = 4
 
+// legendRoom is about the width of the legend strip: under the data area
+// on a desktop's chart, the whole width on a phone's.
+func (f *figure) legendRoom() vg.Length {
+	if f.phone {
+		return f.width - 2*vg.Points(margin)
+	}
+	return f.width - vg.Points(90)
+}
+
 // legends lays the entries out in one column, or two when there are more
-// than four, filled top to bottom then left to right.
+// than four, filled top to bottom then left to right. A label wider than
+// its column goes on as many lines as it needs, the lines after its first
+// without a thumbnail.
 func (f *figure) legends() []plot.Legend {
 	cols := 1
+	sty := draw.TextStyle{Font: sans(sizeTick), Handler: plot.DefaultTextHandler}
 	if len(f.legend) > 4 {
 		cols = 2
-		sty := draw.TextStyle{Font: sans(sizeTick), Handler: plot.DefaultTextHandler}
 		for _, e := range f.legend {
-			if vg.Points(24)+sty.Width(" "+e.label)+vg.Points(12) > (f.width-vg.Points(90))/2 {
+			if vg.Points(24)+sty.Width(" "+e.label)+vg.Points(12) > f.legendRoom()/2 {
 				cols = 1
 			}
 		}
 	}
+	textRoom := f.legendRoom()/vg.Length(cols) - vg.Points(24) - sty.Width(" ") - vg.Points(2)
 	per := (len(f.legend) + cols - 1) / cols
 	var out []plot.Legend
 	for c := 0; c < cols; c++ {
@@ -177,7 +324,13 @@ func (f *figure) legends() []plot.Legend {
 		l.Padding = vg.Points(legendPad)
 		l.ThumbnailWidth = vg.Points(24)
 		for _, e := range f.legend[c*per : min((c+1)*per, len(f.legend))] {
-			l.Add(e.label, e.thumbs...)
+			for i, line := range wrap(e.label, sans(sizeTick), textRoom) {
+				if i == 0 {
+					l.Add(line, e.thumbs...)
+				} else {
+					l.Add(line)
+				}
+			}
 		}
 		out = append(out, l)
 	}
@@ -210,7 +363,7 @@ func (f *figure) draw(dc draw.Canvas) {
 	lh := f.legendHeight(ls)
 	top := draw.Crop(dc, vg.Points(margin), -vg.Points(margin), lh, -vg.Points(margin))
 	if f.title != "" {
-		sty := draw.TextStyle{Color: color.Black, Font: sans(sizeTitle), Handler: plot.DefaultTextHandler, XAlign: draw.XCenter, YAlign: draw.YTop}
+		sty := draw.TextStyle{Color: color.Black, Font: sans(sizeTitle), Handler: spacedText, XAlign: draw.XCenter, YAlign: draw.YTop}
 		top.FillText(sty, vg.Point{X: (top.Min.X + top.Max.X) / 2, Y: top.Max.Y}, f.title)
 		top = draw.Crop(top, 0, 0, 0, -sty.Height(f.title)-vg.Points(8))
 	}
@@ -290,7 +443,18 @@ func (f *figure) drawLegend(dc draw.Canvas, ls []plot.Legend, lh, x0 vg.Length) 
 	}
 	// The legend starts under the data area's left edge; a second column
 	// starts halfway across it.
+	// On a phone, or when a column would not fit from there (a long
+	// benchmark name widens the axis), from the figure's left edge.
 	colW := (dc.Max.X - x0) / vg.Length(len(ls))
+	for i := range ls {
+		if ls[i].Rectangle(dc).Size().X > colW {
+			x0 = dc.Min.X + vg.Points(margin)
+		}
+	}
+	if f.phone {
+		x0 = dc.Min.X + vg.Points(margin)
+	}
+	colW = (dc.Max.X - x0) / vg.Length(len(ls))
 	for i := range ls {
 		c := dc
 		c.Min.X = x0 + vg.Length(i)*colW
@@ -333,11 +497,15 @@ func sansFallback(svg []byte) []byte {
 
 // ratioTicks labels a log axis of ratios with round values, spaced so
 // that labels never collide: at least an eighth of the axis (in log
-// space) apart. The roundest values are placed first (1, 2, 5 and their
+// space; 1/parts of it when parts is set) apart. The roundest values are placed first (1, 2, 5 and their
 // tenths), then the tenths (0.7, 1.3), then the twentieths (1.05), each
 // where it keeps its distance from those placed. Every twentieth in range
 // gets an unlabelled tick.
-type ratioTicks struct{}
+type ratioTicks struct {
+	// parts is the number of gaps the axis is cut into at least (8
+	// when 0): the most labels there can be, less one.
+	parts float64
+}
 
 // ratioTiers are the round values of a ratio axis, roundest first.
 var ratioTiers = func() [][]float64 {
@@ -358,8 +526,12 @@ var ratioTiers = func() [][]float64 {
 	return [][]float64{t0, t1, t2}
 }()
 
-func (ratioTicks) Ticks(lo, hi float64) []plot.Tick {
-	gap := (math.Log(hi) - math.Log(lo)) / 8
+func (t ratioTicks) Ticks(lo, hi float64) []plot.Tick {
+	parts := t.parts
+	if parts == 0 {
+		parts = 8
+	}
+	gap := (math.Log(hi) - math.Log(lo)) / parts
 	var labels []float64
 	for _, tier := range ratioTiers {
 		for _, v := range tier {
@@ -542,4 +714,57 @@ func logTicks(lo, hi float64, cands []float64, parts float64, format func(float6
 		}
 	}
 	return ticks
+}
+
+// floorTicks marks every candidate floor on the floor axis, and labels
+// those at least a tenth of the axis apart (1/parts of it, when parts is
+// set), the marked one (the recommended floor) first.
+type floorTicks struct {
+	floors []float64
+	marked float64
+	parts  float64
+}
+
+func (t floorTicks) Ticks(lo, hi float64) []plot.Tick {
+	parts := t.parts
+	if parts == 0 {
+		parts = 10
+	}
+	gap := (hi - lo) / parts
+	vals := append([]float64{t.marked}, t.floors...)
+	var ticks []plot.Tick
+	var labelled []float64
+	seen := map[float64]bool{}
+	for _, v := range vals {
+		if v < lo || v > hi || seen[v] {
+			continue
+		}
+		seen[v] = true
+		tk := plot.Tick{Value: v}
+		free := true
+		for _, l := range labelled {
+			if math.Abs(l-v) < gap {
+				free = false
+			}
+		}
+		if free {
+			tk.Label = chartdata.Num(v)
+			labelled = append(labelled, v)
+		}
+		ticks = append(ticks, tk)
+	}
+	sort.Slice(ticks, func(i, j int) bool { return ticks[i].Value < ticks[j].Value })
+	return ticks
+}
+
+// unlabelled is a ticker's ticks without their labels (the upper panel of
+// two that share an X axis).
+type unlabelled struct{ plot.Ticker }
+
+func (u unlabelled) Ticks(lo, hi float64) []plot.Tick {
+	ts := u.Ticker.Ticks(lo, hi)
+	for i := range ts {
+		ts[i].Label = ""
+	}
+	return ts
 }

@@ -49,7 +49,7 @@ func (e *UndrawableError) Error() string {
 func hline(y, x0, x1 float64, c color.Color, dashes []vg.Length) (*plotter.Line, error) {
 	l, err := plotter.NewLine(plotter.XYs{{X: x0, Y: y}, {X: x1, Y: y}})
 	if err != nil {
-		return nil, fmt.Errorf("plots: a horizontal line at %v from %v to %v: %v", y, x0, x1, err)
+		return nil, fmt.Errorf("plots: a horizontal line at %v from %v to %v: %w", y, x0, x1, err)
 	}
 	l.Color = c
 	l.Width = vg.Points(1.2)
@@ -62,7 +62,7 @@ func hline(y, x0, x1 float64, c color.Color, dashes []vg.Length) (*plotter.Line,
 func vline(x, y0, y1 float64, c color.Color, dashes []vg.Length) (*plotter.Line, error) {
 	l, err := plotter.NewLine(plotter.XYs{{X: x, Y: y0}, {X: x, Y: y1}})
 	if err != nil {
-		return nil, fmt.Errorf("plots: a vertical line at %v from %v to %v: %v", x, y0, y1, err)
+		return nil, fmt.Errorf("plots: a vertical line at %v from %v to %v: %w", x, y0, y1, err)
 	}
 	l.Color = c
 	l.Width = vg.Points(1.2)
@@ -79,23 +79,46 @@ func undrawable(h *chartdata.Head) error {
 	return nil
 }
 
-// Draw draws any of the six charts.
+// Draw draws any of the six charts, at a desktop's width (8 inches, 768
+// CSS pixels).
 func Draw(w io.Writer, c chartdata.Chart, f Format) error {
+	fig, err := build(c, desktop)
+	if err != nil {
+		return err
+	}
+	return fig.save(w, f)
+}
+
+// DrawPhone draws any of the six charts at a phone's width (3.75 inches,
+// 360 CSS pixels), laid out to be read there without zooming: fewer
+// labels on the axes, the title and the legend wrapped to the width, the
+// history's panels in two columns. The HTML report shows it in place of
+// Draw's on a narrow screen.
+func DrawPhone(w io.Writer, c chartdata.Chart, f Format) error {
+	fig, err := build(c, phone)
+	if err != nil {
+		return err
+	}
+	return fig.save(w, f)
+}
+
+// build lays out any chart for the size s.
+func build(c chartdata.Chart, s size) (*figure, error) {
 	switch c := c.(type) {
 	case *chartdata.RatioSpread:
-		return RatioSpread(w, c, f)
+		return ratioSpread(c, s)
 	case *chartdata.ScoreSequence:
-		return ScoreSequence(w, c, f)
+		return scoreSequence(c, s)
 	case *chartdata.ScoreDistribution:
-		return ScoreDistribution(w, c, f)
+		return scoreDistribution(c, s)
 	case *chartdata.Noise:
-		return Noise(w, c, f)
+		return noise(c, s)
 	case *chartdata.FloorTradeoff:
-		return FloorTradeoff(w, c, f)
+		return floorTradeoff(c, s)
 	case *chartdata.History:
-		return History(w, c, f)
+		return history(c, s)
 	}
-	return fmt.Errorf("plots: no drawing for a chart of type %T", c)
+	return nil, fmt.Errorf("plots: no drawing for a chart of type %T", c)
 }
 
 // refLine draws a reference line across the chart, horizontal at r.At
@@ -118,15 +141,15 @@ func refLine(r chartdata.Ref, vertical bool, lo, hi float64) (*plotter.Line, err
 	}
 	switch r.Kind {
 	case chartdata.RefFloor:
-		return nil, fmt.Errorf("plots: floor: %v", err)
+		return nil, fmt.Errorf("plots: floor: %w", err)
 	case chartdata.RefLowest:
-		return nil, fmt.Errorf("plots: lowest score: %v", err)
+		return nil, fmt.Errorf("plots: lowest score: %w", err)
 	case chartdata.RefPrediction:
-		return nil, fmt.Errorf("plots: prediction bound: %v", err)
+		return nil, fmt.Errorf("plots: prediction bound: %w", err)
 	case chartdata.RefMedian:
-		return nil, fmt.Errorf("plots: median score: %v", err)
+		return nil, fmt.Errorf("plots: median score: %w", err)
 	case chartdata.RefTarget:
-		return nil, fmt.Errorf("plots: target rate: %v", err)
+		return nil, fmt.Errorf("plots: target rate: %w", err)
 	}
 	return nil, err
 }

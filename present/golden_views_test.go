@@ -38,13 +38,15 @@ func TestGoldenRuns(t *testing.T) {
 	g := loadGlibc(t, "healthy", "")
 	runs := []store.StoredRun{
 		{Run: g[0], Ingested: ingested},
-		{Run: data.Run{ID: "no-roles", Source: "runs.csv", Measurements: []data.Measurement{{Benchmark: "a", Variant: "x", Value: 1}, {Benchmark: "a", Variant: "y", Value: 2}}}, Ingested: ingested},
+		{Run: data.Run{ID: "no-roles", Source: "runs.csv", Measurements: []data.Measurement{
+			{Benchmark: "a", Variant: "x", Value: 1, Repetition: 1}, {Benchmark: "a", Variant: "y", Value: 2, Repetition: 1},
+			{Benchmark: "a", Variant: "x", Sample: 1, Value: 1.5, Repetition: 2}, {Benchmark: "a", Variant: "y", Sample: 1, Value: 2.5, Repetition: 2}}}, Ingested: ingested},
 	}
 	h := hostileRuns(1)[0]
 	h.Time = time.Date(2026, 12, 1, 9, 30, 0, 0, time.FixedZone("CET", 3600))
 	runs = append(runs, store.StoredRun{Run: h, Ingested: ingested})
 	checkGolden(t, "runs", []goldenCase{
-		{name: "runs", reason: "a sample run, a run without roles or labels, a hostile run with a time", doc: (&Runs{Runs: runs}).Doc,
+		{name: "runs", reason: "a sample run, a run without roles or labels measured in two repetitions, a hostile run with a time", doc: (&Runs{Runs: runs}).Doc,
 			json: func() any { return (&Runs{Runs: runs}).JSON() }},
 		{name: "empty", reason: "no run stored: an empty table, an empty array", doc: (&Runs{}).Doc, json: func() any { return (&Runs{}).JSON() }},
 	})

@@ -63,6 +63,10 @@ type ReportChart struct {
 	// SVG is the chart drawn; LeftOut says why it is not, when it is not.
 	SVG     []byte
 	LeftOut string
+	// Phone is the chart drawn for a phone's width (plots.DrawPhone),
+	// which the HTML report shows in place of SVG on a narrow screen; nil
+	// for none (SVG is then scaled to every screen).
+	Phone []byte
 }
 
 func (r *Report) spread() *Spread       { return &Spread{A: r.A} }

@@ -90,8 +90,11 @@ type htmlAudit struct {
 // htmlTable is a table ready for the template; cells are escaped by
 // html/template.
 type htmlTable struct {
-	Head  []string
-	Right []bool
+	Head []string
+	// Class is each column's cells' class: "r" right-aligned, "id" run
+	// ids, kept on one line (on a 390 px phone they broke over two,
+	// issue 35: the table scrolls in its box instead).
+	Class []string
 	Rows  [][]string
 	// Wide is a table of more columns than a phone shows at once: it
 	// says that it scrolls sideways there.
@@ -109,17 +112,25 @@ func forHTML(t *render.Table) htmlTable {
 		}
 		h.Rows = append(h.Rows, row)
 	}
-	for _, a := range t.Align {
-		h.Right = append(h.Right, a == render.Right)
+	for i, a := range t.Align {
+		var c []string
+		if a == render.Right {
+			c = append(c, "r")
+		}
+		if t.Head[i] == "run" {
+			c = append(c, "id")
+		}
+		h.Class = append(h.Class, strings.Join(c, " "))
 	}
 	return h
 }
 
-// htmlChart is a chart in the page: inline SVG, or why it is left out.
+// htmlChart is a chart in the page: inline SVG (and the phone's, shown
+// in its place on a narrow screen), or why it is left out.
 type htmlChart struct {
 	Name, Title string
 	Read        string // what to read from the chart, one sentence
-	SVG         template.HTML
+	SVG, Phone  template.HTML
 	LeftOut     string // why the chart is not drawn; "" when it is
 }
 
@@ -127,7 +138,8 @@ type htmlChart struct {
 func (r *Report) WriteHTML(w io.Writer) error {
 	var cs []htmlChart
 	for _, c := range reportOrder(r.Charts) {
-		cs = append(cs, htmlChart{Name: c.Name, Title: c.Caption, Read: r.reading(c.Name), SVG: template.HTML(inlineSVG(string(c.SVG))), LeftOut: c.LeftOut})
+		cs = append(cs, htmlChart{Name: c.Name, Title: c.Caption, Read: r.reading(c.Name), SVG: template.HTML(inlineSVG(string(c.SVG))),
+			Phone: template.HTML(inlineSVG(string(c.Phone))), LeftOut: c.LeftOut})
 	}
 	spread, rec := r.spread(), r.recommend()
 	var audit *htmlAudit

@@ -40,6 +40,7 @@ func runColumns() []render.Column[storedRow] {
 		{Head: "benchmarks", Align: render.Right, Cell: func(r storedRow) string { return strconv.Itoa(benchmarkCount(&r.Run)) },
 			Key: "benchmarks", JSON: func(r storedRow) any { return benchmarkCount(&r.Run) }},
 		{Key: "measurements", JSON: func(r storedRow) any { return len(r.Measurements) }},
+		{Key: "repetitions", JSON: func(r storedRow) any { return repetitionCount(&r.Run) }},
 		{Head: "ingested", Cell: func(r storedRow) string { return r.Ingested.UTC().Format(time.RFC3339) },
 			Key: "ingested", JSON: func(r storedRow) any { return r.Ingested.UTC().Format(time.RFC3339) }},
 	}
@@ -66,6 +67,19 @@ func benchmarkCount(r *data.Run) int {
 	seen := map[string]bool{}
 	for _, m := range r.Measurements {
 		seen[m.Benchmark] = true
+	}
+	return len(seen)
+}
+
+// repetitionCount counts the distinct repetitions of the suite a run's
+// samples came from: 0 when the input did not say (or a qoscal before
+// the store kept repetitions stored it).
+func repetitionCount(r *data.Run) int {
+	seen := map[int]bool{}
+	for _, m := range r.Measurements {
+		if m.Repetition > 0 {
+			seen[m.Repetition] = true
+		}
 	}
 	return len(seen)
 }

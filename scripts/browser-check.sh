@@ -5,7 +5,12 @@
 # wider than its column without a scroll container around it, when the page
 # itself scrolls sideways, or when the smallest chart text is rendered under
 # 11 CSS pixels. The measuring script runs in a copy of the report (the
-# report itself has no scripts); its result is read with --dump-dom. Needs Debian's chromium (apt-get install chromium); without it,
+# report itself has no scripts); its result is read with --dump-dom.
+# Then TestReportBrowser shows the report in a frame of a phone's true
+# viewport (390 by 844; the window above is at least 500 px wide, so the
+# body is held to 390 px) and of a laptop's: no sideways scroll, every
+# chart and its text (the floor's label among it) within the width, no
+# run id over two lines. Needs Debian's chromium (apt-get install chromium); without it,
 # says so and exits 0, or fails when QOSCAL_REQUIRE_BROWSER is set (as
 # .ci/run sets it, after installing chromium).
 # Usage: scripts/browser-check.sh [OUTDIR]   (default: a temporary folder)
@@ -57,7 +62,11 @@ addEventListener('load', () => {
   if (document.body.scrollWidth > W + 1) bad.push('the page scrolls sideways (' + document.body.scrollWidth + ' px in ' + W + ')');
   let min = Infinity;
   for (const svg of document.querySelectorAll('figure svg')) {
-    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    // Each chart is there twice, for a desktop and a phone: the one not
+    // shown at this width has no box.
+    const shown = svg.getBoundingClientRect().width;
+    if (shown === 0) continue;
+    const scale = shown / svg.viewBox.baseVal.width;
     for (const t of svg.querySelectorAll('text')) {
       min = Math.min(min, parseFloat(getComputedStyle(t).fontSize) * scale);
     }
@@ -92,4 +101,12 @@ for size in 1280,3000 390,5000; do
   fi
   case "$line" in *"problems=none"*) ;; *) echo "browser-check: at ${size%,*} px: ${line#*problems=}" >&2; fail=1 ;; esac
 done
+
+log="$out/report-browser-test.log"
+QOSCAL_SLOW_TESTS=1 go test -count=1 -v -run 'TestReportBrowser' ./cmd/qoscal >"$log" 2>&1 || fail=1
+grep -E '^(--- |    --- |ok|FAIL|PASS)|report_browser_test.go' "$log" || cat "$log"
+if [ -n "${QOSCAL_REQUIRE_BROWSER:-}" ] && grep -q -- '--- SKIP: TestReportBrowser' "$log"; then
+  echo "browser-check: TestReportBrowser skipped, and QOSCAL_REQUIRE_BROWSER is set" >&2
+  fail=1
+fi
 exit $fail

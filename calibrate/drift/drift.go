@@ -104,6 +104,11 @@ type DriftOptions struct {
 	PerRuns int
 	// Seed seeds the simulation of the check's null (default 1).
 	Seed uint64
+	// ScoreOnly checks the score alone and leaves Benchmarks empty: for
+	// a caller that reads only the score's result (the gate's note, the
+	// watch's replay), whom the benchmarks' checks would cost a
+	// simulated null of 40,000 sequences or more for each distinct ρ.
+	ScoreOnly bool
 }
 
 // The drift check's defaults and constants (docs/STATS.md 5, "Drift").
@@ -250,7 +255,7 @@ func Drift(cal *model.File, runs []data.Run, dir calibrate.Direction, opt DriftO
 			}
 		}
 	}
-	if res.TooFew {
+	if res.TooFew || opt.ScoreOnly {
 		return res, nil
 	}
 	// Each benchmark at the family-wise rate: Holm over the suite, with

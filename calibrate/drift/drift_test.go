@@ -3,6 +3,7 @@ package drift
 import (
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -65,6 +66,19 @@ func TestDrift(t *testing.T) {
 		}
 		if len(d.Benchmarks) != 1 || d.Benchmarks[0].Direction != tc.dir || d.Benchmarks[0].FromRun != "gated-013" {
 			t.Errorf("a step to %v×: the benchmark's drift %+v", tc.step, d.Benchmarks)
+		}
+		// ScoreOnly (the gate's note, the watch) gives the same score
+		// result and no benchmark's.
+		so, err := Drift(f, newRuns(x), calibrate.Auto, DriftOptions{ScoreOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(so.Benchmarks) != 0 {
+			t.Errorf("ScoreOnly: benchmarks %+v, want none", so.Benchmarks)
+		}
+		so.Benchmarks = d.Benchmarks
+		if !reflect.DeepEqual(so, d) {
+			t.Errorf("ScoreOnly: %+v\nwant the full check's score result %+v", so, d)
 		}
 	}
 	// One run far off (a degraded runner) is trimmed from every window

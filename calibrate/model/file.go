@@ -465,7 +465,7 @@ func readFile(path string, limit int64) (*File, error) {
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, fmt.Errorf("calibration file %s: no such file", path)
 		}
-		return nil, fmt.Errorf("calibration file %s: %v", path, err)
+		return nil, fmt.Errorf("calibration file %s: %w", path, err)
 	}
 	if int64(len(b)) > limit {
 		// It grew after the size was checked.
@@ -473,7 +473,7 @@ func readFile(path string, limit int64) (*File, error) {
 	}
 	sum := sha256.Sum256(b)
 	if b, err = decodeText(b); err != nil {
-		return nil, fmt.Errorf("calibration file %s: %v", path, err)
+		return nil, fmt.Errorf("calibration file %s: %w", path, err)
 	}
 	f, err := ParseFile(path, b)
 	if err != nil {
@@ -516,7 +516,7 @@ func decodeText(b []byte) ([]byte, error) {
 	}
 	out, err := xunicode.UTF16(order, xunicode.IgnoreBOM).NewDecoder().Bytes(b)
 	if err != nil {
-		return nil, fmt.Errorf("UTF-16 (%s) that does not decode: %v", what, err)
+		return nil, fmt.Errorf("UTF-16 (%s) that does not decode: %w", what, err)
 	}
 	return out, nil
 }

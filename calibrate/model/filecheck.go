@@ -293,7 +293,7 @@ func (f *File) checkModel() error {
 	}
 	scores, err := m.Scores(f.Suite)
 	if err != nil {
-		return fmt.Errorf("field matrix: %v", err)
+		return fmt.Errorf("field matrix: %w", err)
 	}
 	lo, hi := stats.MinMax(scores)
 	med := stats.Median(scores)
@@ -309,7 +309,7 @@ func (f *File) checkModel() error {
 	// mean and SD of log scores: they must be the matrix's too.
 	logs, err := stats.Logs(scores)
 	if err != nil {
-		return fmt.Errorf("field matrix: %v", err)
+		return fmt.Errorf("field matrix: %w", err)
 	}
 	for _, c := range []struct {
 		name      string
@@ -321,7 +321,7 @@ func (f *File) checkModel() error {
 	}
 	_, floor, _, err := FloorOf(scores, f.RecommendOptions())
 	if err != nil {
-		return fmt.Errorf("field matrix: %v", err)
+		return fmt.Errorf("field matrix: %w", err)
 	}
 	if floor != f.Floor {
 		return &FloorMismatchError{Floor: f.Floor, Method: f.Method, Want: floor}

@@ -275,7 +275,7 @@ func jsonErr(b []byte, err error) error {
 				line++
 			}
 		}
-		return fmt.Errorf("line %d: %v", line, err)
+		return fmt.Errorf("line %d: %w", line, err)
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {

@@ -123,7 +123,7 @@ func (c *Collected) repetitionRows(run *data.Run, base, cand string, scratch *ca
 	for i, sub := range RepetitionRuns(run, reps) {
 		list, err := scratch.Ratios(&sub, base, cand, c.opt.Direction, c.opt.Metric)
 		if err != nil {
-			return nil, fmt.Errorf("%s, repetition %d: %v", calibrate.RunName(run), reps[i], err)
+			return nil, fmt.Errorf("%s, repetition %d: %w", calibrate.RunName(run), reps[i], err)
 		}
 		rows := make([]ratioRow, 0, len(list))
 		for j := range list {

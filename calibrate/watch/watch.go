@@ -238,7 +238,7 @@ func Decide(cal *model.File, runs []data.Run, dir calibrate.Direction, st State,
 	if err != nil {
 		return nil, err
 	}
-	all, err := drift.Drift(cal, runs, dir, drift.DriftOptions{FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, Seed: opt.Seed})
+	all, err := drift.Drift(cal, runs, dir, drift.DriftOptions{FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, Seed: opt.Seed, ScoreOnly: true})
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +275,7 @@ func Decide(cal *model.File, runs []data.Run, dir calibrate.Direction, st State,
 		for _, id := range res.Runs[res.Restart:] {
 			seg = append(seg, *byID[id])
 		}
-		if res.Drift, err = drift.Drift(cal, seg, dir, drift.DriftOptions{FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, Seed: opt.Seed}); err != nil {
+		if res.Drift, err = drift.Drift(cal, seg, dir, drift.DriftOptions{FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, Seed: opt.Seed, ScoreOnly: true}); err != nil {
 			return nil, err
 		}
 	}
@@ -511,7 +511,7 @@ func (m *machine) push(v float64) string {
 // and the figures stated for the calibration.
 func Replay(cal *model.File, runs []data.Run, dir calibrate.Direction, opt Options) (ids []string, actions []string, rates Rates, err error) {
 	opt = opt.withDefaults()
-	d, err := drift.Drift(cal, runs, dir, drift.DriftOptions{FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, Seed: opt.Seed})
+	d, err := drift.Drift(cal, runs, dir, drift.DriftOptions{FalseAlarm: opt.FalseAlarm, PerRuns: opt.PerRuns, Seed: opt.Seed, ScoreOnly: true})
 	if err != nil {
 		return nil, nil, rates, err
 	}

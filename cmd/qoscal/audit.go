@@ -190,7 +190,7 @@ func (a *auditFlags) run(u *ui, args []string) error {
 		v.Doc().WriteMarkdown(&md)
 		if err := appendFile(summary, md.Bytes()); err != nil {
 			u.summary = ""
-			return fmt.Errorf("step summary %s: %v", summary, err)
+			return fmt.Errorf("step summary %s: %w", summary, err)
 		}
 	}
 	if err := show(u, v); err != nil {

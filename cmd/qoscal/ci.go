@@ -171,7 +171,7 @@ func (u *ui) setOutputs(outs []output) error {
 	// error this returns.
 	u.outputsSet = true
 	if err := appendFile(path, b); err != nil {
-		return fmt.Errorf("step outputs $GITHUB_OUTPUT %s: %v", path, err)
+		return fmt.Errorf("step outputs $GITHUB_OUTPUT %s: %w", path, err)
 	}
 	return nil
 }

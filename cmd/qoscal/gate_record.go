@@ -63,7 +63,7 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *model.File, dir calibrat
 	if len(recent) < 3 {
 		return ""
 	}
-	d, err := drift.Drift(cal, recent, dir, drift.DriftOptions{PerRuns: g.driftWindow})
+	d, err := drift.Drift(cal, recent, dir, drift.DriftOptions{PerRuns: g.driftWindow, ScoreOnly: true})
 	if err != nil {
 		u.warnf("no drift check: %v", present.Error(err))
 		return ""
@@ -144,7 +144,7 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calgate.GateResult
 		name = fmt.Sprintf("runs %s and %s (a pair)", runs[0].ID, runs[1].ID)
 	}
 	switch l := ir.Ledger; {
-	case ir.Added+ir.Replaced > 0:
+	case ir.Added+ir.Replaced+ir.Completed > 0:
 		u.notef("recorded %s in %s", name, st.Location())
 	case l.VerdictsAdded > 0:
 		u.notef("%s already stored in %s; recorded its verdict", name, st.Location())
@@ -241,10 +241,10 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	// What is written must read back: a value the environment gave with a
 	// line break is refused here, not by whoever reads the artifact.
 	if _, err := load.ParseMeta(p, b); err != nil {
-		return fmt.Errorf("--emit-meta: %v", err)
+		return fmt.Errorf("--emit-meta: %w", err)
 	}
 	if err := writeFile(p, append(b, '\n')); err != nil {
-		return fmt.Errorf("--emit-meta: %v", err)
+		return fmt.Errorf("--emit-meta: %w", err)
 	}
 	u.notef("wrote %s", p)
 	return nil

@@ -28,7 +28,7 @@ func writeGate(u *ui, v *gateView, outs []output, same string, warnings []calibr
 		if err := appendFile(summary, md.Bytes()); err != nil {
 			// The error's own summary entry would fail the same way.
 			u.summary = ""
-			return fmt.Errorf("step summary %s: %v", summary, err)
+			return fmt.Errorf("step summary %s: %w", summary, err)
 		}
 	}
 	if err := u.setOutputs(outs); err != nil {

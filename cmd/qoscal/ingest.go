@@ -26,7 +26,9 @@ result files of a single run, named by --run.
 
 All runs of one call land together or not at all. A run id already stored
 with the same content is left alone ("already stored"); with other content it
-is an error, unless --replace.
+is an error, unless --replace. The store keeps each sample's repetition (a
+folder 'qoscal measure' wrote), so a run scores the same from the store as
+from its folder; a run an older qoscal stored without them is given them.
 `,
 	example: `Example: twelve CI runs of glibc malloc against mimalloc (bundled samples):
 
@@ -130,6 +132,9 @@ func (f *ingestFlags) run(u *ui, paths []string) error {
 		}
 	case n > 5:
 		u.notef("runs %s, %s, ... %s already stored (%d runs)", res.AlreadyStored[0], res.AlreadyStored[1], res.AlreadyStored[n-1], n)
+	}
+	if res.Completed > 0 {
+		u.notef("%s stored without repetitions (by an older qoscal, or from input without them) given them now", present.Plural(res.Completed, "run"))
 	}
 	fmt.Fprintf(u.stdout, "%s: %s added, %d already stored, %d replaced; %d measurements written\n",
 		loc, present.Plural(res.Added, "run"), res.Unchanged, res.Replaced, res.Measurements)

@@ -268,7 +268,7 @@ func drawCharts(u *ui, cs []chartdata.Chart, format plots.Format) ([]drawn, erro
 		}
 		var buf bytes.Buffer
 		if err := plots.Draw(&buf, c, format); err != nil {
-			return nil, fmt.Errorf("chart %s: %v", d.name, err)
+			return nil, fmt.Errorf("chart %s: %w", d.name, err)
 		}
 		d.image = buf.Bytes()
 		out = append(out, d)

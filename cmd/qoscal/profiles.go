@@ -49,7 +49,7 @@ func profilesBy(u *ui, in *input, rec *calfloor.Recommendation, by string, now t
 			set[id] = true
 		}
 		bad := func(err error) error {
-			return fmt.Errorf("--by %s: the profile of %s, on %s: %v", by, v, present.Plural(len(set), "run"), err)
+			return fmt.Errorf("--by %s: the profile of %s, on %s: %w", by, v, present.Plural(len(set), "run"), err)
 		}
 		sub, err := in.collected.Analyze(func(id string) bool { return set[id] })
 		if err != nil {

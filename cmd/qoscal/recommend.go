@@ -154,10 +154,10 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 		}
 		var buf bytes.Buffer
 		if err := f.Write(&buf); err != nil {
-			return fmt.Errorf("writing the calibration file: %v", err)
+			return fmt.Errorf("writing the calibration file: %w", err)
 		}
 		if err := writeFile(write, buf.Bytes()); err != nil {
-			return fmt.Errorf("writing the calibration file: %v", err)
+			return fmt.Errorf("writing the calibration file: %w", err)
 		}
 		u.notef("wrote the calibration file %s (floor %s)", write, f.FloorText)
 		if len(f.ExpectedSkips) > 0 {
@@ -193,7 +193,7 @@ func (r *recommendFlags) detectPlan(a *spread.Analysis, rec *calfloor.Recommenda
 	}
 	p, err := calgate.Detect(a, rec, r.detect, 0.9, rep, r.jobSeconds)
 	if err != nil {
-		return nil, fmt.Errorf("--detect: %v", err)
+		return nil, fmt.Errorf("--detect: %w", err)
 	}
 	return &p, nil
 }
@@ -390,7 +390,7 @@ func runBacktest(u *ui, af *analysisFlags, a *spread.Analysis, rec *calfloor.Rec
 	}
 	out, err := calfloor.Backtest(a, rec.Floor, runs, dir, af.metric)
 	if err != nil {
-		return nil, fmt.Errorf("--backtest: %v", err)
+		return nil, fmt.Errorf("--backtest: %w", err)
 	}
 	for _, b := range out {
 		if len(b.Missing) > 0 {

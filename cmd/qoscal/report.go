@@ -38,8 +38,8 @@ selects (the counts, the realised false-alarm rate with its exact interval
 against the claimed one, the verdict, the marked misses); and the list of
 runs says which were gated.
 
---out writes one self-contained HTML file: charts inline as SVG, styles
-inline, no scripts, nothing fetched; readable on a phone and printable.
+--out writes one self-contained HTML file: charts inline as SVG (each drawn
+for a desktop and for a phone), styles inline, no scripts, nothing fetched.
 --markdown writes the same content as GitHub-flavoured Markdown, with the
 charts as SVG files next to it (FILE-ratio-spread.svg, ...).
 --summary appends the Markdown report to $GITHUB_STEP_SUMMARY (or to
@@ -136,8 +136,16 @@ func (r *reportFlags) run(u *ui, paths []string) error {
 	if err := r.audit(u, rep, ledger); err != nil {
 		return err
 	}
-	for _, d := range ds {
-		rep.Charts = append(rep.Charts, present.ReportChart{Name: d.name, Caption: d.caption, SVG: d.image, LeftOut: d.leftOut})
+	// The HTML page shows each chart drawn for a phone on a narrow screen.
+	for i, d := range ds {
+		c, phone := present.ReportChart{Name: d.name, Caption: d.caption, SVG: d.image, LeftOut: d.leftOut}, new(bytes.Buffer)
+		if out != "" && d.leftOut == "" {
+			if err := plots.DrawPhone(phone, cd[i], plots.SVG); err != nil {
+				return fmt.Errorf("chart %s: %w", d.name, err)
+			}
+			c.Phone = phone.Bytes()
+		}
+		rep.Charts = append(rep.Charts, c)
 	}
 	for _, run := range in.runs {
 		rep.Sources[run.ID] = run.Source
@@ -185,7 +193,7 @@ func (r *reportFlags) run(u *ui, paths []string) error {
 		// A blank line first, so that the report starts a block of its own
 		// after whatever the summary holds.
 		if err := appendFile(summary, append([]byte("\n"), buf.Bytes()...)); err != nil {
-			return fmt.Errorf("step summary %s: %v", summary, err)
+			return fmt.Errorf("step summary %s: %w", summary, err)
 		}
 		fmt.Fprintln(u.stdout, render.OneLine(summary))
 	}

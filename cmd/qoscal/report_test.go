@@ -48,7 +48,8 @@ func runQoscal(t *testing.T, args ...string) (string, string) {
 }
 
 // TestReportHTML checks the HTML report as a browser would read it: it
-// parses, holds the five charts and the tables, shows hostile names as
+// parses, holds the six charts (each drawn twice, for a desktop and a
+// phone) and the tables, shows hostile names as
 // text (no script or event-handler attribute comes from the input), and
 // references nothing outside the file.
 func TestReportHTML(t *testing.T) {
@@ -93,8 +94,8 @@ func TestReportHTML(t *testing.T) {
 	if counts["link"] != 0 || counts["iframe"] != 0 || counts["b"] != 0 || counts["i"] != 0 {
 		t.Errorf("elements from input or external: %v", counts)
 	}
-	if counts["svg"] != 6 {
-		t.Errorf("%d inline SVG charts, want 6", counts["svg"])
+	if counts["svg"] != 12 {
+		t.Errorf("%d inline SVG charts, want 12 (6 charts, each for a desktop and for a phone)", counts["svg"])
 	}
 	if counts["table"] != 5 {
 		t.Errorf("%d tables, want the figures, candidates, distribution, benchmarks and inputs", counts["table"])

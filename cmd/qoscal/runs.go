@@ -20,8 +20,11 @@ candidate variants, how many variants and benchmarks, when it was ingested.
     {"id": "run-01", "labels": {"os": "linux"}, "source": "...",
      "time": "2026-12-01T07:33:21Z" or null, "baseline": "glibc" or null,
      "candidate": "mimalloc" or null, "variants": {"glibc": 10, ...},
-     "benchmarks": 10, "measurements": 20, "ingested": "2026-12-01T08:00:00Z"}
-("variants" maps each variant to its number of benchmarks with a value.)
+     "benchmarks": 10, "measurements": 20, "repetitions": 0,
+     "ingested": "2026-12-01T08:00:00Z"}
+("variants" maps each variant to its number of benchmarks with a value;
+"repetitions" counts the repetitions of the suite its samples came from, 0
+when the input did not say.)
 `,
 	example: `Example:
 

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -191,6 +192,12 @@ func genSiteStore(t testing.TB, dir string) (string, []string) {
 	return db, files
 }
 
+// siteBands holds each calibration's bands, computed once: a band's
+// tail bound is a root search (about 80 ms for 50 benchmarks), and
+// computing them again for each of the 1,000 gated runs took two
+// minutes of the default test run.
+var siteBands sync.Map // *model.File → []model.Band
+
 // siteVerdict is the verdict the gate would give r against cal on its
 // whole suite: pass or fail by the floor, and each benchmark against its
 // band (model.JudgeBands).
@@ -211,7 +218,11 @@ func siteVerdict(t testing.TB, cal *model.File, r *data.Run, at time.Time) store
 	for _, b := range cal.Suite {
 		logs[b] = math.Log(rr.Ratios[b].Ratio)
 	}
-	j := model.JudgeBands(cal.Matrix.Bands(alpha), logs, alpha)
+	bands, ok := siteBands.Load(cal)
+	if !ok {
+		bands, _ = siteBands.LoadOrStore(cal, cal.Matrix.Bands(alpha))
+	}
+	j := model.JudgeBands(bands.([]model.Band), logs, alpha)
 	for _, b := range cal.Suite { // the suite is sorted by name
 		band := "within"
 		if j.Below[b] {

@@ -19,13 +19,15 @@ URL, PGPASSWORD or ~/.pgpass, and is never printed). Copy a file's history
 into a team's shared PostgreSQL store to adopt it, or a PostgreSQL store into
 a file to work offline.
 
-Runs keep their ids, labels, measurements and ingest times, and the order in
-which they were ingested; the ledger (the verdicts 'gate --record' kept and
-the marks of 'qoscal mark') goes with them, in the order it was recorded.
-The copy is one transaction. A run the target holds
+Runs keep their ids, labels, measurements (with their repetitions) and ingest
+times, and the order in which they were ingested; the ledger (the verdicts
+'gate --record' kept and the marks of 'qoscal mark') goes with them, in the
+order it was recorded. The copy is one transaction. A run the target holds
 already with the same content is left alone, so copying again changes
-nothing; a run it holds with other content is an error (exit 2), and nothing
-is copied. The source is only read; the target is made when it is missing.
+nothing; a run it holds without its repetitions (stored by an older qoscal)
+is given them; a run it holds with other content is an error (exit 2), and
+nothing is copied. The source is only read; the target is made when it is
+missing.
 
 Upgrade brings a store written by an older qoscal to this qoscal's schema,
 in place and in one transaction, keeping every run; a SQLite file is then
@@ -46,10 +48,10 @@ reported damaged (exit 2).
 Example: upgrade a store an older qoscal wrote, then again:
 
     $ qoscal store upgrade --db old.db
-    old.db: upgraded from schema version 1 to 4
+    old.db: upgraded from schema version 1 to 5
     old.db: compacted, ...
     $ qoscal store upgrade --db old.db
-    old.db: schema version 4, up to date
+    old.db: schema version 5, up to date
 `,
 	subs: []*command{
 		{name: "copy", new: func() runner { return new(storeCopyFlags) }},
@@ -93,7 +95,7 @@ func (f *storeCopyFlags) run(u *ui, args []string) error {
 		return err
 	}
 	res := c.Result
-	fmt.Fprintf(u.stdout, "%s -> %s: %s copied, %d already stored\n", c.From, c.To, present.Plural(res.Added, "run"), res.Unchanged)
+	fmt.Fprintf(u.stdout, "%s -> %s: %s copied, %d already stored\n", c.From, c.To, present.Plural(res.Added+res.Completed, "run"), res.Unchanged)
 	if c.HasLedger {
 		l := res.Ledger
 		line := fmt.Sprintf("%s -> %s: ledger: %s and %s copied, %d already stored", c.From, c.To,

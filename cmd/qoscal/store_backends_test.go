@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"html"
 	"net/url"
 	"os"
@@ -294,4 +295,82 @@ func readLedger(t *testing.T, location string) store.Ledger {
 		t.Fatal(err)
 	}
 	return l
+}
+
+// TestStoreRepetitionsBackends: runs measured in repetitions (a CSV
+// file's repetition column, as 'qoscal measure' writes one) are scored
+// the same from the file as from a SQLite and a PostgreSQL store they
+// were ingested into: spread's and recommend's documents are the same,
+// byte for byte, and runs counts each run's 3 repetitions; and likewise
+// from a PostgreSQL store the SQLite one was copied into (issue 35 item 3; testdata/store_repetitions_one_score.txt
+// checks measure's folders on SQLite). Skipped without a PostgreSQL
+// server, as the backends' other checks are.
+func TestStoreRepetitionsBackends(t *testing.T) {
+	pg := storetest.PostgresURL(t)
+	t.Setenv("SOURCE_DATE_EPOCH", "1796112000")
+	t.Setenv("QOSCAL_DB", "")
+	dir := t.TempDir()
+	// Six runs of three repetitions, one sample of each benchmark and
+	// variant in each; the candidate's repetitions swing by up to 30%,
+	// so that medians pooled across repetitions score a run otherwise.
+	var b strings.Builder
+	b.WriteString("run,benchmark,variant,role,repetition,sample,value,unit\n")
+	for run := 1; run <= 6; run++ {
+		for rep := 1; rep <= 3; rep++ {
+			swing := 1 + 0.1*float64((run*7+rep*5)%7-3)
+			for i, bench := range []string{"alloc", "free"} {
+				base := 100 * float64(i+1) * (1 + 0.01*float64(rep))
+				fmt.Fprintf(&b, "job%d,%s,system,baseline,%d,%d,%g,ns/op\n", run, bench, rep, rep-1, base)
+				fmt.Fprintf(&b, "job%d,%s,hoard,candidate,%d,%d,%g,ns/op\n", run, bench, rep, rep-1, 0.8*base*swing)
+			}
+		}
+	}
+	csv := filepath.Join(dir, "runs.csv")
+	if err := os.WriteFile(csv, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	qoscal := func(args ...string) string {
+		t.Helper()
+		var stdout, stderr bytes.Buffer
+		if code := run(args, strings.NewReader(""), &stdout, &stderr); code != 0 {
+			t.Fatalf("qoscal %s: exit %d\n%s", strings.Join(args, " "), code, stderr.String())
+		}
+		return stdout.String()
+	}
+	spread, recommend := qoscal("spread", "--format", "json", csv), qoscal("recommend", "--format", "json", csv)
+	var doc struct {
+		Scores []struct {
+			Run   string  `json:"run"`
+			Score float64 `json:"score"`
+		} `json:"scores"`
+	}
+	if err := json.Unmarshal([]byte(spread), &doc); err != nil || len(doc.Scores) != 6 {
+		t.Fatalf("spread of the CSV file: %v, %d scores:\n%s", err, len(doc.Scores), spread)
+	}
+	sqliteDB, copied := filepath.Join(dir, "q.db"), storetest.PostgresURL(t)
+	for _, db := range []string{sqliteDB, pg, copied} {
+		if db == copied {
+			qoscal("store", "copy", "--from", sqliteDB, "--to", copied)
+		} else {
+			qoscal("ingest", "--db", db, csv)
+		}
+		if got := qoscal("spread", "--format", "json", "--db", db); got != spread {
+			t.Errorf("spread --db %s differs from spread of the file:\n%s\n---\n%s", store.RedactLocation(db), got, spread)
+		}
+		if got := qoscal("recommend", "--format", "json", "--db", db); got != recommend {
+			t.Errorf("recommend --db %s differs from recommend of the file:\n%s\n---\n%s", store.RedactLocation(db), got, recommend)
+		}
+		var listed []struct {
+			ID          string `json:"id"`
+			Repetitions int    `json:"repetitions"`
+		}
+		if err := json.Unmarshal([]byte(qoscal("runs", "--format", "json", "--db", db)), &listed); err != nil || len(listed) != 6 {
+			t.Fatalf("runs --db %s: %v, %d runs", store.RedactLocation(db), err, len(listed))
+		}
+		for _, r := range listed {
+			if r.Repetitions != 3 {
+				t.Errorf("runs --db %s: run %s has %d repetitions, want 3", store.RedactLocation(db), r.ID, r.Repetitions)
+			}
+		}
+	}
 }

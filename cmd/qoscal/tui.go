@@ -132,7 +132,7 @@ func show[J any](u *ui, v interface {
 func writeJSON(u *ui, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
-		return fmt.Errorf("encoding JSON: %v", err)
+		return fmt.Errorf("encoding JSON: %w", err)
 	}
 	_, err = fmt.Fprintf(u.stdout, "%s\n", render.BreakLegacyJSON(b))
 	return err

@@ -30,7 +30,10 @@ func digestPinRuns() []data.Run {
 	for i := range 400 {
 		large.Measurements = append(large.Measurements, data.Measurement{Benchmark: "BenchmarkLongName/size=" + strconv.Itoa(i%37), Variant: string(rune('a' + i%2)), Sample: i, Value: float64(i) / 7, Unit: "ns/op"})
 	}
-	return []data.Run{storetest.NewRun("plain", 1, nil), unsorted, odd, {ID: "empty"}, large}
+	// reps was measured in repetitions (schema version 5): each
+	// measurement's repetition is hashed with it; the runs above have
+	// none, and keep the digests stores before version 5 hold.
+	return []data.Run{storetest.NewRun("plain", 1, nil), unsorted, odd, {ID: "empty"}, large, storetest.NewRepetitionRun("reps", 1.2)}
 }
 
 func TestDigestPinned(t *testing.T) {
@@ -40,6 +43,10 @@ func TestDigestPinned(t *testing.T) {
 		"odd":      "c66ceb8a832474ab2cebbd5e3888232d3ddee5528b04d0ef4bcef416bb09819a",
 		"empty":    "9425222201f92487fd4f854844cf12f4f37d4dd9bd4de291e295f755a5e408e6",
 		"large":    "a0526e9049628a77cd682a4135ff5efbf209cfdeb0e52f5b274c425a0c5c1f64",
+		// reps: also from a Python script that writes Digest's text
+		// as its doc says (hashlib.sha256), the repetition a seventh
+		// part of each measurement's line.
+		"reps": "9d7ea8c81fe7f5e307ad8c7029e07180cdff3aa88268719c9faa5165730833fb",
 	}
 	for _, r := range digestPinRuns() {
 		before := append([]data.Measurement(nil), r.Measurements...)

@@ -265,9 +265,15 @@ const DefaultStore = "qoscal.db"
 
 // IngestResult counts what an Ingest did.
 type IngestResult struct {
-	Added        int // runs new to the store
-	Replaced     int // runs whose stored content was replaced (replace mode)
-	Unchanged    int // runs already stored with the same content
+	Added     int // runs new to the store
+	Replaced  int // runs whose stored content was replaced (replace mode)
+	Unchanged int // runs already stored with the same content
+	// Completed counts runs stored without their repetitions (by a qoscal
+	// before schema version 5, which did not keep them, or from input that
+	// did not say) that the ingest gave them: the same samples, each now
+	// with its repetition, whatever the replace mode. The run is then
+	// scored as from its folder.
+	Completed    int
 	Measurements int // measurements written
 	// AlreadyStored lists the ids of the unchanged runs.
 	AlreadyStored []string
@@ -293,6 +299,10 @@ type StoredRun struct {
 // Digest is a content hash of a run: its id, labels, roles, time and
 // measurements, in canonical order. Its source (the path it was read from)
 // is left out, so the same run read from another checkout is the same run.
+// A measurement's repetition (schema version 5) is hashed only when it is
+// not 0: a run without repetitions has the digest that stores written
+// before repetitions were kept hold for it, and a run with them differs
+// from the same samples stored without them.
 //
 // Each line hashed is its parts, each written as its length in decimal,
 // a colon and its bytes, then a newline. Stored runs carry their digest,
@@ -353,6 +363,11 @@ func Digest(r *data.Run) string {
 		partBytes(strconv.AppendInt(num[:0], int64(m.Sample), 10))
 		partBytes(strconv.AppendUint(num[:0], math.Float64bits(m.Value), 16))
 		part(m.Unit)
+		if m.Repetition != 0 {
+			// One more part on the line: a line of six parts never
+			// reads as one of seven, as every part is length-prefixed.
+			partBytes(strconv.AppendInt(num[:0], int64(m.Repetition), 10))
+		}
 		line()
 	}
 	h.Write(buf)

@@ -63,7 +63,7 @@ func WriteLevel(out string, files []File, mtime time.Time, level int) error {
 		err = cerr
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %v", out, err)
+		return fmt.Errorf("%s: %w", out, err)
 	}
 	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
 		return err

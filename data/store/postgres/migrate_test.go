@@ -88,3 +88,28 @@ func TestMigrateFromV3(t *testing.T) {
 	}
 	storetest.CheckUpgradeFromV3(t, runs, func(mode store.Mode) (store.Store, error) { return Open(ctx, url, mode) })
 }
+
+// TestMigrateFromV4: a store of schema version 4 (measurements without
+// their repetitions) is upgraded in place the first time it is opened
+// for writing (storetest.CheckUpgradeFromV4 says what is checked).
+func TestMigrateFromV4(t *testing.T) {
+	ctx := context.Background()
+	runs := storetest.V1Runs()
+	url := storetest.PostgresURL(t)
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	stmts := append([]string{pgMigrations[0],
+		`CREATE TABLE qoscal_meta (key text PRIMARY KEY, value text NOT NULL)`,
+		`SELECT setval(pg_get_serial_sequence('runs', 'seq'), 100)`,
+	}, storetest.V1Statements(runs)...)
+	stmts = append(stmts, pgMigrations[1], pgMigrations[2], pgMigrations[3], `INSERT INTO qoscal_meta (key, value) VALUES ('schema_version', '4')`)
+	for _, s := range stmts {
+		if _, err := conn.Exec(ctx, s); err != nil {
+			t.Fatalf("%s: %v", s, err)
+		}
+	}
+	storetest.CheckUpgradeFromV4(t, runs, func(mode store.Mode) (store.Store, error) { return Open(ctx, url, mode) })
+}

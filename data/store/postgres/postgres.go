@@ -115,6 +115,9 @@ var pgMigrations = []string{
 	);`,
 	// Version 4: the profile that judged a verdict, as in SQLite.
 	`ALTER TABLE verdicts ADD COLUMN profile text NOT NULL DEFAULT '';`,
+	// Version 5: each measurement's repetition (0: not said), as in
+	// SQLite; PostgreSQL 11 and later add it without rewriting a row.
+	`ALTER TABLE measurements ADD COLUMN repetition integer NOT NULL DEFAULT 0;`,
 }
 
 // pgTables are the tables of the schema, which a database must not hold
@@ -385,10 +388,10 @@ func (s *Store) IngestEach(ctx context.Context, runs iter.Seq2[store.StoredRun, 
 func (s *Store) stage(ctx context.Context, tx pgx.Tx, runs iter.Seq2[store.StoredRun, error], opt store.IngestOptions) (int, error) {
 	if _, err := tx.Exec(ctx, `
 		CREATE TEMPORARY TABLE qoscal_incoming (ord bigint, id text COLLATE "C", source text, measured_at text,
-			baseline text, candidate text, digest text, ingested_at text) ON COMMIT DROP;
+			baseline text, candidate text, digest text, ingested_at text, bare_digest text) ON COMMIT DROP;
 		CREATE TEMPORARY TABLE qoscal_incoming_labels (ord bigint, key text, value text) ON COMMIT DROP;
 		CREATE TEMPORARY TABLE qoscal_incoming_measurements (ord bigint, variant text COLLATE "C", benchmark text COLLATE "C",
-			sample integer, value double precision, unit text COLLATE "C") ON COMMIT DROP`); err != nil {
+			sample integer, value double precision, unit text COLLATE "C", repetition integer) ON COMMIT DROP`); err != nil {
 		return 0, s.wrap(err)
 	}
 	var batch []store.StoredRun
@@ -403,13 +406,13 @@ func (s *Store) stage(ctx context.Context, tx pgx.Tx, runs iter.Seq2[store.Store
 			r := &batch[i]
 			ord := int64(first + i)
 			rows[i] = []any{ord, r.ID, r.Source, pgNullable(store.TimeText(r.Time)), pgNullable(r.Baseline),
-				pgNullable(r.Candidate), store.Digest(&r.Run), backend.IngestText(opt.IngestTime(r))}
+				pgNullable(r.Candidate), store.Digest(&r.Run), backend.IngestText(opt.IngestTime(r)), pgNullable(backend.BareDigest(&r.Run))}
 			for _, k := range store.SortedKeys(r.Labels) {
 				labels = append(labels, []any{ord, k, r.Labels[k]})
 			}
 		}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"qoscal_incoming"},
-			[]string{"ord", "id", "source", "measured_at", "baseline", "candidate", "digest", "ingested_at"},
+			[]string{"ord", "id", "source", "measured_at", "baseline", "candidate", "digest", "ingested_at", "bare_digest"},
 			pgx.CopyFromRows(rows)); err != nil {
 			return s.wrap(err)
 		}
@@ -420,7 +423,7 @@ func (s *Store) stage(ctx context.Context, tx pgx.Tx, runs iter.Seq2[store.Store
 		}
 		src := &measurementRows{runs: batch, first: first, progress: opt.Progress}
 		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"qoscal_incoming_measurements"},
-			[]string{"ord", "variant", "benchmark", "sample", "value", "unit"}, src); err != nil {
+			[]string{"ord", "variant", "benchmark", "sample", "value", "unit", "repetition"}, src); err != nil {
 			return s.wrap(err)
 		}
 		first += len(batch)
@@ -472,30 +475,33 @@ func (s *Store) store(ctx context.Context, tx pgx.Tx, opt store.IngestOptions) (
 	// stored: the ids that were already stored (by an earlier ingest, or
 	// by a concurrent one that committed while this one waited on its
 	// key), under their seq. cur is the digest each run meets: the
-	// previous run of its id in this call, else the stored one.
+	// previous run of its id in this call, else the stored one; completes
+	// says cur is the run without its repetitions (BareDigest), which an
+	// older qoscal stored: it is given them, whatever the replace mode.
 	if _, err := tx.Exec(ctx, `CREATE TEMPORARY TABLE qoscal_class ON COMMIT DROP AS
-		SELECT n.ord, n.id, n.source, n.digest,
+		SELECT *, coalesce(cur = bare_digest, false) AS completes FROM (SELECT n.ord, n.id, n.source, n.digest, n.bare_digest,
 			coalesce(lag(n.digest) OVER (PARTITION BY n.id ORDER BY n.ord), r.digest) AS cur,
 			r.seq AS stored
 		FROM qoscal_incoming n JOIN qoscal_ids i ON i.id = n.id
-		LEFT JOIN runs r ON r.id = n.id AND r.seq <> i.seq`); err != nil {
+		LEFT JOIN runs r ON r.id = n.id AND r.seq <> i.seq) c`); err != nil {
 		return res, s.wrap(err)
 	}
-	if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE cur IS NULL), count(*) FILTER (WHERE cur <> digest) FROM qoscal_class`).Scan(&res.Added, &res.Replaced); err != nil {
+	if err := tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE cur IS NULL), count(*) FILTER (WHERE cur <> digest AND NOT completes),
+		count(*) FILTER (WHERE completes) FROM qoscal_class`).Scan(&res.Added, &res.Replaced, &res.Completed); err != nil {
 		return res, s.wrap(err)
 	}
-	rows, err := tx.Query(ctx, `SELECT id, source, cur = digest FROM qoscal_class WHERE cur IS NOT NULL ORDER BY ord`)
+	rows, err := tx.Query(ctx, `SELECT id, source, cur = digest, completes FROM qoscal_class WHERE cur IS NOT NULL ORDER BY ord`)
 	if err != nil {
 		return res, s.wrap(err)
 	}
 	for rows.Next() {
 		var id, source string
-		var same bool
-		if err := rows.Scan(&id, &source, &same); err != nil {
+		var same, completes bool
+		if err := rows.Scan(&id, &source, &same, &completes); err != nil {
 			rows.Close()
 			return store.IngestResult{}, s.wrap(err)
 		}
-		if !same && !opt.Replace {
+		if !same && !completes && !opt.Replace {
 			rows.Close()
 			return store.IngestResult{}, &store.ConflictError{Store: s.location, ID: id, Source: source}
 		}
@@ -516,7 +522,7 @@ func (s *Store) store(ctx context.Context, tx pgx.Tx, opt store.IngestOptions) (
 		WHERE EXISTS (SELECT 1 FROM qoscal_class d WHERE d.id = i.id AND d.cur IS DISTINCT FROM d.digest)`); err != nil {
 		return store.IngestResult{}, s.wrap(err)
 	}
-	if res.Replaced > 0 {
+	if res.Replaced+res.Completed > 0 {
 		// Keep each replaced run's place (seq) in ingest order; replace
 		// the rest.
 		for _, q := range []string{
@@ -546,8 +552,8 @@ func (s *Store) store(ctx context.Context, tx pgx.Tx, opt store.IngestOptions) (
 		ON CONFLICT DO NOTHING`); err != nil {
 		return store.IngestResult{}, s.wrap(err)
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO measurements (run_seq, series, sample, value)
-		SELECT w.seq, s.id, m.sample, m.value
+	tag, err := tx.Exec(ctx, `INSERT INTO measurements (run_seq, series, sample, value, repetition)
+		SELECT w.seq, s.id, m.sample, m.value, m.repetition
 		FROM qoscal_written w JOIN qoscal_incoming_measurements m ON m.ord = w.last
 		JOIN series s ON s.variant = m.variant AND s.benchmark = m.benchmark AND s.unit = m.unit`)
 	if err != nil {
@@ -570,13 +576,16 @@ func pgNullable(s string) any {
 }
 
 // measurementRows streams the measurements of a batch of runs to COPY,
-// without building the rows first, and reports progress run by run.
+// without building the rows first, and reports progress run by run. A
+// sample or repetition number beyond the integer column's range is an
+// error, never cut to fit.
 type measurementRows struct {
 	runs     []store.StoredRun
 	first    int // the ord of runs[0]
 	progress func(done, total int)
 	run, m   int // the next measurement: runs[run].Measurements[m]
-	row      [6]any
+	row      [7]any
+	err      error
 }
 
 func (c *measurementRows) Next() bool {
@@ -584,7 +593,10 @@ func (c *measurementRows) Next() bool {
 		r := &c.runs[c.run]
 		if c.m < len(r.Measurements) {
 			m := &r.Measurements[c.m]
-			c.row = [6]any{int64(c.first + c.run), m.Variant, m.Benchmark, int32(m.Sample), m.Value, m.Unit}
+			c.row = [7]any{int64(c.first + c.run), m.Variant, m.Benchmark, int32(m.Sample), m.Value, m.Unit, int32(m.Repetition)}
+			if int(int32(m.Sample)) != m.Sample || int(int32(m.Repetition)) != m.Repetition {
+				c.err = fmt.Errorf("run %s: %s %s sample %d, repetition %d: beyond the store's 32-bit numbers", r.ID, m.Variant, m.Benchmark, m.Sample, m.Repetition)
+			}
 			c.m++
 			return true
 		}
@@ -597,8 +609,8 @@ func (c *measurementRows) Next() bool {
 	return false
 }
 
-func (c *measurementRows) Values() ([]any, error) { return c.row[:], nil }
-func (c *measurementRows) Err() error             { return nil }
+func (c *measurementRows) Values() ([]any, error) { return c.row[:], c.err }
+func (c *measurementRows) Err() error             { return c.err }
 
 // Runs implements Store. The label selection is done by the database
 // (labels are indexed by key and value), so that a team's store is not
@@ -713,19 +725,19 @@ func (s *Store) queryTx(ctx context.Context, tx pgx.Tx, where string, args []any
 	if err != nil {
 		return nil, nil, err
 	}
-	rows, err = tx.Query(ctx, `SELECT m.run_seq, s.variant, s.benchmark, m.sample, m.value, s.unit FROM measurements m JOIN series s ON s.id = m.series WHERE m.run_seq IN (`+sub+`) ORDER BY m.run_seq, s.variant, s.benchmark, s.unit, m.sample`, args...)
+	rows, err = tx.Query(ctx, `SELECT m.run_seq, s.variant, s.benchmark, m.sample, m.value, s.unit, m.repetition FROM measurements m JOIN series s ON s.id = m.series WHERE m.run_seq IN (`+sub+`) ORDER BY m.run_seq, s.variant, s.benchmark, s.unit, m.sample`, args...)
 	if err != nil {
 		return nil, nil, s.wrap(err)
 	}
 	defer rows.Close()
 	var seq int64
-	var sample int32
+	var sample, repetition int32
 	var m data.Measurement
 	for rows.Next() {
-		if err := rows.Scan(&seq, &m.Variant, &m.Benchmark, &sample, &m.Value, &m.Unit); err != nil {
+		if err := rows.Scan(&seq, &m.Variant, &m.Benchmark, &sample, &m.Value, &m.Unit, &repetition); err != nil {
 			return nil, nil, s.wrap(err)
 		}
-		m.Sample = int(sample)
+		m.Sample, m.Repetition = int(sample), int(repetition)
 		r, err := rr.Find(seq)
 		if err != nil {
 			return nil, nil, err

@@ -244,3 +244,25 @@ func TestPostgresConcurrentProcesses(t *testing.T) {
 		})
 	}
 }
+
+// TestPostgresNumbersBeyond32Bits: the measurements table's sample and
+// repetition columns are 32-bit; a number beyond them (a CSV file's
+// repetition column takes any whole number) is an error naming the run,
+// never cut to fit, and nothing of the ingest is stored.
+func TestPostgresNumbersBeyond32Bits(t *testing.T) {
+	url := storetest.PostgresURL(t)
+	s, err := Open(bg, url, store.ReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	big := storetest.NewRepetitionRun("big", 1)
+	big.Measurements[3].Repetition = 1 << 32
+	_, err = s.Ingest(bg, []data.Run{storetest.NewRun("fine", 1, nil), big}, store.IngestOptions{})
+	if err == nil || !strings.Contains(err.Error(), "run big: ") || !strings.Contains(err.Error(), "repetition 4294967296: beyond the store's 32-bit numbers") {
+		t.Errorf("a repetition of 2^32: %v, want an error naming run big and the repetition", err)
+	}
+	if runs, err := s.Runs(bg, store.Query{}); err != nil || len(runs) != 0 {
+		t.Errorf("after the failed ingest the store holds %d runs (%v), want none", len(runs), err)
+	}
+}

@@ -87,10 +87,17 @@ func (s *Store) IngestEach(ctx context.Context, runs iter.Seq2[store.StoredRun, 
 				}
 				continue
 			}
-			if !replace {
+			// A run an older qoscal stored without its repetitions is the
+			// same run: it is given them, as if replaced.
+			completed := old == backend.BareDigest(r)
+			if !replace && !completed {
 				return store.IngestResult{}, &store.ConflictError{Store: s.path, ID: r.ID, Source: r.Source}
 			}
-			res.Replaced++
+			if completed {
+				res.Completed++
+			} else {
+				res.Replaced++
+			}
 			// Keep the run's place (seq) in ingest order; replace the rest.
 			for _, del := range []string{`DELETE FROM labels WHERE run_seq = ?`, `DELETE FROM measurements WHERE run_seq = ?`} {
 				if err := w.exec(del, seq); err != nil {
@@ -240,7 +247,7 @@ func (w *ingestWriter) readSeries() error {
 }
 
 // maxInsertRows is how many measurements one INSERT statement adds: 100
-// rows of 4 values, far below SQLite's limit of 32,766 parameters.
+// rows of 5 values, far below SQLite's limit of 32,766 parameters.
 const maxInsertRows = 100
 
 // seriesKey names a series: what one variant measured of one benchmark, in
@@ -319,12 +326,12 @@ func (w *ingestWriter) insertRows(seq int64, ms []data.Measurement, ids []int64)
 	st, ok := w.rowsStmts[len(ms)]
 	if !ok {
 		var q strings.Builder
-		q.WriteString(`INSERT INTO measurements (run_seq, series, sample, value) VALUES `)
+		q.WriteString(`INSERT INTO measurements (run_seq, series, sample, value, repetition) VALUES `)
 		for i := range ms {
 			if i > 0 {
 				q.WriteString(", ")
 			}
-			q.WriteString("(?, ?, ?, ?)")
+			q.WriteString("(?, ?, ?, ?, ?)")
 		}
 		var err error
 		if st, err = w.c.Prepare(q.String()); err != nil {
@@ -336,11 +343,12 @@ func (w *ingestWriter) insertRows(seq int64, ms []data.Measurement, ids []int64)
 		w.rowsStmts[len(ms)] = st
 	}
 	for i := range ms {
-		p := 4 * i
+		p := 5 * i
 		st.BindInt64(p+1, seq)
 		st.BindInt64(p+2, ids[i])
 		st.BindInt64(p+3, int64(ms[i].Sample))
 		st.BindFloat(p+4, ms[i].Value)
+		st.BindInt64(p+5, int64(ms[i].Repetition))
 	}
 	return run(st)
 }

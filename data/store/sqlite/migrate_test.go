@@ -45,3 +45,15 @@ func TestMigrateFromV3(t *testing.T) {
 	sqlExec(t, path, stmts...)
 	storetest.CheckUpgradeFromV3(t, runs, func(mode store.Mode) (store.Store, error) { return Open(path, mode) })
 }
+
+// TestMigrateFromV4: a store of schema version 4 (measurements without
+// their repetitions) is upgraded in place the first time it is opened
+// for writing (storetest.CheckUpgradeFromV4 says what is checked).
+func TestMigrateFromV4(t *testing.T) {
+	runs := storetest.V1Runs()
+	path := filepath.Join(t.TempDir(), "v4.db")
+	stmts := append([]string{migrations[0], "PRAGMA journal_mode = WAL"}, storetest.V1Statements(runs)...)
+	stmts = append(stmts, migrations[1], migrations[2], migrations[3], "PRAGMA user_version = 4", fmt.Sprintf("PRAGMA application_id = %d", 0x716f7363))
+	sqlExec(t, path, stmts...)
+	storetest.CheckUpgradeFromV4(t, runs, func(mode store.Mode) (store.Store, error) { return Open(path, mode) })
+}

@@ -149,7 +149,7 @@ func (s *Store) queryTx(ctx context.Context, c *sqlite.Conn, where string, args 
 		return nil, nil, s.wrap(err)
 	}
 	table := newSeriesTable(series)
-	mrows, err := selectRows(c, `SELECT run_seq, series, sample, value FROM measurements WHERE `+of+` ORDER BY run_seq`, ofArgs...)
+	mrows, err := selectRows(c, `SELECT run_seq, series, sample, value, repetition FROM measurements WHERE `+of+` ORDER BY run_seq`, ofArgs...)
 	if err != nil {
 		return nil, nil, s.wrap(err)
 	}
@@ -173,11 +173,11 @@ func (s *Store) queryTx(ctx context.Context, c *sqlite.Conn, where string, args 
 	}
 	st := mrows.st
 	for mrows.Next() {
-		if err := mrows.check(sqlite.TypeInteger, sqlite.TypeInteger, sqlite.TypeInteger, sqlite.TypeFloat); err != nil {
+		if err := mrows.check(sqlite.TypeInteger, sqlite.TypeInteger, sqlite.TypeInteger, sqlite.TypeFloat, sqlite.TypeInteger); err != nil {
 			return nil, nil, s.wrap(err)
 		}
 		seq, id := st.ColumnInt64(0), st.ColumnInt64(1)
-		m := data.Measurement{Sample: int(st.ColumnInt64(2)), Value: st.ColumnFloat(3)}
+		m := data.Measurement{Sample: int(st.ColumnInt64(2)), Value: st.ColumnFloat(3), Repetition: int(st.ColumnInt64(4))}
 		if cur < 0 || seq != curSeq {
 			i, ok := rr.Index[seq]
 			if !ok {

@@ -88,6 +88,13 @@ var migrations = []string{
 	// top-level figures, which every verdict of an older store was
 	// judged on.
 	`ALTER TABLE verdicts ADD COLUMN profile TEXT NOT NULL DEFAULT '';`,
+	// Version 5 keeps each measurement's repetition of the suite inside
+	// its job (data.Measurement.Repetition; 0: the input did not say),
+	// so that a run measured in repetitions is scored from the store as
+	// from its folder: the mean of its repetitions' log scores (issue 35
+	// item 3). An older store's rows read as 0, which they were: SQLite
+	// adds the column without rewriting a row.
+	`ALTER TABLE measurements ADD COLUMN repetition INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // ledgerMigration is schema version 3, the ledger's tables.

@@ -59,13 +59,27 @@ func V1Statements(runs []data.Run) []string {
 // that backend's Open opens it. The store is upgraded the first time it
 // is opened for writing: it then reads back the same runs, each with its
 // measurements in name order; ingesting the same runs again finds them
-// unchanged (their digests agree); a run with a series new to the store,
-// whose name sorts before every other, is stored and read back in order
-// too; and the ledger (schema version 3) takes verdicts and marks of the
+// unchanged (their digests agree; every measurement's repetition reads
+// as 0, not said); the first run again, measured in repetitions (as a
+// folder 'qoscal measure' wrote, which an older qoscal stored without
+// them), is given its repetitions, not refused as other content; a run with a series new to the store, whose name sorts
+// before every other, measured in repetitions, is stored and read back in
+// order with its repetitions (schema version 5); and the ledger (schema version 3) takes verdicts and marks of the
 // old runs. A read-only open of a version 1 store says to ingest once.
 func CheckUpgradeFromV1(t *testing.T, runs []data.Run, open func(mode store.Mode) (store.Store, error)) {
 	t.Helper()
 	checkUpgrade(t, 1, runs, open)
+}
+
+// CheckUpgradeFromV4 checks a store of schema version 4 (V1Statements
+// of runs, then versions 2 to 4's migrations, as an older qoscal left
+// it, before measurements kept their repetitions) as CheckUpgradeFromV1
+// checks a store of version 1: upgraded in place, its runs as they were
+// (each measurement's repetition 0) and their digests unchanged, and a
+// run with repetitions then kept with them.
+func CheckUpgradeFromV4(t *testing.T, runs []data.Run, open func(mode store.Mode) (store.Store, error)) {
+	t.Helper()
+	checkUpgrade(t, 4, runs, open)
 }
 
 // CheckUpgradeFromV2 checks a store of schema version 2 (V1Statements
@@ -89,7 +103,7 @@ func checkUpgrade(t *testing.T, version int, runs []data.Run, open func(mode sto
 	}
 	s, err := open(store.ReadWrite)
 	if err != nil {
-		t.Fatalf("opening a version 1 store for writing: %v", err)
+		t.Fatalf("opening a version %d store for writing: %v", version, err)
 	}
 	defer s.Close()
 	want := append([]data.Run{}, runs...)
@@ -116,18 +130,29 @@ func checkUpgrade(t *testing.T, version int, runs []data.Run, open func(mode sto
 	if err != nil || res.Unchanged != len(runs) || res.Added != 0 {
 		t.Errorf("ingesting the stored runs again: %+v, %v; want all unchanged", res, err)
 	}
+	measured := runs[0]
+	measured.Measurements = append([]data.Measurement(nil), measured.Measurements...)
+	for i := range measured.Measurements {
+		measured.Measurements[i].Repetition = measured.Measurements[i].Sample + 1
+	}
+	res, err = s.Ingest(ctx, []data.Run{measured}, store.IngestOptions{})
+	if err != nil || res.Completed != 1 || res.Replaced != 0 || res.Measurements != len(measured.Measurements) {
+		t.Errorf("ingesting a stored run with its repetitions: %+v, %v; want it completed", res, err)
+	}
+	want[0] = measured
+	check("after a stored run was given its repetitions", want)
 	extra := data.Run{ID: "run-c", Source: "jobs/run-c", Labels: map[string]string{"os": "linux"}, Baseline: "system", Candidate: "hoard",
 		Measurements: []data.Measurement{
-			{Benchmark: "zeta", Variant: "system", Value: 7, Unit: "ops/sec"},
-			{Benchmark: "aaa", Variant: "hoard", Value: 3, Unit: "ops/sec"},
-			{Benchmark: "aaa", Variant: "hoard", Sample: 1, Value: 2.5, Unit: "ops/sec"},
-			{Benchmark: "aaa", Variant: "system", Value: 4, Unit: "ops/sec"},
-			{Benchmark: "zeta", Variant: "hoard", Value: 9, Unit: "ops/sec"},
+			{Benchmark: "zeta", Variant: "system", Value: 7, Unit: "ops/sec", Repetition: 1},
+			{Benchmark: "aaa", Variant: "hoard", Value: 3, Unit: "ops/sec", Repetition: 1},
+			{Benchmark: "aaa", Variant: "hoard", Sample: 1, Value: 2.5, Unit: "ops/sec", Repetition: 2},
+			{Benchmark: "aaa", Variant: "system", Value: 4, Unit: "ops/sec", Repetition: 1},
+			{Benchmark: "zeta", Variant: "hoard", Value: 9, Unit: "ops/sec", Repetition: 1},
 		}}
 	if res, err := s.Ingest(ctx, []data.Run{extra}, store.IngestOptions{}); err != nil || res.Added != 1 || res.Measurements != 5 {
 		t.Fatalf("ingesting a run with a new series: %+v, %v", res, err)
 	}
-	check("after a run with a new series", append(want, extra))
+	check("after a run with a new series and repetitions", append(want, extra))
 	if l, err := s.Ledger(ctx, store.LedgerQuery{}); err != nil || !l.Empty() {
 		t.Errorf("the ledger of an upgraded store: %+v, %v; want it empty", l, err)
 	}

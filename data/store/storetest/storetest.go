@@ -31,6 +31,7 @@ func Run(t *testing.T, open Opener) {
 		test func(t *testing.T, s store.Store)
 	}{
 		{"RoundTrip", testRoundTrip},
+		{"Repetitions", testRepetitions},
 		{"ExactValues", testExactValues},
 		{"Idempotent", testIdempotent},
 		{"Conflict", testConflict},

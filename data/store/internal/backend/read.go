@@ -154,6 +154,32 @@ func PrimaryCode(err error) int {
 // ASCII.
 const AppID = 0x716f7363
 
+// BareDigest is the digest (store.Digest) of r with every measurement's
+// repetition 0: the digest a qoscal before schema version 5 stored for r,
+// as it kept no repetitions, or that r's samples stored from input that
+// did not say have. It is "" when r has no repetitions (its digest is
+// that one). A backend's ingest gives a run stored under it its
+// repetitions (store.IngestResult.Completed).
+func BareDigest(r *data.Run) string {
+	bare := *r
+	bare.Measurements = nil
+	for i, m := range r.Measurements {
+		if m.Repetition != 0 {
+			if bare.Measurements == nil {
+				bare.Measurements = append(make([]data.Measurement, 0, len(r.Measurements)), r.Measurements[:i]...)
+			}
+			m.Repetition = 0
+		}
+		if bare.Measurements != nil {
+			bare.Measurements = append(bare.Measurements, m)
+		}
+	}
+	if bare.Measurements == nil {
+		return ""
+	}
+	return store.Digest(&bare)
+}
+
 // IngestText is how both backends store an ingest time: RFC 3339 in UTC,
 // to the second.
 func IngestText(t time.Time) string { return t.UTC().Format(time.RFC3339) }
