@@ -18,6 +18,9 @@ type varianceJSON struct {
 	Within      render.Float `json:"within"`
 	Runs        int          `json:"runs"`
 	Repetitions int          `json:"repetitions"`
+	// Rho is the repetitions' lag-1 autocorrelation inside a job when
+	// they drift, omitted when 0 (docs/STATS.md 2.17).
+	Rho float64 `json:"rho,omitempty"`
 }
 
 // varianceOf is the analysis' variance components in JSON, nil (null)
@@ -27,7 +30,7 @@ func varianceOf(a *calspread.Analysis) *varianceJSON {
 	if v == nil {
 		return nil
 	}
-	return &varianceJSON{Between: render.Float(v.Between), Within: render.Float(v.Within), Runs: v.Groups, Repetitions: v.N}
+	return &varianceJSON{Between: render.Float(v.Between), Within: render.Float(v.Within), Runs: v.Groups, Repetitions: v.N, Rho: v.Rho}
 }
 
 // varianceLine says what the variance components are, "" without them.
@@ -37,11 +40,18 @@ func varianceLine(a *calspread.Analysis) string {
 		return ""
 	}
 	trunc := ""
-	if v.Truncated {
+	switch {
+	case v.Truncated && v.Rho != 0:
+		trunc = " (the jobs differ no more than the drift inside them makes them: estimated as 0)"
+	case v.Truncated:
 		trunc = " (the jobs differ less than their repetitions do: estimated as 0)"
 	}
-	return fmt.Sprintf("variance components over %d runs of %d repetitions in all: the log score's SD between jobs %s%s, between repetitions in a job %s",
-		v.Groups, v.N, sd4(v.Between), trunc, sd4(v.Within))
+	drift := ""
+	if v.Rho != 0 {
+		drift = fmt.Sprintf(", and the repetitions drift inside a job (lag-1 autocorrelation %.2f; von Neumann z %.1f), so that more of them shrink its mean's SD more slowly than 1/√m", v.Rho, v.RhoZ)
+	}
+	return fmt.Sprintf("variance components over %d runs of %d repetitions in all: the log score's SD between jobs %s%s, between repetitions in a job %s%s",
+		v.Groups, v.N, sd4(v.Between), trunc, sd4(v.Within), drift)
 }
 
 func sd4(x float64) string { return strconv.FormatFloat(x, 'f', 4, 64) }

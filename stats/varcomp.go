@@ -32,6 +32,18 @@ type VarComp struct {
 	// negative, and it was put at 0.
 	MSB, MSW  float64
 	Truncated bool
+	// Rho is the lag-1 autocorrelation of the repetitions inside a job
+	// (VarianceComponentsAR1): 0 for the ANOVA's independent repetitions,
+	// and whenever the repetitions show no significant drift (RhoZ).
+	// Within is then the repetitions' marginal SD about their job's
+	// level, and the within-job part of a mean of m repetitions is
+	// Within²·AR1MeanVar(Rho, m), not Within²/m.
+	Rho float64
+	// RhoZ is the von Neumann test's statistic for drift inside the
+	// jobs, (2 − Q)/SD(Q) under independent repetitions (Q the ratio of
+	// the squared successive differences to the squares about the job
+	// means); 0 when no job has 3 repetitions or more.
+	RhoZ float64
 }
 
 // VarianceComponents estimates the model by the ANOVA (method of moments)
@@ -91,9 +103,20 @@ func VarianceComponents(groups [][]float64) (VarComp, error) {
 }
 
 // SDOfMean is the SD of the mean of m repetitions of one job under the
-// model: √(σ_b² + σ_w²/m). Repetitions shrink the within-job part only.
+// model: √(σ_b² + σ_w²/m), or √(σ_b² + σ_w²·AR1MeanVar(ρ, m)) when the
+// repetitions drift inside the job (Rho). Repetitions shrink the
+// within-job part only.
 func (v VarComp) SDOfMean(m int) float64 {
-	return math.Sqrt(v.Between*v.Between + v.Within*v.Within/float64(m))
+	return math.Sqrt(v.Between*v.Between + v.withinVar(m))
+}
+
+// withinVar is the within-job part of the variance of a mean of m
+// repetitions: σ_w²/m, or σ_w²·AR1MeanVar(ρ, m).
+func (v VarComp) withinVar(m int) float64 {
+	if v.Rho == 0 {
+		return v.Within * v.Within / float64(m)
+	}
+	return v.Within * v.Within * AR1MeanVar(v.Rho, m)
 }
 
 // Plan is a number of jobs and of repetitions in each, and what it costs.
@@ -123,15 +146,29 @@ func (v VarComp) Cheapest(maxSD, repSeconds, jobSeconds float64, maxReps, maxJob
 			continue
 		}
 		m := 1
-		if vw > 0 {
+		switch {
+		case vw > 0 && v.Rho == 0:
 			m = max(1, int(math.Ceil(vw/room-1e-9)))
+		case vw > 0:
+			// The within part falls with m (ρ ≥ 0): the least m whose
+			// part fits, by bisection over [1, maxReps + 1].
+			lo, hi := 1, maxReps+1
+			for lo < hi {
+				mid := (lo + hi) / 2
+				if v.withinVar(mid) <= room*(1+1e-9) {
+					hi = mid
+				} else {
+					lo = mid + 1
+				}
+			}
+			m = lo
 		}
 		if m > maxReps {
 			continue
 		}
 		cost := float64(k) * (jobSeconds + float64(m)*repSeconds)
 		if !ok || cost < p.Seconds-1e-9 {
-			p = Plan{Jobs: k, Repetitions: m, Seconds: cost, SD: math.Sqrt((vb + vw/float64(m)) / float64(k))}
+			p = Plan{Jobs: k, Repetitions: m, Seconds: cost, SD: math.Sqrt((vb + v.withinVar(m)) / float64(k))}
 			ok = true
 		}
 	}

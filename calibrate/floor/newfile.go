@@ -31,7 +31,10 @@ func NewFile(a *spread.Analysis, r *Recommendation, labels map[string]string, cr
 	}
 	if v := a.Variance; v != nil {
 		f.Version = model.VarianceVersion
-		f.Variance = &model.FileVariance{Between: v.Between, Within: v.Within, MeanLog: v.Mean, Runs: v.Groups, Repetitions: v.N}
+		f.Variance = &model.FileVariance{Between: v.Between, Within: v.Within, MeanLog: v.Mean, Runs: v.Groups, Repetitions: v.N, Rho: v.Rho}
+		if v.Rho != 0 {
+			f.Version = model.RhoVersion
+		}
 	}
 	if r.Options.Method == model.MethodMargin && !math.IsNaN(r.Cost.RuleRate) {
 		rule := model.NullFloat(r.Cost.RuleRate)

@@ -190,7 +190,7 @@ func TestCalibrationFileRoundTrip(t *testing.T) {
 		t.Errorf("file %+v", g)
 	}
 	for _, c := range []struct{ in, want string }{
-		{`{"schema": "qoscal-calibration", "version": 6}`, "calibration file c.json: version 6 is newer than this qoscal reads (5): upgrade qoscal"},
+		{`{"schema": "qoscal-calibration", "version": 7}`, "calibration file c.json: version 7 is newer than this qoscal reads (6): upgrade qoscal"},
 		{`{"schema": "other"}`, `calibration file c.json: schema is "other", expected "qoscal-calibration": not a qoscal calibration file`},
 		{"{\n\"schema\": \"qoscal-calibration\",\n", "calibration file c.json: not valid JSON: line 3: unexpected end of JSON input"},
 		{`{"schema": "qoscal-calibration", "version": 1, "floor": "high"}`, "calibration file c.json: field floor: expected a number, got string"},

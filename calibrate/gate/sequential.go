@@ -47,11 +47,37 @@ func NewSequential(cal *model.File, maxReps, reps int) (*Sequential, error) {
 	// calibration's mean, which every job is compared with
 	// (model.FileVariance.MeanVar).
 	slide := (stats.NormalQuantile(1-alpha) + stats.NormalQuantile(0.9)) * v.SDOfMeanVsCalibration(M, cal.Observed.SDLog)
-	d, err := stats.NewSequential(v.EffectiveBetween(cal.Observed.SDLog), v.Within, slide, alpha, 0.1, M)
+	// Repetitions that drift inside the job (variance_components.rho)
+	// are not the independent ones the design's recursion follows: it is
+	// given the within-job SD that makes the mean of M repetitions'
+	// variance exact (IIDWithin), which overstates an earlier look's, so
+	// that the early boundaries are wider than they need be, not
+	// narrower (docs/STATS.md 2.17 checks the rate it keeps).
+	d, err := stats.NewSequential(v.EffectiveBetween(cal.Observed.SDLog), v.IIDWithin(M), slide, alpha, 0.1, M)
 	if err != nil {
 		return nil, err
 	}
 	return &Sequential{cal: cal, design: d, mu: v.MeanLog}, nil
+}
+
+// DesignRepetitions is the most repetitions the sequential gate takes
+// when the user does not say: the fewest at which the mean of a job's
+// repetitions holds 90% of the information that unlimited repetitions
+// would give against the calibration, I_M = 1/(b² + W_M) ≥ 0.9/b², that
+// is W_M ≤ b²/9 (b the job's effect against the calibration's mean,
+// model.FileVariance.EffectiveBetween; W_M the within-job variance of a
+// mean of M, WithinVar: w²/M, so M ≥ 9·w²/b², for independent
+// repetitions): repetitions past it buy little, since b never averages
+// out. At least 2, and at most 10, the fixed default it replaces (issue
+// 35: with a job effect as large as CI runners have, 10 repetitions cost
+// five times what 2 or 3 do for almost the same judgement).
+func DesignRepetitions(cal *model.File) int {
+	v := cal.Variance
+	b := v.EffectiveBetween(cal.Observed.SDLog)
+	m := 2
+	for ; m < 10 && !(v.WithinVar(m) <= b*b/9*(1+1e-12)); m++ {
+	}
+	return m
 }
 
 // Last is the repetition at which the design decides at the latest.

@@ -167,12 +167,18 @@ func NewProfile(value string, f *File) FileProfile {
 }
 
 // SetProfiles sets the file's profiles, by the label by, sorted by value.
-// A file with them is version 4.
+// A file with them is version 4 (6 when a profile's repetitions drift:
+// RhoVersion).
 func (f *File) SetProfiles(by string, ps []FileProfile) {
 	f.By, f.Profiles = by, slices.Clone(ps)
 	slices.SortFunc(f.Profiles, func(a, b FileProfile) int { return cmp.Compare(a.Value, b.Value) })
 	if len(ps) > 0 {
 		f.Version = max(f.Version, profilesVersion)
+	}
+	for _, p := range ps {
+		if p.Variance != nil && p.Variance.Rho != 0 {
+			f.Version = max(f.Version, RhoVersion)
+		}
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/qoscal/qoscal/stats"
+
 	"github.com/qoscal/qoscal/calibrate"
 	"github.com/qoscal/qoscal/data"
 	xunicode "golang.org/x/text/encoding/unicode"
@@ -27,10 +29,11 @@ import (
 // version 2, which older builds read); version 4 likewise adds
 // environments, by and profiles (environment.go), and version 5
 // false_positive_rate.rule, the margin rule's own rate (margin.go),
-// written only for a margin floor.
+// written only for a margin floor, and version 6 variance_components.rho
+// (RhoVersion), written only when the repetitions drift inside a job.
 const (
 	FileSchema  = "qoscal-calibration"
-	FileVersion = 5
+	FileVersion = 6
 	// MinFileVersion is the oldest version read.
 	MinFileVersion = 2
 	// VarianceVersion is the version that adds variance_components.
@@ -122,12 +125,42 @@ type FileVariance struct {
 	// repetitions they hold in all.
 	Runs        int `json:"runs"`
 	Repetitions int `json:"repetitions"`
+	// Rho is the lag-1 autocorrelation of the repetitions inside a job
+	// when they drift (stats.VarianceComponentsAR1; version 6, omitted
+	// when 0): within is then their marginal SD, and a mean of m
+	// repetitions has the within-job variance within²·AR1MeanVar(rho, m).
+	Rho float64 `json:"rho,omitempty"`
 }
 
+// RhoVersion is the file version that adds variance_components.rho,
+// written only when the repetitions drift (a file without it keeps its
+// version, which older builds read).
+const RhoVersion = 6
+
 // SDOfMean is the SD of the mean log score of m repetitions of one job:
-// √(between² + within²/m).
+// √(between² + WithinVar(m)).
 func (v *FileVariance) SDOfMean(m int) float64 {
-	return math.Sqrt(v.Between*v.Between + v.Within*v.Within/float64(m))
+	return math.Sqrt(v.Between*v.Between + v.WithinVar(m))
+}
+
+// WithinVar is the within-job part of the variance of a mean of m
+// repetitions: within²/m, or within²·AR1MeanVar(rho, m) when the
+// repetitions drift inside the job.
+func (v *FileVariance) WithinVar(m int) float64 {
+	if v.Rho == 0 {
+		return v.Within * v.Within / float64(m)
+	}
+	return v.Within * v.Within * stats.AR1MeanVar(v.Rho, m)
+}
+
+// IIDWithin is the within-job SD that a model of independent
+// repetitions needs to give a mean of m repetitions its variance,
+// √(m·WithinVar(m)): within itself when rho is 0. Larger than within
+// under drift, and for fewer repetitions it overstates their mean's
+// variance, never understates it (AR1MeanVar(ρ, k)·k grows with k for
+// ρ ≥ 0).
+func (v *FileVariance) IIDWithin(m int) float64 {
+	return math.Sqrt(float64(m) * v.WithinVar(m))
 }
 
 // MeanVar is the variance of MeanLog as an estimate of a healthy job's
@@ -144,9 +177,14 @@ func (v *FileVariance) MeanVar(sdLog float64) float64 {
 }
 
 // RunVar is the variance of a calibration run's log score under the
-// model: between² + within²/r̄, r̄ the mean repetitions a run.
+// model: between² + within²/r̄ (WithinVar(r̄) under drift), r̄ the mean
+// repetitions a run.
 func (v *FileVariance) RunVar() float64 {
 	rbar := float64(v.Repetitions) / float64(v.Runs)
+	if v.Rho != 0 {
+		// r̄ to the nearest whole repetition: the file keeps no run's own.
+		return v.Between*v.Between + v.WithinVar(max(1, int(math.Round(rbar))))
+	}
 	return v.Between*v.Between + v.Within*v.Within/rbar
 }
 
@@ -159,10 +197,10 @@ func (v *FileVariance) EffectiveBetween(sdLog float64) float64 {
 // SDOfMeanVsCalibration is the SD of the difference between the mean log
 // score of m repetitions of one new job and MeanLog: the job's effect,
 // the calibration mean's error with it (EffectiveBetween), and the
-// repetitions' noise, √(EffectiveBetween² + within²/m).
+// repetitions' noise, √(EffectiveBetween² + WithinVar(m)).
 func (v *FileVariance) SDOfMeanVsCalibration(m int, sdLog float64) float64 {
 	b := v.EffectiveBetween(sdLog)
-	return math.Sqrt(b*b + v.Within*v.Within/float64(m))
+	return math.Sqrt(b*b + v.WithinVar(m))
 }
 
 // FileParams are the method's parameters.

@@ -97,6 +97,10 @@ func (f *File) check(present map[string]bool) error {
 			return fmt.Errorf("field variance_components.runs %d: expected 2 to the %d calibration runs", v.Runs, f.Runs)
 		case v.Repetitions <= v.Runs:
 			return fmt.Errorf("field variance_components.repetitions %d: expected more than its %d runs (some run with 2 repetitions or more)", v.Repetitions, v.Runs)
+		case v.Rho != 0 && f.Version < RhoVersion:
+			return fmt.Errorf("field variance_components.rho is a field of version %d, and this file says version %d", RhoVersion, f.Version)
+		case !(v.Rho >= 0 && v.Rho <= stats.RhoMax):
+			return fmt.Errorf("field variance_components.rho %v: expected the repetitions' autocorrelation inside a job, in [0, %v]", v.Rho, stats.RhoMax)
 		}
 		if err := f.checkVariance(); err != nil {
 			return err

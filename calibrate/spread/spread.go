@@ -619,7 +619,7 @@ func (a *Analysis) varianceComponents(runs []collectedRun, pos []int) {
 	if len(left) > 0 {
 		a.warn(calibrate.Warning{Kind: calibrate.WarnRepetitions, Runs: left, Figures: calibrate.RepetitionFigures{Left: true}})
 	}
-	vc, err := stats.VarianceComponents(groups)
+	vc, err := stats.VarianceComponentsAR1(groups)
 	if err != nil {
 		a.warn(calibrate.Warning{Kind: calibrate.WarnRepetitions, Figures: calibrate.RepetitionFigures{Runs: len(groups), Repetitions: countAll(groups)}})
 		return

@@ -39,7 +39,12 @@ import (
 //	                            σ_w·Z_k)/(1 − $FAKEBENCH_SLIDE): Z_job
 //	                            drawn once per $FAKEBENCH_SEED, Z_k per
 //	                            call ($FAKEBENCH_STATE counts them),
-//	                            σ_b $FAKEBENCH_JOB_SD, σ_w $FAKEBENCH_REP_SD
+//	                            σ_b $FAKEBENCH_JOB_SD, σ_w $FAKEBENCH_REP_SD;
+//	                            with $FAKEBENCH_REP_RHO = ρ ≠ 0 the
+//	                            repetitions' noise is instead AR(1) within
+//	                            the job, e_r = ρ·e_(r−1) + √(1 − ρ²)·Z_r
+//	                            (stationary, SD σ_w), r counting the noisy
+//	                            variant's calls ($FAKEBENCH_STATE.rep)
 func fakebench(args []string) int {
 	if len(args) == 0 {
 		fmt.Fprintln(os.Stderr, "fakebench: no mode")
@@ -108,6 +113,9 @@ func fakebench(args []string) int {
 		if os.Getenv("QOSCAL_VARIANT") == os.Getenv("FAKEBENCH_NOISY") {
 			job := rand.New(rand.NewPCG(seed, 0)).NormFloat64()
 			rep := rand.New(rand.NewPCG(seed, uint64(k)+1)).NormFloat64()
+			if rho, _ := strconv.ParseFloat(os.Getenv("FAKEBENCH_REP_RHO"), 64); rho != 0 {
+				rep = ar1Noise(seed, nextCall(os.Getenv("FAKEBENCH_STATE")+".rep"), rho)
+			}
 			f = math.Exp(jobSD*job+repSD*rep) / (1 - slide)
 		}
 		for _, a := range args[1:] {
@@ -120,6 +128,17 @@ func fakebench(args []string) int {
 		return 9
 	}
 	return 0
+}
+
+// ar1Noise is the r-th value (from 0) of a stationary AR(1) series of SD 1
+// and lag-1 correlation rho, its innovations drawn from seed: the same
+// series at every call, so that a job's repetitions follow it.
+func ar1Noise(seed uint64, r int, rho float64) float64 {
+	e := rand.New(rand.NewPCG(seed, 1<<32)).NormFloat64()
+	for i := 1; i <= r; i++ {
+		e = rho*e + math.Sqrt(1-rho*rho)*rand.New(rand.NewPCG(seed, 1<<32+uint64(i))).NormFloat64()
+	}
+	return e
 }
 
 // nextCall returns the number of calls made with the state file before

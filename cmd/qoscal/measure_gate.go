@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"os/signal"
 
 	calgate "github.com/qoscal/qoscal/calibrate/gate"
@@ -109,7 +108,7 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	case maxReps == 0 && m.fs != nil && m.fs.Changed("repetitions"):
 		maxReps, limit = cfg.Repetitions, "--repetitions"
 	case maxReps == 0:
-		maxReps, limit = designRepetitions(cal), "the design's most (--max-repetitions sets it)"
+		maxReps, limit = calgate.DesignRepetitions(cal), "the design's most (--max-repetitions sets it)"
 	}
 	seq, err := calgate.NewSequential(cal, maxReps, maxReps)
 	if err != nil {
@@ -177,24 +176,4 @@ func bisectCode(err error) error {
 		return err // a verdict's code, already mapped
 	}
 	return &exitError{code: bisectSkip, err: err}
-}
-
-// designRepetitions is the most repetitions the sequential gate takes when
-// neither --max-repetitions nor --repetitions says: the fewest at which the
-// mean of a job's repetitions holds 90% of the information that unlimited
-// repetitions would give against the calibration, I_M = 1/(b² + w²/M) ≥
-// 0.9/b², that is M ≥ 9·w²/b² (b the job's effect against the calibration's
-// mean, model.FileVariance.EffectiveBetween; w the within-job SD): repetitions
-// past it buy little, since b never averages out. At least 2, and at most
-// 10, the fixed default it replaces (issue 35: with a job effect as large
-// as CI runners have, 10 repetitions cost five times what 2 or 3 do for
-// almost the same judgement).
-func designRepetitions(cal *model.File) int {
-	v := cal.Variance
-	b := v.EffectiveBetween(cal.Observed.SDLog)
-	if !(b > 0) {
-		return 10
-	}
-	m := math.Ceil(9 * v.Within * v.Within / (b * b))
-	return int(min(10, max(2, m)))
 }
