@@ -26,8 +26,8 @@ const claimZ = 1.645
 
 // ClaimCheck says whether the claimed rate of a floor calibrated on runs
 // with these statistics holds per calibration (docs/STATS.md 5g), and
-// why not: too few runs (ClaimMinRuns), or a lag-1 autocorrelation too
-// weak to allow for (below stats.ShrinkRho's significance line, so the
+// why not: too few runs (ClaimMinRuns), or, on more, a lag-1
+// autocorrelation too weak to allow for (below stats.ShrinkRho's significance line, so the
 // claim treats the runs as independent) that does not rule out ρ 0.5 (its
 // bias-corrected estimate plus 1.645 standard errors reaches it). The
 // figures say how many runs would remove every reason; nil when none
@@ -38,7 +38,7 @@ func ClaimCheck(s spread.ScoreStats, claimed float64) *calibrate.ClaimFigures {
 		f.Reasons = append(f.Reasons, calibrate.ClaimFewRuns)
 		f.RunsNeeded = ClaimMinRuns
 	}
-	if correlationUndecided(s.Lag1, s.Lag1SE, s.N) {
+	if s.N >= ClaimMinRuns && correlationUndecided(s.Lag1, s.Lag1SE, s.N) {
 		f.Reasons = append(f.Reasons, calibrate.ClaimUndecided)
 		f.RunsNeeded = max(f.RunsNeeded, runsToDecide())
 	}

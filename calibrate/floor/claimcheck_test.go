@@ -1,0 +1,52 @@
+package floor_test
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/floor"
+	"github.com/qoscal/qoscal/calibrate/spread"
+)
+
+// TestClaimCheck: the reasons a claim does not hold per calibration, at
+// the edges of each (docs/STATS.md 5g). The correlation is undecided when
+// r ≤ 1.645/√n (not allowed for) and r + (1 + 4r)/n + 1.645/√n ≥ 0.5 (ρ
+// 0.5 not ruled out): at n = 30, 1.645/√30 = 0.3003, and the second holds
+// from r = (0.5 − 0.3003 − 1/30)/(1 + 4/30) = 0.1471.
+func TestClaimCheck(t *testing.T) {
+	stats := func(n int, r float64) spread.ScoreStats {
+		return spread.ScoreStats{N: n, Lag1: r, Lag1SE: 1 / math.Sqrt(float64(n))}
+	}
+	for _, c := range []struct {
+		n      int
+		r      float64
+		want   []calibrate.ClaimReason
+		needed int
+	}{
+		{30, 0.14, nil, 0},
+		{30, 0.15, []calibrate.ClaimReason{calibrate.ClaimUndecided}, 51},
+		{30, 0.30, []calibrate.ClaimReason{calibrate.ClaimUndecided}, 51},
+		{30, 0.31, nil, 0}, // significant: allowed for
+		{30, -0.2, nil, 0},
+		{19, -0.2, []calibrate.ClaimReason{calibrate.ClaimFewRuns}, 20},
+		{19, 0.2, []calibrate.ClaimReason{calibrate.ClaimFewRuns}, 20},
+		{20, math.NaN(), nil, 0},
+		// From 51 runs no r is undecided: just above the significance
+		// line it is allowed for, just below it rules out 0.5.
+		{51, 1.645 / math.Sqrt(51), nil, 0},
+		{50, 1.645 / math.Sqrt(50), []calibrate.ClaimReason{calibrate.ClaimUndecided}, 51},
+	} {
+		got := floor.ClaimCheck(stats(c.n, c.r), 0.001)
+		if c.want == nil {
+			if got != nil {
+				t.Errorf("n %d, r %v: %v, want the claim to hold", c.n, c.r, got.Reasons)
+			}
+			continue
+		}
+		if got == nil || !slices.Equal(got.Reasons, c.want) || got.RunsNeeded != c.needed || got.Runs != c.n || got.Claimed != 0.001 {
+			t.Errorf("n %d, r %v: %+v, want reasons %v, %d runs needed", c.n, c.r, got, c.want, c.needed)
+		}
+	}
+}
