@@ -8,6 +8,7 @@ import (
 	"github.com/qoscal/qoscal/calibrate"
 	"github.com/qoscal/qoscal/calibrate/floor"
 	"github.com/qoscal/qoscal/calibrate/spread"
+	qstats "github.com/qoscal/qoscal/stats"
 )
 
 // TestClaimCheck: the reasons a claim does not hold per calibration, at
@@ -17,7 +18,7 @@ import (
 // from r = (0.5 − 0.3003 − 1/30)/(1 + 4/30) = 0.1471.
 func TestClaimCheck(t *testing.T) {
 	stats := func(n int, r float64) spread.ScoreStats {
-		return spread.ScoreStats{N: n, Lag1: r, Lag1SE: 1 / math.Sqrt(float64(n))}
+		return spread.ScoreStats{N: n, Lag1: r, Lag1SE: 1 / math.Sqrt(float64(n)), SDLog: 0.02, ShapiroP: 0.5, Tail: qstats.NormalTail}
 	}
 	for _, c := range []struct {
 		n      int
@@ -47,6 +48,19 @@ func TestClaimCheck(t *testing.T) {
 		}
 		if got == nil || !slices.Equal(got.Reasons, c.want) || got.RunsNeeded != c.needed || got.Runs != c.n || got.Claimed != 0.001 {
 			t.Errorf("n %d, r %v: %+v, want reasons %v, %d runs needed", c.n, c.r, got, c.want, c.needed)
+		}
+	}
+	// In doubt (not normal, a heavier tail favoured) or without spread,
+	// the claim is no lower than the model-free figure, and stands.
+	for _, mod := range []func(*spread.ScoreStats){
+		func(s *spread.ScoreStats) { s.ShapiroP = 0.01 },
+		func(s *spread.ScoreStats) { s.Tail.DF = 5 },
+		func(s *spread.ScoreStats) { s.SDLog = 0 },
+	} {
+		s := stats(10, 0.2)
+		mod(&s)
+		if got := floor.ClaimCheck(s, 0.001); got != nil {
+			t.Errorf("%+v: %v, want the claim to stand", s, got.Reasons)
 		}
 	}
 }
