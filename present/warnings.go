@@ -417,16 +417,14 @@ func ruleName(o model.RecommendOptions) string {
 // claimWords says why a claimed rate does not hold per calibration, a
 // sentence a reason, and what would fix it (docs/STATS.md 5g).
 func claimWords(f calibrate.ClaimFigures) (why []string, fix string) {
-	for _, r := range f.Reasons {
-		switch r {
-		case calibrate.ClaimFewRuns:
-			why = append(why, fmt.Sprintf("%d runs cannot tell clean noise from a heavy tail, a degraded runner they did not catch or strongly correlated runs, under which about half of 10-run calibrations are told a rate more than 2x too low", f.Runs))
-		case calibrate.ClaimUndecided:
-			why = append(why, fmt.Sprintf("their lag-1 autocorrelation %+.2f is too weak to allow for, yet does not rule out a correlation of 0.5, under which such calibrations are often told a rate more than 2x too low", f.Lag1))
-		}
+	if f.FewRuns {
+		why = append(why, fmt.Sprintf("%d runs cannot tell clean noise from a heavy tail, a degraded runner they did not catch or strongly correlated runs, under which about half of 10-run calibrations are told a rate more than 2x too low", f.Runs))
+	}
+	if f.Undecided {
+		why = append(why, fmt.Sprintf("their lag-1 autocorrelation %+.2f is too weak to allow for, yet does not rule out a correlation of 0.5, under which such calibrations are often told a rate more than 2x too low", f.Lag1))
 	}
 	fix = fmt.Sprintf("calibrate on at least %d runs (%d more)", f.RunsNeeded, f.RunsNeeded-f.Runs)
-	if slices.Contains(f.Reasons, calibrate.ClaimUndecided) {
+	if f.Undecided {
 		fix += ", or measure baseline and candidate interleaved in one job (qoscal measure), so that the runner's drift cancels in their ratio"
 	}
 	return why, fix

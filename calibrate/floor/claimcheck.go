@@ -7,6 +7,10 @@ import (
 	"github.com/qoscal/qoscal/calibrate/spread"
 )
 
+// WarnClaimUnsure is Recommend's warning that the claimed rate does not
+// hold per calibration on runs like these; calibrate.ClaimFigures.
+const WarnClaimUnsure calibrate.WarningKind = "claim-unsure"
+
 // ClaimMinRuns is the fewest runs on which the claimed rate holds per
 // calibration under every kind of noise of docs/STATS.md 5g that the runs
 // themselves can tell apart: on 10 runs a Student-t(5) or t(3) tail, a
@@ -41,14 +45,12 @@ func ClaimCheck(s spread.ScoreStats, claimed float64) *calibrate.ClaimFigures {
 	}
 	f := calibrate.ClaimFigures{Claimed: claimed, Runs: s.N, Lag1: s.Lag1}
 	if s.N < ClaimMinRuns {
-		f.Reasons = append(f.Reasons, calibrate.ClaimFewRuns)
-		f.RunsNeeded = ClaimMinRuns
+		f.FewRuns, f.RunsNeeded = true, ClaimMinRuns
 	}
 	if s.N >= ClaimMinRuns && correlationUndecided(s.Lag1, s.Lag1SE, s.N) {
-		f.Reasons = append(f.Reasons, calibrate.ClaimUndecided)
-		f.RunsNeeded = max(f.RunsNeeded, runsToDecide())
+		f.Undecided, f.RunsNeeded = true, runsToDecide()
 	}
-	if len(f.Reasons) == 0 {
+	if !f.FewRuns && !f.Undecided {
 		return nil
 	}
 	return &f

@@ -2,7 +2,6 @@ package floor_test
 
 import (
 	"math"
-	"slices"
 	"testing"
 
 	"github.com/qoscal/qoscal/calibrate"
@@ -20,34 +19,37 @@ func TestClaimCheck(t *testing.T) {
 	stats := func(n int, r float64) spread.ScoreStats {
 		return spread.ScoreStats{N: n, Lag1: r, Lag1SE: 1 / math.Sqrt(float64(n)), SDLog: 0.02, ShapiroP: 0.5, Tail: qstats.NormalTail}
 	}
+	few := &calibrate.ClaimFigures{FewRuns: true, RunsNeeded: 20}
+	undecided := &calibrate.ClaimFigures{Undecided: true, RunsNeeded: 51}
 	for _, c := range []struct {
-		n      int
-		r      float64
-		want   []calibrate.ClaimReason
-		needed int
+		n    int
+		r    float64
+		want *calibrate.ClaimFigures
 	}{
-		{30, 0.14, nil, 0},
-		{30, 0.15, []calibrate.ClaimReason{calibrate.ClaimUndecided}, 51},
-		{30, 0.30, []calibrate.ClaimReason{calibrate.ClaimUndecided}, 51},
-		{30, 0.31, nil, 0}, // significant: allowed for
-		{30, -0.2, nil, 0},
-		{19, -0.2, []calibrate.ClaimReason{calibrate.ClaimFewRuns}, 20},
-		{19, 0.2, []calibrate.ClaimReason{calibrate.ClaimFewRuns}, 20},
-		{20, math.NaN(), nil, 0},
+		{30, 0.14, nil},
+		{30, 0.15, undecided},
+		{30, 0.30, undecided},
+		{30, 0.31, nil}, // significant: allowed for
+		{30, -0.2, nil},
+		{19, -0.2, few},
+		{19, 0.2, few},
+		{20, math.NaN(), nil},
 		// From 51 runs no r is undecided: just above the significance
 		// line it is allowed for, just below it rules out 0.5.
-		{51, 1.645 / math.Sqrt(51), nil, 0},
-		{50, 1.645 / math.Sqrt(50), []calibrate.ClaimReason{calibrate.ClaimUndecided}, 51},
+		{51, 1.645 / math.Sqrt(51), nil},
+		{50, 1.645 / math.Sqrt(50), undecided},
 	} {
 		got := floor.ClaimCheck(stats(c.n, c.r), 0.001)
 		if c.want == nil {
 			if got != nil {
-				t.Errorf("n %d, r %v: %v, want the claim to hold", c.n, c.r, got.Reasons)
+				t.Errorf("n %d, r %v: %+v, want the claim to hold", c.n, c.r, got)
 			}
 			continue
 		}
-		if got == nil || !slices.Equal(got.Reasons, c.want) || got.RunsNeeded != c.needed || got.Runs != c.n || got.Claimed != 0.001 {
-			t.Errorf("n %d, r %v: %+v, want reasons %v, %d runs needed", c.n, c.r, got, c.want, c.needed)
+		want := *c.want
+		want.Runs, want.Lag1, want.Claimed = c.n, c.r, 0.001
+		if got == nil || *got != want {
+			t.Errorf("n %d, r %v: %+v, want %+v", c.n, c.r, got, want)
 		}
 	}
 	// In doubt (not normal, a heavier tail favoured) or without spread,
@@ -60,7 +62,7 @@ func TestClaimCheck(t *testing.T) {
 		s := stats(10, 0.2)
 		mod(&s)
 		if got := floor.ClaimCheck(s, 0.001); got != nil {
-			t.Errorf("%+v: %v, want the claim to stand", s, got.Reasons)
+			t.Errorf("%+v: %+v, want the claim to stand", s, got)
 		}
 	}
 }

@@ -202,7 +202,7 @@ func Recommend(a *spread.Analysis, opt model.RecommendOptions) (*Recommendation,
 		rec.warn(calibrate.Warning{Kind: calibrate.WarnAutocorrelated, Figures: calibrate.EffectiveFigures{Rho: e.Rho, Runs: s.N, Effective: e.N, Independent: indep, Floor: rec.Floor, Step: opt.Step}})
 	}
 	if rec.Claim = ClaimCheck(s, rec.Cost.Claimed); rec.Claim != nil {
-		rec.warn(calibrate.Warning{Kind: calibrate.WarnClaimUnsure, Figures: *rec.Claim})
+		rec.warn(calibrate.Warning{Kind: WarnClaimUnsure, Figures: *rec.Claim})
 	}
 	if rec.Floor < 1 {
 		rec.warn(calibrate.Warning{Kind: calibrate.WarnFloorBelowOne, Figures: calibrate.FloorFigures{Floor: rec.Floor, Step: opt.Step, Min: s.Min}})
