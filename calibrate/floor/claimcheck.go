@@ -15,13 +15,13 @@ const WarnClaimUnsure calibrate.WarningKind = "claim-unsure"
 // calibration under every kind of noise of docs/STATS.md 5g that the runs
 // themselves can tell apart: on 10 runs a Student-t(5) or t(3) tail, a
 // runner degraded one run in ten and AR(1) ρ 0.8 are told a rate more
-// than 2x too low in 45–68% of calibrations.
+// than 2x too low in 40–67% of calibrations.
 const ClaimMinRuns = 20
 
 // claimRho is the autocorrelation a claim must not leave out: the lag-1
-// correlation of the real runs measured so far is 0.5–0.8, and at ρ 0.5
-// a calibration whose r₁ fell short of significance is told a rate more
-// than 2x too low a third of the time (docs/STATS.md 5g).
+// correlation of the real runs measured so far is 0.5–0.8, and under
+// AR(1) at ρ 0.5 and 0.8 the calibrations told a rate more than 2x too
+// low are those whose r₁ fell short of significance (docs/STATS.md 5g).
 const claimRho = 0.5
 
 // claimZ is the one-sided 95% normal quantile of the autocorrelation
@@ -31,9 +31,10 @@ const claimZ = 1.645
 // ClaimCheck says whether the claimed rate of a floor calibrated on runs
 // with these statistics holds per calibration (docs/STATS.md 5g), and
 // why not: too few runs (ClaimMinRuns), or, on more, a lag-1
-// autocorrelation too weak to allow for (below stats.ShrinkRho's significance line, so the
-// claim treats the runs as independent) that does not rule out ρ 0.5 (its
-// bias-corrected estimate plus 1.645 standard errors reaches it). The
+// autocorrelation too weak to allow for (below stats.ShrinkRho's
+// significance line, so the claim treats the runs as independent) that
+// does not rule out ρ 0.5 (its bias-corrected estimate plus 1.645
+// standard errors reaches it). The
 // figures say how many runs would remove every reason; nil when none
 // applies, and when the model is in doubt or the scores never varied:
 // the claim is then no lower than the model-free figure (Cost), which
