@@ -69,10 +69,10 @@ var lowerUnits = map[string]bool{
 	"instructions": true, "cycles/op": true, "instructions/op": true, "cpu-sec/op": true,
 }
 
-// UnitDirection returns the direction of a unit, matched without regard to
+// unitDirection returns the direction of a unit, matched without regard to
 // case. An unknown or empty unit is an error that names it: qoscal does not
 // guess which way a metric improves.
-func UnitDirection(unit string) (Direction, error) {
+func unitDirection(unit string) (Direction, error) {
 	u := strings.ToLower(strings.TrimSpace(unit))
 	switch {
 	case higherUnits[u]:
@@ -375,7 +375,7 @@ func (sc *RatioScratch) ratioList(run *data.Run, baseline, candidate string, dir
 		d := dir
 		if d == Auto {
 			if b.Unit != sc.unit || sc.dir == Auto {
-				ud, err := UnitDirection(b.Unit)
+				ud, err := unitDirection(b.Unit)
 				if err != nil {
 					return nil, nil, nil, false
 				}
@@ -512,7 +512,7 @@ func ratiosByMaps(run *data.Run, baseline, candidate string, dir Direction, metr
 		d := dir
 		if d == Auto {
 			var err error
-			if d, err = UnitDirection(b.unit); err != nil {
+			if d, err = unitDirection(b.unit); err != nil {
 				return RunRatios{}, fmt.Errorf("%s, benchmark %s: %w", RunName(run), name, err)
 			}
 		}

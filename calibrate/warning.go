@@ -64,6 +64,9 @@ const (
 	WarnEarlierBelow   WarningKind = "earlier-below"   // Recommend: runs before the window score below its floor; Runs, EarlierFigures
 	WarnFewerRuns      WarningKind = "fewer-runs"      // Recommend: calibrated on fewer runs than given; FewerFigures
 	WarnChanceRegime   WarningKind = "chance-regime"   // Recommend: the latest regime left out as chance; ChanceFigures
+	// Recommend's claim-unsure, the claimed rate does not hold per
+	// calibration on such runs (ClaimFigures), is floor.WarnClaimUnsure:
+	// this package's exported names are at their limit.
 	WarnOneVariantOnly WarningKind = "one-variant"     // Gate: benchmarks only one variant measured; OneVariantFigures
 	WarnPartialGate    WarningKind = "partial-gate"    // Gate: gating on part of the calibrated suite; PartialFigures, Benchmarks missing
 	WarnNotCalibrated  WarningKind = "not-calibrated"  // Gate: benchmarks the calibration lacks
@@ -197,6 +200,21 @@ type ChanceFigures struct {
 	P, Rho      float64
 }
 
+// ClaimFigures: the claimed false-positive rate Claimed of the floor,
+// calibrated on Runs runs whose lag-1 autocorrelation is Lag1, does not
+// hold per calibration in the regime these runs show (docs/STATS.md 5g):
+// FewRuns, too few runs to tell clean noise from a heavy tail, an unseen
+// degraded runner or strong correlation; Undecided, a correlation too
+// weak to allow for that does not rule out a strong one. RunsNeeded is
+// the fewest runs on which neither applies.
+type ClaimFigures struct {
+	FewRuns, Undecided bool
+	Claimed            float64
+	Runs               int
+	Lag1               float64
+	RunsNeeded         int
+}
+
 // OneVariantFigures: the benchmarks were measured by Variant only; ""
 // for a pair, in one of its runs only.
 type OneVariantFigures struct{ Variant string }
@@ -283,6 +301,8 @@ func (EarlierFigures) figures() {}
 func (FewerFigures) figures() {}
 
 func (ChanceFigures) figures() {}
+
+func (ClaimFigures) figures() {}
 
 func (OneVariantFigures) figures() {}
 

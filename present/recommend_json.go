@@ -161,6 +161,15 @@ type fprJSON struct {
 	// Rule is the margin rule's own rate (FloorCost.RuleRate), the claim
 	// of a margin floor; omitted for any other method.
 	Rule *render.Float `json:"rule,omitempty"`
+	// Reliable says whether the claim holds per calibration on runs like
+	// these (floor.ClaimCheck, docs/STATS.md 5g); when not, Why says why,
+	// a sentence a reason, Fix what would fix it (null when reliable) and
+	// RunsNeeded the fewest runs on which no reason applies (0 when
+	// reliable).
+	Reliable   bool     `json:"reliable"`
+	Why        []string `json:"why"`
+	Fix        *string  `json:"fix"`
+	RunsNeeded int      `json:"runs_needed"`
 }
 
 // horizonJSON is the chance of a false alarm over the next runs.
@@ -287,6 +296,11 @@ func (v *Recommend) JSON() recommendJSON {
 	if !math.IsNaN(c.RuleRate) {
 		r := render.Float(c.RuleRate)
 		j.FPR.Rule = &r
+	}
+	j.FPR.Reliable, j.FPR.Why = rec.Claim == nil, []string{}
+	if f := rec.Claim; f != nil {
+		why, fix := claimWords(*f)
+		j.FPR.Why, j.FPR.Fix, j.FPR.RunsNeeded = why, &fix, f.RunsNeeded
 	}
 	return j
 }

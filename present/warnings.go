@@ -101,6 +101,9 @@ func warningText(w calibrate.Warning) string {
 			scan = fmt.Sprintf("; its change against autocorrelated noise, the search's choice of where to cut counted: p %.3f", f.ScanP)
 		}
 		return fmt.Sprintf("calibrated on %d of the %d runs given (the latest regime, from %s); on all %d runs the same method gives %s%s", f.Used, f.Given, f.From, f.Given, all, scan)
+	case calibrate.ClaimFigures:
+		why, fix := claimWords(f)
+		return fmt.Sprintf("the claimed false-positive rate %s (%s) may be several times too low for these runs: %s; what would fix it: %s (docs/STATS.md 5g)", rate(f.Claimed), oneIn(f.Claimed), strings.Join(why, "; "), fix)
 	case calibrate.ChanceFigures:
 		return fmt.Sprintf("the latest regime (%d runs from %s) is not beyond what autocorrelated noise gives (p %.2f, the search's choice of where to cut counted, lag-1 autocorrelation %.2f allowed for): calibrated on all %d runs; --regime latest calibrates on it anyway", f.Runs, f.From, f.P, f.Rho, f.Given)
 	case calibrate.OneVariantFigures:
@@ -409,4 +412,20 @@ func ruleName(o model.RecommendOptions) string {
 		return fmt.Sprintf("tolerance %v/%v", o.Coverage, o.Confidence)
 	}
 	return string(o.Method)
+}
+
+// claimWords says why a claimed rate does not hold per calibration, a
+// sentence a reason, and what would fix it (docs/STATS.md 5g).
+func claimWords(f calibrate.ClaimFigures) (why []string, fix string) {
+	if f.FewRuns {
+		why = append(why, fmt.Sprintf("%d runs cannot tell clean noise from a heavy tail, a degraded runner they did not catch or strongly correlated runs, under which about half of 10-run calibrations are told a rate more than 2x too low", f.Runs))
+	}
+	if f.Undecided {
+		why = append(why, fmt.Sprintf("their lag-1 autocorrelation %+.2f is too weak to allow for, yet does not rule out a correlation of 0.5, under which such calibrations are often told a rate more than 2x too low", f.Lag1))
+	}
+	fix = fmt.Sprintf("calibrate on at least %d runs (%d more)", f.RunsNeeded, f.RunsNeeded-f.Runs)
+	if f.Undecided {
+		fix += ", or measure baseline and candidate interleaved in one job (qoscal measure), so that the runner's drift cancels in their ratio"
+	}
+	return why, fix
 }

@@ -120,7 +120,10 @@ type Recommendation struct {
 	// fails nine times in ten: what the rerun band costs in power
 	// (stats.TwoStagePower). NaN when undefined.
 	TwoStagePower float64
-	Warnings      []calibrate.Warning
+	// Claim says why the claimed rate (Cost.Claimed) does not hold per
+	// calibration on these runs (ClaimCheck); nil when nothing says so.
+	Claim    *calibrate.ClaimFigures
+	Warnings []calibrate.Warning
 }
 
 // Repetition is the number of repetitions per run M that makes a floor at
@@ -197,6 +200,9 @@ func Recommend(a *spread.Analysis, opt model.RecommendOptions) (*Recommendation,
 	if e := s.Effective; e.Rho > 0 {
 		_, indep, _, _ := model.FloorFrom(s.Min, s.MeanLog, s.SDLog, stats.Independent(s.N), opt)
 		rec.warn(calibrate.Warning{Kind: calibrate.WarnAutocorrelated, Figures: calibrate.EffectiveFigures{Rho: e.Rho, Runs: s.N, Effective: e.N, Independent: indep, Floor: rec.Floor, Step: opt.Step}})
+	}
+	if rec.Claim = ClaimCheck(s, rec.Cost.Claimed); rec.Claim != nil {
+		rec.warn(calibrate.Warning{Kind: WarnClaimUnsure, Figures: *rec.Claim})
 	}
 	if rec.Floor < 1 {
 		rec.warn(calibrate.Warning{Kind: calibrate.WarnFloorBelowOne, Figures: calibrate.FloorFigures{Floor: rec.Floor, Step: opt.Step, Min: s.Min}})

@@ -118,6 +118,8 @@ func TestRecommendWarningsAndValidation(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []calibrate.Warning{
+		{Kind: floor.WarnClaimUnsure, Figures: calibrate.ClaimFigures{FewRuns: true,
+			Claimed: r.Cost.Claimed, Runs: 5, Lag1: a.Score.Lag1, RunsNeeded: floor.ClaimMinRuns}},
 		{Kind: calibrate.WarnFloorBelowOne, Figures: calibrate.FloorFigures{Floor: 0.86, Step: 0.01, Min: a.Score.Min}},
 	}
 	if diff := cmp.Diff(want, r.Warnings); diff != "" {

@@ -71,23 +71,6 @@ func TestLowerIsBetter(t *testing.T) {
 	calibtest.Near(t, "override", rr.Ratios["a"].Ratio, 1/v.Expected.Ratios[0], 1e-12)
 }
 
-func TestUnitDirection(t *testing.T) {
-	for _, u := range []string{"ops/sec", "B/s", "MB/s"} {
-		if d, err := calibrate.UnitDirection(u); err != nil || d != calibrate.HigherIsBetter {
-			t.Errorf("%s: %v %v", u, d, err)
-		}
-	}
-	for _, u := range []string{"sec/op", "ns/op", "B/op", "allocs/op", "seconds", "ms", "bytes"} {
-		if d, err := calibrate.UnitDirection(u); err != nil || d != calibrate.LowerIsBetter {
-			t.Errorf("%s: %v %v", u, d, err)
-		}
-	}
-	_, err := calibrate.UnitDirection("furlongs")
-	if want := `unit "furlongs" is unknown, so it is unknown whether higher is better`; err == nil || err.Error() != want {
-		t.Errorf("unknown unit: %v", err)
-	}
-}
-
 func TestMedianOfSamples(t *testing.T) {
 	run := data.Run{ID: "r", Measurements: []data.Measurement{
 		{Benchmark: "a", Variant: "b", Sample: 0, Value: 10, Unit: "ops/sec"},

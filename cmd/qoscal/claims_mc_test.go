@@ -53,7 +53,6 @@ const mcMu = 0.26236426446749106 // ln 1.3
 // (the score times 0.9).
 func mcScenarios(mcSigma float64) []mcScenario {
 	normal := func(lnF float64) float64 { return stats.NormalCDF((lnF - mcMu) / mcSigma) }
-	tScale := mcSigma * math.Sqrt(3.0/5) // Student-t(5) with SD mcSigma
 	const degradedShare, degradedFactor = 0.1, 0.9
 	return []mcScenario{
 		{"iid", func(rng *rand.Rand, y []float64) int {
@@ -62,28 +61,8 @@ func mcScenarios(mcSigma float64) []mcScenario {
 			}
 			return 0
 		}, normal},
-		{"ar1-0.5", func(rng *rand.Rand, y []float64) int {
-			const rho = 0.5
-			prev := mcSigma * rng.NormFloat64()
-			for i := range y {
-				if i > 0 {
-					prev = rho*prev + mcSigma*math.Sqrt(1-rho*rho)*rng.NormFloat64()
-				}
-				y[i] = mcMu + prev
-			}
-			return 0
-		}, normal},
-		{"t5", func(rng *rand.Rand, y []float64) int {
-			for i := range y {
-				var c float64
-				for range 5 {
-					g := rng.NormFloat64()
-					c += g * g
-				}
-				y[i] = mcMu + tScale*rng.NormFloat64()/math.Sqrt(c/5)
-			}
-			return 0
-		}, func(lnF float64) float64 { return stats.TCDF((lnF-mcMu)/tScale, 5) }},
+		mcAR1(0.5, mcSigma),
+		mcStudentT(5, mcSigma),
 		{"degraded", func(rng *rand.Rand, y []float64) int {
 			d := 0
 			for i := range y {
@@ -98,6 +77,38 @@ func mcScenarios(mcSigma float64) []mcScenario {
 			return (1-degradedShare)*normal(lnF) + degradedShare*stats.NormalCDF((lnF-mcMu-math.Log(degradedFactor))/mcSigma)
 		}},
 	}
+}
+
+// mcAR1 is AR(1) noise at lag-1 correlation rho, stationary SD sigma,
+// named "ar1-<rho>".
+func mcAR1(rho, sigma float64) mcScenario {
+	return mcScenario{"ar1-" + strconv.FormatFloat(rho, 'f', -1, 64), func(rng *rand.Rand, y []float64) int {
+		prev := sigma * rng.NormFloat64()
+		for i := range y {
+			if i > 0 {
+				prev = rho*prev + sigma*math.Sqrt(1-rho*rho)*rng.NormFloat64()
+			}
+			y[i] = mcMu + prev
+		}
+		return 0
+	}, func(lnF float64) float64 { return stats.NormalCDF((lnF - mcMu) / sigma) }}
+}
+
+// mcStudentT is Student-t log scores with df degrees of freedom (a whole
+// number above 2) scaled to SD sigma, named "t<df>".
+func mcStudentT(df int, sigma float64) mcScenario {
+	scale := sigma * math.Sqrt(float64(df-2)/float64(df))
+	return mcScenario{"t" + strconv.Itoa(df), func(rng *rand.Rand, y []float64) int {
+		for i := range y {
+			var c float64
+			for range df {
+				g := rng.NormFloat64()
+				c += g * g
+			}
+			y[i] = mcMu + scale*rng.NormFloat64()/math.Sqrt(c/float64(df))
+		}
+		return 0
+	}, func(lnF float64) float64 { return stats.TCDF((lnF-mcMu)/scale, float64(df)) }}
 }
 
 // mcBenchmarks is the suite of the drawn runs. A run's log score is the
@@ -148,12 +159,45 @@ type mcOutcome struct {
 	// fell below half the lowest run (model.CheckFloorUseful), so no
 	// file was written and no rate claimed.
 	noFloor bool
+	// claimedUpper is the claimed rate's 95% upper bound; shapiroP, lag1
+	// and tailDF (NaN: the normal) the model checks, used the runs the
+	// floor was calibrated on and outliers how many of them are outliers,
+	// all from recommend's JSON.
+	claimedUpper, shapiroP, lag1, tailDF float64
+	used, outliers                       int
+	// unsure says recommend said its claim does not hold per calibration
+	// on runs like these (false_positive_rate.reliable false).
+	unsure bool
 }
 
 // calibrateOnce draws n runs, runs `qoscal recommend --write` with the
 // default settings on them, reads the figures from its JSON and gates one
 // more healthy run against the file it wrote.
 func calibrateOnce(t *testing.T, dir string, sc mcScenario, sigma float64, rng *rand.Rand, n int, extra ...string) mcOutcome {
+	t.Helper()
+	out := recommendOnce(t, dir, sc, sigma, rng, n, extra...)
+	if out.noFloor {
+		return out
+	}
+	// The file must be accepted by the gate: one more healthy run.
+	cal := filepath.Join(dir, "gate.json")
+	one := filepath.Join(dir, "one.csv")
+	next := make([]float64, 1)
+	sc.draw(rng, next)
+	if err := writeRunsCSV(one, rng, next, n+1); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	out.gateCode = run([]string{"gate", "--calibration", cal, "--baseline", "base=x", "--candidate", "cand=x", "--format", "json", one}, nil, &stdout, &stderr)
+	if out.gateCode == exitInput {
+		t.Errorf("%s: gate refused the file recommend wrote: %s", sc.name, strings.TrimSpace(stderr.String()))
+	}
+	return out
+}
+
+// recommendOnce draws n runs, runs `qoscal recommend --write` with the
+// default settings on them and reads the figures from its JSON.
+func recommendOnce(t *testing.T, dir string, sc mcScenario, sigma float64, rng *rand.Rand, n int, extra ...string) mcOutcome {
 	t.Helper()
 	y := make([]float64, n)
 	out := mcOutcome{degraded: sc.draw(rng, y), sigma: sigma}
@@ -175,10 +219,25 @@ func calibrateOnce(t *testing.T, dir string, sc mcScenario, sigma float64, rng *
 	var doc struct {
 		Floor float64 `json:"floor"`
 		FPR   struct {
-			Predictive *float64 `json:"predictive"`
-			Upper95    *float64 `json:"upper95"`
-			Claimed    *float64 `json:"claimed"`
+			Predictive     *float64 `json:"predictive"`
+			Upper95        *float64 `json:"upper95"`
+			Claimed        *float64 `json:"claimed"`
+			ClaimedUpper95 *float64 `json:"claimed_upper95"`
+			Reliable       bool     `json:"reliable"`
 		} `json:"false_positive_rate"`
+		ModelCheck struct {
+			ShapiroP *float64 `json:"shapiro_p"`
+			Lag1     *float64 `json:"lag1_autocorrelation"`
+			Tail     struct {
+				DF *float64 `json:"df"`
+			} `json:"tail"`
+		} `json:"model_check"`
+		CalibratedOn struct {
+			N int `json:"n"`
+		} `json:"calibrated_on"`
+		Outliers struct {
+			Runs []string `json:"runs"`
+		} `json:"outliers"`
 	}
 	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
 		t.Fatalf("recommend's JSON: %v", err)
@@ -190,25 +249,14 @@ func calibrateOnce(t *testing.T, dir string, sc mcScenario, sigma float64, rng *
 		return *p
 	}
 	out.floor, out.predictive, out.upper95, out.claimed = doc.Floor, val(doc.FPR.Predictive), val(doc.FPR.Upper95), val(doc.FPR.Claimed)
+	out.claimedUpper = val(doc.FPR.ClaimedUpper95)
+	out.shapiroP, out.lag1, out.tailDF = val(doc.ModelCheck.ShapiroP), val(doc.ModelCheck.Lag1), val(doc.ModelCheck.Tail.DF)
+	out.used, out.outliers, out.unsure = doc.CalibratedOn.N, len(doc.Outliers.Runs), !doc.FPR.Reliable
 	out.truth = sc.truth(math.Log(doc.Floor))
 	m, s := stats.Mean(y), stats.SD(y)
 	out.textbookFloor = stats.PredictionBound(m, s, n, 0.001)
 	out.textbook = sc.truth(math.Log(out.textbookFloor))
 	out.before = beforeFloor(y)
-
-	// The file must be accepted by the gate: one more healthy run.
-	one := filepath.Join(dir, "one.csv")
-	next := make([]float64, 1)
-	sc.draw(rng, next)
-	if err := writeRunsCSV(one, rng, next, n+1); err != nil {
-		t.Fatal(err)
-	}
-	stdout.Reset()
-	stderr.Reset()
-	out.gateCode = run([]string{"gate", "--calibration", cal, "--baseline", "base=x", "--candidate", "cand=x", "--format", "json", one}, nil, &stdout, &stderr)
-	if out.gateCode == exitInput {
-		t.Errorf("%s: gate refused the file recommend wrote: %s", sc.name, strings.TrimSpace(stderr.String()))
-	}
 	return out
 }
 
