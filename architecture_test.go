@@ -59,6 +59,7 @@ var rules = []struct {
 	{"github.com/qoscal/qoscal/cmd/qoscal", []string{"github.com/qoscal/qoscal/..."}},
 	{"github.com/qoscal/qoscal/notebooks/...", nil},
 	{"github.com/qoscal/qoscal/internal/ci", []string{"github.com/qoscal/qoscal/render"}},
+	{"github.com/qoscal/qoscal/internal/outfile", []string{runModel}},
 	{"github.com/qoscal/qoscal/internal/cliflag", []string{"github.com/qoscal/qoscal/data/formats"}},
 	{"github.com/qoscal/qoscal/internal/prcomment", []string{runModel, "github.com/qoscal/qoscal/render"}},
 	{"github.com/qoscal/qoscal/internal/watchissue", []string{"github.com/qoscal/qoscal/internal/github"}},
