@@ -46,7 +46,7 @@ var rules = []struct {
 	{calFloor, []string{calBase, calSpread, calModel, "github.com/qoscal/qoscal/stats", runModel}},
 	{calGate, []string{calBase, calSpread, calModel, calFloor, "github.com/qoscal/qoscal/stats", runModel}},
 	{calDrift, []string{calBase, calSpread, calModel, "github.com/qoscal/qoscal/stats", runModel}},
-	{calAudit, []string{calBase, calSpread, calModel, calFloor, calGate, calDrift, "github.com/qoscal/qoscal/stats", runModel}},
+	{calAudit, []string{calBase, calSpread, calModel, calFloor, calGate, calDrift, "github.com/qoscal/qoscal/stats", runModel, storeAPI}},
 	{calWatch, []string{calBase, calModel, calDrift, "github.com/qoscal/qoscal/stats", runModel}},
 	{"github.com/qoscal/qoscal/calibrate/internal/calibtest", []string{calBase, calSpread, calModel, calFloor, "github.com/qoscal/qoscal/stats", runModel}},
 	{"github.com/qoscal/qoscal/chartdata", []string{calBase, calSpread, calModel, calFloor, "github.com/qoscal/qoscal/stats", runModel}},
