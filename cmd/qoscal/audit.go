@@ -171,7 +171,7 @@ func (a *auditFlags) run(u *ui, args []string) error {
 	if len(ledger.Verdicts) > 0 && cal.Matrix != nil {
 		// The watch's issues: its decision replayed on the runs judged
 		// against the calibration, the episodes against the marks.
-		runs, err := judgedRuns(u, loc, cal, filter)
+		runs, err := source.Judged(u.ctx, loc, cal.SHA256, filter)
 		if err != nil {
 			return err
 		}

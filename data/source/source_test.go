@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -127,5 +129,43 @@ func TestSourceEach(t *testing.T) {
 	_, wantErr := bad.Runs(ctx)
 	if _, err := collect(bad); err == nil || wantErr == nil || err.Error() != wantErr.Error() {
 		t.Errorf("a missing path: %v, want %v", err, wantErr)
+	}
+}
+
+// TestJudged: the runs the ledger judged against a calibration, in the
+// order stored, with the labels asked; none when no verdict was.
+func TestJudged(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "q.db")
+	s, err := sqlite.Open(path, store.ReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := []data.Run{storetest.NewRun("r1", 1, map[string]string{"os": "linux"}), storetest.NewRun("r2", 1, nil), storetest.NewRun("r3", 1, map[string]string{"os": "linux"})}
+	cal := store.CalibrationRef{Name: "cal.json", SHA256: "5e7a"}
+	ledger := &store.Ledger{Verdicts: []store.Verdict{{Run: "r3", Calibration: cal, Verdict: "pass", Kind: "run", Score: 1.1, Floor: 0.9, FloorSource: "calibration", Recorded: time.Unix(1e9, 0)}, {Run: "r2", Calibration: cal, Verdict: "fail", Kind: "run", Score: 0.8, Floor: 0.9, FloorSource: "calibration", Recorded: time.Unix(1e9, 0)}}}
+	if _, err := s.Ingest(ctx, runs, store.IngestOptions{Ledger: ledger}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	ids := func(labels map[string]string, sha string) string {
+		got, err := Judged(ctx, path, sha, labels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s []string
+		for _, r := range got {
+			s = append(s, r.ID)
+		}
+		return strings.Join(s, ",")
+	}
+	if got := ids(nil, "5e7a"); got != "r2,r3" {
+		t.Errorf("judged runs %q, want r2,r3", got)
+	}
+	if got := ids(map[string]string{"os": "linux"}, "5e7a"); got != "r3" {
+		t.Errorf("judged runs with os=linux %q, want r3", got)
+	}
+	if got := ids(nil, "0000"); got != "" {
+		t.Errorf("judged against another calibration %q, want none", got)
 	}
 }
