@@ -61,7 +61,7 @@ var rules = []struct {
 	{"github.com/qoscal/qoscal/internal/ci", []string{"github.com/qoscal/qoscal/render"}},
 	{"github.com/qoscal/qoscal/internal/outfile", []string{runModel}},
 	{"github.com/qoscal/qoscal/internal/rerun", []string{"github.com/qoscal/qoscal/measure", "github.com/qoscal/qoscal/data/formats", "github.com/qoscal/qoscal/render"}},
-	{"github.com/qoscal/qoscal/internal/cliflag", []string{"github.com/qoscal/qoscal/data/formats"}},
+	{"github.com/qoscal/qoscal/internal/cliflag", []string{"github.com/qoscal/qoscal/data/formats", "github.com/qoscal/qoscal/render"}},
 	{"github.com/qoscal/qoscal/internal/prcomment", []string{runModel, "github.com/qoscal/qoscal/render"}},
 	{"github.com/qoscal/qoscal/internal/watchissue", []string{"github.com/qoscal/qoscal/internal/github"}},
 	{"github.com/qoscal/qoscal/internal/...", nil},
