@@ -169,3 +169,41 @@ func TestJudged(t *testing.T) {
 		t.Errorf("judged against another calibration %q, want none", got)
 	}
 }
+
+// TestMark: a mark of a stored run is added once, with the run's earlier
+// marks returned; a run not stored, or a store that is missing, is an
+// error, and the missing store is not made.
+func TestMark(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "q.db")
+	s, err := sqlite.Open(path, store.ReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Ingest(ctx, []data.Run{storetest.NewRun("r1", 1, nil)}, store.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	at := time.Unix(1e9, 0).UTC()
+	m := store.Mark{Run: "r1", Truth: store.TruthHealthy, Note: "noise", Marked: at}
+	res, err := Mark(ctx, path, m)
+	if err != nil || !res.Added || len(res.Earlier) != 0 || res.Location != path {
+		t.Fatalf("the first mark: %+v, %v", res, err)
+	}
+	if res, err = Mark(ctx, path, m); err != nil || res.Added || len(res.Earlier) != 1 {
+		t.Errorf("the same mark again: %+v, %v; want not added, one earlier", res, err)
+	}
+	m.Truth, m.Marked = store.TruthRegressed, at.Add(time.Hour)
+	if res, err = Mark(ctx, path, m); err != nil || !res.Added || len(res.Earlier) != 1 || res.Earlier[0].Truth != store.TruthHealthy {
+		t.Errorf("another mark: %+v, %v; want added, the healthy mark earlier", res, err)
+	}
+	m.Run = "r9"
+	if _, err := Mark(ctx, path, m); err == nil {
+		t.Error("a mark of a run not stored: no error")
+	}
+	missing := filepath.Join(dir, "none.db")
+	if _, err := Mark(ctx, missing, store.Mark{Run: "r1", Truth: store.TruthHealthy, Marked: at}); err == nil || exists(missing) {
+		t.Errorf("a mark in a missing store: %v (made: %v), want an error and no store", err, exists(missing))
+	}
+}
