@@ -6,8 +6,10 @@ import (
 	"maps"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/qoscal/qoscal/calibrate/gate"
+	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/store"
 )
 
@@ -94,5 +96,37 @@ func TestAuditLedger(t *testing.T) {
 	var pe *ProfileError
 	if !errors.As(err, &pe) || pe.Run != "a" || pe.Profile != "Model Z" || pe.CalName != "cal.json" || len(pe.Profiles) != 0 {
 		t.Errorf("a verdict of an unknown profile: %v, want a *ProfileError naming run a and Model Z", err)
+	}
+}
+
+// TestLedgerVerdict: the verdict of the last run judged, a pair's naming
+// the first, a re-run CI job's a rerun, its bands in name order, and no
+// calibration for a floor given alone.
+func TestLedgerVerdict(t *testing.T) {
+	bench := func(name, band string) gate.GateBenchmark {
+		var b gate.GateBenchmark
+		b.Name, b.Band = name, band
+		return b
+	}
+	res := &gate.GateResult{Verdict: gate.VerdictFail, Score: 0.9, Floor: 0.95, FloorSource: gate.FloorCalibration,
+		Benchmarks: []gate.GateBenchmark{bench("z", gate.BandBelow), bench("m", ""), bench("a", "within")}}
+	now := time.Unix(1e9, 0)
+	rec := Recorded{SHA256: "5e7a", Name: "cal.json", Profile: "Model A", Attempt: "1", Now: now}
+	v := LedgerVerdict(res, []data.Run{{ID: "r1"}}, rec)
+	if v.Run != "r1" || v.Kind != store.KindRun || v.Calibration.SHA256 != "5e7a" || v.Profile != "Model A" || !v.Recorded.Equal(now) {
+		t.Errorf("one run: %+v", v)
+	}
+	if len(v.Bands) != 2 || v.Bands[0].Benchmark != "a" || v.Bands[1].Benchmark != "z" {
+		t.Errorf("bands %+v, want a and z in that order", v.Bands)
+	}
+	rec.Attempt = "2"
+	if v := LedgerVerdict(res, []data.Run{{ID: "r1"}}, rec); v.Kind != store.KindRerun {
+		t.Errorf("a re-run job's verdict: kind %s, want %s", v.Kind, store.KindRerun)
+	}
+	if v := LedgerVerdict(res, []data.Run{{ID: "r1", Labels: map[string]string{"attempt": "1"}}}, rec); v.Kind != store.KindRun {
+		t.Errorf("a run whose label says attempt 1: kind %s, want %s", v.Kind, store.KindRun)
+	}
+	if v := LedgerVerdict(res, []data.Run{{ID: "a/r1"}, {ID: "b/r1"}}, Recorded{Now: now}); v.Run != "b/r1" || v.Kind != store.KindPair || v.Other != "a/r1" || v.Calibration.SHA256 != "" || v.Profile != "" {
+		t.Errorf("a pair against a floor given alone: %+v", v)
 	}
 }

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/qoscal/qoscal/calibrate"
+	calaudit "github.com/qoscal/qoscal/calibrate/audit"
 	"github.com/qoscal/qoscal/calibrate/drift"
 	calgate "github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/calibrate/model"
@@ -126,7 +124,11 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calgate.GateResult
 	if err != nil {
 		return err
 	}
-	v := g.ledgerVerdict(u, runs, res, cal, profile, now)
+	rec := calaudit.Recorded{Attempt: u.getenv("GITHUB_RUN_ATTEMPT"), Now: now}
+	if cal != nil {
+		rec.SHA256, rec.Name, rec.Profile = cal.SHA256, render.OneLine(g.calibration), profile
+	}
+	v := calaudit.LedgerVerdict(res, runs, rec)
 	st, err := source.OpenStore(u.ctx, storePath(u, g.db), store.ReadWrite)
 	if err != nil {
 		return err
@@ -154,41 +156,6 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calgate.GateResult
 		u.notef("%s already stored in %s", name, st.Location())
 	}
 	return nil
-}
-
-// ledgerVerdict is the verdict as the ledger keeps it (store.Verdict):
-// of the last run judged (of a pair, the second, naming the first), a
-// rerun when it re-ran a CI job (its attempt label, from qoscal.json, or
-// $GITHUB_RUN_ATTEMPT, above 1), judged by the calibration's profile
-// of that value ("" for its top level).
-func (g *gateFlags) ledgerVerdict(u *ui, runs []data.Run, res *calgate.GateResult, cal *model.File, profile string, now time.Time) store.Verdict {
-	last := &runs[len(runs)-1]
-	v := store.Verdict{Run: last.ID, Verdict: res.Verdict, Detail: res.VerdictDetail, Score: res.Score, Floor: res.Floor,
-		FloorSource: res.FloorSource, Partial: res.Partial, Kind: store.KindRun, RunnerHealth: res.RunnerHealth,
-		RunnerZ: res.MedianZ, Recorded: now}
-	if cal != nil {
-		v.Calibration = store.CalibrationRef{SHA256: cal.SHA256, Name: render.OneLine(g.calibration)}
-		v.Profile = profile
-	}
-	attempt := last.Labels["attempt"]
-	if attempt == "" {
-		attempt = u.getenv("GITHUB_RUN_ATTEMPT")
-	}
-	if n, err := strconv.Atoi(attempt); err == nil && n > 1 {
-		v.Kind = store.KindRerun
-	}
-	if len(runs) == 2 {
-		// A pair, or a run and its automatic rerun (--rerun-command),
-		// judged together by the mean of the two.
-		v.Kind, v.Other = store.KindPair, runs[0].ID
-	}
-	for _, b := range res.Benchmarks {
-		if b.Band != "" {
-			v.Bands = append(v.Bands, store.BandOutcome{Benchmark: b.Name, Band: b.Band})
-		}
-	}
-	slices.SortFunc(v.Bands, func(a, b store.BandOutcome) int { return strings.Compare(a.Benchmark, b.Benchmark) })
-	return v
 }
 
 // runEnvironment returns the labels that say the run's environment
