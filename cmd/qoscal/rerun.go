@@ -2,9 +2,7 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -36,42 +34,6 @@ const rerunSuffix = "-rerun"
 // (six hours on GitHub's runners).
 const defaultRerunTimeout = 30 * time.Minute
 
-// resultFiles are the files that hold the judged variants' results: the
-// paths --baseline and --candidate name, inside the run folder when one
-// is given; a PATH that is a file (a CSV file of the run, an artifact's
-// zip) is that file; a folder 'qoscal measure' wrote is read from its
-// results.csv, which holds every variant's results, unless --baseline
-// and --candidate both name files it holds (the loader's rule).
-func (g *gateFlags) resultFiles(paths []string) []string {
-	if len(paths) == 1 {
-		if fi, err := os.Stat(paths[0]); err == nil && !fi.IsDir() {
-			return []string{paths[0]}
-		}
-	}
-	var out []string
-	named := 0
-	for _, s := range []string{g.baseline, g.candidate} {
-		spec, err := load.ParseVariantSpec(s)
-		if err != nil || spec.File == "" {
-			continue
-		}
-		p := spec.File
-		if len(paths) == 1 {
-			p = filepath.Join(paths[0], p)
-		}
-		if _, err := os.Stat(p); err == nil {
-			named++
-		}
-		if len(out) == 0 || out[0] != p {
-			out = append(out, p)
-		}
-	}
-	if len(paths) == 1 && named < 2 && load.IsMeasuredFolder(paths[0]) {
-		return []string{filepath.Join(paths[0], load.MeasuredFile)}
-	}
-	return out
-}
-
 // rerunError is a rerun command that failed, or did not rewrite the
 // run's result files: an input error (exit 2) that names the command.
 func (g *gateFlags) rerunError(format string, args ...any) error {
@@ -86,7 +48,7 @@ func (g *gateFlags) rerunError(format string, args ...any) error {
 // "qoscal: rerun: ", so that stdout holds the gate's results alone and no
 // line of the command's is taken for a workflow command.
 func (g *gateFlags) rerun(u *ui, paths []string, first *data.Run) (*data.Run, error) {
-	files := g.resultFiles(paths)
+	files := load.ResultFiles(paths, g.baseline, g.candidate)
 	stopped, stop := signal.NotifyContext(u.ctx, stopSignals...)
 	defer stop()
 	err := rerun.Run(stopped, rerun.Options{

@@ -111,3 +111,40 @@ func sameBytes(a, b string) bool {
 		}
 	}
 }
+
+// ResultFiles are the files that hold the results of a run's variants
+// baseline and candidate (VariantSpecs, as --baseline and --candidate
+// give them): the files they name, inside the run folder when paths is
+// one folder; a path that is a file (a CSV file of the run, an
+// artifact's zip) is that file; a folder 'qoscal measure' wrote is read
+// from its MeasuredFile, which holds every variant's results, unless the
+// variants both name files it holds (the rule Runs reads a folder by).
+func ResultFiles(paths []string, baseline, candidate string) []string {
+	if len(paths) == 1 {
+		if fi, err := os.Stat(paths[0]); err == nil && !fi.IsDir() {
+			return []string{paths[0]}
+		}
+	}
+	var out []string
+	named := 0
+	for _, s := range []string{baseline, candidate} {
+		spec, err := ParseVariantSpec(s)
+		if err != nil || spec.File == "" {
+			continue
+		}
+		p := spec.File
+		if len(paths) == 1 {
+			p = filepath.Join(paths[0], p)
+		}
+		if _, err := os.Stat(p); err == nil {
+			named++
+		}
+		if len(out) == 0 || out[0] != p {
+			out = append(out, p)
+		}
+	}
+	if len(paths) == 1 && named < 2 && IsMeasuredFolder(paths[0]) {
+		return []string{filepath.Join(paths[0], MeasuredFile)}
+	}
+	return out
+}

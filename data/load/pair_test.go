@@ -73,3 +73,39 @@ func TestSameFiles(t *testing.T) {
 		t.Errorf("a dir that is a file: same %v, identical %v", same, identical)
 	}
 }
+
+func TestResultFiles(t *testing.T) {
+	dir := t.TempDir()
+	write := func(p string) string {
+		p = filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	csv := write("runs.csv")
+	b, c := write("run/b.txt"), write("run/c.txt")
+	write("measured/" + MeasuredFile)
+	write("measured/" + MetaFile)
+	cases := []struct {
+		name       string
+		paths      []string
+		base, cand string
+		want       []string
+	}{
+		{"files", nil, "sys=" + b, "hoard=" + c, []string{b, c}},
+		{"one file for both", nil, "sys=" + b, "hoard=" + b, []string{b}},
+		{"a run folder", []string{filepath.Join(dir, "run")}, "sys=b.txt", "hoard=c.txt", []string{b, c}},
+		{"a CSV file", []string{csv}, "sys", "hoard", []string{csv}},
+		{"a measured folder", []string{filepath.Join(dir, "measured")}, "sys", "hoard", []string{filepath.Join(dir, "measured", MeasuredFile)}},
+	}
+	for _, tc := range cases {
+		got := ResultFiles(tc.paths, tc.base, tc.cand)
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
