@@ -45,20 +45,8 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *model.File, dir calibrat
 		u.warnf("no drift check: %v", err)
 		return ""
 	}
-	inCal := map[string]bool{}
-	for _, id := range cal.Matrix.Runs {
-		inCal[id] = true
-	}
-	var recent []data.Run
-	for _, r := range runs {
-		if !inCal[r.ID] {
-			recent = append(recent, r)
-		}
-	}
-	if len(recent) > g.driftWindow {
-		recent = recent[len(recent)-g.driftWindow:]
-	}
-	if len(recent) < 3 {
+	recent := drift.Recent(cal, runs, g.driftWindow)
+	if recent == nil {
 		return ""
 	}
 	d, err := drift.Drift(cal, recent, dir, drift.DriftOptions{PerRuns: g.driftWindow})
