@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 	"time"
 
@@ -323,23 +322,12 @@ func (g *gateFlags) validate(floorSet bool) error {
 }
 
 // checkIgnored adds to what --ignore left out the lines the run's files
-// printed without a figure that it names (their skips said nothing), and
-// warns of an --ignore NAME that left nothing out: neither the run nor
-// the calibrated suite has it (a misspelt name?). What it left out is
+// printed without a figure that it names (GateResult.NoteIgnored), and
+// warns of an --ignore NAME that left nothing out. What it left out is
 // said once, in the gate's summary (present.Gate).
 func (g *gateFlags) checkIgnored(u *ui, res *calgate.GateResult) {
-	for _, n := range g.skipped {
-		if slices.Contains(g.ignore, n) && !slices.Contains(res.Ignored, n) {
-			res.Ignored = append(res.Ignored, n)
-		}
-	}
-	slices.Sort(res.Ignored)
-	said := map[string]bool{}
-	for _, n := range g.ignore {
-		if !said[n] && !slices.Contains(res.Ignored, n) {
-			u.warnf("--ignore %s: neither the run nor the calibration has it (a misspelt name?)", n)
-		}
-		said[n] = true
+	for _, n := range res.NoteIgnored(g.ignore, g.skipped) {
+		u.warnf("--ignore %s: neither the run nor the calibration has it (a misspelt name?)", n)
 	}
 }
 
