@@ -1,7 +1,6 @@
 package main
 
 import (
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -80,40 +79,15 @@ func (f *files) runs(rf *runFlags, paths []string) {
 }
 
 func (f *files) runFiles(rf *runFlags, paths []string) {
-	var opt load.Options
-	var specs []load.VariantSpec
-	for _, s := range append([]string{rf.baseline, rf.candidate}, rf.variants...) {
-		if v, err := load.ParseVariantSpec(s); err == nil {
-			specs = append(specs, v)
-		}
-	}
-	if len(paths) == 0 {
-		for _, v := range specs {
-			f.in("a result file", v.File)
-		}
-		return
-	}
-	if len(specs) > 0 {
-		opt.Baseline = specs[0]
-	}
-	if len(specs) > 1 {
-		opt.Candidate = specs[1]
-		opt.Extra = specs[2:]
-	}
-	resultNames := map[string]bool{}
-	for _, v := range specs {
-		resultNames[filepath.Base(v.File)] = true
-	}
-	for _, p := range load.ReadFiles(paths, opt) {
-		if filepath.Base(p) == load.MetaFile && !resultNames[load.MetaFile] {
-			f.c.Ins = append(f.c.Ins, outfile.In{What: "a run's " + load.MetaFile, Path: p, Meta: true})
-			continue
-		}
+	for _, in := range load.InputFiles(paths, append([]string{rf.baseline, rf.candidate}, rf.variants...)) {
 		what := "a result file"
-		if slices.Contains(paths, p) {
+		switch {
+		case in.Meta:
+			what = "a run's " + load.MetaFile
+		case slices.Contains(paths, in.Path):
 			what = "a PATH"
 		}
-		f.in(what, p)
+		f.c.Ins = append(f.c.Ins, outfile.In{What: what, Path: in.Path, Meta: in.Meta})
 	}
 }
 

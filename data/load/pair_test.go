@@ -1,6 +1,7 @@
 package load
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,5 +108,36 @@ func TestResultFiles(t *testing.T) {
 		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
 			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
 		}
+	}
+}
+
+func TestInputFiles(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run")
+	if err := os.MkdirAll(run, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"b.txt", "c.txt", MetaFile} {
+		if err := os.WriteFile(filepath.Join(run, name), []byte("{}"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := InputFiles([]string{run}, []string{"sys=b.txt", "hoard=c.txt", "bad spec ="})
+	var s []string
+	for _, f := range got {
+		s = append(s, fmt.Sprintf("%s:%v", filepath.Base(f.Path), f.Meta))
+	}
+	if strings.Join(s, " ") != "b.txt:false c.txt:false "+MetaFile+":true" {
+		t.Errorf("a run folder's files: %v", s)
+	}
+	got = InputFiles([]string{run}, []string{"sys=b.txt", "hoard=" + MetaFile})
+	for _, f := range got {
+		if f.Meta {
+			t.Errorf("%s is a variant's result file, marked Meta", f.Path)
+		}
+	}
+	got = InputFiles(nil, []string{"sys=x/b.txt", "", "other=y.txt"})
+	if len(got) != 2 || got[0].Path != "x/b.txt" || got[1].Path != "y.txt" {
+		t.Errorf("without paths: %v, want the two files named", got)
 	}
 }
