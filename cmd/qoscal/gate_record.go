@@ -92,19 +92,7 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calgate.GateResult
 	if err != nil {
 		return usagef("--label: %v", err)
 	}
-	runs := make([]data.Run, len(judged))
-	for i, r := range judged {
-		runs[i] = *r
-		if len(labels) > 0 {
-			runs[i].Labels = map[string]string{}
-			for k, v := range r.Labels {
-				runs[i].Labels[k] = v
-			}
-			for k, v := range labels {
-				runs[i].Labels[k] = v
-			}
-		}
-	}
+	runs := source.Labelled(judged, labels)
 	if len(runs) == 1 || rerun {
 		runs[0].ID = g.runID
 	}
@@ -117,12 +105,7 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calgate.GateResult
 		rec.SHA256, rec.Name, rec.Profile = cal.SHA256, render.OneLine(g.calibration), profile
 	}
 	v := calaudit.LedgerVerdict(res, runs, rec)
-	st, err := source.OpenStore(u.ctx, storePath(u, g.db), store.ReadWrite)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	ir, err := st.Ingest(u.ctx, runs, store.IngestOptions{Now: now, Ledger: &store.Ledger{Verdicts: []store.Verdict{v}}})
+	loc, ir, err := source.Record(u.ctx, storePath(u, g.db), runs, v, now)
 	if err != nil {
 		return err
 	}
@@ -135,13 +118,13 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calgate.GateResult
 	}
 	switch l := ir.Ledger; {
 	case ir.Added+ir.Replaced+ir.Completed > 0:
-		u.notef("recorded %s in %s", name, st.Location())
+		u.notef("recorded %s in %s", name, loc)
 	case l.VerdictsAdded > 0:
-		u.notef("%s already stored in %s; recorded its verdict", name, st.Location())
+		u.notef("%s already stored in %s; recorded its verdict", name, loc)
 	case l.VerdictsReplaced > 0:
-		u.notef("%s already stored in %s; its earlier verdict against the same calibration replaced", name, st.Location())
+		u.notef("%s already stored in %s; its earlier verdict against the same calibration replaced", name, loc)
 	default:
-		u.notef("%s already stored in %s", name, st.Location())
+		u.notef("%s already stored in %s", name, loc)
 	}
 	return nil
 }

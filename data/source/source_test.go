@@ -207,3 +207,27 @@ func TestMark(t *testing.T) {
 		t.Errorf("a mark in a missing store: %v (made: %v), want an error and no store", err, exists(missing))
 	}
 }
+
+// TestRecord: the runs judged stored with their verdict in one ingest,
+// the labels given added to a copy of each run's own.
+func TestRecord(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "q.db")
+	first := storetest.NewRun("r1", 1, map[string]string{"os": "linux", "cpu": "x"})
+	runs := Labelled([]*data.Run{&first}, map[string]string{"cpu": "y", "branch": "main"})
+	if first.Labels["cpu"] != "x" || len(first.Labels) != 2 {
+		t.Errorf("Labelled changed the run's own labels: %v", first.Labels)
+	}
+	if got := data.FormatLabels(runs[0].Labels); got != "branch=main,cpu=y,os=linux" {
+		t.Errorf("labelled %s, want branch=main,cpu=y,os=linux", got)
+	}
+	v := store.Verdict{Run: "r1", Calibration: store.CalibrationRef{Name: "cal.json", SHA256: "5e7a"}, Verdict: "pass", Kind: "run",
+		Score: 1.1, Floor: 0.9, FloorSource: "calibration", Recorded: time.Unix(1e9, 0)}
+	loc, res, err := Record(ctx, path, runs, v, time.Unix(1e9, 0))
+	if err != nil || loc != path || res.Added != 1 || res.Ledger.VerdictsAdded != 1 {
+		t.Fatalf("Record: %s, %+v, %v; want 1 run and its verdict added", loc, res, err)
+	}
+	if got, err := Judged(ctx, path, "5e7a", map[string]string{"branch": "main"}); err != nil || len(got) != 1 {
+		t.Errorf("the recorded run, judged, with its label: %v, %v", got, err)
+	}
+}
