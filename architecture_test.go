@@ -302,10 +302,10 @@ var (
 	// 44,317) after; 16.9% (7,671 of 45,417) with issue 35's changes;
 	// 16.6% (7,559 of 45,487) with ingest, store copy and store upgrade
 	// in data/source; 16.5% (7,574 of 45,956) with issue 33's changes
-	// merged; 13.8% (6,468 of 46,870) with the files' check, the rerun
+	// merged; 13.8% (6,451 of 46,896) with the files' check, the rerun
 	// command, the flag set and its help, the audit of the ledger, the
-	// watch's issue writes, marks, pairs, --ignore and the input files
-	// moved out (internal/outfile, internal/rerun, internal/cliflag,
+	// watch's issue writes, marks, records, pairs, --ignore and the
+	// input files moved out (internal/outfile, internal/rerun, internal/cliflag,
 	// calibrate/audit, calibrate/gate, internal/watchissue, data/source,
 	// data/load, calibrate/drift, measure). It may only fall, to
 	// maxCmdShare (issue 34 item 1: cmd needs to lose about 0.85k lines
