@@ -363,3 +363,29 @@ func hasVariants(r *data.Run, baseline, candidate string) bool {
 	}
 	return b && c
 }
+
+// Recent are the last window runs of runs (in the order given) that are
+// not in the calibration cal: what the gate's drift note checks (Drift),
+// after each gated run. None when fewer than MinNewRuns are, too few for
+// a change to show.
+func Recent(cal *model.File, runs []data.Run, window int) []data.Run {
+	inCal := map[string]bool{}
+	if cal.Matrix != nil {
+		for _, id := range cal.Matrix.Runs {
+			inCal[id] = true
+		}
+	}
+	var recent []data.Run
+	for _, r := range runs {
+		if !inCal[r.ID] {
+			recent = append(recent, r)
+		}
+	}
+	if len(recent) > window {
+		recent = recent[len(recent)-window:]
+	}
+	if len(recent) < MinNewRuns {
+		return nil
+	}
+	return recent
+}

@@ -5,10 +5,12 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/qoscal/qoscal/calibrate"
 	"github.com/qoscal/qoscal/calibrate/internal/calibtest"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/stats"
 )
@@ -225,5 +227,31 @@ func TestDriftMonteCarlo(t *testing.T) {
 	}
 	if found < 0.90 {
 		t.Errorf("an 8%% step found within 5 runs in %.3f of sequences, want at least 0.90", found)
+	}
+}
+
+// TestRecent: the last window runs not in the calibration, none when
+// fewer than MinNewRuns are.
+func TestRecent(t *testing.T) {
+	cal := &model.File{Matrix: &model.Matrix{Runs: []string{"c1", "c2"}}}
+	var runs []data.Run
+	for _, id := range []string{"c1", "n1", "c2", "n2", "n3", "n4"} {
+		runs = append(runs, data.Run{ID: id})
+	}
+	ids := func(rs []data.Run) string {
+		var s []string
+		for _, r := range rs {
+			s = append(s, r.ID)
+		}
+		return strings.Join(s, ",")
+	}
+	if got := ids(Recent(cal, runs, 3)); got != "n2,n3,n4" {
+		t.Errorf("Recent(window 3) = %s, want n2,n3,n4", got)
+	}
+	if got := ids(Recent(cal, runs, 10)); got != "n1,n2,n3,n4" {
+		t.Errorf("Recent(window 10) = %s, want n1,n2,n3,n4", got)
+	}
+	if got := Recent(cal, runs[:4], 10); got != nil {
+		t.Errorf("two new runs: %v, want none", ids(got))
 	}
 }

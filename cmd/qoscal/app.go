@@ -15,6 +15,7 @@ import (
 
 	"github.com/qoscal/qoscal/data/formats"
 	"github.com/qoscal/qoscal/data/store"
+	"github.com/qoscal/qoscal/internal/cliflag"
 	buildversion "github.com/qoscal/qoscal/internal/version"
 )
 
@@ -228,10 +229,10 @@ func (c *command) help() string {
 	}
 	b.WriteString("\n" + c.intro)
 	if c.subs == nil {
-		c.flagSet(c.new()).writeHelp(&b)
+		c.flagSet(c.new()).WriteHelp(&b)
 	}
 	for _, sub := range c.subs {
-		sub.flagSet(sub.new()).writeHelp(&b)
+		sub.flagSet(sub.new()).WriteHelp(&b)
 	}
 	if c.notes != "" {
 		b.WriteString("\n" + c.notes)
@@ -309,24 +310,20 @@ input error, 3 the gate could not judge.
 //     which would otherwise mean "not given" (for --db, the local file
 //     qoscal.db; for the gate's --calibration, no floor at all).
 func parseFlags(u *ui, c *command, fs *flagSet, args []string) error {
-	fs.VisitAll(func(f *pflag.Flag) {
-		if _, repeatable := f.Value.(pflag.SliceValue); !repeatable {
-			f.Value = &onceValue{Value: f.Value}
-		}
-	})
+	fs.Once()
 	err := fs.Parse(args)
 	if errors.Is(err, pflag.ErrHelp) {
 		fmt.Fprint(u.stdout, c.help())
 		return errHelp
 	}
-	var twice *givenTwice
+	var twice *cliflag.TwiceError
 	if errors.As(err, &twice) {
 		var ive *pflag.InvalidValueError
 		if errors.As(err, &ive) {
 			if ive.GetFlag().Value.Type() == "bool" {
 				return usagef("--%s is given twice: give it once", ive.GetFlag().Name)
 			}
-			return usagef("--%s is given twice (%s, then %s): give it once", ive.GetFlag().Name, shownValue(twice.first), shownValue(ive.GetValue()))
+			return usagef("--%s is given twice (%s, then %s): give it once", ive.GetFlag().Name, shownValue(twice.First), shownValue(ive.GetValue()))
 		}
 	}
 	if err != nil {
@@ -340,7 +337,7 @@ func parseFlags(u *ui, c *command, fs *flagSet, args []string) error {
 			}
 		}
 		if name, ok := strings.CutPrefix(err.Error(), "unknown flag: --"); ok {
-			if near := nearestFlag(fs, name); near != "" {
+			if near := fs.Nearest(name); near != "" {
 				return withHint(usagef("%v", err), "did you mean --%s?", near)
 			}
 		}
@@ -348,65 +345,11 @@ func parseFlags(u *ui, c *command, fs *flagSet, args []string) error {
 	}
 	var empty error
 	fs.Visit(func(f *pflag.Flag) {
-		if o, ok := f.Value.(*onceValue); ok && empty == nil && strings.TrimSpace(o.given) == "" {
+		if given, ok := cliflag.Given(f); ok && empty == nil && strings.TrimSpace(given) == "" {
 			empty = emptyFlag(f.Name)
 		}
 	})
 	return empty
-}
-
-// nearestFlag is the registered flag nearest to the unknown name (by
-// edit distance: a letter left out, added, changed or two swapped), or ""
-// when none is near: at most a third of the name's letters away, and at
-// most 3. A flag the name begins or ends with (--repetition for
-// --repetitions) is near too. Hidden flags are not suggested.
-func nearestFlag(fs *flagSet, name string) string {
-	if i := strings.IndexByte(name, '='); i >= 0 {
-		name = name[:i]
-	}
-	best, bestD := "", -1
-	limit := min(3, max(1, len([]rune(name))/3))
-	fs.VisitAll(func(f *pflag.Flag) {
-		if f.Hidden {
-			return
-		}
-		d := editDistance(name, f.Name)
-		if len(name) >= 4 && (strings.HasPrefix(f.Name, name) || strings.HasPrefix(name, f.Name)) {
-			d = min(d, limit)
-		}
-		if d <= limit && (bestD < 0 || d < bestD) {
-			best, bestD = f.Name, d
-		}
-	})
-	return best
-}
-
-// editDistance is the optimal string alignment distance of a and b: the
-// fewest insertions, deletions, substitutions and swaps of neighbours that
-// turn a into b.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	d := make([][]int, len(ra)+1)
-	for i := range d {
-		d[i] = make([]int, len(rb)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(ra)][len(rb)]
 }
 
 // valueKinds says what a flag of each pflag value type takes, for the
@@ -430,27 +373,6 @@ func shownValue(s string) string {
 	}
 	return s
 }
-
-// onceValue is the value of a flag that takes one value: a second Set is
-// an error (givenTwice). given is the value as given.
-type onceValue struct {
-	pflag.Value
-	set   bool
-	given string
-}
-
-func (o *onceValue) Set(s string) error {
-	if o.set {
-		return &givenTwice{first: o.given}
-	}
-	o.set, o.given = true, s
-	return o.Value.Set(s)
-}
-
-// givenTwice is the error of a flag given a second value.
-type givenTwice struct{ first string }
-
-func (e *givenTwice) Error() string { return "given twice" }
 
 // emptyArgument matches pflag's error for a flag given an empty (or
 // blank) value it cannot parse.

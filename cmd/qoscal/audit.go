@@ -2,13 +2,13 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/qoscal/qoscal/calibrate"
 	calaudit "github.com/qoscal/qoscal/calibrate/audit"
-	calgate "github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/calibrate/watch"
 	"github.com/qoscal/qoscal/data"
@@ -171,7 +171,7 @@ func (a *auditFlags) run(u *ui, args []string) error {
 	if len(ledger.Verdicts) > 0 && cal.Matrix != nil {
 		// The watch's issues: its decision replayed on the runs judged
 		// against the calibration, the episodes against the marks.
-		runs, err := judgedRuns(u, loc, cal, filter)
+		runs, err := source.Judged(u.ctx, loc, cal.SHA256, filter)
 		if err != nil {
 			return err
 		}
@@ -202,98 +202,25 @@ func (a *auditFlags) run(u *ui, args []string) error {
 	return nil
 }
 
-// auditLedger audits cal on the verdicts the ledger of st kept against
-// its exact bytes, of the runs filter selects, with the latest mark of
-// each: what audit shows, and the report's audit section. Each verdict is
-// audited against what judged it: a profiled calibration's verdicts judged
-// by a profile (store.Verdict.Profile) against that profile's floor,
-// bands and claimed rate, one audit per profile in the file's order
-// (profiles); the others against the file's top level (the result). It
-// returns the ledger read, whose Verdicts are none when no run was judged
-// against cal.
+// auditLedger is calaudit.AuditLedger (what audit shows, and the report's
+// and the site's audit sections), its profiles as present's, and a
+// verdict judged by a profile the file does not have said in full.
 func auditLedger(u *ui, st store.Store, filter map[string]string, cal *model.File) (*calaudit.AuditResult, []present.ProfileAudit, store.Ledger, error) {
-	ledger, err := st.Ledger(u.ctx, store.LedgerQuery{Labels: filter, Calibration: cal.SHA256})
-	if err != nil {
-		return nil, nil, ledger, err
-	}
-	onBranch, err := branchRuns(u, st, filter, cal)
-	if err != nil {
-		return nil, nil, ledger, err
-	}
-	marks := ledger.LatestMarks()
-	byProfile := map[string][]calaudit.AuditRun{}
-	for _, v := range ledger.Verdicts {
-		r := calaudit.AuditRun{ID: v.Run, Verdict: v.Verdict, Score: v.Score, Floor: v.Floor, FloorSource: v.FloorSource,
-			Partial: v.Partial, Kind: v.Kind, RunnerHealth: v.RunnerHealth, BandsJudged: len(v.Bands) > 0,
-			OnBranch: onBranch == nil || onBranch[v.Run]}
-		for _, b := range v.Bands {
-			if b.Band == calgate.BandBelow {
-				r.Below = append(r.Below, b.Benchmark)
-			}
+	res, byValue, ledger, err := calaudit.AuditLedger(u.ctx, st, filter, cal)
+	var pe *calaudit.ProfileError
+	if errors.As(err, &pe) {
+		vs := "none"
+		if len(pe.Profiles) > 0 {
+			vs = render.OneLine(strings.Join(pe.Profiles, ", "))
 		}
-		if m, ok := marks[v.Run]; ok {
-			r.Mark, r.Note = m.Truth, m.Note
-		}
-		if v.Profile != "" {
-			if _, ok := cal.Profile(v.Profile); !ok {
-				return nil, nil, ledger, fmt.Errorf("store %s: the verdict of run %s was judged by the profile %s=%s, which calibration %s (sha256 %s) does not have (its profiles: %s): the ledger was written by something else",
-					st.Location(), render.OneLine(v.Run), render.OneLine(cal.By), render.OneLine(v.Profile), render.OneLine(v.Calibration.Name), short12(cal.SHA256), profileList(cal))
-			}
-		}
-		byProfile[v.Profile] = append(byProfile[v.Profile], r)
-	}
-	res, byValue, err := calaudit.AuditProfiles(cal, byProfile, calaudit.AuditOptions{})
-	if err != nil {
-		return nil, nil, ledger, err
+		return nil, nil, ledger, fmt.Errorf("store %s: the verdict of run %s was judged by the profile %s=%s, which calibration %s (sha256 %s) does not have (its profiles: %s): the ledger was written by something else",
+			st.Location(), render.OneLine(pe.Run), render.OneLine(cal.By), render.OneLine(pe.Profile), render.OneLine(pe.CalName), cal.SHA256[:min(12, len(cal.SHA256))], vs)
 	}
 	var profiles []present.ProfileAudit
 	for _, p := range byValue {
 		profiles = append(profiles, present.ProfileAudit{Value: p.Value, Cal: p.Cal, Res: p.Res})
 	}
-	return res, profiles, ledger, nil
-}
-
-// profileList names a calibration's profiles' values, "none" without.
-func profileList(cal *model.File) string {
-	var vs []string
-	for _, v := range cal.ProfileValues() {
-		vs = append(vs, render.OneLine(v))
-	}
-	if len(vs) == 0 {
-		return "none"
-	}
-	return strings.Join(vs, ", ")
-}
-
-// short12 is the first 12 hex digits of a SHA-256.
-func short12(sha string) string { return sha[:min(12, len(sha))] }
-
-// branchRuns returns the runs of the calibrated branch among those the
-// filter selects: those that also carry every label of the calibration
-// (by id); nil when the calibration has no labels (every run is).
-func branchRuns(u *ui, st store.Store, filter map[string]string, cal *model.File) (map[string]bool, error) {
-	if len(cal.Labels) == 0 {
-		return nil, nil
-	}
-	both := map[string]string{}
-	for k, v := range cal.Labels {
-		both[k] = v
-	}
-	for k, v := range filter {
-		if w, ok := both[k]; ok && w != v {
-			return map[string]bool{}, nil // no run carries both
-		}
-		both[k] = v
-	}
-	l, err := st.Ledger(u.ctx, store.LedgerQuery{Labels: both, Calibration: cal.SHA256})
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]bool{}
-	for _, v := range l.Verdicts {
-		out[v.Run] = true
-	}
-	return out, nil
+	return res, profiles, ledger, err
 }
 
 // noVerdicts warns that the store holds no verdict against the

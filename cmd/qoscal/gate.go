@@ -1,15 +1,10 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/qoscal/qoscal/calibrate/drift"
@@ -268,8 +263,8 @@ func (g *gateFlags) readInputs(u *ui, paths []string) (*gateInput, error) {
 		}
 	}
 	if second != nil && run.ID == second.ID {
-		if err := namePair(run, second, pair[0], pair[1]); err != nil {
-			return nil, err
+		if err := load.NamePair(run, second, pair[0], pair[1]); err != nil {
+			return nil, usagef("%v", err)
 		}
 	}
 	if g.emitMeta {
@@ -327,23 +322,12 @@ func (g *gateFlags) validate(floorSet bool) error {
 }
 
 // checkIgnored adds to what --ignore left out the lines the run's files
-// printed without a figure that it names (their skips said nothing), and
-// warns of an --ignore NAME that left nothing out: neither the run nor
-// the calibrated suite has it (a misspelt name?). What it left out is
+// printed without a figure that it names (GateResult.NoteIgnored), and
+// warns of an --ignore NAME that left nothing out. What it left out is
 // said once, in the gate's summary (present.Gate).
 func (g *gateFlags) checkIgnored(u *ui, res *calgate.GateResult) {
-	for _, n := range g.skipped {
-		if slices.Contains(g.ignore, n) && !slices.Contains(res.Ignored, n) {
-			res.Ignored = append(res.Ignored, n)
-		}
-	}
-	slices.Sort(res.Ignored)
-	said := map[string]bool{}
-	for _, n := range g.ignore {
-		if !said[n] && !slices.Contains(res.Ignored, n) {
-			u.warnf("--ignore %s: neither the run nor the calibration has it (a misspelt name?)", n)
-		}
-		said[n] = true
+	for _, n := range res.NoteIgnored(g.ignore, g.skipped) {
+		u.warnf("--ignore %s: neither the run nor the calibration has it (a misspelt name?)", n)
 	}
 }
 
@@ -451,59 +435,11 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 	return &run, nil
 }
 
-// namePair names apart two runs of a pair that have one id (two run
-// folders of one name in two places: p/a/run-01, p/b/run-01) by the end
-// of their paths that tells them apart (a/run-01, b/run-01); a zip
-// artifact's ".zip" is left off, and a run whose path does not end in its
-// id (a CSV file) keeps its id after a colon (x.csv:r1). The same run
-// given twice is an error.
-func namePair(a, b *data.Run, pa, pb string) error {
-	sa, errA := os.Stat(pa)
-	sb, errB := os.Stat(pb)
-	if errA == nil && errB == nil && os.SameFile(sa, sb) {
-		kind := "run folder"
-		if !sa.IsDir() {
-			kind = "file"
-		}
-		return usagef("%s and %s are the same %s (%s): give two different runs", pa, pb, kind, a.ID)
-	}
-	ca, cb := pathParts(pa), pathParts(pb)
-	k := 1
-	for k < len(ca) && k < len(cb) && strings.Join(ca[len(ca)-k:], "/") == strings.Join(cb[len(cb)-k:], "/") {
-		k++
-	}
-	name := func(run *data.Run, parts []string) string {
-		tail := append([]string(nil), parts[max(0, len(parts)-k):]...)
-		last := tail[len(tail)-1]
-		switch {
-		case last == run.ID:
-		case strings.EqualFold(filepath.Ext(last), ".zip") && strings.TrimSuffix(last, filepath.Ext(last)) == run.ID:
-			tail[len(tail)-1] = run.ID
-		default:
-			tail[len(tail)-1] = last + ":" + run.ID
-		}
-		return strings.Join(tail, "/")
-	}
-	ida, idb := name(a, ca), name(b, cb)
-	if ida == idb || data.CheckName("run id", ida) != nil || data.CheckName("run id", idb) != nil {
-		return usagef("the two runs are both %s (%s and %s): give two different runs", a.ID, pa, pb)
-	}
-	a.ID, b.ID = ida, idb
-	return nil
-}
-
-// pathParts splits a path, made absolute and clean, into its names.
-func pathParts(p string) []string {
-	if abs, err := filepath.Abs(p); err == nil {
-		p = abs
-	}
-	return strings.FieldsFunc(filepath.ToSlash(filepath.Clean(p)), func(r rune) bool { return r == '/' })
-}
-
 // sameFiles returns a warning when the candidate's result file is the
-// baseline's (one file, or two with the same bytes), in the files given
-// or in a run folder: every ratio is then 1, whatever the candidate is,
-// and a floor at or below 1 passes it. "" otherwise, and for a stored run.
+// baseline's (load.SameFiles: one file, or two with the same bytes), in
+// the files given or in a run folder: every ratio is then 1, whatever the
+// candidate is, and a floor at or below 1 passes it. "" otherwise, and
+// for a stored run.
 func (g *gateFlags) sameFiles(paths []string) string {
 	if g.fromStore(paths) {
 		return ""
@@ -518,50 +454,14 @@ func (g *gateFlags) sameFiles(paths []string) string {
 		folders = []string{""}
 	}
 	for _, dir := range folders {
-		bf, cf := b.File, c.File
-		if dir != "" {
-			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				continue // a zip artifact or a CSV file
-			}
-			bf, cf = filepath.Join(dir, bf), filepath.Join(dir, cf)
-		}
-		sb, err1 := os.Stat(bf)
-		sc, err2 := os.Stat(cf)
-		switch {
-		case err1 != nil || err2 != nil || !sb.Mode().IsRegular() || !sc.Mode().IsRegular():
-		case os.SameFile(sb, sc):
+		switch same, identical, bf, cf := load.SameFiles(dir, b.File, c.File); {
+		case same:
 			return fmt.Sprintf("the candidate and the baseline are the same file (%s): every ratio is 1", cf)
-		case sb.Size() == sc.Size() && sameBytes(bf, cf):
+		case identical:
 			return fmt.Sprintf("the candidate and the baseline are the same file, byte for byte (%s and %s): every ratio is 1", cf, bf)
 		}
 	}
 	return ""
-}
-
-// sameBytes reports whether two files hold the same bytes, reading both a
-// block at a time.
-func sameBytes(a, b string) bool {
-	fa, err := os.Open(a)
-	if err != nil {
-		return false
-	}
-	defer fa.Close()
-	fb, err := os.Open(b)
-	if err != nil {
-		return false
-	}
-	defer fb.Close()
-	ba, bb := make([]byte, 64<<10), make([]byte, 64<<10)
-	for {
-		na, ea := io.ReadFull(fa, ba)
-		nb, eb := io.ReadFull(fb, bb)
-		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
-			return false
-		}
-		if ea != nil || eb != nil {
-			return (ea == io.EOF || ea == io.ErrUnexpectedEOF) && (eb == io.EOF || eb == io.ErrUnexpectedEOF)
-		}
-	}
 }
 
 // isFile says whether path is a file, not a folder (a CSV file or a zip

@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/qoscal/qoscal/calibrate"
+	calaudit "github.com/qoscal/qoscal/calibrate/audit"
 	"github.com/qoscal/qoscal/calibrate/drift"
 	calgate "github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/calibrate/model"
@@ -47,20 +45,8 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *model.File, dir calibrat
 		u.warnf("no drift check: %v", err)
 		return ""
 	}
-	inCal := map[string]bool{}
-	for _, id := range cal.Matrix.Runs {
-		inCal[id] = true
-	}
-	var recent []data.Run
-	for _, r := range runs {
-		if !inCal[r.ID] {
-			recent = append(recent, r)
-		}
-	}
-	if len(recent) > g.driftWindow {
-		recent = recent[len(recent)-g.driftWindow:]
-	}
-	if len(recent) < 3 {
+	recent := drift.Recent(cal, runs, g.driftWindow)
+	if recent == nil {
 		return ""
 	}
 	d, err := drift.Drift(cal, recent, dir, drift.DriftOptions{PerRuns: g.driftWindow, ScoreOnly: true})
@@ -106,19 +92,7 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calgate.GateResult
 	if err != nil {
 		return usagef("--label: %v", err)
 	}
-	runs := make([]data.Run, len(judged))
-	for i, r := range judged {
-		runs[i] = *r
-		if len(labels) > 0 {
-			runs[i].Labels = map[string]string{}
-			for k, v := range r.Labels {
-				runs[i].Labels[k] = v
-			}
-			for k, v := range labels {
-				runs[i].Labels[k] = v
-			}
-		}
-	}
+	runs := source.Labelled(judged, labels)
 	if len(runs) == 1 || rerun {
 		runs[0].ID = g.runID
 	}
@@ -126,13 +100,12 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calgate.GateResult
 	if err != nil {
 		return err
 	}
-	v := g.ledgerVerdict(u, runs, res, cal, profile, now)
-	st, err := source.OpenStore(u.ctx, storePath(u, g.db), store.ReadWrite)
-	if err != nil {
-		return err
+	rec := calaudit.Recorded{Attempt: u.getenv("GITHUB_RUN_ATTEMPT"), Now: now}
+	if cal != nil {
+		rec.SHA256, rec.Name, rec.Profile = cal.SHA256, render.OneLine(g.calibration), profile
 	}
-	defer st.Close()
-	ir, err := st.Ingest(u.ctx, runs, store.IngestOptions{Now: now, Ledger: &store.Ledger{Verdicts: []store.Verdict{v}}})
+	v := calaudit.LedgerVerdict(res, runs, rec)
+	loc, ir, err := source.Record(u.ctx, storePath(u, g.db), runs, v, now)
 	if err != nil {
 		return err
 	}
@@ -145,50 +118,15 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calgate.GateResult
 	}
 	switch l := ir.Ledger; {
 	case ir.Added+ir.Replaced+ir.Completed > 0:
-		u.notef("recorded %s in %s", name, st.Location())
+		u.notef("recorded %s in %s", name, loc)
 	case l.VerdictsAdded > 0:
-		u.notef("%s already stored in %s; recorded its verdict", name, st.Location())
+		u.notef("%s already stored in %s; recorded its verdict", name, loc)
 	case l.VerdictsReplaced > 0:
-		u.notef("%s already stored in %s; its earlier verdict against the same calibration replaced", name, st.Location())
+		u.notef("%s already stored in %s; its earlier verdict against the same calibration replaced", name, loc)
 	default:
-		u.notef("%s already stored in %s", name, st.Location())
+		u.notef("%s already stored in %s", name, loc)
 	}
 	return nil
-}
-
-// ledgerVerdict is the verdict as the ledger keeps it (store.Verdict):
-// of the last run judged (of a pair, the second, naming the first), a
-// rerun when it re-ran a CI job (its attempt label, from qoscal.json, or
-// $GITHUB_RUN_ATTEMPT, above 1), judged by the calibration's profile
-// of that value ("" for its top level).
-func (g *gateFlags) ledgerVerdict(u *ui, runs []data.Run, res *calgate.GateResult, cal *model.File, profile string, now time.Time) store.Verdict {
-	last := &runs[len(runs)-1]
-	v := store.Verdict{Run: last.ID, Verdict: res.Verdict, Detail: res.VerdictDetail, Score: res.Score, Floor: res.Floor,
-		FloorSource: res.FloorSource, Partial: res.Partial, Kind: store.KindRun, RunnerHealth: res.RunnerHealth,
-		RunnerZ: res.MedianZ, Recorded: now}
-	if cal != nil {
-		v.Calibration = store.CalibrationRef{SHA256: cal.SHA256, Name: render.OneLine(g.calibration)}
-		v.Profile = profile
-	}
-	attempt := last.Labels["attempt"]
-	if attempt == "" {
-		attempt = u.getenv("GITHUB_RUN_ATTEMPT")
-	}
-	if n, err := strconv.Atoi(attempt); err == nil && n > 1 {
-		v.Kind = store.KindRerun
-	}
-	if len(runs) == 2 {
-		// A pair, or a run and its automatic rerun (--rerun-command),
-		// judged together by the mean of the two.
-		v.Kind, v.Other = store.KindPair, runs[0].ID
-	}
-	for _, b := range res.Benchmarks {
-		if b.Band != "" {
-			v.Bands = append(v.Bands, store.BandOutcome{Benchmark: b.Name, Band: b.Band})
-		}
-	}
-	slices.SortFunc(v.Bands, func(a, b store.BandOutcome) int { return strings.Compare(a.Benchmark, b.Benchmark) })
-	return v
 }
 
 // runEnvironment returns the labels that say the run's environment

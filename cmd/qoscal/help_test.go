@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/qoscal/qoscal/internal/cliflag"
 	"github.com/qoscal/qoscal/render"
 )
 
@@ -284,7 +285,7 @@ func TestHelpLayout(t *testing.T) {
 				if f.Value.Type() != "bool" && !f.Hidden && strings.Count(f.Usage, "`") != 2 {
 					t.Errorf("qoscal help %s: --%s has no `PLACEHOLDER` in its text %q", name, f.Name, f.Usage)
 				}
-				if shownDefault(f) != "" && strings.Contains(f.Usage, "(default") {
+				if cliflag.ShownDefault(f) != "" && strings.Contains(f.Usage, "(default") {
 					t.Errorf("qoscal help %s: --%s states its default by hand: %q", name, f.Name, f.Usage)
 				}
 			})

@@ -1,9 +1,7 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"iter"
 	"strings"
 	"time"
 
@@ -93,46 +91,19 @@ func (m *markFlags) run(u *ui, args []string) error {
 	if err != nil {
 		return err
 	}
-	// The run is looked up read-only first, so that a store that is
-	// missing is not made for a mark it cannot hold (an older store is
-	// upgraded by the write).
-	var earlier []store.Mark
-	if st, err := source.OpenStore(u.ctx, loc, store.ReadOnly); err == nil {
-		_, err := st.RunByID(u.ctx, id)
-		var l store.Ledger
-		if err == nil {
-			l, err = st.Ledger(u.ctx, store.LedgerQuery{Run: id})
-		}
-		st.Close()
-		if err != nil {
-			return err
-		}
-		earlier = l.Marks
-	} else if older := (*store.OlderSchemaError)(nil); !errors.As(err, &older) {
-		return err
-	}
-	st, err := source.OpenStore(u.ctx, loc, store.ReadWrite)
+	res, err := source.Mark(u.ctx, loc, store.Mark{Run: id, Truth: truth, Note: m.note, Marked: now})
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	mark := store.Mark{Run: id, Truth: truth, Note: m.note, Marked: now}
-	res, err := st.IngestEach(u.ctx, noRuns, store.IngestOptions{Now: now, Ledger: &store.Ledger{Marks: []store.Mark{mark}}})
-	if err != nil {
-		return err
+	if !res.Added {
+		fmt.Fprintf(u.stdout, "run %s is marked %s in %s already\n", render.OneLine(id), truth, res.Location)
+		return nil
 	}
-	if res.Ledger.MarksAdded == 0 {
-		fmt.Fprintf(u.stdout, "run %s is marked %s in %s already\n", render.OneLine(id), truth, st.Location())
-		return st.Close()
-	}
-	line := fmt.Sprintf("marked run %s %s in %s", render.OneLine(id), truth, st.Location())
-	if n := len(earlier); n > 0 {
-		last := earlier[n-1]
+	line := fmt.Sprintf("marked run %s %s in %s", render.OneLine(id), truth, res.Location)
+	if n := len(res.Earlier); n > 0 {
+		last := res.Earlier[n-1]
 		line += fmt.Sprintf(" (it was marked %s at %s; its earlier marks are kept)", last.Truth, last.Marked.UTC().Format(time.RFC3339))
 	}
 	fmt.Fprintln(u.stdout, line)
-	return st.Close()
+	return nil
 }
-
-// noRuns is an ingest of no runs: a ledger alone.
-var noRuns iter.Seq2[store.StoredRun, error] = func(func(store.StoredRun, error) bool) {}

@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/qoscal/qoscal/internal/rerun"
 )
 
 // TestGateRerunBounded: a fourth hostile sweep found that gate
@@ -31,7 +33,7 @@ import (
 // bound of 2 minutes (generous: a busy machine must not fail it); before
 // the fix every one of them hung until killed. A command that
 // printed 100 MB without a newline was held whole (454 MB resident) and
-// echoed as one line: a line is now cut at rerunLineBytes, its rest
+// echoed as one line: a line is now cut at rerun.LineBytes, its rest
 // counted, and qoscal's memory stays far below the line's size.
 func TestGateRerunBounded(t *testing.T) {
 	exe, err := os.Executable()
@@ -86,7 +88,7 @@ func TestGateRerunBounded(t *testing.T) {
 		name:    "long-line",
 		command: `head -c 50000000 /dev/zero | tr '\0' a; cp '` + regressed2 + `'/* run/`,
 		code:    exitRegression,
-		stderr:  `(?m)^qoscal: rerun: ` + strings.Repeat("a{512}", rerunLineBytes/512) + `… \(49995904 more bytes\)$`,
+		stderr:  `(?m)^qoscal: rerun: ` + strings.Repeat("a{512}", rerun.LineBytes/512) + `… \(49995904 more bytes\)$`,
 		maxRSS:  100 << 20,
 	}} {
 		t.Run(c.name, func(t *testing.T) {
@@ -136,8 +138,8 @@ func TestGateRerunBounded(t *testing.T) {
 				t.Errorf("stderr:\n%s\nwant a match for %s", stderr.String(), c.stderr)
 			}
 			for _, l := range strings.Split(stderr.String(), "\n") {
-				if len(l) > 2*rerunLineBytes {
-					t.Errorf("stderr has a line of %d bytes, want at most about %d", len(l), rerunLineBytes)
+				if len(l) > 2*rerun.LineBytes {
+					t.Errorf("stderr has a line of %d bytes, want at most about %d", len(l), rerun.LineBytes)
 					break
 				}
 			}

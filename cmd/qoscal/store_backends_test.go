@@ -231,7 +231,7 @@ func TestStoreCopyRoundTrip(t *testing.T) {
 	if st, err := source.OpenStore(context.Background(), first, store.ReadWrite); err != nil {
 		t.Fatal(err)
 	} else {
-		_, err := st.IngestEach(context.Background(), noRuns, store.IngestOptions{Ledger: &store.Ledger{Verdicts: []store.Verdict{profiled}}})
+		_, err := st.Ingest(context.Background(), nil, store.IngestOptions{Ledger: &store.Ledger{Verdicts: []store.Verdict{profiled}}})
 		st.Close()
 		if err != nil {
 			t.Fatal(err)

@@ -7,9 +7,6 @@ import (
 	"fmt"
 	"math"
 	"net/http"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -19,7 +16,6 @@ import (
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/load"
 	"github.com/qoscal/qoscal/data/source"
-	"github.com/qoscal/qoscal/data/store"
 	"github.com/qoscal/qoscal/internal/github"
 	"github.com/qoscal/qoscal/internal/prcomment"
 	"github.com/qoscal/qoscal/internal/watchissue"
@@ -117,9 +113,6 @@ func init() {
 // watchTimeout bounds the exchange with the API.
 const watchTimeout = 60 * time.Second
 
-// watchLabel is the label of the watch's issues.
-const watchLabel = "qoscal-watch"
-
 // watchFlags are the watch command's flags.
 type watchFlags struct {
 	runFlags
@@ -152,10 +145,6 @@ func (w *watchFlags) flags(fs *flagSet) {
 	fs.StringVar(&w.bisectArgs, "bisect-args", "", "the `ARGS` of 'qoscal measure' that measure a commit in the bisect command, as a shell would read them (default: the bad run's recorded measure arguments, from its folder's qoscal.json)")
 	fs.StringVar(&w.gitDir, "git", ".", "the clone `DIR` whose history counts the commits between the two runs (a range of one commit names it as the cause); none: do not count")
 }
-
-// commitHash is what a commit label must look like to go into a git
-// command line: a hexadecimal object name.
-var commitHash = regexp.MustCompile(`^[0-9a-fA-F]{4,64}$`)
 
 func (w *watchFlags) run(u *ui, paths []string) error {
 	rf := &w.runFlags
@@ -232,7 +221,7 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 	var found watchissue.Found
 	if gh.client != nil {
 		ctx, cancel := context.WithTimeout(u.ctx, watchTimeout)
-		issues, err := gh.client.FindIssues(ctx, watchLabel, watchissue.Prefix(w.id))
+		issues, err := gh.client.FindIssues(ctx, watchissue.Label, watchissue.Prefix(w.id))
 		cancel()
 		if err != nil {
 			gh.fail(u, err)
@@ -317,48 +306,14 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 
 // runs reads the runs to watch: PATHs; the store's runs with the labels;
 // or the store's runs that the ledger judged against the calibration, in
-// the order stored.
+// the order stored (source.Judged).
 func (w *watchFlags) runs(u *ui, cal *model.File, paths []string, lopt load.Options, filter map[string]string) ([]data.Run, error) {
 	loc := storePath(u, w.db)
 	if len(paths) > 0 || len(filter) > 0 {
 		src := source.Source{Paths: paths, Load: lopt, Store: loc, Labels: filter}
 		return src.Runs(u.ctx)
 	}
-	return judgedRuns(u, loc, cal, nil)
-}
-
-// judgedRuns are the runs of the store at loc (those that carry the
-// labels of filter) that the ledger judged against cal, in the order
-// stored: the pushes the watch watched. None when no verdict was.
-func judgedRuns(u *ui, loc string, cal *model.File, filter map[string]string) ([]data.Run, error) {
-	st, err := source.OpenStore(u.ctx, loc, store.ReadOnly)
-	if err != nil {
-		return nil, err
-	}
-	ledger, err := st.Ledger(u.ctx, store.LedgerQuery{Labels: filter, Calibration: cal.SHA256})
-	st.Close()
-	if err != nil {
-		return nil, err
-	}
-	judged := map[string]bool{}
-	for _, v := range ledger.Verdicts {
-		judged[v.Run] = true
-	}
-	if len(judged) == 0 {
-		return nil, nil
-	}
-	src := source.Source{Store: loc, Labels: filter}
-	all, err := src.Runs(u.ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out []data.Run
-	for _, r := range all {
-		if judged[r.ID] {
-			out = append(out, r)
-		}
-	}
-	return out, nil
+	return source.Judged(u.ctx, loc, cal.SHA256, nil)
 }
 
 // runSource is the folder (or file) the run id was read from.
@@ -372,17 +327,10 @@ func runSource(runs []data.Run, id string) string {
 	return src
 }
 
-// bisect is the command that bisects the range: git bisect between the
-// two commits, each step measured by 'qoscal measure --bisect' into a
-// fresh folder with the job's own measure arguments (--bisect-args, else
-// the bad run's recorded ones).
+// bisect is the command that bisects the range (measure.BisectCommand)
+// with the job's own measure arguments: --bisect-args, else the bad run's
+// recorded ones.
 func (w *watchFlags) bisect(res *watch.Result, runs []data.Run, cal *model.File) string {
-	ref := func(s *watch.Suspect, placeholder string) string {
-		if s != nil && commitHash.MatchString(s.Commit) {
-			return s.Commit
-		}
-		return placeholder
-	}
 	args := w.bisectArgs
 	if args == "" {
 		args = measure.RecordedArgs(runSource(runs, res.Bad.Run))
@@ -390,23 +338,17 @@ func (w *watchFlags) bisect(res *watch.Result, runs []data.Run, cal *model.File)
 	if args == "" {
 		args = "--variant " + measure.ShellQuote(cal.Baseline+"=COMMAND") + " --variant " + measure.ShellQuote(cal.Candidate+"=COMMAND")
 	}
-	return fmt.Sprintf("git bisect start %s %s && git bisect run sh -c 'exec qoscal measure \"$@\" --out \"$(mktemp -d)/run\"' sh --bisect --calibration %s %s",
-		ref(res.Bad, "BAD"), ref(res.Good, "GOOD"), measure.ShellQuote(filepath.Base(w.calPath)), args)
+	var good string
+	if res.Good != nil {
+		good = res.Good.Commit
+	}
+	return measure.BisectCommand(good, res.Bad.Commit, w.calPath, args)
 }
 
-// oneCommit asks git (in --git) how many commits lead from the good run's
-// commit to the bad one's: one, and that commit is the cause.
+// oneCommit asks git (in --git) whether one commit leads from the good
+// run's commit to the bad one's: that commit is the cause.
 func (w *watchFlags) oneCommit(u *ui, res *watch.Result) bool {
-	if w.gitDir == "none" || res.Good == nil || res.Bad == nil || !commitHash.MatchString(res.Good.Commit) || !commitHash.MatchString(res.Bad.Commit) {
-		return false
-	}
-	ctx, cancel := context.WithTimeout(u.ctx, 10*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, "git", "-C", w.gitDir, "rev-list", "--count", res.Good.Commit+".."+res.Bad.Commit).Output()
-	if err != nil {
-		return false
-	}
-	return strings.TrimSpace(string(out)) == "1"
+	return w.gitDir != "none" && res.Good != nil && res.Bad != nil && measure.OneCommit(u.ctx, w.gitDir, res.Good.Commit, res.Bad.Commit)
 }
 
 // watchGitHub is the watch's link to GitHub: a client when there is a
@@ -484,42 +426,17 @@ func (g *watchGitHub) act(u *ui, v *present.Watch, title, body string, current *
 	}
 	ctx, cancel := context.WithTimeout(u.ctx, watchTimeout)
 	defer cancel()
-	var err error
-	for _, is := range older {
-		if _, err = g.client.CreateComment(ctx, is.Number, "Closed by qoscal watch: "+render.MDEscape(v.CloseSentenceFor(watch.Superseded))+"."); err != nil {
-			break
-		}
-		if _, err = g.client.EditIssue(ctx, is.Number, "", "", "closed", "not_planned"); err != nil {
-			break
-		}
-		v.Superseded = append(v.Superseded, is.Number)
+	note := func(why string) func() string {
+		return func() string { return "Closed by qoscal watch: " + render.MDEscape(v.CloseSentenceFor(why)) + "." }
 	}
-	if err == nil {
-		switch v.Res.Action {
-		case watch.Open:
-			var is *github.Issue
-			if is, err = g.client.CreateIssue(ctx, title, body, []string{watchLabel}); err == nil {
-				v.Issue, v.IssueURL, v.Posted = is.Number, is.HTMLURL, "opened"
-			}
-		case watch.Update:
-			if current.Body == body && current.Title == title {
-				v.Posted = "unchanged"
-				break
-			}
-			if _, err = g.client.EditIssue(ctx, current.Number, title, body, "", ""); err == nil {
-				v.Posted = "updated"
-			}
-		case watch.Close:
-			if _, err = g.client.CreateComment(ctx, current.Number, "Closed by qoscal watch: "+render.MDEscape(v.CloseSentence())+"."); err == nil {
-				if _, err = g.client.EditIssue(ctx, current.Number, "", body, "closed", "completed"); err == nil {
-					v.Posted = "closed"
-				}
-			}
-		default:
-			if len(v.Superseded) > 0 {
-				v.Issue, v.Posted = v.Superseded[0], "closed"
-			}
-		}
+	out, err := watchissue.Apply(ctx, g.client, watchissue.Plan{Action: v.Res.Action, Title: title, Body: body, Current: current, Older: older,
+		CloseNote: note(v.Why), SupersededNote: note(watch.Superseded)})
+	v.Superseded, v.Posted = out.Superseded, out.Posted
+	if out.Issue != 0 {
+		v.Issue = out.Issue
+	}
+	if out.URL != "" {
+		v.IssueURL = out.URL
 	}
 	if err != nil {
 		g.fail(u, err)

@@ -87,3 +87,49 @@ func ReadFiles(paths []string, opt Options) []string {
 	}
 	return out
 }
+
+// InputFile is a file a command reads runs from (InputFiles); Meta marks
+// a run folder's MetaFile read as the run's labels.
+type InputFile struct {
+	Path string
+	Meta bool
+}
+
+// InputFiles lists, as ReadFiles does, the files that the runs at paths
+// are read from with the variants of specs (as --baseline, --candidate
+// and --variant give them, in that order; one that does not parse is left
+// out), or, without paths, the files the variants name. A MetaFile is
+// marked Meta unless a variant names a file of that name (a result file).
+func InputFiles(paths, specs []string) []InputFile {
+	var opt Options
+	var vs []VariantSpec
+	for _, s := range specs {
+		if v, err := ParseVariantSpec(s); err == nil {
+			vs = append(vs, v)
+		}
+	}
+	var out []InputFile
+	if len(paths) == 0 {
+		for _, v := range vs {
+			if v.File != "" {
+				out = append(out, InputFile{Path: v.File})
+			}
+		}
+		return out
+	}
+	if len(vs) > 0 {
+		opt.Baseline = vs[0]
+	}
+	if len(vs) > 1 {
+		opt.Candidate = vs[1]
+		opt.Extra = vs[2:]
+	}
+	resultNames := map[string]bool{}
+	for _, v := range vs {
+		resultNames[filepath.Base(v.File)] = true
+	}
+	for _, p := range ReadFiles(paths, opt) {
+		out = append(out, InputFile{Path: p, Meta: filepath.Base(p) == MetaFile && !resultNames[MetaFile]})
+	}
+	return out
+}

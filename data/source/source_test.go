@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -127,5 +129,105 @@ func TestSourceEach(t *testing.T) {
 	_, wantErr := bad.Runs(ctx)
 	if _, err := collect(bad); err == nil || wantErr == nil || err.Error() != wantErr.Error() {
 		t.Errorf("a missing path: %v, want %v", err, wantErr)
+	}
+}
+
+// TestJudged: the runs the ledger judged against a calibration, in the
+// order stored, with the labels asked; none when no verdict was.
+func TestJudged(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "q.db")
+	s, err := sqlite.Open(path, store.ReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := []data.Run{storetest.NewRun("r1", 1, map[string]string{"os": "linux"}), storetest.NewRun("r2", 1, nil), storetest.NewRun("r3", 1, map[string]string{"os": "linux"})}
+	cal := store.CalibrationRef{Name: "cal.json", SHA256: "5e7a"}
+	ledger := &store.Ledger{Verdicts: []store.Verdict{{Run: "r3", Calibration: cal, Verdict: "pass", Kind: "run", Score: 1.1, Floor: 0.9, FloorSource: "calibration", Recorded: time.Unix(1e9, 0)}, {Run: "r2", Calibration: cal, Verdict: "fail", Kind: "run", Score: 0.8, Floor: 0.9, FloorSource: "calibration", Recorded: time.Unix(1e9, 0)}}}
+	if _, err := s.Ingest(ctx, runs, store.IngestOptions{Ledger: ledger}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	ids := func(labels map[string]string, sha string) string {
+		got, err := Judged(ctx, path, sha, labels)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s []string
+		for _, r := range got {
+			s = append(s, r.ID)
+		}
+		return strings.Join(s, ",")
+	}
+	if got := ids(nil, "5e7a"); got != "r2,r3" {
+		t.Errorf("judged runs %q, want r2,r3", got)
+	}
+	if got := ids(map[string]string{"os": "linux"}, "5e7a"); got != "r3" {
+		t.Errorf("judged runs with os=linux %q, want r3", got)
+	}
+	if got := ids(nil, "0000"); got != "" {
+		t.Errorf("judged against another calibration %q, want none", got)
+	}
+}
+
+// TestMark: a mark of a stored run is added once, with the run's earlier
+// marks returned; a run not stored, or a store that is missing, is an
+// error, and the missing store is not made.
+func TestMark(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "q.db")
+	s, err := sqlite.Open(path, store.ReadWrite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Ingest(ctx, []data.Run{storetest.NewRun("r1", 1, nil)}, store.IngestOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	at := time.Unix(1e9, 0).UTC()
+	m := store.Mark{Run: "r1", Truth: store.TruthHealthy, Note: "noise", Marked: at}
+	res, err := Mark(ctx, path, m)
+	if err != nil || !res.Added || len(res.Earlier) != 0 || res.Location != path {
+		t.Fatalf("the first mark: %+v, %v", res, err)
+	}
+	if res, err = Mark(ctx, path, m); err != nil || res.Added || len(res.Earlier) != 1 {
+		t.Errorf("the same mark again: %+v, %v; want not added, one earlier", res, err)
+	}
+	m.Truth, m.Marked = store.TruthRegressed, at.Add(time.Hour)
+	if res, err = Mark(ctx, path, m); err != nil || !res.Added || len(res.Earlier) != 1 || res.Earlier[0].Truth != store.TruthHealthy {
+		t.Errorf("another mark: %+v, %v; want added, the healthy mark earlier", res, err)
+	}
+	m.Run = "r9"
+	if _, err := Mark(ctx, path, m); err == nil {
+		t.Error("a mark of a run not stored: no error")
+	}
+	missing := filepath.Join(dir, "none.db")
+	if _, err := Mark(ctx, missing, store.Mark{Run: "r1", Truth: store.TruthHealthy, Marked: at}); err == nil || exists(missing) {
+		t.Errorf("a mark in a missing store: %v (made: %v), want an error and no store", err, exists(missing))
+	}
+}
+
+// TestRecord: the runs judged stored with their verdict in one ingest,
+// the labels given added to a copy of each run's own.
+func TestRecord(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "q.db")
+	first := storetest.NewRun("r1", 1, map[string]string{"os": "linux", "cpu": "x"})
+	runs := Labelled([]*data.Run{&first}, map[string]string{"cpu": "y", "branch": "main"})
+	if first.Labels["cpu"] != "x" || len(first.Labels) != 2 {
+		t.Errorf("Labelled changed the run's own labels: %v", first.Labels)
+	}
+	if got := data.FormatLabels(runs[0].Labels); got != "branch=main,cpu=y,os=linux" {
+		t.Errorf("labelled %s, want branch=main,cpu=y,os=linux", got)
+	}
+	v := store.Verdict{Run: "r1", Calibration: store.CalibrationRef{Name: "cal.json", SHA256: "5e7a"}, Verdict: "pass", Kind: "run",
+		Score: 1.1, Floor: 0.9, FloorSource: "calibration", Recorded: time.Unix(1e9, 0)}
+	loc, res, err := Record(ctx, path, runs, v, time.Unix(1e9, 0))
+	if err != nil || loc != path || res.Added != 1 || res.Ledger.VerdictsAdded != 1 {
+		t.Fatalf("Record: %s, %+v, %v; want 1 run and its verdict added", loc, res, err)
+	}
+	if got, err := Judged(ctx, path, "5e7a", map[string]string{"branch": "main"}); err != nil || len(got) != 1 {
+		t.Errorf("the recorded run, judged, with its label: %v, %v", got, err)
 	}
 }

@@ -1,5 +1,7 @@
-// Package cliflag holds the value types of qoscal's number and duration
-// flags (standard library and data/formats only). Each reads its value by
+// Package cliflag holds qoscal's flags apart from any command: a
+// command's set of flags listed in its help from their registration
+// (Set, in set.go), and the value types of the number and duration flags
+// (pflag, data/formats and render only). Each value type reads its value by
 // the rule a result file's values are read by (formats.ParseNumber: a
 // plain decimal number, as benchmarks print them), not by Go's, which
 // also takes 0x1p0, 1_0 (ten), +1, Inf and NaN: a flag takes what a result
