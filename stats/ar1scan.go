@@ -27,6 +27,13 @@ func AR1MeanVar(rho float64, L int) float64 {
 	s, p := 1.0, 1.0
 	for k := 1; k < L; k++ {
 		p *= rho
+		if 2*math.Abs(p) < s*1e-17 {
+			// This term and every later one (|ρ|^k falls, 1 − k/L
+			// too) is below half an ulp of s and leaves it as it is:
+			// the sum is done, bit for bit, in O(log ε/log |ρ|) terms
+			// rather than L (a file's repetitions may say 2^62).
+			break
+		}
 		s += 2 * (1 - float64(k)/float64(L)) * p
 	}
 	return s / float64(L)

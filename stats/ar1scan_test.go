@@ -276,3 +276,32 @@ func BenchmarkShiftScanNull(b *testing.B) {
 		}
 	})
 }
+
+// TestAR1MeanVarLong: the mean of 2^62 values (a calibration file's
+// repetitions may say so) is computed at once, and equals the closed
+// form (1/L)·[(1 + ρ)/(1 − ρ) − 2ρ(1 − ρ^L)/(L(1 − ρ)²)] (Box, Jenkins
+// and Reinsel §2.1, the sum in closed form); for L up to 5,000 the
+// sum that stops early equals the whole sum bit for bit.
+func TestAR1MeanVarLong(t *testing.T) {
+	whole := func(rho float64, L int) float64 {
+		s, p := 1.0, 1.0
+		for k := 1; k < L; k++ {
+			p *= rho
+			s += 2 * (1 - float64(k)/float64(L)) * p
+		}
+		return s / float64(L)
+	}
+	for _, rho := range []float64{-0.9, -0.3, 0, 0.2, 0.5, 0.739, 0.95} {
+		for _, L := range []int{1, 2, 3, 10, 64, 700, 5000} {
+			if got, want := AR1MeanVar(rho, L), whole(rho, L); math.Float64bits(got) != math.Float64bits(want) {
+				t.Errorf("AR1MeanVar(%v, %d) = %v, the whole sum %v", rho, L, got, want)
+			}
+		}
+		L := 1 << 62
+		fl := float64(L)
+		want := ((1+rho)/(1-rho) - 2*rho/(fl*(1-rho)*(1-rho))) / fl
+		if got := AR1MeanVar(rho, L); math.Abs(got-want) > 1e-12*want {
+			t.Errorf("AR1MeanVar(%v, 2^62) = %v, closed form %v", rho, got, want)
+		}
+	}
+}
