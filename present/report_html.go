@@ -41,8 +41,8 @@ var reportHTML string
 var reportTemplate = template.Must(template.New("report").Funcs(template.FuncMap{"nb": noBreak}).Parse(reportHTML))
 
 // hyphenated is a word holding a hyphen between letters or digits, in
-// escaped HTML text (an entity ends it).
-var hyphenated = regexp.MustCompile(`[^\s<>&]*[A-Za-z0-9]-[^\s<>&]*`)
+// the text before it is escaped.
+var hyphenated = regexp.MustCompile(`\S*[A-Za-z0-9]-\S*`)
 
 // noBreakRunes is the longest hyphenated word kept on one line: a run id
 // or a range of them (run-04..run-12), not a path, which must still wrap
@@ -52,15 +52,23 @@ const noBreakRunes = 24
 // noBreak escapes s for HTML and keeps each hyphenated word of up to
 // noBreakRunes characters on one line (class nb: white-space nowrap): on
 // a 390 px phone run ids broke at their hyphens ("run-04..run-" / "12",
-// issue 35).
+// issue 35). The words are found in s and each piece escaped on its own,
+// so that no span opens inside an entity ("a&gt;b-c" showed "&gt;").
 func noBreak(s string) template.HTML {
-	esc := template.HTMLEscapeString(s)
-	return template.HTML(hyphenated.ReplaceAllStringFunc(esc, func(w string) string {
-		if utf8.RuneCountInString(w) > noBreakRunes {
-			return w
+	var b strings.Builder
+	last := 0
+	for _, m := range hyphenated.FindAllStringIndex(s, -1) {
+		b.WriteString(template.HTMLEscapeString(s[last:m[0]]))
+		w := template.HTMLEscapeString(s[m[0]:m[1]])
+		if utf8.RuneCountInString(s[m[0]:m[1]]) > noBreakRunes {
+			b.WriteString(w)
+		} else {
+			b.WriteString(`<span class="nb">` + w + `</span>`)
 		}
-		return `<span class="nb">` + w + `</span>`
-	}))
+		last = m[1]
+	}
+	b.WriteString(template.HTMLEscapeString(s[last:]))
+	return template.HTML(b.String())
 }
 
 // reportPage is what the HTML template shows.
