@@ -443,8 +443,12 @@ func ratiosByMaps(run *data.Run, baseline, candidate string, dir Direction, metr
 			var pick *unitSamples
 			switch {
 			case want != "":
+				// The unit the metric names (ns/op: sec/op, what the
+				// parsers record), or the metric itself as a unit: a CSV
+				// file keeps its unit as written (ns/op), and a
+				// calibration made from it names that unit.
 				for k := range us {
-					if us[k].unit == want {
+					if us[k].unit == want || us[k].unit == metric && pick == nil {
 						pick = &us[k]
 					}
 				}
