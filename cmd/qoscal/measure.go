@@ -15,7 +15,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/qoscal/qoscal/calibrate"
 	calgate "github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/formats"
@@ -209,9 +208,15 @@ func (m *measureFlags) run(u *ui, args []string) error {
 		return err
 	}
 	view := &present.Measure{Folder: m.out, Run: cfg.RunID, Baseline: cfg.Baseline, Candidate: cfg.Candidate, Order: cfg.Order, Seed: cfg.Seed}
-	sc := newRepScorer(cfg, m.direction)
-	cfg.Observe = sc.observe
-	cfg.Progress = sc.progress
+	sc := &calgate.Scorer{Run: cfg.RunID, Baseline: cfg.Baseline, Candidate: cfg.Candidate, Direction: m.direction}
+	cfg.Observe = sc.Observe
+	cfg.Progress = func(inv measure.Invocation) {
+		name := inv.Variant
+		if inv.Benchmark != "" {
+			name = inv.Benchmark + ":" + inv.Variant
+		}
+		sc.Progress(inv.Repetition, name, inv.Wall)
+	}
 	costNotes(u, &cfg, "")
 	ctx, stop := signal.NotifyContext(u.ctx, stopSignals...)
 	defer stop()
@@ -221,12 +226,12 @@ func (m *measureFlags) run(u *ui, args []string) error {
 	}
 	view.Invocations, view.Seconds = res.Invocations, res.Seconds
 	if cfg.Order == measure.Blocks {
-		if err := sc.fromFolder(m.out); err != nil {
+		if err := scoreBlocks(sc, m.out); err != nil {
 			u.warnf("no score per repetition: %v", err)
 		}
 	}
-	view.Repetitions, view.Score = sc.reps, sc.score()
-	for _, w := range sc.warnings {
+	view.Repetitions, view.Score = sc.Repetitions, sc.Score()
+	for _, w := range sc.Warnings {
 		u.warnf("%s", w)
 	}
 	return show(u, view)
@@ -453,107 +458,12 @@ func measureErr(err error) error {
 	return err
 }
 
-// repScorer scores each repetition as it ends (measure.Config.Observe),
-// keeping a few numbers a repetition: the order its invocations ran in,
-// its time and its log score.
-type repScorer struct {
-	cfg      measure.Config
-	dir      func() (calibrate.Direction, error)
-	reps     []present.MeasureRepetition
-	cur      present.MeasureRepetition
-	logs     []float64
-	warnings []string
-	warned   bool
-}
-
-func newRepScorer(cfg measure.Config, dir func() (calibrate.Direction, error)) *repScorer {
-	return &repScorer{cfg: cfg, dir: dir}
-}
-
-// progress records the order of a repetition's invocations and their time
-// (with duet, the longest of those run together).
-func (s *repScorer) progress(inv measure.Invocation) {
-	if inv.Repetition == 0 {
-		return
-	}
-	if s.cur.N != inv.Repetition {
-		s.cur = present.MeasureRepetition{N: inv.Repetition}
-	}
-	name := inv.Variant
-	if inv.Benchmark != "" {
-		name = inv.Benchmark + ":" + inv.Variant
-	}
-	s.cur.Order = append(s.cur.Order, name)
-	s.cur.Seconds += inv.Wall
-}
-
-// observe scores a repetition that has ended.
-func (s *repScorer) observe(rep int, ms []data.Measurement) {
-	r := s.cur
-	r.N = rep
-	r.Seconds = math.Round(r.Seconds*1000) / 1000
-	r.Score = math.NaN()
-	if l, err := s.logScore(ms); err == nil {
-		r.Score = math.Exp(l)
-		s.logs = append(s.logs, l)
-	} else if !s.warned {
-		s.warned = true
-		s.warnings = append(s.warnings, fmt.Sprintf("repetition %d has no score: %v", rep, err))
-	}
-	s.reps = append(s.reps, r)
-	s.cur = present.MeasureRepetition{}
-}
-
-// logScore is the log score of one repetition's measurements over the
-// benchmarks both variants measured.
-func (s *repScorer) logScore(ms []data.Measurement) (float64, error) {
-	dir, err := s.dir()
-	if err != nil {
-		return 0, err
-	}
-	run := data.Run{ID: s.cfg.RunID, Measurements: ms}
-	rr, err := calibrate.Ratios(&run, s.cfg.Baseline, s.cfg.Candidate, dir, "")
-	if err != nil {
-		return 0, err
-	}
-	sc := rr.ScoreOver(rr.Names())
-	if math.IsNaN(sc.LogScore) {
-		return 0, errors.New("no benchmark both variants measured")
-	}
-	return sc.LogScore, nil
-}
-
-// fromFolder scores the repetitions of a folder measured in blocks, whose
-// repetitions end together.
-func (s *repScorer) fromFolder(dir string) error {
+// scoreBlocks scores the repetitions of the folder dir, measured in
+// blocks, whose repetitions end together.
+func scoreBlocks(sc *calgate.Scorer, dir string) error {
 	runs, err := load.All([]string{dir}, load.Options{})
 	if err != nil {
 		return err
 	}
-	d, err := s.dir()
-	if err != nil {
-		return err
-	}
-	rr, err := calibrate.Ratios(&runs[0], s.cfg.Baseline, s.cfg.Candidate, d, "")
-	if err != nil {
-		return err
-	}
-	reps, logs, err := calgate.RepetitionScores(&runs[0], s.cfg.Baseline, s.cfg.Candidate, d, "", rr.Names())
-	if err != nil {
-		return err
-	}
-	s.reps, s.logs = nil, logs
-	for i, r := range reps {
-		s.reps = append(s.reps, present.MeasureRepetition{N: r, Order: []string{"(blocks)"}, Score: math.Exp(logs[i])})
-	}
-	return nil
-}
-
-// score is the geometric mean of the repetitions' scores; NaN if one has
-// none.
-func (s *repScorer) score() float64 {
-	if len(s.logs) == 0 || len(s.logs) != len(s.reps) {
-		return math.NaN()
-	}
-	return calgate.JobScore(s.logs)
+	return sc.FromRun(&runs[0])
 }
