@@ -207,7 +207,7 @@ func (g *gateFlags) readInputs(u *ui, paths []string) (*gateInput, error) {
 		if u.getenv("GITHUB_RUN_ID") == "" {
 			return nil, usagef("--record needs --run ID: the id of the run in the store (under GitHub Actions it defaults to GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT)")
 		}
-		g.runID = g.defaultRunID(u)
+		g.runID = load.DefaultRunID(u.getenv, load.SpecFolder(g.candidate))
 	}
 	if g.summary != "" {
 		u.summary, u.summaryFlag = g.summary, "--summary"
@@ -411,7 +411,7 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 	opt.ExpectedSkips = g.skips
 	opt.Skipped = func(_ string, names []string) { g.skipped = append(g.skipped, names...) }
 	if opt.RunID == "" && len(paths) == 0 {
-		opt.RunID = g.defaultRunID(u)
+		opt.RunID = load.DefaultRunID(u.getenv, load.SpecFolder(g.candidate))
 	}
 	if len(paths) == 1 {
 		runs, err := load.All(paths, opt)

@@ -57,28 +57,6 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *model.File, dir calibrat
 	return present.GateDriftNote(d, store.RedactLocation(src.Store))
 }
 
-// defaultRunID names a run given by its files and no --run: the Actions
-// run (GITHUB_RUN_ID, and GITHUB_RUN_ATTEMPT after a dash) under GitHub
-// Actions, else the folder that holds the candidate's file. (A run folder
-// given as a PATH is named after the folder.)
-func (g *gateFlags) defaultRunID(u *ui) string {
-	if id := u.getenv("GITHUB_RUN_ID"); id != "" {
-		if a := u.getenv("GITHUB_RUN_ATTEMPT"); a != "" {
-			return id + "-" + a
-		}
-		return id
-	}
-	spec, err := load.ParseVariantSpec(g.candidate)
-	if err == nil {
-		if abs, err := filepath.Abs(spec.File); err == nil {
-			if dir := filepath.Base(filepath.Dir(abs)); dir != "" && dir != "." && dir != string(filepath.Separator) {
-				return dir
-			}
-		}
-	}
-	return "run"
-}
-
 // recordRun stores the runs judged (one, the two of a pair, named by
 // their folders, or the run and its automatic rerun, as ID and ID-rerun)
 // with the --label labels, and the verdict in the ledger with them, in one

@@ -328,7 +328,7 @@ func (m *measureFlags) config(u *ui) (measure.Config, error) {
 	cfg.Repetitions, cfg.Warmup, cfg.Order, cfg.Seed = m.repetitions, m.warmup, m.order, m.seed
 	cfg.RunID = m.runID
 	if cfg.RunID == "" {
-		cfg.RunID = m.defaultRunID(u)
+		cfg.RunID = load.DefaultRunID(u.getenv, filepath.Base(filepath.Clean(m.out)))
 	}
 	if err := data.CheckName("run id", cfg.RunID); err != nil {
 		return cfg, usagef("--run: %v", err)
@@ -429,19 +429,6 @@ func variantNames(vs []measure.Variant) string {
 		names[i] = v.Name
 	}
 	return strings.Join(names, ", ")
-}
-
-// defaultRunID names the run: the Actions run (GITHUB_RUN_ID, and
-// GITHUB_RUN_ATTEMPT after a dash) under GitHub Actions, else the run
-// folder's name.
-func (m *measureFlags) defaultRunID(u *ui) string {
-	if id := u.getenv("GITHUB_RUN_ID"); id != "" {
-		if a := u.getenv("GITHUB_RUN_ATTEMPT"); a != "" {
-			return id + "-" + a
-		}
-		return id
-	}
-	return filepath.Base(filepath.Clean(m.out))
 }
 
 // measureErr is a measurement's error as the command reports it: a
