@@ -16,7 +16,6 @@ import (
 	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/data"
-	"github.com/qoscal/qoscal/data/load"
 	"github.com/qoscal/qoscal/data/source"
 	"github.com/qoscal/qoscal/measure"
 	"github.com/qoscal/qoscal/present"
@@ -199,38 +198,10 @@ func (r *recommendFlags) detectPlan(a *spread.Analysis, rec *calfloor.Recommenda
 }
 
 // measuredRepetitionSeconds is the median time of a repetition over the
-// run folders 'qoscal measure' wrote at paths (a PATH such a folder, or
-// holding them): each folder's own median (measure.RepetitionSeconds).
+// run folders 'qoscal measure' wrote at paths, each folder's own median
+// (measure.FolderRepetitionSeconds).
 func measuredRepetitionSeconds(paths []string) (float64, bool) {
-	var times []float64
-	add := func(dir string) {
-		b, err := os.ReadFile(filepath.Join(dir, load.MetaFile))
-		if err != nil {
-			return
-		}
-		m, err := load.ParseMeta(dir, b)
-		if err != nil || m.Measure == nil {
-			return
-		}
-		if s, ok := measure.RepetitionSeconds(m.Measure); ok {
-			times = append(times, s)
-		}
-	}
-	for _, p := range paths {
-		if load.IsMeasuredFolder(p) {
-			add(p)
-			continue
-		}
-		entries, err := os.ReadDir(p)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if sub := filepath.Join(p, e.Name()); e.IsDir() && load.IsMeasuredFolder(sub) {
-				add(sub)
-			}
-		}
-	}
+	times := measure.FolderRepetitionSeconds(paths)
 	if len(times) == 0 {
 		return 0, false
 	}
