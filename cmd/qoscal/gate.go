@@ -13,6 +13,7 @@ import (
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/load"
 	"github.com/qoscal/qoscal/data/source"
+	"github.com/qoscal/qoscal/measure"
 	"github.com/qoscal/qoscal/present"
 	"github.com/spf13/pflag"
 )
@@ -128,7 +129,7 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	}
 	run, second, cal, paths, pair := in.run, in.second, in.cal, in.paths, in.pair
 	fs := g.fs
-	envLabels, envFrom := g.runEnvironment(u, run, paths)
+	envLabels, envFrom := calgate.RunEnvironment(run.Labels, func() map[string]string { return measure.Fingerprint(u.getenv).Labels() }, false, g.fromStore(paths))
 	judging := calgate.ChooseProfile(cal, envLabels)
 	cal = judging.Cal
 	dir, err := g.direction()

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"path/filepath"
 	"time"
 
@@ -105,28 +104,6 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calgate.GateResult
 		u.notef("%s already stored in %s", name, loc)
 	}
 	return nil
-}
-
-// runEnvironment returns the labels that say the run's environment
-// (data.LabelCPU and the others) and where they came from: the run's own
-// labels ("labels": its folder's qoscal.json, or the store's); for a run
-// read from files whose labels name no CPU model, those of the machine
-// the gate runs on ("machine"), which is the one that measured when gate
-// runs in the job that measured, as CI runs it.
-func (g *gateFlags) runEnvironment(u *ui, run *data.Run, paths []string) (map[string]string, string) {
-	labels := maps.Clone(run.Labels)
-	if labels == nil {
-		labels = map[string]string{}
-	}
-	if labels[data.LabelCPU] != "" || g.fromStore(paths) {
-		return labels, "labels"
-	}
-	for k, v := range measure.Fingerprint(u.getenv).Labels() {
-		if _, given := labels[k]; !given {
-			labels[k] = v
-		}
-	}
-	return labels, "machine"
 }
 
 // writeMeta writes qoscal.json beside the candidate's result file (in the
