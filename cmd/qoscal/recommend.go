@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/qoscal/qoscal/calibrate"
 	calfloor "github.com/qoscal/qoscal/calibrate/floor"
 	calgate "github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/calibrate/model"
@@ -300,26 +299,10 @@ func recommendFor(u *ui, af *analysisFlags, rf *recFlags, paths []string) (*inpu
 		in.runs = sub
 	}
 	u.warnAll(in.analysis.Warnings)
-	rec, err := calfloor.Recommend(in.analysis, opt)
+	rec, err := calfloor.RecommendWindow(in.analysis, all, w, opt)
 	if err != nil {
 		return nil, nil, err
 	}
-	if w.Chance {
-		latest := all.Regimes[len(all.Regimes)-1]
-		rec.Warnings = append(rec.Warnings, calibrate.Warning{Kind: calibrate.WarnChanceRegime,
-			Figures: calibrate.ChanceFigures{From: latest.First, Runs: latest.N, Given: w.Given, P: w.ScanP, Rho: w.Rho}})
-	}
-	if w.N < w.Given {
-		// The rate on every run beside the window's: what choosing fewer
-		// runs changed (issue 33 item 4).
-		if allRec, err := calfloor.Recommend(all, opt); err == nil {
-			w.AllFloor, w.AllClaimed = allRec.Floor, allRec.Cost.Claimed
-		}
-		rec.Warnings = append(rec.Warnings, calibrate.Warning{Kind: calibrate.WarnFewerRuns,
-			Figures: calibrate.FewerFigures{Used: w.N, Given: w.Given, From: w.First, AllFloor: w.AllFloor, AllClaimed: w.AllClaimed, Step: opt.Step, ScanP: w.ScanP}})
-	}
-	rec.Window, rec.Regimes = w, all.Regimes
-	calfloor.CheckWindow(all, w, rec)
 	return in, rec, nil
 }
 
