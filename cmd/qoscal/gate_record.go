@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"time"
 
 	"github.com/qoscal/qoscal/calibrate"
 	calaudit "github.com/qoscal/qoscal/calibrate/audit"
@@ -118,9 +117,10 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
-	m := load.Meta{Version: load.MetaVersion, RunID: u.getenv("GITHUB_RUN_ID"), Attempt: u.getenv("GITHUB_RUN_ATTEMPT"),
-		Commit: u.getenv("GITHUB_SHA"), RunnerOS: u.getenv("RUNNER_OS"), RunnerName: u.getenv("RUNNER_NAME"),
-		Time: now.Format(time.RFC3339), QoscalVersion: version}
+	// A value the environment gave that is no name is refused below, as
+	// what is written must read back.
+	m, _ := load.ActionsMeta(u.getenv, now, version)
+	m.Version = load.MetaVersion
 	// The machine the gate runs on is the one that measured (gate runs in
 	// the job that measured), as 'qoscal measure' records it: version 2,
 	// which carries the environment.

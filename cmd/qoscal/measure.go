@@ -337,14 +337,8 @@ func (m *measureFlags) config(u *ui) (measure.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	cfg.Meta = load.Meta{RunID: u.getenv("GITHUB_RUN_ID"), Attempt: u.getenv("GITHUB_RUN_ATTEMPT"),
-		Commit: u.getenv("GITHUB_SHA"), RunnerOS: u.getenv("RUNNER_OS"), RunnerName: u.getenv("RUNNER_NAME"),
-		Time: now.Format(time.RFC3339), QoscalVersion: version}
-	for _, f := range []struct{ name, v string }{{"GITHUB_RUN_ID", cfg.Meta.RunID}, {"GITHUB_RUN_ATTEMPT", cfg.Meta.Attempt},
-		{"GITHUB_SHA", cfg.Meta.Commit}, {"RUNNER_OS", cfg.Meta.RunnerOS}, {"RUNNER_NAME", cfg.Meta.RunnerName}} {
-		if err := data.CheckName("$"+f.name, f.v); err != nil {
-			return cfg, err
-		}
+	if cfg.Meta, err = load.ActionsMeta(u.getenv, now, version); err != nil {
+		return cfg, err
 	}
 	cfg.Getenv = u.getenv
 	cfg.Tool = "qoscal " + version
