@@ -257,29 +257,10 @@ func (m *measureFlags) config(u *ui) (measure.Config, error) {
 		}
 		cfg.Variants = append(cfg.Variants, measure.Variant{Name: name, Command: command})
 	}
-	cfg.Baseline, cfg.Candidate = m.baseline, m.candidate
-	if cfg.Baseline == "" {
-		cfg.Baseline = cfg.Variants[0].Name
-		if cfg.Baseline == cfg.Candidate {
-			cfg.Baseline = cfg.Variants[1].Name
-		}
-	}
-	if cfg.Candidate == "" {
-		for _, v := range cfg.Variants {
-			if v.Name != cfg.Baseline {
-				cfg.Candidate = v.Name
-				break
-			}
-		}
-	}
-	for _, r := range []struct{ flag, name string }{{"--baseline", cfg.Baseline}, {"--candidate", cfg.Candidate}} {
-		found := false
-		for _, v := range cfg.Variants {
-			found = found || v.Name == r.name
-		}
-		if !found {
-			return cfg, usagef("%s %s is none of the variants (%s)", r.flag, shownValue(r.name), variantNames(cfg.Variants))
-		}
+	var missing string
+	cfg.Baseline, cfg.Candidate, missing = measure.Roles(cfg.Variants, m.baseline, m.candidate)
+	if name := map[string]string{"baseline": cfg.Baseline, "candidate": cfg.Candidate}[missing]; missing != "" {
+		return cfg, usagef("--%s %s is none of the variants (%s)", missing, shownValue(name), measure.VariantNames(cfg.Variants))
 	}
 	if m.repetitions < 1 || m.repetitions > maxRepetitions {
 		return cfg, usagef("--repetitions must be in [1, %d], got %d", maxRepetitions, m.repetitions)
@@ -415,14 +396,6 @@ func secs(s float64) string {
 		return strconv.FormatFloat(s, 'f', 1, 64)
 	}
 	return strconv.FormatFloat(s, 'f', 2, 64)
-}
-
-func variantNames(vs []measure.Variant) string {
-	names := make([]string, len(vs))
-	for i, v := range vs {
-		names[i] = v.Name
-	}
-	return strings.Join(names, ", ")
 }
 
 // measureErr is a measurement's error as the command reports it: a
