@@ -142,7 +142,11 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 		}
 		labels := in.filter
 		if in.source == "paths" {
-			labels = commonLabels(in.runs)
+			sets := make([]map[string]string, len(in.runs))
+			for i, r := range in.runs {
+				sets[i] = r.Labels
+			}
+			labels = data.CommonLabels(sets)
 		}
 		f := calfloor.NewFile(a, rec, labels, now, "qoscal "+version)
 		f.ExpectSkips(af.skipped)
@@ -352,25 +356,6 @@ func runBacktest(u *ui, af *analysisFlags, a *spread.Analysis, rec *calfloor.Rec
 		}
 	}
 	return out, nil
-}
-
-// commonLabels are the labels every run carries with the same value.
-func commonLabels(runs []runInfo) map[string]string {
-	out := map[string]string{}
-	if len(runs) == 0 {
-		return out
-	}
-	for k, v := range runs[0].Labels {
-		out[k] = v
-	}
-	for _, r := range runs[1:] {
-		for k, v := range out {
-			if r.Labels[k] != v {
-				delete(out, k)
-			}
-		}
-	}
-	return out
 }
 
 // runLabels returns the labels of the runs by their id.
