@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"maps"
 	"os"
 	"strings"
 
@@ -140,26 +139,13 @@ func (f *analysisFlags) analyze(u *ui, paths []string) (*input, error) {
 	// and in.runs their ids, labels and sources, not their measurements
 	// (at 100,000 runs, most of the memory of holding them all).
 	runs := func(yield func(data.Run, error) bool) {
-		var prev runInfo
-		for r, err := range src.Each(u.ctx) {
-			if err == nil && len(ignore) > 0 {
-				r.Measurements = data.WithoutBenchmarks(r.Measurements, ignore, seenIgnored)
-			}
+		// Equal labels share one map (source.ShareLabels).
+		for r, err := range source.ShareLabels(src.Each(u.ctx)) {
 			if err == nil {
-				// A run whose labels or source are the previous run's
-				// shares them: runs of one CI job mostly do, and a map per
-				// run was a quarter of the memory at 100,000 runs. No one
-				// changes a run's labels once read.
-				// (A nil map is not shared for an empty one: JSON tells
-				// them apart.)
-				if (r.Labels == nil) == (prev.Labels == nil) && maps.Equal(r.Labels, prev.Labels) {
-					r.Labels = prev.Labels
+				if len(ignore) > 0 {
+					r.Measurements = data.WithoutBenchmarks(r.Measurements, ignore, seenIgnored)
 				}
-				if r.Source == prev.Source {
-					r.Source = prev.Source
-				}
-				prev = runInfo{ID: r.ID, Source: r.Source, Labels: r.Labels}
-				in.runs = append(in.runs, prev)
+				in.runs = append(in.runs, runInfo{ID: r.ID, Source: r.Source, Labels: r.Labels})
 			}
 			if !yield(r, err) {
 				return
