@@ -127,8 +127,19 @@ func TestRunFolder(t *testing.T) {
 	if len(seen) != 8 || seen[7].N != 8 {
 		t.Errorf("Progress saw %d invocations", len(seen))
 	}
-	if s, ok := RepetitionSeconds(meta.Measure); !ok || !(s > 0) {
+	s, ok := RepetitionSeconds(meta.Measure)
+	if !ok || !(s > 0) {
 		t.Errorf("RepetitionSeconds = %v, %v", s, ok)
+	}
+	// The folder, or the folder that holds it, gives its time; a folder
+	// that is no run folder gives none.
+	for _, paths := range [][]string{{out}, {root}, {root, filepath.Join(out, "raw")}} {
+		if got := FolderRepetitionSeconds(paths); len(got) != 1 || got[0] != s {
+			t.Errorf("FolderRepetitionSeconds(%q) = %v, want [%v]", paths, got, s)
+		}
+	}
+	if got := FolderRepetitionSeconds([]string{filepath.Join(root, "none")}); len(got) != 0 {
+		t.Errorf("no folder: %v", got)
 	}
 
 	runs, err := load.All([]string{out}, load.Options{})

@@ -163,3 +163,40 @@ func median(xs []float64) float64 {
 	}
 	return (s[n/2-1] + s[n/2]) / 2
 }
+
+// FolderRepetitionSeconds are the times of a repetition of the run
+// folders measure wrote at paths (a path such a folder, or a folder
+// holding them): each folder's own median (RepetitionSeconds), in the
+// order found; folders without one are left out.
+func FolderRepetitionSeconds(paths []string) []float64 {
+	var times []float64
+	add := func(dir string) {
+		b, err := os.ReadFile(filepath.Join(dir, load.MetaFile))
+		if err != nil {
+			return
+		}
+		m, err := load.ParseMeta(dir, b)
+		if err != nil || m.Measure == nil {
+			return
+		}
+		if s, ok := RepetitionSeconds(m.Measure); ok {
+			times = append(times, s)
+		}
+	}
+	for _, p := range paths {
+		if load.IsMeasuredFolder(p) {
+			add(p)
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if sub := filepath.Join(p, e.Name()); e.IsDir() && load.IsMeasuredFolder(sub) {
+				add(sub)
+			}
+		}
+	}
+	return times
+}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	calgate "github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/render"
 )
 
@@ -28,12 +29,7 @@ type Measure struct {
 
 // MeasureRepetition is one repetition: the order its invocations ran in,
 // its wall time and its score (NaN when it could not be scored).
-type MeasureRepetition struct {
-	N       int
-	Order   []string
-	Seconds float64
-	Score   float64
-}
+type MeasureRepetition = calgate.Repetition
 
 type measureRow = *MeasureRepetition
 

@@ -2,5 +2,6 @@
 // the cost of any floor (Cost, FloorCost) and its backtest on runs
 // outside the calibration (Backtest), the recommendation at another floor
 // (Recommendation.At), the window's earlier runs below it (CheckWindow),
-// and the calibration file of a recommendation (NewFile).
+// the calibration file of a recommendation (NewFile) and its profiles
+// by a run label (Profiles).
 package floor

@@ -3,6 +3,7 @@ package floor
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/qoscal/qoscal/calibrate"
 	"github.com/qoscal/qoscal/calibrate/model"
@@ -76,4 +77,22 @@ func (r *Recommendation) At(a *spread.Analysis, floor float64, dec int) *Recomme
 		out.warn(calibrate.Warning{Kind: calibrate.WarnFloorAboveMin, Figures: calibrate.FloorFigures{Floor: floor, Step: math.Pow10(-out.Decimals), Min: a.Score.Min}})
 	}
 	return &out
+}
+
+// AtText is the recommendation at a floor not recommended (given, or a
+// calibration file's) as written (text): At with the decimals the text
+// shows (at most 6), and the earlier regimes' runs
+// of all below it named (CheckWindow; all is a when nil). It is what
+// plot and report show of such a floor.
+func (r *Recommendation) AtText(a, all *spread.Analysis, floor float64, text string) *Recommendation {
+	dec := 0
+	if i := strings.IndexByte(text, '.'); i >= 0 {
+		dec = min(len(text)-i-1, 6)
+	}
+	shown := r.At(a, floor, dec)
+	if all == nil {
+		all = a
+	}
+	CheckWindow(all, r.Window, shown)
+	return shown
 }

@@ -60,3 +60,19 @@ func TestRecommendationAt(t *testing.T) {
 		t.Errorf("At the recommended floor: %d candidates, want %d", len(at.Candidates), len(rec.Candidates))
 	}
 }
+
+// TestRecommendationAtText: the floor as written sets the decimals (at
+// least the recommendation's, at most 6), and nil all is the analysis.
+func TestRecommendationAtText(t *testing.T) {
+	a, rec := calibtest.WorkedRecommendation(t)
+	for _, tc := range []struct {
+		text string
+		dec  int
+	}{{"1.3", max(rec.Decimals, 1)}, {"1.3250", max(rec.Decimals, 4)}, {"1.123456789", 6}, {"1", rec.Decimals}} {
+		got := rec.AtText(a, nil, 1.3, tc.text)
+		want := rec.At(a, 1.3, tc.dec)
+		if got.Decimals != tc.dec || got.Floor != 1.3 || got.Cost.Predictive != want.Cost.Predictive || len(got.Warnings) != len(want.Warnings) {
+			t.Errorf("AtText(%q): decimals %d, floor %v, want %d as At gives", tc.text, got.Decimals, got.Floor, tc.dec)
+		}
+	}
+}

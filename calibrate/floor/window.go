@@ -2,6 +2,7 @@ package floor
 
 import (
 	"github.com/qoscal/qoscal/calibrate"
+	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/calibrate/spread"
 )
 
@@ -26,4 +27,36 @@ func CheckWindow(a *spread.Analysis, w spread.Window, rec *Recommendation) int {
 	rec.Warnings = append(rec.Warnings, calibrate.Warning{Kind: calibrate.WarnEarlierBelow, Runs: below,
 		Figures: calibrate.EarlierFigures{Floor: rec.Floor, Step: rec.Options.Step, Before: len(a.Runs) - w.N, From: w.First}})
 	return len(below)
+}
+
+// RecommendWindow recommends a floor on a, the analysis of the window w
+// that all.Choose picked among every run given (all; a is all itself
+// with WindowAll), with opt: Recommend, then what the window changed
+// said in the recommendation's warnings (the latest regime left out as
+// chance, WarnChanceRegime; fewer runs than given, WarnFewerRuns, with
+// the floor every run would give), the window and regimes recorded in
+// it, and the earlier regimes' runs checked against the floor
+// (CheckWindow).
+func RecommendWindow(a, all *spread.Analysis, w spread.Window, opt model.RecommendOptions) (*Recommendation, error) {
+	rec, err := Recommend(a, opt)
+	if err != nil {
+		return nil, err
+	}
+	if w.Chance {
+		latest := all.Regimes[len(all.Regimes)-1]
+		rec.Warnings = append(rec.Warnings, calibrate.Warning{Kind: calibrate.WarnChanceRegime,
+			Figures: calibrate.ChanceFigures{From: latest.First, Runs: latest.N, Given: w.Given, P: w.ScanP, Rho: w.Rho}})
+	}
+	if w.N < w.Given {
+		// The rate on every run beside the window's: what choosing fewer
+		// runs changed (issue 33 item 4).
+		if allRec, err := Recommend(all, opt); err == nil {
+			w.AllFloor, w.AllClaimed = allRec.Floor, allRec.Cost.Claimed
+		}
+		rec.Warnings = append(rec.Warnings, calibrate.Warning{Kind: calibrate.WarnFewerRuns,
+			Figures: calibrate.FewerFigures{Used: w.N, Given: w.Given, From: w.First, AllFloor: w.AllFloor, AllClaimed: w.AllClaimed, Step: opt.Step, ScanP: w.ScanP}})
+	}
+	rec.Window, rec.Regimes = w, all.Regimes
+	CheckWindow(all, w, rec)
+	return rec, nil
 }

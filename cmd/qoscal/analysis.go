@@ -2,9 +2,7 @@ package main
 
 import (
 	"errors"
-	"maps"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/qoscal/qoscal/calibrate"
@@ -128,7 +126,7 @@ func (f *analysisFlags) analyze(u *ui, paths []string) (*input, error) {
 	lopt.Skipped = func(run string, names []string) { f.skipped[run] = names }
 	// A benchmark ignored on purpose is no skip to note either.
 	lopt.ExpectedSkips = append(append([]string(nil), f.ignore...), f.expected...)
-	ignore := ignoreSet(f.ignore)
+	ignore := data.NameSet(f.ignore)
 	seenIgnored := map[string]bool{}
 	src := source.Source{Paths: paths, Load: lopt, Store: storePath(u, f.db), Labels: filter}
 	if src.FromStore() {
@@ -141,26 +139,13 @@ func (f *analysisFlags) analyze(u *ui, paths []string) (*input, error) {
 	// and in.runs their ids, labels and sources, not their measurements
 	// (at 100,000 runs, most of the memory of holding them all).
 	runs := func(yield func(data.Run, error) bool) {
-		var prev runInfo
-		for r, err := range src.Each(u.ctx) {
-			if err == nil && len(ignore) > 0 {
-				r.Measurements = dropIgnored(r.Measurements, ignore, seenIgnored)
-			}
+		// Equal labels share one map (source.ShareLabels).
+		for r, err := range source.ShareLabels(src.Each(u.ctx)) {
 			if err == nil {
-				// A run whose labels or source are the previous run's
-				// shares them: runs of one CI job mostly do, and a map per
-				// run was a quarter of the memory at 100,000 runs. No one
-				// changes a run's labels once read.
-				// (A nil map is not shared for an empty one: JSON tells
-				// them apart.)
-				if (r.Labels == nil) == (prev.Labels == nil) && maps.Equal(r.Labels, prev.Labels) {
-					r.Labels = prev.Labels
+				if len(ignore) > 0 {
+					r.Measurements = data.WithoutBenchmarks(r.Measurements, ignore, seenIgnored)
 				}
-				if r.Source == prev.Source {
-					r.Source = prev.Source
-				}
-				prev = runInfo{ID: r.ID, Source: r.Source, Labels: r.Labels}
-				in.runs = append(in.runs, prev)
+				in.runs = append(in.runs, runInfo{ID: r.ID, Source: r.Source, Labels: r.Labels})
 			}
 			if !yield(r, err) {
 				return
@@ -195,33 +180,6 @@ func (f *analysisFlags) analyze(u *ui, paths []string) (*input, error) {
 	}
 	sayIgnored(u, f.ignore, seenIgnored, "no run measured it")
 	return in, nil
-}
-
-// ignoreSet is the set of --ignore's names.
-func ignoreSet(names []string) map[string]bool {
-	set := map[string]bool{}
-	for _, n := range names {
-		set[n] = true
-	}
-	return set
-}
-
-// dropIgnored returns ms without the measurements of the benchmarks in
-// ignore (ms itself, when it has none), and notes in seen those it had.
-func dropIgnored(ms []data.Measurement, ignore, seen map[string]bool) []data.Measurement {
-	i := slices.IndexFunc(ms, func(m data.Measurement) bool { return ignore[m.Benchmark] })
-	if i < 0 {
-		return ms
-	}
-	kept := append(make([]data.Measurement, 0, len(ms)), ms[:i]...)
-	for _, m := range ms[i:] {
-		if ignore[m.Benchmark] {
-			seen[m.Benchmark] = true
-			continue
-		}
-		kept = append(kept, m)
-	}
-	return kept
 }
 
 // sayIgnored says once what --ignore left out: a plain note, since it

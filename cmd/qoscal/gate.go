@@ -13,6 +13,7 @@ import (
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/load"
 	"github.com/qoscal/qoscal/data/source"
+	"github.com/qoscal/qoscal/measure"
 	"github.com/qoscal/qoscal/present"
 	"github.com/spf13/pflag"
 )
@@ -128,7 +129,7 @@ func (g *gateFlags) run(u *ui, paths []string) error {
 	}
 	run, second, cal, paths, pair := in.run, in.second, in.cal, in.paths, in.pair
 	fs := g.fs
-	envLabels, envFrom := g.runEnvironment(u, run, paths)
+	envLabels, envFrom := calgate.RunEnvironment(run.Labels, func() map[string]string { return measure.Fingerprint(u.getenv).Labels() }, false, g.fromStore(paths))
 	judging := calgate.ChooseProfile(cal, envLabels)
 	cal = judging.Cal
 	dir, err := g.direction()
@@ -207,7 +208,7 @@ func (g *gateFlags) readInputs(u *ui, paths []string) (*gateInput, error) {
 		if u.getenv("GITHUB_RUN_ID") == "" {
 			return nil, usagef("--record needs --run ID: the id of the run in the store (under GitHub Actions it defaults to GITHUB_RUN_ID-GITHUB_RUN_ATTEMPT)")
 		}
-		g.runID = g.defaultRunID(u)
+		g.runID = load.DefaultRunID(u.getenv, load.SpecFolder(g.candidate))
 	}
 	if g.summary != "" {
 		u.summary, u.summaryFlag = g.summary, "--summary"
@@ -411,7 +412,7 @@ func (g *gateFlags) readRun(u *ui, paths []string) (*data.Run, error) {
 	opt.ExpectedSkips = g.skips
 	opt.Skipped = func(_ string, names []string) { g.skipped = append(g.skipped, names...) }
 	if opt.RunID == "" && len(paths) == 0 {
-		opt.RunID = g.defaultRunID(u)
+		opt.RunID = load.DefaultRunID(u.getenv, load.SpecFolder(g.candidate))
 	}
 	if len(paths) == 1 {
 		runs, err := load.All(paths, opt)

@@ -3,9 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
 	"path/filepath"
-	"time"
 
 	"github.com/qoscal/qoscal/calibrate"
 	calaudit "github.com/qoscal/qoscal/calibrate/audit"
@@ -55,28 +53,6 @@ func (g *gateFlags) driftNote(u *ui, dbGiven bool, cal *model.File, dir calibrat
 		return ""
 	}
 	return present.GateDriftNote(d, store.RedactLocation(src.Store))
-}
-
-// defaultRunID names a run given by its files and no --run: the Actions
-// run (GITHUB_RUN_ID, and GITHUB_RUN_ATTEMPT after a dash) under GitHub
-// Actions, else the folder that holds the candidate's file. (A run folder
-// given as a PATH is named after the folder.)
-func (g *gateFlags) defaultRunID(u *ui) string {
-	if id := u.getenv("GITHUB_RUN_ID"); id != "" {
-		if a := u.getenv("GITHUB_RUN_ATTEMPT"); a != "" {
-			return id + "-" + a
-		}
-		return id
-	}
-	spec, err := load.ParseVariantSpec(g.candidate)
-	if err == nil {
-		if abs, err := filepath.Abs(spec.File); err == nil {
-			if dir := filepath.Base(filepath.Dir(abs)); dir != "" && dir != "." && dir != string(filepath.Separator) {
-				return dir
-			}
-		}
-	}
-	return "run"
 }
 
 // recordRun stores the runs judged (one, the two of a pair, named by
@@ -129,28 +105,6 @@ func (g *gateFlags) recordRun(u *ui, judged []*data.Run, res *calgate.GateResult
 	return nil
 }
 
-// runEnvironment returns the labels that say the run's environment
-// (data.LabelCPU and the others) and where they came from: the run's own
-// labels ("labels": its folder's qoscal.json, or the store's); for a run
-// read from files whose labels name no CPU model, those of the machine
-// the gate runs on ("machine"), which is the one that measured when gate
-// runs in the job that measured, as CI runs it.
-func (g *gateFlags) runEnvironment(u *ui, run *data.Run, paths []string) (map[string]string, string) {
-	labels := maps.Clone(run.Labels)
-	if labels == nil {
-		labels = map[string]string{}
-	}
-	if labels[data.LabelCPU] != "" || g.fromStore(paths) {
-		return labels, "labels"
-	}
-	for k, v := range measure.Fingerprint(u.getenv).Labels() {
-		if _, given := labels[k]; !given {
-			labels[k] = v
-		}
-	}
-	return labels, "machine"
-}
-
 // writeMeta writes qoscal.json beside the candidate's result file (in the
 // run folder, when one is given), from the Actions environment, so that an
 // uploaded artifact carries its run's labels (load.Meta).
@@ -163,9 +117,10 @@ func (g *gateFlags) writeMeta(u *ui, paths []string) error {
 	if err != nil {
 		return err
 	}
-	m := load.Meta{Version: load.MetaVersion, RunID: u.getenv("GITHUB_RUN_ID"), Attempt: u.getenv("GITHUB_RUN_ATTEMPT"),
-		Commit: u.getenv("GITHUB_SHA"), RunnerOS: u.getenv("RUNNER_OS"), RunnerName: u.getenv("RUNNER_NAME"),
-		Time: now.Format(time.RFC3339), QoscalVersion: version}
+	// A value the environment gave that is no name is refused below, as
+	// what is written must read back.
+	m, _ := load.ActionsMeta(u.getenv, now, version)
+	m.Version = load.MetaVersion
 	// The machine the gate runs on is the one that measured (gate runs in
 	// the job that measured), as 'qoscal measure' records it: version 2,
 	// which carries the environment.

@@ -15,7 +15,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/qoscal/qoscal/calibrate"
 	calgate "github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/data"
 	"github.com/qoscal/qoscal/data/formats"
@@ -209,9 +208,15 @@ func (m *measureFlags) run(u *ui, args []string) error {
 		return err
 	}
 	view := &present.Measure{Folder: m.out, Run: cfg.RunID, Baseline: cfg.Baseline, Candidate: cfg.Candidate, Order: cfg.Order, Seed: cfg.Seed}
-	sc := newRepScorer(cfg, m.direction)
-	cfg.Observe = sc.observe
-	cfg.Progress = sc.progress
+	sc := &calgate.Scorer{Run: cfg.RunID, Baseline: cfg.Baseline, Candidate: cfg.Candidate, Direction: m.direction}
+	cfg.Observe = sc.Observe
+	cfg.Progress = func(inv measure.Invocation) {
+		name := inv.Variant
+		if inv.Benchmark != "" {
+			name = inv.Benchmark + ":" + inv.Variant
+		}
+		sc.Progress(inv.Repetition, name, inv.Wall)
+	}
 	costNotes(u, &cfg, "")
 	ctx, stop := signal.NotifyContext(u.ctx, stopSignals...)
 	defer stop()
@@ -221,12 +226,12 @@ func (m *measureFlags) run(u *ui, args []string) error {
 	}
 	view.Invocations, view.Seconds = res.Invocations, res.Seconds
 	if cfg.Order == measure.Blocks {
-		if err := sc.fromFolder(m.out); err != nil {
+		if err := scoreBlocks(sc, m.out); err != nil {
 			u.warnf("no score per repetition: %v", err)
 		}
 	}
-	view.Repetitions, view.Score = sc.reps, sc.score()
-	for _, w := range sc.warnings {
+	view.Repetitions, view.Score = sc.Repetitions, sc.Score()
+	for _, w := range sc.Warnings {
 		u.warnf("%s", w)
 	}
 	return show(u, view)
@@ -252,29 +257,10 @@ func (m *measureFlags) config(u *ui) (measure.Config, error) {
 		}
 		cfg.Variants = append(cfg.Variants, measure.Variant{Name: name, Command: command})
 	}
-	cfg.Baseline, cfg.Candidate = m.baseline, m.candidate
-	if cfg.Baseline == "" {
-		cfg.Baseline = cfg.Variants[0].Name
-		if cfg.Baseline == cfg.Candidate {
-			cfg.Baseline = cfg.Variants[1].Name
-		}
-	}
-	if cfg.Candidate == "" {
-		for _, v := range cfg.Variants {
-			if v.Name != cfg.Baseline {
-				cfg.Candidate = v.Name
-				break
-			}
-		}
-	}
-	for _, r := range []struct{ flag, name string }{{"--baseline", cfg.Baseline}, {"--candidate", cfg.Candidate}} {
-		found := false
-		for _, v := range cfg.Variants {
-			found = found || v.Name == r.name
-		}
-		if !found {
-			return cfg, usagef("%s %s is none of the variants (%s)", r.flag, shownValue(r.name), variantNames(cfg.Variants))
-		}
+	var missing string
+	cfg.Baseline, cfg.Candidate, missing = measure.Roles(cfg.Variants, m.baseline, m.candidate)
+	if name := map[string]string{"baseline": cfg.Baseline, "candidate": cfg.Candidate}[missing]; missing != "" {
+		return cfg, usagef("--%s %s is none of the variants (%s)", missing, shownValue(name), measure.VariantNames(cfg.Variants))
 	}
 	if m.repetitions < 1 || m.repetitions > maxRepetitions {
 		return cfg, usagef("--repetitions must be in [1, %d], got %d", maxRepetitions, m.repetitions)
@@ -323,7 +309,7 @@ func (m *measureFlags) config(u *ui) (measure.Config, error) {
 	cfg.Repetitions, cfg.Warmup, cfg.Order, cfg.Seed = m.repetitions, m.warmup, m.order, m.seed
 	cfg.RunID = m.runID
 	if cfg.RunID == "" {
-		cfg.RunID = m.defaultRunID(u)
+		cfg.RunID = load.DefaultRunID(u.getenv, filepath.Base(filepath.Clean(m.out)))
 	}
 	if err := data.CheckName("run id", cfg.RunID); err != nil {
 		return cfg, usagef("--run: %v", err)
@@ -332,14 +318,8 @@ func (m *measureFlags) config(u *ui) (measure.Config, error) {
 	if err != nil {
 		return cfg, err
 	}
-	cfg.Meta = load.Meta{RunID: u.getenv("GITHUB_RUN_ID"), Attempt: u.getenv("GITHUB_RUN_ATTEMPT"),
-		Commit: u.getenv("GITHUB_SHA"), RunnerOS: u.getenv("RUNNER_OS"), RunnerName: u.getenv("RUNNER_NAME"),
-		Time: now.Format(time.RFC3339), QoscalVersion: version}
-	for _, f := range []struct{ name, v string }{{"GITHUB_RUN_ID", cfg.Meta.RunID}, {"GITHUB_RUN_ATTEMPT", cfg.Meta.Attempt},
-		{"GITHUB_SHA", cfg.Meta.Commit}, {"RUNNER_OS", cfg.Meta.RunnerOS}, {"RUNNER_NAME", cfg.Meta.RunnerName}} {
-		if err := data.CheckName("$"+f.name, f.v); err != nil {
-			return cfg, err
-		}
+	if cfg.Meta, err = load.ActionsMeta(u.getenv, now, version); err != nil {
+		return cfg, err
 	}
 	cfg.Getenv = u.getenv
 	cfg.Tool = "qoscal " + version
@@ -418,27 +398,6 @@ func secs(s float64) string {
 	return strconv.FormatFloat(s, 'f', 2, 64)
 }
 
-func variantNames(vs []measure.Variant) string {
-	names := make([]string, len(vs))
-	for i, v := range vs {
-		names[i] = v.Name
-	}
-	return strings.Join(names, ", ")
-}
-
-// defaultRunID names the run: the Actions run (GITHUB_RUN_ID, and
-// GITHUB_RUN_ATTEMPT after a dash) under GitHub Actions, else the run
-// folder's name.
-func (m *measureFlags) defaultRunID(u *ui) string {
-	if id := u.getenv("GITHUB_RUN_ID"); id != "" {
-		if a := u.getenv("GITHUB_RUN_ATTEMPT"); a != "" {
-			return id + "-" + a
-		}
-		return id
-	}
-	return filepath.Base(filepath.Clean(m.out))
-}
-
 // measureErr is a measurement's error as the command reports it: a
 // command that failed, and an interrupted measurement, are input errors
 // (exit 2); the folder was not written.
@@ -453,107 +412,12 @@ func measureErr(err error) error {
 	return err
 }
 
-// repScorer scores each repetition as it ends (measure.Config.Observe),
-// keeping a few numbers a repetition: the order its invocations ran in,
-// its time and its log score.
-type repScorer struct {
-	cfg      measure.Config
-	dir      func() (calibrate.Direction, error)
-	reps     []present.MeasureRepetition
-	cur      present.MeasureRepetition
-	logs     []float64
-	warnings []string
-	warned   bool
-}
-
-func newRepScorer(cfg measure.Config, dir func() (calibrate.Direction, error)) *repScorer {
-	return &repScorer{cfg: cfg, dir: dir}
-}
-
-// progress records the order of a repetition's invocations and their time
-// (with duet, the longest of those run together).
-func (s *repScorer) progress(inv measure.Invocation) {
-	if inv.Repetition == 0 {
-		return
-	}
-	if s.cur.N != inv.Repetition {
-		s.cur = present.MeasureRepetition{N: inv.Repetition}
-	}
-	name := inv.Variant
-	if inv.Benchmark != "" {
-		name = inv.Benchmark + ":" + inv.Variant
-	}
-	s.cur.Order = append(s.cur.Order, name)
-	s.cur.Seconds += inv.Wall
-}
-
-// observe scores a repetition that has ended.
-func (s *repScorer) observe(rep int, ms []data.Measurement) {
-	r := s.cur
-	r.N = rep
-	r.Seconds = math.Round(r.Seconds*1000) / 1000
-	r.Score = math.NaN()
-	if l, err := s.logScore(ms); err == nil {
-		r.Score = math.Exp(l)
-		s.logs = append(s.logs, l)
-	} else if !s.warned {
-		s.warned = true
-		s.warnings = append(s.warnings, fmt.Sprintf("repetition %d has no score: %v", rep, err))
-	}
-	s.reps = append(s.reps, r)
-	s.cur = present.MeasureRepetition{}
-}
-
-// logScore is the log score of one repetition's measurements over the
-// benchmarks both variants measured.
-func (s *repScorer) logScore(ms []data.Measurement) (float64, error) {
-	dir, err := s.dir()
-	if err != nil {
-		return 0, err
-	}
-	run := data.Run{ID: s.cfg.RunID, Measurements: ms}
-	rr, err := calibrate.Ratios(&run, s.cfg.Baseline, s.cfg.Candidate, dir, "")
-	if err != nil {
-		return 0, err
-	}
-	sc := rr.ScoreOver(rr.Names())
-	if math.IsNaN(sc.LogScore) {
-		return 0, errors.New("no benchmark both variants measured")
-	}
-	return sc.LogScore, nil
-}
-
-// fromFolder scores the repetitions of a folder measured in blocks, whose
-// repetitions end together.
-func (s *repScorer) fromFolder(dir string) error {
+// scoreBlocks scores the repetitions of the folder dir, measured in
+// blocks, whose repetitions end together.
+func scoreBlocks(sc *calgate.Scorer, dir string) error {
 	runs, err := load.All([]string{dir}, load.Options{})
 	if err != nil {
 		return err
 	}
-	d, err := s.dir()
-	if err != nil {
-		return err
-	}
-	rr, err := calibrate.Ratios(&runs[0], s.cfg.Baseline, s.cfg.Candidate, d, "")
-	if err != nil {
-		return err
-	}
-	reps, logs, err := calgate.RepetitionScores(&runs[0], s.cfg.Baseline, s.cfg.Candidate, d, "", rr.Names())
-	if err != nil {
-		return err
-	}
-	s.reps, s.logs = nil, logs
-	for i, r := range reps {
-		s.reps = append(s.reps, present.MeasureRepetition{N: r, Order: []string{"(blocks)"}, Score: math.Exp(logs[i])})
-	}
-	return nil
-}
-
-// score is the geometric mean of the repetitions' scores; NaN if one has
-// none.
-func (s *repScorer) score() float64 {
-	if len(s.logs) == 0 || len(s.logs) != len(s.reps) {
-		return math.NaN()
-	}
-	return calgate.JobScore(s.logs)
+	return sc.FromRun(&runs[0])
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"os/signal"
 
 	calgate "github.com/qoscal/qoscal/calibrate/gate"
@@ -88,12 +87,7 @@ func (m *measureFlags) runGate(u *ui, cfg measure.Config) (err error) {
 	// The run is measured here: this machine's environment, and the
 	// run's labels, pick the calibration's profile and are checked
 	// against the environments it lists, as gate does.
-	envLabels := measure.Fingerprint(u.getenv).Labels()
-	maps.Copy(envLabels, cfg.Labels)
-	envFrom := "machine"
-	if cfg.Labels[data.LabelCPU] != "" {
-		envFrom = "labels"
-	}
+	envLabels, envFrom := calgate.RunEnvironment(cfg.Labels, func() map[string]string { return measure.Fingerprint(u.getenv).Labels() }, true, false)
 	judging := calgate.ChooseProfile(cal, envLabels)
 	cal = judging.Cal
 	if cal.Variance == nil {

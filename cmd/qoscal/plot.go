@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -230,16 +229,7 @@ func (c *chartFlags) read(u *ui, paths []string) (*input, *calfloor.Recommendati
 	if c.ff.cal != nil {
 		text = c.ff.cal.FloorText
 	}
-	dec := 0
-	if i := strings.IndexByte(text, '.'); i >= 0 {
-		dec = min(len(text)-i-1, 6)
-	}
-	shown := rec.At(in.analysis, floor.Value, dec)
-	all := in.all
-	if all == nil {
-		all = in.analysis
-	}
-	calfloor.CheckWindow(all, rec.Window, shown)
+	shown := rec.AtText(in.analysis, in.all, floor.Value, text)
 	u.warnAll(present.Unsaid(in.analysis.Warnings, shown.Warnings))
 	return in, shown, floor, nil
 }

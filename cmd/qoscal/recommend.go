@@ -10,13 +10,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/qoscal/qoscal/calibrate"
 	calfloor "github.com/qoscal/qoscal/calibrate/floor"
 	calgate "github.com/qoscal/qoscal/calibrate/gate"
 	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/calibrate/spread"
 	"github.com/qoscal/qoscal/data"
-	"github.com/qoscal/qoscal/data/load"
 	"github.com/qoscal/qoscal/data/source"
 	"github.com/qoscal/qoscal/measure"
 	"github.com/qoscal/qoscal/present"
@@ -144,7 +142,11 @@ func (r *recommendFlags) run(u *ui, paths []string) error {
 		}
 		labels := in.filter
 		if in.source == "paths" {
-			labels = commonLabels(in.runs)
+			sets := make([]map[string]string, len(in.runs))
+			for i, r := range in.runs {
+				sets[i] = r.Labels
+			}
+			labels = data.CommonLabels(sets)
 		}
 		f := calfloor.NewFile(a, rec, labels, now, "qoscal "+version)
 		f.ExpectSkips(af.skipped)
@@ -199,38 +201,10 @@ func (r *recommendFlags) detectPlan(a *spread.Analysis, rec *calfloor.Recommenda
 }
 
 // measuredRepetitionSeconds is the median time of a repetition over the
-// run folders 'qoscal measure' wrote at paths (a PATH such a folder, or
-// holding them): each folder's own median (measure.RepetitionSeconds).
+// run folders 'qoscal measure' wrote at paths, each folder's own median
+// (measure.FolderRepetitionSeconds).
 func measuredRepetitionSeconds(paths []string) (float64, bool) {
-	var times []float64
-	add := func(dir string) {
-		b, err := os.ReadFile(filepath.Join(dir, load.MetaFile))
-		if err != nil {
-			return
-		}
-		m, err := load.ParseMeta(dir, b)
-		if err != nil || m.Measure == nil {
-			return
-		}
-		if s, ok := measure.RepetitionSeconds(m.Measure); ok {
-			times = append(times, s)
-		}
-	}
-	for _, p := range paths {
-		if load.IsMeasuredFolder(p) {
-			add(p)
-			continue
-		}
-		entries, err := os.ReadDir(p)
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if sub := filepath.Join(p, e.Name()); e.IsDir() && load.IsMeasuredFolder(sub) {
-				add(sub)
-			}
-		}
-	}
+	times := measure.FolderRepetitionSeconds(paths)
 	if len(times) == 0 {
 		return 0, false
 	}
@@ -329,26 +303,10 @@ func recommendFor(u *ui, af *analysisFlags, rf *recFlags, paths []string) (*inpu
 		in.runs = sub
 	}
 	u.warnAll(in.analysis.Warnings)
-	rec, err := calfloor.Recommend(in.analysis, opt)
+	rec, err := calfloor.RecommendWindow(in.analysis, all, w, opt)
 	if err != nil {
 		return nil, nil, err
 	}
-	if w.Chance {
-		latest := all.Regimes[len(all.Regimes)-1]
-		rec.Warnings = append(rec.Warnings, calibrate.Warning{Kind: calibrate.WarnChanceRegime,
-			Figures: calibrate.ChanceFigures{From: latest.First, Runs: latest.N, Given: w.Given, P: w.ScanP, Rho: w.Rho}})
-	}
-	if w.N < w.Given {
-		// The rate on every run beside the window's: what choosing fewer
-		// runs changed (issue 33 item 4).
-		if allRec, err := calfloor.Recommend(all, opt); err == nil {
-			w.AllFloor, w.AllClaimed = allRec.Floor, allRec.Cost.Claimed
-		}
-		rec.Warnings = append(rec.Warnings, calibrate.Warning{Kind: calibrate.WarnFewerRuns,
-			Figures: calibrate.FewerFigures{Used: w.N, Given: w.Given, From: w.First, AllFloor: w.AllFloor, AllClaimed: w.AllClaimed, Step: opt.Step, ScanP: w.ScanP}})
-	}
-	rec.Window, rec.Regimes = w, all.Regimes
-	calfloor.CheckWindow(all, w, rec)
 	return in, rec, nil
 }
 
@@ -398,25 +356,6 @@ func runBacktest(u *ui, af *analysisFlags, a *spread.Analysis, rec *calfloor.Rec
 		}
 	}
 	return out, nil
-}
-
-// commonLabels are the labels every run carries with the same value.
-func commonLabels(runs []runInfo) map[string]string {
-	out := map[string]string{}
-	if len(runs) == 0 {
-		return out
-	}
-	for k, v := range runs[0].Labels {
-		out[k] = v
-	}
-	for _, r := range runs[1:] {
-		for k, v := range out {
-			if r.Labels[k] != v {
-				delete(out, k)
-			}
-		}
-	}
-	return out
 }
 
 // runLabels returns the labels of the runs by their id.
