@@ -71,11 +71,17 @@ func printableASCII(s string) bool {
 }
 
 // Clip shortens text read from an input (a name, a cell, a line) for an
-// error message: its first 80 bytes, and "..." when there was more.
+// error message: its first 80 bytes, less a character that would be cut
+// in two (a message quoting "日日\xe6" shows bytes, not the name), and
+// "..." when there was more.
 func Clip(s string) string {
 	const max = 80
 	if len(s) <= max {
 		return s
 	}
-	return s[:max] + "..."
+	cut := max
+	for cut > max-utf8.UTFMax && cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
 }

@@ -3,6 +3,7 @@ package data
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestCheckName(t *testing.T) {
@@ -40,5 +41,26 @@ func TestCheckName(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("%s (%s): CheckName(%q)\n got %q\nwant %q", tt.name, tt.reason, tt.input, got, tt.want)
 		}
+	}
+}
+
+// TestClipWholeRunes: a long name is cut before a character that would
+// be split in two, so that a message quotes whole characters (a
+// reviewer's 301-byte name of 日 printed "日…日\xe6..."); ASCII is cut at
+// 80 bytes, and invalid UTF-8 as it comes.
+func TestClipWholeRunes(t *testing.T) {
+	cjk := "x" + strings.Repeat("日", 100)
+	got := Clip(cjk)
+	if !utf8.ValidString(got) || !strings.HasSuffix(got, "...") || len(got) > 83 || len(got) < 78 {
+		t.Errorf("Clip of a long CJK name = %q (%d bytes): want whole characters, at most 80 bytes and ...", got, len(got))
+	}
+	if got := Clip(strings.Repeat("a", 100)); got != strings.Repeat("a", 80)+"..." {
+		t.Errorf("Clip of 100 a's = %q", got)
+	}
+	if got := Clip(strings.Repeat("\xff", 100)); got != strings.Repeat("\xff", 80)+"..." {
+		t.Errorf("Clip of invalid bytes = %q", got)
+	}
+	if Clip("short") != "short" {
+		t.Error("Clip changed a short name")
 	}
 }
