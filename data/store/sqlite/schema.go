@@ -160,7 +160,10 @@ func (s *Store) identify(c *sqlite.Conn) (int, error) {
 			return 0, fmt.Errorf("store %s is a SQLite database with tables of its own, not a qoscal store", s.path)
 		}
 	}
-	if version > int64(len(migrations)) || version < 0 {
+	if version < 0 {
+		return 0, fmt.Errorf("store %s is damaged: its schema version is %d, which no qoscal writes", s.path, version)
+	}
+	if version > int64(len(migrations)) {
 		return 0, fmt.Errorf("store %s was written by a newer qoscal (schema version %d; this qoscal knows up to %d): upgrade qoscal", s.path, version, len(migrations))
 	}
 	if version > 0 {

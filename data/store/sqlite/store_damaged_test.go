@@ -25,6 +25,7 @@ func TestStoreForeignUnchanged(t *testing.T) {
 		{"app.db", "PRAGMA application_id = 1234; CREATE TABLE t(x); INSERT INTO t VALUES (1)", "is a SQLite database of another program (application id 0x4d2), not a qoscal store"},
 		{"plain.db", "CREATE TABLE mine(x); INSERT INTO mine VALUES ('a')", "is a SQLite database with tables of its own, not a qoscal store"},
 		{"newer.db", "PRAGMA application_id = 1903129443; PRAGMA user_version = 99; CREATE TABLE t(x)", "was written by a newer qoscal"},
+		{"negative.db", "PRAGMA application_id = 1903129443; PRAGMA user_version = -1; CREATE TABLE t(x)", "is damaged: its schema version is -1, which no qoscal writes"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(dir, tt.name)
