@@ -100,10 +100,14 @@ type csvParser struct {
 	// column, the line of each run/variant/benchmark/unit's row in each
 	// repetition.
 	repFirst map[csvRepKey]int
-	done     bool // a fatal syntax error was reported: the rest is unreadable
-	opt      ParseOptions
-	names    Names // the file's names and label values, each held once
-	ids      NameIDs
+	// repLine holds, per run, the line of its first row and whether that
+	// row gave a repetition (negative line: it did not): a run's rows all
+	// give one or none.
+	repLine map[int32]int
+	done    bool // a fatal syntax error was reported: the rest is unreadable
+	opt     ParseOptions
+	names   Names // the file's names and label values, each held once
+	ids     NameIDs
 	// labels of the last record, which the next one shares when its
 	// labels are the same (a run's rows repeat them)
 	lastLabels map[string]string
@@ -150,7 +154,7 @@ func newCSVParser(r io.Reader, file string, opt ParseOptions) Parser {
 	cr := csv.NewReader(newLineLimit(r, file))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	return &csvParser{r: cr, file: file, first: map[csvKey]int{}, repFirst: map[csvRepKey]int{}, opt: opt, names: Names{}, ids: NameIDs{}}
+	return &csvParser{r: cr, file: file, first: map[csvKey]int{}, repFirst: map[csvRepKey]int{}, repLine: map[int32]int{}, opt: opt, names: Names{}, ids: NameIDs{}}
 }
 
 func (p *csvParser) Next() (Record, error) {
@@ -272,6 +276,7 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 		if run != p.run {
 			clear(p.first)
 			clear(p.repFirst)
+			clear(p.repLine)
 			clear(p.ids)
 			p.run = strings.Clone(run)
 		}
@@ -305,6 +310,24 @@ func (p *csvParser) record(row []string, line int) (Record, error) {
 			return bad("repetition %q: expected a whole number >= 1", s)
 		}
 		r.Repetition = n
+	}
+	if at.repetition >= 0 && at.sample < 0 {
+		// Without a sample column a run's rows all give a repetition or
+		// none: the samples of a run that mixed them were numbered by
+		// the rows' order, one row's by its line number.
+		signed := line
+		if r.Repetition == 0 {
+			signed = -line
+		}
+		if prev, ok := p.repLine[key.run]; !ok {
+			p.repLine[key.run] = signed
+		} else if (prev < 0) != (signed < 0) {
+			with, without := abs(prev), line
+			if prev < 0 {
+				with, without = line, -prev
+			}
+			return bad("run %s gives a repetition on line %d and none on line %d: give every row of a run its repetition, or none", r.Run, with, without)
+		}
 	}
 	if s := get(at.sample); s != "" {
 		// Digits alone, as a value is a plain decimal: Atoi also takes
@@ -452,4 +475,11 @@ func RunsGrouped(p string, format *Format) bool {
 		}
 		cur, started = id, true
 	}
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

@@ -317,6 +317,11 @@ func TestCSVParser(t *testing.T) {
 		want:   []Record{csvRepRec(2, "r1", "a", "x", 0, 1, 1.5), csvRepRec(3, "r1", "a", "y", 0, 1, 2), csvRepRec(4, "r1", "a", "x", 1, 2, 1.6)},
 		errors: []string{"f.csv:5: run r1: benchmark a of variant x in repetition 2 was given on line 4 already: without a sample column a repetition holds one value per benchmark and variant; add a sample column"},
 	}, {
+		name:   "without a sample column, a run's rows give a repetition or none, in either order",
+		input:  "run,benchmark,variant,value,repetition\nr1,a,x,1.5,1\nr1,a,x,1.6,\nr2,a,x,1.5,\nr2,a,x,1.6,2\n",
+		want:   []Record{csvRepRec(2, "r1", "a", "x", 0, 1, 1.5), csvRec(4, "r2", "a", "x", 0, 1.5, "", "", nil)},
+		errors: []string{"f.csv:3: run r1 gives a repetition on line 2 and none on line 3: give every row of a run its repetition, or none", "f.csv:5: run r2 gives a repetition on line 5 and none on line 4: give every row of a run its repetition, or none"},
+	}, {
 		name:   "a repetition that is no whole number from 1",
 		input:  "run,benchmark,variant,value,repetition\nr1,a,x,1,0\nr1,b,x,1,-1\nr1,c,x,1,two\nr1,d,x,1,+2\n",
 		errors: []string{`f.csv:2: repetition "0": expected a whole number >= 1`, `f.csv:3: repetition "-1": expected a whole number >= 1`, `f.csv:4: repetition "two": expected a whole number >= 1`, `f.csv:5: repetition "+2": expected a whole number >= 1`},
