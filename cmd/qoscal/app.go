@@ -312,6 +312,11 @@ input error, 3 the gate could not judge.
 func parseFlags(u *ui, c *command, fs *flagSet, args []string) error {
 	fs.Once()
 	err := fs.Parse(args)
+	if fs.Lookup("format") != nil && asksJSON(args) {
+		// An error from here on, the flags' own included, is the
+		// JSON error document on stdout, as after outputFormat.
+		u.json = true
+	}
 	if errors.Is(err, pflag.ErrHelp) {
 		fmt.Fprint(u.stdout, c.help())
 		return errHelp
@@ -350,6 +355,23 @@ func parseFlags(u *ui, c *command, fs *flagSet, args []string) error {
 		}
 	})
 	return empty
+}
+
+// asksJSON reports whether args give --format json (as "--format json"
+// or "--format=json") and no other --format, before "--", however the
+// rest of them parse: --format given twice says no format.
+func asksJSON(args []string) bool {
+	formats, json := 0, false
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "--format" || strings.HasPrefix(a, "--format=") {
+			formats++
+			json = a == "--format=json" || a == "--format" && i+1 < len(args) && args[i+1] == "json"
+		}
+	}
+	return formats == 1 && json
 }
 
 // valueKinds says what a flag of each pflag value type takes, for the
