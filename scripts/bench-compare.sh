@@ -41,7 +41,7 @@ out=$(cd "$out" && pwd)
 # of the paths it has (data/load's were in data before it was split).
 suite=(
   "cmd/qoscal:^BenchmarkGate$"
-  "calibrate:^BenchmarkAnalyze10000Runs$"
+  "calibrate/spread|calibrate:^BenchmarkAnalyze10000Runs$"
   "data/load|data:^BenchmarkReadLarge(Text|JSON)$"
   # qoscal measure's own CPU per invocation of a command: its bound
   # (scripts/bench-overhead.sh) is a benchmark's, compared here.
