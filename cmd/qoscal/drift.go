@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/qoscal/qoscal/calibrate"
 	"github.com/qoscal/qoscal/calibrate/drift"
 	"github.com/qoscal/qoscal/calibrate/model"
 	"github.com/qoscal/qoscal/data"
+	"github.com/qoscal/qoscal/data/load"
 	"github.com/qoscal/qoscal/data/source"
 	"github.com/qoscal/qoscal/present"
 )
@@ -113,26 +115,7 @@ func (d *driftFlags) run(u *ui, paths []string) error {
 	if per < drift.MinNewRuns || per > drift.MaxDriftRuns {
 		return usagef("--per must be from %d to %d runs, got %d", drift.MinNewRuns, drift.MaxDriftRuns, per)
 	}
-	cal, err := model.ReadFile(calPath)
-	if err != nil {
-		return err
-	}
-	dir, err := d.direction()
-	if err != nil {
-		return err
-	}
-	filter, err := data.ParseLabels(labels)
-	if err != nil {
-		return usagef("--label: %v", err)
-	}
-	// The variants are the calibration's unless named.
-	if rf.baseline == "" && len(paths) == 0 {
-		rf.baseline = cal.Baseline
-	}
-	if rf.candidate == "" && len(paths) == 0 {
-		rf.candidate = cal.Candidate
-	}
-	lopt, err := rf.loadOptions(u, namesVariants(paths))
+	cal, dir, filter, lopt, err := readCalibrated(u, rf, &d.dirFlags, calPath, labels, paths)
 	if err != nil {
 		return err
 	}
@@ -164,4 +147,35 @@ func (d *driftFlags) run(u *ui, paths []string) error {
 		return &exitError{code: exitRegression}
 	}
 	return nil
+}
+
+// readCalibrated reads, for a command that reads runs against a
+// calibration (drift, watch), the calibration file and how the runs are
+// read: the direction, the --label filter, and the load options, whose
+// variants are the calibration's unless named (with the store; PATHs'
+// own files name theirs).
+func readCalibrated(u *ui, rf *runFlags, df *dirFlags, calPath string, labels, paths []string) (*model.File, calibrate.Direction, map[string]string, load.Options, error) {
+	cal, err := model.ReadFile(calPath)
+	if err != nil {
+		return nil, 0, nil, load.Options{}, err
+	}
+	dir, err := df.direction()
+	if err != nil {
+		return nil, 0, nil, load.Options{}, err
+	}
+	filter, err := data.ParseLabels(labels)
+	if err != nil {
+		return nil, 0, nil, load.Options{}, usagef("--label: %v", err)
+	}
+	if rf.baseline == "" && len(paths) == 0 {
+		rf.baseline = cal.Baseline
+	}
+	if rf.candidate == "" && len(paths) == 0 {
+		rf.candidate = cal.Candidate
+	}
+	lopt, err := rf.loadOptions(u, namesVariants(paths))
+	if err != nil {
+		return nil, 0, nil, load.Options{}, err
+	}
+	return cal, dir, filter, lopt, nil
 }

@@ -176,25 +176,7 @@ func (w *watchFlags) run(u *ui, paths []string) error {
 	if err := fc.check(); err != nil {
 		return err
 	}
-	cal, err := model.ReadFile(w.calPath)
-	if err != nil {
-		return err
-	}
-	dir, err := w.direction()
-	if err != nil {
-		return err
-	}
-	filter, err := data.ParseLabels(w.labels)
-	if err != nil {
-		return usagef("--label: %v", err)
-	}
-	if rf.baseline == "" && len(paths) == 0 {
-		rf.baseline = cal.Baseline
-	}
-	if rf.candidate == "" && len(paths) == 0 {
-		rf.candidate = cal.Candidate
-	}
-	lopt, err := rf.loadOptions(u, namesVariants(paths))
+	cal, dir, filter, lopt, err := readCalibrated(u, rf, &w.dirFlags, w.calPath, w.labels, paths)
 	if err != nil {
 		return err
 	}
